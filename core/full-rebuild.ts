@@ -1,0 +1,20 @@
+import { readObject } from './kube/objects.ts'
+import { ClusterState } from './model/cluster-state.ts'
+import { deriveCluster, type ClusterModel } from './model/derive-cluster.ts'
+import type { ClusterOptions } from './model/settings.ts'
+import type { RenderedFiles } from './render/files.ts'
+import { renderCluster } from './render/render-cluster.ts'
+
+export interface Rendered {
+  state: ClusterState
+  model: ClusterModel
+  files: RenderedFiles
+}
+
+/** The reference path: read every object, derive everything, render everything. */
+export function fullRebuild(objects: Iterable<unknown>, options: Partial<ClusterOptions> = {}): Rendered {
+  const state = new ClusterState(options)
+  for (const object of objects) state.apply(readObject(object))
+  const model = deriveCluster(state)
+  return { state, model, files: renderCluster(model, state.options) }
+}

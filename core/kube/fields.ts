@@ -1,0 +1,97 @@
+import { z } from 'zod'
+
+/**
+ * Field schemas for every string that can reach HAProxy configuration. Each one admits only
+ * what Kubernetes itself admits for the field (or less), so nothing outside it — whitespace,
+ * quotes, `#`, `%[`, control characters — can be rendered.
+ */
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+const IANA_SERVICE_NAME = /^[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/
+
+export const dnsLabel = z
+  .string()
+  .max(63, 'must be at most 63 characters')
+  .regex(DNS_LABEL, 'must be a DNS label (RFC 1123: lowercase letters, digits and "-")')
+
+export const dnsSubdomain = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .regex(DNS_SUBDOMAIN, 'must be a DNS subdomain (RFC 1123: lowercase labels separated by ".")')
+
+/** An object name: a DNS subdomain whose labels are at most 63 characters. */
+export const objectName = dnsSubdomain.refine((name) => name.split('.').every((label) => label.length <= 63), {
+  message: 'each label must be at most 63 characters',
+})
+
+/** An Ingress host: a DNS name, optionally with one leading `*.` label; never an IP address. */
+export const hostname = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .refine((host) => isHostname(host), {
+    error: (issue) => `${quote(issue.input)} must be a DNS name (RFC 1123) with at most one leading "*." label, not an IP address`,
+  })
+
+function isHostname(host: string): boolean {
+  const name = host.startsWith('*.') ? host.slice(2) : host
+  const labels = name.split('.')
+  if (labels.some((label) => !DNS_LABEL.test(label))) return false
+  return !/^[0-9.]+$/.test(name)
+}
+
+/**
+ * An HTTP path as RFC 3986 allows it (unreserved, percent-encoded, sub-delimiters, `:`, `@`),
+ * less the single quote. Regular expressions some controllers accept (`/api(/|$)(.*)`) fail here
+ * with a reason, because hapedge matches paths the way the Ingress API documents.
+ */
+const HTTP_PATH = /^\/([A-Za-z0-9\-._~!$&()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/
+
+export const httpPath = z
+  .string()
+  .max(1024, 'must be at most 1024 characters')
+  .refine((path) => path.startsWith('/'), { message: 'must be an absolute path starting with "/"' })
+  .refine((path) => !path.startsWith('/') || HTTP_PATH.test(path), {
+    error: (issue) => `${quote(issue.input)} may contain only RFC 3986 path characters (no whitespace, quotes, "#", "?", "%" outside %XX, regular expressions)`,
+  })
+
+export const portNumber = z.number().int('must be an integer').min(1, 'must be 1 to 65535').max(65535, 'must be 1 to 65535')
+
+export const portName = z
+  .string()
+  .regex(IANA_SERVICE_NAME, 'must be an IANA service name (at most 15 lowercase letters, digits and "-")')
+  .refine((name) => /[a-z]/.test(name), { message: 'must contain at least one letter' })
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
+const IPV6 = /^[0-9a-fA-F:.]+$/
+
+export const ipv4Address = z.string().regex(IPV4, 'must be an IPv4 address')
+export const ipv6Address = z
+  .string()
+  .max(45)
+  .refine((address) => IPV6.test(address) && address.includes(':') && isIpv6(address), { message: 'must be an IPv6 address' })
+
+function isIpv6(address: string): boolean {
+  const doubleColons = address.split('::').length - 1
+  if (doubleColons > 1) return false
+  const groups = address.split(':').filter((group) => group !== '')
+  const last = groups[groups.length - 1] ?? ''
+  const embedsIpv4 = last.includes('.')
+  if (embedsIpv4 && !IPV4.test(last)) return false
+  const hexGroups = embedsIpv4 ? groups.slice(0, -1) : groups
+  if (hexGroups.some((group) => !/^[0-9a-fA-F]{1,4}$/.test(group))) return false
+  const width = hexGroups.length + (embedsIpv4 ? 2 : 0)
+  return doubleColons ? width < 8 : width === 8
+}
+
+/** Kubernetes timestamps are RFC 3339; only their order matters here. */
+export const timestamp = z.string().max(64).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 time')
+
+export const labels = z.record(z.string().max(317), z.string().max(63))
+export const annotations = z.record(z.string().max(317), z.string().max(262144))
+
+/** A value echoed in a message: JSON-quoted (so control characters show as escapes) and cut short. */
+export function quote(value: unknown): string {
+  const text = JSON.stringify(String(value))
+  return text.length > 80 ? `${text.slice(0, 77)}..."` : text
+}

@@ -1,0 +1,74 @@
+import type { z } from 'zod'
+import { issuesFromZod, type Issue } from '../issues.ts'
+import { configMap, type ConfigMap } from './config-map.ts'
+import { endpointSlice, type EndpointSlice } from './endpoint-slice.ts'
+import { ingressClass, type IngressClass } from './ingress-class.ts'
+import { ingress, requestedClass, type Ingress } from './ingress.ts'
+import { TLS_SECRET_TYPE, tlsSecret, type TlsSecret } from './secret.ts'
+import { service, type Service } from './service.ts'
+
+/** Every kind hapedge reads, trimmed to the fields it uses. */
+export type KubeObject = Ingress | IngressClass | Service | EndpointSlice | TlsSecret | ConfigMap
+export type Kind = KubeObject['kind']
+
+export interface ObjectRef {
+  kind: Kind
+  namespace?: string
+  name: string
+}
+
+const schemas: Record<Kind, { apiVersion: string; schema: z.ZodType<KubeObject> }> = {
+  Ingress: { apiVersion: 'networking.k8s.io/v1', schema: ingress },
+  IngressClass: { apiVersion: 'networking.k8s.io/v1', schema: ingressClass },
+  Service: { apiVersion: 'v1', schema: service },
+  EndpointSlice: { apiVersion: 'discovery.k8s.io/v1', schema: endpointSlice },
+  Secret: { apiVersion: 'v1', schema: tlsSecret },
+  ConfigMap: { apiVersion: 'v1', schema: configMap },
+}
+
+export type ReadResult =
+  | { status: 'object'; object: KubeObject }
+  | { status: 'invalid'; ref: ObjectRef; issues: Issue[]; requestedClass?: string }
+  | { status: 'skipped'; reason: string }
+
+/**
+ * Reads one Kubernetes object: the kinds hapedge uses are validated and trimmed; anything else
+ * is skipped with the reason, and a malformed object of a used kind is `invalid` with its issues.
+ */
+export function readObject(input: unknown): ReadResult {
+  if (!isRecord(input)) return { status: 'skipped', reason: 'not a Kubernetes object' }
+  const { apiVersion, kind } = input
+  if (typeof kind !== 'string' || !(kind in schemas)) return { status: 'skipped', reason: `${String(kind)} is not a kind hapedge reads` }
+  const entry = schemas[kind as Kind]
+  if (apiVersion !== entry.apiVersion) return { status: 'skipped', reason: `${String(apiVersion)} ${kind} is not read (only ${entry.apiVersion})` }
+  if (kind === 'Secret' && input.type !== TLS_SECRET_TYPE) return { status: 'skipped', reason: `Secret of type ${String(input.type)} is not read` }
+  const result = entry.schema.safeParse(input)
+  if (result.success) return { status: 'object', object: result.data }
+  const invalid = { status: 'invalid', ref: refOf(kind as Kind, input.metadata), issues: issuesFromZod(result.error) } as const
+  return kind === 'Ingress' ? { ...invalid, requestedClass: requestedClass(input) } : invalid
+}
+
+function refOf(kind: Kind, metadata: unknown): ObjectRef {
+  const fields = isRecord(metadata) ? metadata : {}
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 253) : '?')
+  return kind === 'IngressClass' ? { kind, name: text(fields.name) } : { kind, namespace: text(fields.namespace), name: text(fields.name) }
+}
+
+export function objectRef(object: KubeObject): ObjectRef {
+  const { name } = object.metadata
+  return 'namespace' in object.metadata ? { kind: object.kind, namespace: object.metadata.namespace, name } : { kind: object.kind, name }
+}
+
+/** `Ingress/shop/web`: the identity of an object inside one cluster. */
+export function objectKey(ref: ObjectRef): string {
+  return ref.namespace === undefined ? `${ref.kind}/${ref.name}` : `${ref.kind}/${ref.namespace}/${ref.name}`
+}
+
+/** `Ingress shop/web`: how an object is named to people. */
+export function describeRef(ref: ObjectRef): string {
+  return ref.namespace === undefined ? `${ref.kind} ${ref.name}` : `${ref.kind} ${ref.namespace}/${ref.name}`
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,22 @@
+import type { IngressBackend } from '../kube/ingress.ts'
+
+/** One Service port as an Ingress names it: by number or by name. */
+export interface BackendRef {
+  namespace: string
+  service: string
+  port: number | string
+}
+
+export function backendRef(namespace: string, backend: IngressBackend): BackendRef | undefined {
+  const service = backend.service
+  if (!service) return undefined
+  return { namespace, service: service.name, port: service.port.number ?? service.port.name! }
+}
+
+/**
+ * `shop_web_80`, the HAProxy backend name. Namespaces and Service names are DNS labels, which
+ * never hold `_`, so the name is unique and cannot collide with hapedge's own `hapedge-*` names.
+ */
+export function backendName(ref: BackendRef): string {
+  return `${ref.namespace}_${ref.service}_${ref.port}`
+}

@@ -1,0 +1,50 @@
+import type { EndpointSlice } from '../kube/endpoint-slice.ts'
+import type { Service } from '../kube/service.ts'
+import { backendName, type BackendRef } from './backend-ref.ts'
+import type { ClusterState } from './cluster-state.ts'
+import { compareText } from './routes.ts'
+
+export interface Server {
+  address: string
+  port: number
+  family: 'IPv4' | 'IPv6'
+}
+
+export interface Backend {
+  name: string
+  ref: BackendRef
+  /** Ready endpoints in a stable order; empty when the Service, its port or ready endpoints are missing (HAProxy answers 503). */
+  servers: Server[]
+}
+
+export function deriveBackend(ref: BackendRef, state: ClusterState): Backend {
+  const service = state.service(ref.namespace, ref.service)
+  const port = service && findServicePort(service, ref.port)
+  const servers = port ? readyServers(state.endpointSlices(ref.namespace, ref.service), port.name ?? '') : []
+  return { name: backendName(ref), ref, servers }
+}
+
+function findServicePort(service: Service, port: number | string) {
+  if (service.spec.type === 'ExternalName') return undefined
+  return service.spec.ports?.find((candidate) => (typeof port === 'number' ? candidate.port === port : candidate.name === port))
+}
+
+/**
+ * The endpoints that take new traffic, on the slice port whose name is the Service port's name.
+ * `ready` absent means ready, as the EndpointSlice API defines it; only the first address of an
+ * endpoint is used (the others are fungible). Slices may overlap while they are being replaced.
+ */
+function readyServers(slices: EndpointSlice[], portName: string): Server[] {
+  const servers = new Map<string, Server>()
+  for (const slice of slices) {
+    if (slice.addressType === 'FQDN') continue
+    const port = slice.ports?.find((candidate) => (candidate.name ?? '') === portName)?.port
+    if (!port) continue
+    for (const endpoint of slice.endpoints ?? []) {
+      if (endpoint.conditions?.ready === false) continue
+      const address = endpoint.addresses[0]!
+      servers.set(`${address} ${port}`, { address, port, family: slice.addressType })
+    }
+  }
+  return [...servers.values()].sort((a, b) => compareText(a.family, b.family) || compareText(a.address, b.address) || a.port - b.port)
+}

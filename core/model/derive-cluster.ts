@@ -1,0 +1,77 @@
+import { describeIssue } from '../issues.ts'
+import { describeRef } from '../kube/objects.ts'
+import { backendName, type BackendRef } from './backend-ref.ts'
+import type { ClusterState } from './cluster-state.ts'
+import { deriveBackend, type Backend } from './derive-backend.ts'
+import { deriveDefaultBackend } from './derive-default-backend.ts'
+import { deriveHost, type HostConfig } from './derive-host.ts'
+import { normalizeRejections, type Rejection } from './rejection.ts'
+import { readSettings, type Settings } from './settings.ts'
+import { resolveTlsSecret } from './tls-secret.ts'
+
+/** What a cluster serves: the input of rendering. */
+export interface ClusterModel {
+  settings: Settings
+  hosts: Map<string, HostConfig>
+  backends: Map<string, Backend>
+  defaultBackend?: string
+  /** Certificate files by Secret (`namespace/name`). */
+  certificates: Map<string, string>
+  rejections: Rejection[]
+}
+
+/** The full rebuild: every host and backend derived from the current objects. */
+export function deriveCluster(state: ClusterState): ClusterModel {
+  const rejections: Rejection[] = [...objectRejections(state)]
+  const { settings, rejections: settingRejections } = deriveSettings(state)
+  rejections.push(...settingRejections)
+
+  const hosts = new Map<string, HostConfig>()
+  for (const host of state.hosts()) {
+    const derived = deriveHost(host, state, settings)
+    rejections.push(...derived.rejections)
+    if (derived.config) hosts.set(host, derived.config)
+  }
+
+  const defaultBackend = deriveDefaultBackend(state)
+  rejections.push(...defaultBackend.rejections)
+
+  const refs = new Map<string, BackendRef>()
+  for (const config of hosts.values()) for (const route of config.routes) refs.set(route.backendName, route.backend)
+  if (defaultBackend.backend) refs.set(backendName(defaultBackend.backend), defaultBackend.backend)
+  const backends = new Map<string, Backend>()
+  for (const [name, ref] of refs) backends.set(name, deriveBackend(ref, state))
+
+  const certificates = new Map<string, string>()
+  for (const config of hosts.values()) {
+    if (!config.tlsSecret || certificates.has(config.tlsSecret)) continue
+    const [namespace = '', name] = config.tlsSecret.split('/')
+    const resolved = resolveTlsSecret(state, namespace, name)
+    if (resolved.ok) certificates.set(config.tlsSecret, resolved.pem)
+  }
+
+  return {
+    settings,
+    hosts,
+    backends,
+    defaultBackend: defaultBackend.backend && backendName(defaultBackend.backend),
+    certificates,
+    rejections: normalizeRejections(rejections),
+  }
+}
+
+export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[] } {
+  const configMap = state.configMap()
+  const { settings, issues } = readSettings(configMap?.data)
+  const object = `ConfigMap ${state.options.configMap}`
+  return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
+}
+
+/** Malformed objects: an Ingress only when it asks for this cluster's class, every other kind always. */
+export function* objectRejections(state: ClusterState): Iterable<Rejection> {
+  for (const invalid of state.invalid()) {
+    if (invalid.ref.kind === 'Ingress' && !state.servesClass(invalid.requestedClass)) continue
+    if (invalid.ref.kind === 'ConfigMap' && `${invalid.ref.namespace}/${invalid.ref.name}` !== state.options.configMap) continue
+    yield { object: describeRef(invalid.ref), reason: invalid.issues.slice(0, 5).map(describeIssue).join('; ') }
+  }
+}

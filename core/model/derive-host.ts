@@ -1,0 +1,92 @@
+import type { Ingress } from '../kube/ingress.ts'
+import { backendName, backendRef, type BackendRef } from './backend-ref.ts'
+import type { ClusterState } from './cluster-state.ts'
+import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
+import type { Rejection } from './rejection.ts'
+import { compareRouteMatch, routeMatch, type RouteMatch } from './routes.ts'
+import type { Settings } from './settings.ts'
+import { resolveTlsSecret } from './tls-secret.ts'
+
+export interface Route extends RouteMatch {
+  backend: BackendRef
+  backendName: string
+  /** The Ingress that owns this route: `Ingress ns/name`. */
+  owner: string
+}
+
+export interface HostConfig {
+  /** `''` for the rules that name no host. */
+  host: string
+  routes: Route[]
+  /** The Secret (`namespace/name`) whose certificate is served for this host by SNI. */
+  tlsSecret?: string
+  /** Plain HTTP requests to this host are redirected to HTTPS. */
+  redirectToHttps: boolean
+}
+
+export interface DerivedHost {
+  config?: HostConfig
+  rejections: Rejection[]
+}
+
+/**
+ * Everything one host serves, from every Ingress of this cluster's class that names it. Routes
+ * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
+ */
+export function deriveHost(host: string, state: ClusterState, settings: Settings): DerivedHost {
+  const ingresses = state.ingressesForHost(host).filter((ingress) => state.serves(ingress)).sort(compareIngressPrecedence)
+  const rejections: Rejection[] = []
+  const routes = collectRoutes(host, ingresses, rejections)
+  const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
+  if (routes.length === 0 && !tls) return { rejections }
+  const redirect = tls ? (tls.ingress.metadata.annotations?.['hapedge.io/ssl-redirect'] ?? String(settings['ssl-redirect'])) === 'true' : false
+  return { config: { host, routes, tlsSecret: tls?.secret, redirectToHttps: redirect && routes.length > 0 }, rejections }
+}
+
+function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection[]): Route[] {
+  const routes = new Map<string, Route>()
+  for (const ingress of ingresses) {
+    const owner = describeIngress(ingress)
+    ingress.spec.rules?.forEach((rule, r) => {
+      if ((rule.host ?? '') !== host) return
+      rule.http?.paths.forEach((path, p) => {
+        const backend = backendRef(ingress.metadata.namespace, path.backend)
+        if (!backend) return
+        const match = routeMatch(path)
+        const key = `${match.match} ${match.path}`
+        const winner = routes.get(key)
+        if (winner) {
+          const by = winner.owner === owner ? 'an earlier path of the same Ingress' : winner.owner
+          rejections.push({ object: owner, reason: `spec.rules[${r}].http.paths[${p}]: ${describeRoute(host, match)} is already served by ${by}` })
+          return
+        }
+        routes.set(key, { ...match, backend, backendName: backendName(backend), owner })
+      })
+    })
+  }
+  return [...routes.values()].sort(compareRouteMatch)
+}
+
+export function describeRoute(host: string, match: RouteMatch): string {
+  return `host "${host || '*'}" ${match.match} ${match.path}`
+}
+
+function chooseTls(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]) {
+  let chosen: { secret: string; ingress: Ingress } | undefined
+  for (const ingress of ingresses) {
+    const owner = describeIngress(ingress)
+    ingress.spec.tls?.forEach((tls, t) => {
+      if (!tls.hosts?.includes(host)) return
+      const resolved = resolveTlsSecret(state, ingress.metadata.namespace, tls.secretName)
+      if (!resolved.ok) {
+        rejections.push({ object: owner, reason: `spec.tls[${t}]: ${resolved.reason}` })
+        return
+      }
+      if (!chosen) chosen = { secret: resolved.key, ingress }
+      else if (chosen.secret !== resolved.key) {
+        rejections.push({ object: owner, reason: `spec.tls[${t}]: host "${host}" already uses Secret ${chosen.secret} from ${describeIngress(chosen.ingress)}` })
+      }
+    })
+  }
+  return chosen
+}

@@ -1,0 +1,29 @@
+import type { Ingress } from '../kube/ingress.ts'
+
+/** How a route matches: `ImplementationSpecific` is served as `Prefix`. */
+export type Match = 'Exact' | 'Prefix'
+
+export interface RouteMatch {
+  match: Match
+  /** For `Prefix`, without trailing slashes (`/` stays `/`), since they do not change what matches. */
+  path: string
+}
+
+type HttpPath = NonNullable<NonNullable<Ingress['spec']['rules']>[number]['http']>['paths'][number]
+
+export function routeMatch({ pathType, path }: Pick<HttpPath, 'pathType' | 'path'>): RouteMatch {
+  const raw = path ?? '/'
+  if (pathType === 'Exact') return { match: 'Exact', path: raw }
+  const trimmed = raw.replace(/\/+$/, '')
+  return { match: 'Prefix', path: trimmed === '' ? '/' : trimmed }
+}
+
+/** Total order used everywhere routes are listed, so output never depends on input order. */
+export function compareRouteMatch(a: RouteMatch, b: RouteMatch): number {
+  return compareText(a.path, b.path) || compareText(a.match, b.match)
+}
+
+/** Byte-order comparison, the same in every runtime and locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

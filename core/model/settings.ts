@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
+
+/** What the operator chooses for a cluster (command line today, the cluster's record later). */
+export interface ClusterOptions {
+  /** The IngressClass name this cluster's Ingresses must ask for (or be defaulted to). */
+  ingressClass: string
+  /** The ConfigMap holding global settings, as `namespace/name`. */
+  configMap: string
+  httpBind: string
+  httpsBind: string
+}
+
+export const DEFAULT_OPTIONS: ClusterOptions = {
+  ingressClass: 'hapedge',
+  configMap: 'hapedge/hapedge',
+  httpBind: '0.0.0.0:80',
+  httpsBind: '0.0.0.0:443',
+}
+
+const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HAProxy time such as "5s" or "500ms"')
+const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
+
+/** The global settings read from the ConfigMap's `data`, with their defaults. */
+export const settingsSchema = z
+  .object({
+    'ssl-redirect': flag.default(true),
+    'timeout-connect': haproxyTime.default('5s'),
+    'timeout-client': haproxyTime.default('60s'),
+    'timeout-server': haproxyTime.default('60s'),
+    'timeout-http-request': haproxyTime.default('10s'),
+    balance: z.enum(['roundrobin', 'leastconn', 'random']).default('roundrobin'),
+  })
+
+export type Settings = z.output<typeof settingsSchema>
+
+export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({})
+
+/** Reads each key on its own, so one bad value falls back to its default without losing the others. */
+export function readSettings(data: Record<string, string> | null | undefined): { settings: Settings; issues: Issue[] } {
+  const shape = settingsSchema.shape as Record<string, z.ZodType>
+  const accepted: Record<string, string> = {}
+  const issues: Issue[] = []
+  for (const [key, value] of Object.entries(data ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const field = shape[key]
+    const path = formatPath(['data', key])
+    if (!field) {
+      issues.push({ code: 'unrecognized_keys', path, message: `unknown setting (known: ${Object.keys(shape).join(', ')})` })
+      continue
+    }
+    const result = field.safeParse(value)
+    if (result.success) accepted[key] = value
+    else issues.push(...prefixIssues(['data', key], issuesFromZod(result.error)))
+  }
+  return { settings: settingsSchema.parse(accepted), issues }
+}
+
+/** `ADDR:PORT` as HAProxy's `bind` takes it: an IPv4 address, `[IPv6]`, or empty for all. */
+export const bindAddress = z
+  .string()
+  .regex(/^((\d{1,3}\.){3}\d{1,3}|\[[0-9a-fA-F:.]+\]|\*)?:\d{1,5}$/, 'must be ADDR:PORT, e.g. 0.0.0.0:80 or [::]:443')
+  .refine((bind) => {
+    const port = Number(bind.slice(bind.lastIndexOf(':') + 1))
+    return port >= 1 && port <= 65535
+  }, 'port must be 1 to 65535')

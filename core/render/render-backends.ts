@@ -1,0 +1,29 @@
+import type { Backend, Server } from '../model/derive-backend.ts'
+import { lines } from './files.ts'
+
+/** Where an unused slot points; it stays `disabled` (maintenance) until the runtime API fills it. */
+export const EMPTY_SLOT_ADDRESS = '127.0.0.1:1'
+
+/**
+ * Server slots come in powers of two (at least two), so endpoints can scale through the
+ * runtime API (`set server … addr`, `state ready`) without a reload until a backend outgrows them.
+ */
+export function slotCount(servers: number): number {
+  let slots = 2
+  while (slots < servers) slots *= 2
+  return slots
+}
+
+export function serverAddress(server: Server): string {
+  return server.family === 'IPv6' ? `[${server.address}]:${server.port}` : `${server.address}:${server.port}`
+}
+
+export function renderBackend(backend: Backend): string {
+  const slots = slotCount(backend.servers.length)
+  const servers: string[] = []
+  for (let slot = 0; slot < slots; slot++) {
+    const server = backend.servers[slot]
+    servers.push(server ? `    server s${slot + 1} ${serverAddress(server)}` : `    server s${slot + 1} ${EMPTY_SLOT_ADDRESS} disabled`)
+  }
+  return lines([`backend ${backend.name}`, ...servers, ''])
+}

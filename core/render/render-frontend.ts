@@ -1,0 +1,44 @@
+import { FILES, lines } from './files.ts'
+
+export interface FrontendOptions {
+  httpBind: string
+  httpsBind: string
+  /** Without any certificate there is nothing to offer on the HTTPS bind, so it is left out. */
+  tls: boolean
+}
+
+export const NOT_FOUND_BACKEND = 'hapedge-not-found'
+
+/**
+ * One frontend for HTTP and HTTPS. Routing is data: the host picks a virtual host (exact name,
+ * then `*.` + the parent domain, else the rules without host), and `vhost + path` is looked up
+ * exactly (Exact paths and Prefix paths themselves), then by longest prefix (`Prefix` paths
+ * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
+ * without a reload.
+ */
+export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): string {
+  const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
+  return lines([
+    'frontend hapedge',
+    `    bind ${httpBind}`,
+    ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
+    set('host', 'req.hdr(host),field(1,:),lower'),
+    set('path', 'path'),
+    set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
+    set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
+    set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
+    `    http-request redirect scheme https code 308 if !{ ssl_fc } { var(txn.vhost),map_str(${FILES.redirectMap}) -m found }`,
+    set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
+    set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
+    set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
+    set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
+    set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
+    '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
+    '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
+    '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
+    `    default_backend ${NOT_FOUND_BACKEND}`,
+    '',
+    `backend ${NOT_FOUND_BACKEND}`,
+    '    http-request return status 404 content-type text/plain string "404 Not Found: no Ingress rule matches this request"',
+  ])
+}

@@ -1,0 +1,23 @@
+import type { Settings } from '../model/settings.ts'
+import { lines } from './files.ts'
+
+/** `global` and `defaults`: what every proxy inherits. Relative paths resolve from this directory. */
+export function renderGlobal(settings: Settings): string {
+  return lines([
+    '# Rendered by hapedge. Do not edit: the next generation replaces it.',
+    'global',
+    '    default-path config',
+    '    ssl-default-bind-options ssl-min-ver TLSv1.2 no-tls-tickets',
+    '',
+    'defaults',
+    '    mode http',
+    '    option forwardfor',
+    '    option redispatch',
+    '    retries 2',
+    `    balance ${settings.balance}`,
+    `    timeout connect ${settings['timeout-connect']}`,
+    `    timeout client ${settings['timeout-client']}`,
+    `    timeout server ${settings['timeout-server']}`,
+    `    timeout http-request ${settings['timeout-http-request']}`,
+  ])
+}

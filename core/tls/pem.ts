@@ -1,0 +1,81 @@
+/**
+ * PEM checks for TLS Secrets. HAProxy refuses to start on a certificate it cannot parse, so a
+ * Secret is re-emitted block by block in canonical form (nothing else from it reaches the file),
+ * and a block whose DER is not one well-formed ASN.1 SEQUENCE is refused with a reason.
+ */
+
+export interface PemBlock {
+  label: string
+  der: Uint8Array
+}
+
+const BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----([A-Za-z0-9+/=\s]*?)-----END \1-----/g
+const KEY_LABELS = new Set(['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY'])
+
+export type PemResult = { ok: true; pem: string } | { ok: false; reason: string }
+
+/** Builds the file HAProxy loads (certificate chain, then key) from a Secret's `tls.crt` and `tls.key`. */
+export function certificatePem(tlsCrtBase64: string, tlsKeyBase64: string): PemResult {
+  const crt = decodePemField(tlsCrtBase64, 'tls.crt')
+  if (!crt.ok) return crt
+  const key = decodePemField(tlsKeyBase64, 'tls.key')
+  if (!key.ok) return key
+  const certificates = crt.blocks.filter((block) => block.label === 'CERTIFICATE')
+  if (certificates.length === 0) return { ok: false, reason: 'tls.crt holds no CERTIFICATE block' }
+  const keys = key.blocks.filter((block) => KEY_LABELS.has(block.label))
+  if (keys.length !== 1) return { ok: false, reason: `tls.key must hold exactly one unencrypted private key block, found ${keys.length}` }
+  return { ok: true, pem: [...certificates, ...keys].map(encodePemBlock).join('') }
+}
+
+function decodePemField(base64: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(base64))
+  } catch {
+    return { ok: false, reason: `${field} is not base64-encoded text` }
+  }
+  const blocks: PemBlock[] = []
+  for (const [, label = '', body = ''] of text.matchAll(BLOCK)) {
+    let der: Uint8Array
+    try {
+      der = decodeBase64(body.replace(/\s+/g, ''))
+    } catch {
+      return { ok: false, reason: `${field}: a ${label} block is not valid base64` }
+    }
+    if (!isDerSequence(der)) return { ok: false, reason: `${field}: a ${label} block is not valid DER` }
+    blocks.push({ label, der })
+  }
+  if (blocks.length === 0) return { ok: false, reason: `${field} holds no PEM block` }
+  return { ok: true, blocks }
+}
+
+/** True when `der` is exactly one ASN.1 SEQUENCE whose encoded length matches its size. */
+export function isDerSequence(der: Uint8Array): boolean {
+  if (der.length < 2 || der[0] !== 0x30) return false
+  const first = der[1]!
+  if (first < 0x80) return 2 + first === der.length
+  const lengthBytes = first & 0x7f
+  if (lengthBytes === 0 || lengthBytes > 4 || der.length < 2 + lengthBytes) return false
+  let length = 0
+  for (let i = 0; i < lengthBytes; i++) length = length * 256 + der[2 + i]!
+  return 2 + lengthBytes + length === der.length
+}
+
+function encodePemBlock({ label, der }: PemBlock): string {
+  const base64 = encodeBase64(der)
+  const lines = base64.match(/.{1,64}/g) ?? []
+  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`
+}
+
+export function decodeBase64(base64: string): Uint8Array {
+  const binary = atob(base64.replace(/[\r\n]/g, ''))
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
+}

@@ -1,0 +1,33 @@
+import { renderCommand } from './render-command.ts'
+import { UsageError } from './usage-error.ts'
+
+type Command = (args: string[]) => Promise<number>
+
+const commands: Record<string, { run: Command; summary: string }> = {
+  render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
+}
+
+/** `hapedge <command> …`: returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv
+  const command = name === undefined ? undefined : commands[name]
+  if (!command) {
+    if (name !== undefined && name !== 'help' && name !== '--help') console.error(`hapedge: unknown command "${name}"\n`)
+    console.error(usage())
+    return name === 'help' || name === '--help' ? 0 : 2
+  }
+  try {
+    return await command.run(args)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`hapedge ${name}: ${error.message}`)
+      return 2
+    }
+    throw error
+  }
+}
+
+function usage(): string {
+  const rows = Object.entries(commands).map(([name, { summary }]) => `  ${name.padEnd(8)} ${summary}`)
+  return ['usage: hapedge <command> [options]', '', 'commands:', ...rows].join('\n')
+}

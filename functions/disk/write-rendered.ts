@@ -1,0 +1,41 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import type { RenderedFiles } from '../../core/render/files.ts'
+import type { Manifest } from '../../core/render/manifest.ts'
+import { serializeManifest } from '../../core/render/manifest.ts'
+
+export const MANIFEST_FILE = 'manifest.json'
+
+/**
+ * Writes a rendered generation into `dir`: each file through a temporary name and a rename, so
+ * HAProxy never reads half a file, then the manifest; files that the previous manifest listed
+ * and this one does not are removed, so a stale `.cfg` is never loaded.
+ */
+export async function writeRendered(dir: string, files: RenderedFiles, manifest: Manifest): Promise<void> {
+  const previous = await readManifest(dir)
+  for (const [path, content] of files) await writeAtomically(insideDir(dir, path), content)
+  for (const path of Object.keys(previous?.files ?? {})) if (!files.has(path)) await rm(insideDir(dir, path), { force: true })
+  await writeAtomically(join(dir, MANIFEST_FILE), serializeManifest(manifest))
+}
+
+async function readManifest(dir: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest
+  } catch {
+    return undefined
+  }
+}
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  const temporary = `${path}.${process.pid}.tmp`
+  await writeFile(temporary, content)
+  await rename(temporary, path)
+}
+
+function insideDir(dir: string, path: string): string {
+  const full = resolve(dir, path)
+  const rel = relative(resolve(dir), full)
+  if (rel.startsWith('..') || resolve(rel) === rel) throw new Error(`refusing to write outside ${dir}: ${path}`)
+  return full
+}
