@@ -67,10 +67,14 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
   return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
 }
 
-/** Malformed objects: an Ingress only when it asks for this cluster's class, every other kind always. */
+/**
+ * Malformed objects: an Ingress only when it asks for this cluster's class, a Secret only through
+ * the TLS entries that name it (a cluster holds many TLS Secrets that are not ours), the rest always.
+ */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
   for (const invalid of state.invalid()) {
     if (invalid.ref.kind === 'Ingress' && !state.servesClass(invalid.requestedClass)) continue
+    if (invalid.ref.kind === 'Secret') continue
     if (invalid.ref.kind === 'ConfigMap' && `${invalid.ref.namespace}/${invalid.ref.name}` !== state.options.configMap) continue
     yield { object: describeRef(invalid.ref), reason: invalid.issues.slice(0, 5).map(describeIssue).join('; ') }
   }

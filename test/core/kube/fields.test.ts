@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { hostname, httpPath, ipv6Address } from '../../../core/kube/fields.ts'
+
+describe('hostname', () => {
+  it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j', (host) => {
+    expect(hostname.safeParse(host).success).toBe(true)
+  })
+
+  it.each([
+    ['uppercase', 'Foo.com'],
+    ['a space', 'foo .com'],
+    ['a newline', 'foo.com\nbackend evil'],
+    ['a quote', 'foo"com'],
+    ['a comment', 'foo.com#x'],
+    ['a sample fetch', '%[req.hdr(x)]'],
+    ['a wildcard label that is not the first', 'foo.*.com'],
+    ['two wildcard labels', '*.*.com'],
+    ['a bare wildcard', '*'],
+    ['an IP address', '10.0.0.1'],
+    ['an empty label', 'foo..com'],
+    ['a label over 63 characters', `${'a'.repeat(64)}.com`],
+    ['a name over 253 characters', Array.from({ length: 64 }, () => 'abc').join('.')],
+    ['a control character', 'foo\u0000.com'],
+    ['a slash', 'foo.com/evil'],
+    ['a port', 'foo.com:80'],
+  ])('refuses a host with %s', (_, host) => {
+    const result = hostname.safeParse(host)
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.message).toMatch(/must be|at most/)
+  })
+})
+
+describe('httpPath', () => {
+  it.each(['/', '/foo', '/foo/', '/a-b_c.d~e', '/%20space', "/x:y@z!$&()*+,;="])('accepts %j', (path) => {
+    expect(httpPath.safeParse(path).success).toBe(true)
+  })
+
+  it.each([
+    ['a relative path', 'foo'],
+    ['a space', '/foo bar'],
+    ['a newline', '/foo\n    use_backend evil'],
+    ['a tab', '/foo\tbar'],
+    ['a double quote', '/foo"'],
+    ['a single quote', "/foo'"],
+    ['a fragment', '/foo#bar'],
+    ['a query', '/foo?x=1'],
+    ['a sample fetch', '/%[req.hdr(host)]'],
+    ['a lone percent', '/100%'],
+    ['a regular expression', '/api(/|$)(.*)'],
+    ['a backslash', '/foo\\bar'],
+    ['a control character', '/foo\u0007'],
+    ['a length over 1024', `/${'a'.repeat(1024)}`],
+  ])('refuses a path with %s', (_, path) => {
+    expect(httpPath.safeParse(path).success).toBe(false)
+  })
+
+  it('quotes the refused value with control characters escaped', () => {
+    const message = httpPath.safeParse('/a\nb').error?.issues[0]?.message
+    expect(message).toContain('"/a\\nb"')
+    expect(message).not.toContain('\n')
+  })
+})
+
+describe('ipv6Address', () => {
+  it.each(['::1', 'fd00::1', '2001:db8::8:800:200c:417a', '::ffff:10.0.0.1', '1:2:3:4:5:6:7:8'])('accepts %j', (address) => {
+    expect(ipv6Address.safeParse(address).success).toBe(true)
+  })
+  it.each(['1::2::3', '12345::1', '1:2:3:4:5:6:7:8:9', '::1 ', 'fe80::1%eth0', '10.0.0.1'])('refuses %j', (address) => {
+    expect(ipv6Address.safeParse(address).success).toBe(false)
+  })
+})

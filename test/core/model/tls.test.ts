@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { FILES } from '../../../core/render/files.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { configMap, ingress, tlsSecret } from '../../support/objects.ts'
+
+const shop = fixtureCertificate('shop.example.com')
+const shopSecret = tlsSecret('shop-tls', shop.certPem, shop.keyPem)
+const tlsIngress = (name: string, secretName: string, extra: { createdAt?: string; annotations?: Record<string, string> } = {}) =>
+  ingress({ name, ...extra, tls: [{ hosts: ['shop.example.com'], secretName }], rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }] })
+
+describe('TLS', () => {
+  it('serves the Secret for its hosts by SNI and redirects plain HTTP to HTTPS by default', () => {
+    const { model, files } = fullRebuild([tlsIngress('shop', 'shop-tls'), shopSecret])
+    expect(model.rejections).toEqual([])
+    expect(model.hosts.get('shop.example.com')).toMatchObject({ tlsSecret: 'default/shop-tls', redirectToHttps: true })
+    expect(files.get(FILES.crtList)).toBe('tls/default_shop-tls.pem shop.example.com\n')
+    expect(files.get(FILES.redirectMap)).toBe('shop.example.com 1\n')
+    const pem = files.get('tls/default_shop-tls.pem')!
+    expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\n[\s\S]+-----END PRIVATE KEY-----\n$/)
+    expect(pem).not.toMatch(/\n\n/)
+  })
+
+  it('turns the redirect off by annotation or by the ConfigMap', () => {
+    const byAnnotation = fullRebuild([tlsIngress('shop', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirect': 'false' } }), shopSecret])
+    expect(byAnnotation.files.get(FILES.redirectMap)).toBe('')
+    const byConfig = fullRebuild([tlsIngress('shop', 'shop-tls'), shopSecret, configMap({ 'ssl-redirect': 'false' })])
+    expect(byConfig.files.get(FILES.redirectMap)).toBe('')
+  })
+
+  it('rejects the TLS entry, not the Ingress, when its Secret is missing or invalid, and leaves HTTPS out', () => {
+    const garbage = { ...shopSecret, metadata: { name: 'bad-tls', namespace: 'default' }, data: { 'tls.crt': btoa('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), 'tls.key': btoa(shop.keyPem) } }
+    for (const [secretName, objects, reason] of [
+      ['missing', [], 'spec.tls[0]: Secret default/missing does not exist (or is not of type kubernetes.io/tls)'],
+      ['bad-tls', [garbage], 'spec.tls[0]: Secret default/bad-tls: tls.crt: a CERTIFICATE block is not valid DER'],
+      ['shop-tls', [{ ...shopSecret, data: { 'tls.crt': 'not base64!', 'tls.key': 'x' } }], expect.stringContaining('Secret default/shop-tls is invalid: data["tls.crt"]: must be base64')],
+    ] as const) {
+      const { model, files } = fullRebuild([tlsIngress('shop', secretName), ...objects])
+      expect(model.rejections).toEqual([{ object: 'Ingress default/shop', reason }])
+      expect(model.hosts.get('shop.example.com')!.routes).toHaveLength(1)
+      expect(files.has(FILES.crtList)).toBe(false)
+      expect(files.get(FILES.frontend)).not.toContain(' ssl ')
+    }
+  })
+
+  it('gives a host the certificate of the oldest Ingress and reports a different one', () => {
+    const apps = fixtureCertificate('apps.example.com')
+    const { model } = fullRebuild([
+      tlsIngress('new', 'other-tls', { createdAt: '2025-01-01T00:00:00Z' }),
+      tlsIngress('old', 'shop-tls', { createdAt: '2020-01-01T00:00:00Z' }),
+      shopSecret,
+      tlsSecret('other-tls', apps.certPem, apps.keyPem),
+    ])
+    expect(model.hosts.get('shop.example.com')!.tlsSecret).toBe('default/shop-tls')
+    expect(model.rejections).toContainEqual({
+      object: 'Ingress default/new',
+      reason: 'spec.tls[0]: host "shop.example.com" already uses Secret default/shop-tls from Ingress default/old',
+    })
+  })
+
+  it('refuses an unknown hapedge.io annotation and a bad annotation value for that Ingress alone', () => {
+    const { model } = fullRebuild([
+      tlsIngress('typo', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirekt': 'false' } }),
+      tlsIngress('value', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirect': 'no\nbackend x' } }),
+      ingress({ name: 'fine', annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' }, rules: [{ host: 'fine.example.com', paths: [{ service: 'web' }] }] }),
+      shopSecret,
+    ])
+    expect(model.rejections).toEqual([
+      { object: 'Ingress default/typo', reason: expect.stringMatching(/^metadata.annotations\["hapedge.io\/ssl-redirekt"\]: unknown annotation/) },
+      { object: 'Ingress default/value', reason: 'metadata.annotations["hapedge.io/ssl-redirect"]: must be "true" or "false"' },
+    ])
+    expect([...model.hosts.keys()]).toEqual(['fine.example.com'])
+  })
+})

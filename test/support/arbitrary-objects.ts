@@ -1,0 +1,91 @@
+import fc from 'fast-check'
+import { fixtureCertificate } from './fixtures.ts'
+import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
+
+/**
+ * fast-check arbitraries for Kubernetes objects drawn from small pools of names, hosts and paths,
+ * so that random objects collide the way real ones do: shared hosts, conflicting paths, the same
+ * object updated and deleted, Services scaling to zero and back.
+ */
+
+const namespaces = ['default', 'shop'] as const
+const services = ['web', 'api'] as const
+const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', undefined] as const
+const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b'] as const
+const times = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z', '2023-06-01T12:00:00Z'] as const
+const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1'] as const
+const secretNames = ['tls-a', 'tls-b', 'missing'] as const
+
+const shop = fixtureCertificate('shop.example.com')
+const apps = fixtureCertificate('apps.example.com')
+
+const port = fc.constantFrom<number | string>(80, 'http', 8443)
+
+const arbitraryIngress = fc
+  .record({
+    name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
+    namespace: fc.constantFrom(...namespaces),
+    createdAt: fc.constantFrom(...times),
+    className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
+    sslRedirect: fc.constantFrom<string | undefined>(undefined, 'true', 'false'),
+    rules: fc.array(
+      fc.record({
+        host: fc.constantFrom(...hosts),
+        paths: fc.array(
+          fc.record({ path: fc.constantFrom(...paths), pathType: fc.constantFrom<PathType>('Exact', 'Prefix', 'ImplementationSpecific'), service: fc.constantFrom(...services), port }),
+          { minLength: 1, maxLength: 3 },
+        ),
+      }),
+      { maxLength: 3 },
+    ),
+    tls: fc.array(fc.record({ hosts: fc.subarray(['a.example.com', 'b.example.com', '*.example.com']), secretName: fc.constantFrom(...secretNames) }), { maxLength: 2 }),
+    defaultBackend: fc.option(fc.record({ service: fc.constantFrom(...services), port }), { nil: undefined }),
+  })
+  .map(({ sslRedirect, ...spec }) => ingress({ ...spec, annotations: sslRedirect ? { 'hapedge.io/ssl-redirect': sslRedirect } : undefined }))
+
+const arbitraryService = fc
+  .record({ name: fc.constantFrom(...services), namespace: fc.constantFrom(...namespaces), named: fc.boolean(), extra: fc.boolean() })
+  .map(({ name, namespace, named, extra }) => service(name, [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])], namespace))
+
+const arbitrarySlice = fc
+  .record({
+    service: fc.constantFrom(...services),
+    namespace: fc.constantFrom(...namespaces),
+    slice: fc.constantFrom('s1', 's2'),
+    named: fc.boolean(),
+    endpoints: fc.uniqueArray(fc.record({ address: fc.constantFrom(...addresses), ready: fc.constantFrom<boolean | null | undefined>(true, false, null, undefined) }), {
+      selector: (endpoint) => endpoint.address,
+      maxLength: 4,
+    }),
+  })
+  .map(({ service: svc, namespace, slice, named, endpoints }) =>
+    endpointSlice(svc, endpoints, [{ port: 8080, ...(named ? { name: 'http' } : {}) }, { port: 9443, name: 'https' }], { name: `${svc}-${slice}`, namespace }),
+  )
+
+const arbitrarySecret = fc
+  .record({ name: fc.constantFrom('tls-a', 'tls-b'), namespace: fc.constantFrom(...namespaces), which: fc.constantFrom('shop', 'apps', 'broken') })
+  .map(({ name, namespace, which }) =>
+    which === 'broken' ? tlsSecret(name, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', shop.keyPem, namespace) : tlsSecret(name, (which === 'shop' ? shop : apps).certPem, (which === 'shop' ? shop : apps).keyPem, namespace),
+  )
+
+const arbitraryClass = fc.record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() }).map(({ name, isDefault }) => ingressClass(name, isDefault))
+
+const arbitraryConfigMap = fc
+  .record({ redirect: fc.constantFrom('true', 'false', 'maybe'), timeout: fc.constantFrom('30s', '5m', 'soon') })
+  .map(({ redirect, timeout }) => configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout }))
+
+export const arbitraryObject = fc.oneof(
+  { weight: 5, arbitrary: arbitraryIngress },
+  { weight: 2, arbitrary: arbitraryService },
+  { weight: 3, arbitrary: arbitrarySlice },
+  { weight: 1, arbitrary: arbitrarySecret },
+  { weight: 1, arbitrary: arbitraryClass },
+  { weight: 1, arbitrary: arbitraryConfigMap },
+)
+
+type AnyObject = { kind: string; metadata: { name: string; namespace?: string } }
+
+export const identityOf = (object: AnyObject) => `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`
+
+/** A cluster's objects: each identity at most once (the last drawn wins, as after a stream of updates). */
+export const arbitraryCluster = fc.array(arbitraryObject, { maxLength: 25 }).map((objects) => [...new Map(objects.map((object) => [identityOf(object as AnyObject), object])).values()])

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+export const fixturePath = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url))
+
+/** A committed self-signed certificate and key (see test/fixtures/tls/README.md). */
+export function fixtureCertificate(name: 'shop.example.com' | 'apps.example.com') {
+  return { certPem: readFileSync(fixturePath(`tls/${name}.crt`), 'utf8'), keyPem: readFileSync(fixturePath(`tls/${name}.key`), 'utf8') }
+}
+
+export const corpusPath = fileURLToPath(new URL('../../../shared/corpus', import.meta.url))
