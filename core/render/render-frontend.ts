@@ -27,7 +27,7 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
     set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
-    `    http-request redirect scheme https code 308 if !{ ssl_fc } { var(txn.vhost),map_str(${FILES.redirectMap}) -m found }`,
+    `    http-request redirect ${redirectTarget(httpsBind)} code 308 if !{ ssl_fc } { var(txn.vhost),map_str(${FILES.redirectMap}) -m found }`,
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
     set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
@@ -41,4 +41,10 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
     `backend ${NOT_FOUND_BACKEND}`,
     '    http-request return status 404 content-type text/plain string "404 Not Found: no Ingress rule matches this request"',
   ])
+}
+
+/** To HTTPS on the same host and URI; the port is named only when the HTTPS bind is not on 443. */
+function redirectTarget(httpsBind: string): string {
+  const port = httpsBind.slice(httpsBind.lastIndexOf(':') + 1)
+  return port === '443' ? 'scheme https' : `location https://%[var(txn.host)]:${port}%[url]`
 }
