@@ -2,12 +2,13 @@ import { readObject } from './kube/objects.ts'
 import { ClusterState } from './model/cluster-state.ts'
 import { deriveCluster, type ClusterModel } from './model/derive-cluster.ts'
 import type { ClusterOptions } from './model/settings.ts'
-import type { RenderedFiles } from './render/files.ts'
-import { renderCluster } from './render/render-cluster.ts'
+import { flattenLayout, type Layout, type RenderedFiles } from './render/files.ts'
+import { renderLayout } from './render/render-cluster.ts'
 
 export interface Rendered {
   state: ClusterState
   model: ClusterModel
+  layout: Layout
   files: RenderedFiles
 }
 
@@ -16,5 +17,6 @@ export function fullRebuild(objects: Iterable<unknown>, options: Partial<Cluster
   const state = new ClusterState(options)
   for (const object of objects) state.apply(readObject(object))
   const model = deriveCluster(state)
-  return { state, model, files: renderCluster(model, state.options) }
+  const layout = renderLayout(model, state.options)
+  return { state, model, layout, files: flattenLayout(layout) }
 }

@@ -6,6 +6,7 @@ import { requestedClass, type Ingress } from '../kube/ingress.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
 import type { TlsSecret } from '../kube/secret.ts'
 import type { Service } from '../kube/service.ts'
+import { Index } from './index-of-sets.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
 
 export interface InvalidObject {
@@ -26,6 +27,9 @@ export class ClusterState {
   private readonly ingressesByHost = new Index()
   private readonly slicesByService = new Index()
   private readonly ingressesByDefaultBackend = new Set<string>()
+  private readonly ingressesBySecret = new Index()
+  private readonly unclassedIngresses = new Set<string>()
+  private readonly classes = new Map<string, IngressClass>()
 
   constructor(options: Partial<ClusterOptions> = {}) {
     this.options = { ...DEFAULT_OPTIONS, ...options }
@@ -35,6 +39,7 @@ export class ClusterState {
   apply(read: ReadResult): KubeObject | InvalidObject | undefined {
     if (read.status === 'skipped') return undefined
     if (read.status === 'invalid') {
+      if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== this.options.configMap) return undefined
       const previous = this.remove(read.ref)
       this.invalidObjects.set(objectKey(read.ref), { ref: read.ref, issues: read.issues, requestedClass: read.requestedClass })
       return previous
@@ -56,9 +61,12 @@ export class ClusterState {
     this.objects.delete(key)
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
+      for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
       this.ingressesByDefaultBackend.delete(key)
+      this.unclassedIngresses.delete(key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
+    if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
     return object
   }
 
@@ -68,9 +76,12 @@ export class ClusterState {
     this.objects.set(key, object)
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
+      for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add(key)
+      if (requestedClass(object) === undefined) this.unclassedIngresses.add(key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.add(serviceKeyOfSlice(object), key)
+    if (object.kind === 'IngressClass') this.classes.set(object.metadata.name, object)
   }
 
   get size(): number {
@@ -84,6 +95,21 @@ export class ClusterState {
 
   ingressesForHost(host: string): Ingress[] {
     return this.lookupAll<Ingress>(this.ingressesByHost.get(host))
+  }
+
+  /** Ingresses whose TLS entries name the Secret `namespace/name`. */
+  ingressesForSecret(secret: string): Ingress[] {
+    return this.lookupAll<Ingress>(this.ingressesBySecret.get(secret))
+  }
+
+  /** Ingresses that ask for no class: the default IngressClass decides whether they are served. */
+  ingressesWithoutClass(): Ingress[] {
+    return this.lookupAll<Ingress>(this.unclassedIngresses)
+  }
+
+  get(ref: ObjectRef): KubeObject | InvalidObject | undefined {
+    const key = objectKey(ref)
+    return this.objects.get(key) ?? this.invalidObjects.get(key)
   }
 
   ingressesWithDefaultBackend(): Ingress[] {
@@ -107,8 +133,8 @@ export class ClusterState {
     return this.objects.get(`ConfigMap/${this.options.configMap}`) as ConfigMap | undefined
   }
 
-  ingressClasses(): IngressClass[] {
-    return [...this.objects.values()].filter((object): object is IngressClass => object.kind === 'IngressClass')
+  ingressClasses(): Iterable<IngressClass> {
+    return this.classes.values()
   }
 
   invalid(): Iterable<InvalidObject> {
@@ -118,7 +144,8 @@ export class ClusterState {
   /** Whether an Ingress asking for `requested` (undefined: no class) is served by this cluster's class. */
   servesClass(requested: string | undefined): boolean {
     if (requested !== undefined) return requested === this.options.ingressClass
-    return this.ingressClasses().some((ingressClass) => isDefaultClass(ingressClass) && ingressClass.metadata.name === this.options.ingressClass)
+    const ours = this.classes.get(this.options.ingressClass)
+    return ours !== undefined && isDefaultClass(ours)
   }
 
   serves(ingress: Ingress): boolean {
@@ -140,32 +167,13 @@ export function hostsOf(ingress: Ingress): Set<string> {
   return hosts
 }
 
-function serviceKeyOfSlice(slice: EndpointSlice): string {
-  return `${slice.metadata.namespace}/${slice.metadata.labels[SERVICE_NAME_LABEL]}`
+/** The Secrets (`namespace/name`) an Ingress's TLS entries name. */
+export function secretsOf(ingress: Ingress): Set<string> {
+  const secrets = new Set<string>()
+  for (const tls of ingress.spec.tls ?? []) if (tls.secretName) secrets.add(`${ingress.metadata.namespace}/${tls.secretName}`)
+  return secrets
 }
 
-/** A one-to-many index whose empty entries disappear, so its keys are exactly what is in use. */
-class Index {
-  private readonly entries = new Map<string, Set<string>>()
-
-  add(key: string, value: string): void {
-    let values = this.entries.get(key)
-    if (!values) this.entries.set(key, (values = new Set()))
-    values.add(value)
-  }
-
-  delete(key: string, value: string): void {
-    const values = this.entries.get(key)
-    if (!values) return
-    values.delete(value)
-    if (values.size === 0) this.entries.delete(key)
-  }
-
-  get(key: string): ReadonlySet<string> | undefined {
-    return this.entries.get(key)
-  }
-
-  keys(): Iterable<string> {
-    return this.entries.keys()
-  }
+export function serviceKeyOfSlice(slice: EndpointSlice): string {
+  return `${slice.metadata.namespace}/${slice.metadata.labels[SERVICE_NAME_LABEL]}`
 }

@@ -1,3 +1,5 @@
+import type { Entry } from '../chunks/chunked-file.ts'
+
 /** The rendered configuration: relative path → file content. Paths use `/` and never `..`. */
 export type RenderedFiles = Map<string, string>
 
@@ -14,6 +16,22 @@ export const FILES = {
   crtList: 'tls/crt-list.txt',
 } as const
 
+/**
+ * Files that grow with the cluster are stored in chunks, and how many entries a chunk holds on
+ * average: map lines are ~50 bytes, backend sections ~200, so chunks stay a few KiB.
+ */
+export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
+  [FILES.hostsMap, 64],
+  [FILES.exactMap, 64],
+  [FILES.prefixMap, 64],
+  [FILES.redirectMap, 64],
+  [FILES.backends, 16],
+  [FILES.crtList, 32],
+])
+
+/** A generation's files before they are cut: small ones as text, large ones as sorted entries. */
+export type Layout = Map<string, string | Entry[]>
+
 export function certificateFile(secret: string): string {
   return `tls/${secret.replace('/', '_')}.pem`
 }
@@ -22,4 +40,10 @@ export function lines(rows: Iterable<string>): string {
   let text = ''
   for (const row of rows) text += `${row}\n`
   return text
+}
+
+export function flattenLayout(layout: Layout): RenderedFiles {
+  const files: RenderedFiles = new Map()
+  for (const [path, content] of layout) files.set(path, typeof content === 'string' ? content : content.map((entry) => entry.text).join(''))
+  return files
 }

@@ -1,11 +1,12 @@
+import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { FILES, type RenderedFiles } from './files.ts'
+import { certificateFile, FILES, flattenLayout, type Layout, type RenderedFiles } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { renderGlobal } from './render-global.ts'
-import { renderMaps } from './render-maps.ts'
-import { renderTls } from './render-tls.ts'
+import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
+import { crtListEntry, hostsBySecret } from './render-tls.ts'
 
 export interface RenderOptions {
   httpBind: string
@@ -13,15 +14,23 @@ export interface RenderOptions {
 }
 
 /** Every file of a generation, from the model alone: the same model always gives the same bytes. */
-export function renderCluster(model: ClusterModel, options: RenderOptions): RenderedFiles {
-  const tls = renderTls(model)
-  const backends = [...model.backends.values()].sort((a, b) => compareText(a.name, b.name))
-  const files: RenderedFiles = new Map([
+export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {
+  const secrets = hostsBySecret(model)
+  const maps = renderHostMaps(model)
+  const layout: Layout = new Map<string, string | Entry[]>([
     [FILES.global, renderGlobal(model.settings)],
-    [FILES.frontend, renderFrontend({ ...options, tls: tls.size > 0 })],
-    [FILES.backends, backends.map(renderBackend).join('')],
-    ...renderMaps(model),
-    ...tls,
+    [FILES.frontend, renderFrontend({ ...options, tls: secrets.size > 0 })],
+    [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
+    ...HOST_MAPS.map((map) => [map, maps[map]] as const),
+    [FILES.defaultMap, defaultMap(model.defaultBackend)],
   ])
-  return new Map([...files].sort(([a], [b]) => compareText(a, b)))
+  if (secrets.size > 0) {
+    layout.set(FILES.crtList, sortEntries([...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))))
+    for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
+  }
+  return new Map([...layout].sort(([a], [b]) => compareText(a, b)))
+}
+
+export function renderCluster(model: ClusterModel, options: RenderOptions): RenderedFiles {
+  return flattenLayout(renderLayout(model, options))
 }

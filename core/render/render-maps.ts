@@ -1,48 +1,53 @@
+import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
-import { FILES, lines, type RenderedFiles } from './files.ts'
+import { FILES } from './files.ts'
 
-/** A map file's lines: `key value`, sorted by key (keys never hold whitespace: they are validated hosts and paths). */
-export function renderMap(entries: Iterable<readonly [string, string]>): string {
-  return lines([...entries].sort(([a], [b]) => compareText(a, b)).map(([key, value]) => `${key} ${value}`))
+export const HOST_MAPS = [FILES.hostsMap, FILES.exactMap, FILES.prefixMap, FILES.redirectMap] as const
+export type HostMap = (typeof HOST_MAPS)[number]
+
+/** A map line: `key value` (keys never hold whitespace: they are validated hosts and paths). */
+export function mapEntry(key: string, value: string): Entry {
+  return { key, text: `${key} ${value}\n` }
 }
 
-/** The map entries one host contributes, keyed by map file. A host's keys all start with its name, or with `/` for `''`. */
-export function hostMapEntries(config: HostConfig): Record<'hosts' | 'exact' | 'prefix' | 'redirect', [string, string][]> {
+export function sortEntries(entries: Entry[]): Entry[] {
+  return entries.sort((a, b) => compareText(a.key, b.key))
+}
+
+/** The map entries one host contributes, by map file. A host's keys all start with its name, or with `/` for `''`. */
+export function hostMapEntries(config: HostConfig | undefined): Record<HostMap, Entry[]> {
+  const entries: Record<HostMap, Entry[]> = { [FILES.hostsMap]: [], [FILES.exactMap]: [], [FILES.prefixMap]: [], [FILES.redirectMap]: [] }
+  if (!config) return entries
   const { host } = config
   const exact = new Map<string, string>()
-  const prefix: [string, string][] = []
   for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, route.backendName)
   for (const route of config.routes) {
     if (route.match !== 'Prefix') continue
     if (route.path === '/') {
-      prefix.push([`${host}/`, route.backendName])
+      entries[FILES.prefixMap].push(mapEntry(`${host}/`, route.backendName))
       continue
     }
     if (!exact.has(host + route.path)) exact.set(host + route.path, route.backendName)
-    prefix.push([`${host}${route.path}/`, route.backendName])
+    entries[FILES.prefixMap].push(mapEntry(`${host}${route.path}/`, route.backendName))
   }
-  const routed = host !== '' && config.routes.length > 0
-  return {
-    hosts: routed ? [[host, host]] : [],
-    exact: [...exact],
-    prefix,
-    redirect: config.redirectToHttps ? [[host, '1']] : [],
-  }
+  for (const [key, backend] of exact) entries[FILES.exactMap].push(mapEntry(key, backend))
+  if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
+  if (config.redirectToHttps) entries[FILES.redirectMap].push(mapEntry(host, '1'))
+  return entries
 }
 
-export function renderMaps(model: ClusterModel): RenderedFiles {
-  const entries = { hosts: [] as [string, string][], exact: [] as [string, string][], prefix: [] as [string, string][], redirect: [] as [string, string][] }
+export function defaultMap(backend: string | undefined): string {
+  return backend ? mapEntry('default', backend).text : ''
+}
+
+export function renderHostMaps(model: ClusterModel): Record<HostMap, Entry[]> {
+  const all = hostMapEntries(undefined)
   for (const config of model.hosts.values()) {
     const host = hostMapEntries(config)
-    for (const kind of ['hosts', 'exact', 'prefix', 'redirect'] as const) entries[kind].push(...host[kind])
+    for (const map of HOST_MAPS) all[map].push(...host[map])
   }
-  return new Map([
-    [FILES.hostsMap, renderMap(entries.hosts)],
-    [FILES.exactMap, renderMap(entries.exact)],
-    [FILES.prefixMap, renderMap(entries.prefix)],
-    [FILES.redirectMap, renderMap(entries.redirect)],
-    [FILES.defaultMap, renderMap(model.defaultBackend ? [['default', model.defaultBackend]] : [])],
-  ])
+  for (const map of HOST_MAPS) sortEntries(all[map])
+  return all
 }

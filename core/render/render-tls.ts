@@ -1,23 +1,24 @@
+import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile, FILES, lines, type RenderedFiles } from './files.ts'
+import { certificateFile } from './files.ts'
 
 /**
  * One crt-list line per certificate, filtered by the hosts it serves (SNI). The first line is
  * also what a client without a matching SNI gets.
  */
-export function renderTls(model: ClusterModel): RenderedFiles {
-  const hostsBySecret = new Map<string, string[]>()
+export function crtListEntry(secret: string, hosts: Iterable<string>): Entry {
+  return { key: secret, text: `${[certificateFile(secret), ...[...hosts].sort(compareText)].join(' ')}\n` }
+}
+
+/** The secrets whose certificate is served, with the hosts each serves. */
+export function hostsBySecret(model: ClusterModel): Map<string, string[]> {
+  const bySecret = new Map<string, string[]>()
   for (const config of model.hosts.values()) {
     if (!config.tlsSecret || !model.certificates.has(config.tlsSecret)) continue
-    const hosts = hostsBySecret.get(config.tlsSecret) ?? []
+    const hosts = bySecret.get(config.tlsSecret) ?? []
     hosts.push(config.host)
-    hostsBySecret.set(config.tlsSecret, hosts)
+    bySecret.set(config.tlsSecret, hosts)
   }
-  const secrets = [...hostsBySecret.keys()].sort(compareText)
-  const files: RenderedFiles = new Map()
-  if (secrets.length === 0) return files
-  files.set(FILES.crtList, lines(secrets.map((secret) => [certificateFile(secret), ...hostsBySecret.get(secret)!.sort(compareText)].join(' '))))
-  for (const secret of secrets) files.set(certificateFile(secret), model.certificates.get(secret)!)
-  return files
+  return bySecret
 }

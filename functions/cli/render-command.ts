@@ -1,7 +1,6 @@
 import { relative, resolve } from 'node:path'
 import { fullRebuild } from '../../core/full-rebuild.ts'
 import { bindAddress, DEFAULT_OPTIONS } from '../../core/model/settings.ts'
-import { buildManifest } from '../../core/render/manifest.ts'
 import { writeRendered } from '../disk/write-rendered.ts'
 import { withDefaultNamespace } from './default-namespace.ts'
 import { InputError, loadObjects } from './load-objects.ts'
@@ -34,12 +33,12 @@ export async function renderCommand(args: string[]): Promise<number> {
     return 1
   }
 
-  const { model, files } = fullRebuild(
+  const { model, layout, files } = fullRebuild(
     loaded.map(({ object }) => withDefaultNamespace(object, values.namespace)),
     { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'] },
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)
-  await writeRendered(values.out, files, await buildManifest(files))
+  await writeRendered(values.out, layout)
 
   const dir = relative(process.cwd(), resolve(values.out)) || '.'
   console.log(

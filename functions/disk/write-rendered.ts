@@ -1,8 +1,8 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
-import type { RenderedFiles } from '../../core/render/files.ts'
-import type { Manifest } from '../../core/render/manifest.ts'
-import { serializeManifest } from '../../core/render/manifest.ts'
+import { cutLayout, joinChunks } from '../../core/generation/cut-layout.ts'
+import { buildManifest, serializeManifest, type Manifest } from '../../core/generation/manifest.ts'
+import type { Layout } from '../../core/render/files.ts'
 
 export const MANIFEST_FILE = 'manifest.json'
 
@@ -11,11 +11,14 @@ export const MANIFEST_FILE = 'manifest.json'
  * HAProxy never reads half a file, then the manifest; files that the previous manifest listed
  * and this one does not are removed, so a stale `.cfg` is never loaded.
  */
-export async function writeRendered(dir: string, files: RenderedFiles, manifest: Manifest): Promise<void> {
+export async function writeRendered(dir: string, layout: Layout): Promise<Manifest> {
+  const files = cutLayout(layout)
+  const manifest = await buildManifest(files)
   const previous = await readManifest(dir)
-  for (const [path, content] of files) await writeAtomically(insideDir(dir, path), content)
+  for (const [path, chunks] of files) await writeAtomically(insideDir(dir, path), joinChunks(chunks))
   for (const path of Object.keys(previous?.files ?? {})) if (!files.has(path)) await rm(insideDir(dir, path), { force: true })
   await writeAtomically(join(dir, MANIFEST_FILE), serializeManifest(manifest))
+  return manifest
 }
 
 async function readManifest(dir: string): Promise<Manifest | undefined> {
@@ -36,6 +39,6 @@ async function writeAtomically(path: string, content: string): Promise<void> {
 function insideDir(dir: string, path: string): string {
   const full = resolve(dir, path)
   const rel = relative(resolve(dir), full)
-  if (rel.startsWith('..') || resolve(rel) === rel) throw new Error(`refusing to write outside ${dir}: ${path}`)
+  if (rel === '' || rel.startsWith('..') || resolve(rel) === rel) throw new Error(`refusing to write outside ${dir}: ${path}`)
   return full
 }

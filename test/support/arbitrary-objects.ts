@@ -10,7 +10,7 @@ import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, ty
 
 const namespaces = ['default', 'shop'] as const
 const services = ['web', 'api'] as const
-const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', undefined] as const
+const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', undefined, 'Bad Host'] as const
 const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b'] as const
 const times = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z', '2023-06-01T12:00:00Z'] as const
 const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1'] as const

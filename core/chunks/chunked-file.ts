@@ -1,0 +1,125 @@
+import { compareText } from '../model/routes.ts'
+import { isBoundary } from './boundary.ts'
+
+export interface Entry {
+  key: string
+  text: string
+}
+
+/** An immutable run of entries; a changed chunk is a new object, so identity tells what changed. */
+export interface Chunk {
+  readonly entries: readonly Entry[]
+  readonly text: string
+}
+
+export function makeChunk(entries: readonly Entry[]): Chunk {
+  let text = ''
+  for (const entry of entries) text += entry.text
+  return { entries, text }
+}
+
+/** A small file is one chunk without entries. */
+export function textChunk(text: string): Chunk {
+  return { entries: [], text }
+}
+
+/**
+ * A large file kept as sorted entries cut into chunks at key-determined boundaries
+ * (see boundary.ts). Setting or deleting one key rebuilds only the chunk that holds it (and,
+ * when the key is itself a boundary, the neighbour it splits from or merges with), so a
+ * one-line change costs one chunk at any file size.
+ */
+export class ChunkedFile {
+  private chunks: Chunk[] = []
+
+  constructor(readonly perChunk: number) {}
+
+  /** The full-rebuild path: cut already-sorted entries in one pass. */
+  static fromSorted(perChunk: number, entries: Iterable<Entry>): ChunkedFile {
+    const file = new ChunkedFile(perChunk)
+    let run: Entry[] = []
+    for (const entry of entries) {
+      run.push(entry)
+      if (isBoundary(entry.key, perChunk)) {
+        file.chunks.push(makeChunk(run))
+        run = []
+      }
+    }
+    if (run.length) file.chunks.push(makeChunk(run))
+    return file
+  }
+
+  get chunkList(): readonly Chunk[] {
+    return this.chunks
+  }
+
+  get text(): string {
+    return this.chunks.map((chunk) => chunk.text).join('')
+  }
+
+  get(key: string): string | undefined {
+    const index = this.chunkIndexFor(key)
+    const chunk = this.chunks[index]
+    return chunk?.entries.find((entry) => entry.key === key)?.text
+  }
+
+  /** Sets `key` to `text`, or removes it when `text` is undefined; says whether anything changed. */
+  set(key: string, text: string | undefined): boolean {
+    const index = this.chunkIndexFor(key)
+    const chunk = this.chunks[index]
+    if (!chunk) {
+      if (text === undefined) return false
+      this.chunks.push(makeChunk([{ key, text }]))
+      return true
+    }
+    const at = lowerBound(chunk.entries, key)
+    const present = chunk.entries[at]?.key === key
+    if (text === undefined ? !present : present && chunk.entries[at]!.text === text) return false
+    const entries = [...chunk.entries]
+    if (text === undefined) entries.splice(at, 1)
+    else entries.splice(at, present ? 1 : 0, { key, text })
+    this.replace(index, entries, text === undefined && isBoundary(key, this.perChunk))
+    return true
+  }
+
+  get size(): number {
+    return this.chunks.length
+  }
+
+  /** Rewrites chunk `index` from `entries`, re-cutting it and merging with the next chunk when its boundary key went away. */
+  private replace(index: number, entries: Entry[], lostBoundary: boolean): void {
+    let run = entries
+    let count = 1
+    if (lostBoundary && index + 1 < this.chunks.length) {
+      run = [...entries, ...this.chunks[index + 1]!.entries]
+      count = 2
+    }
+    const cut = ChunkedFile.fromSorted(this.perChunk, run).chunks
+    this.chunks.splice(index, count, ...cut)
+  }
+
+  /** The chunk whose key range holds `key`: the first whose last key is ≥ key, else the last chunk. */
+  private chunkIndexFor(key: string): number {
+    let low = 0
+    let high = this.chunks.length - 1
+    if (high < 0) return 0
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      const entries = this.chunks[mid]!.entries
+      if (compareText(entries[entries.length - 1]!.key, key) >= 0) high = mid
+      else low = mid + 1
+    }
+    return low
+  }
+}
+
+function lowerBound(entries: readonly Entry[], key: string): number {
+  let low = 0
+  let high = entries.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (compareText(entries[mid]!.key, key) < 0) low = mid + 1
+    else high = mid
+  }
+  return low
+}

@@ -1,0 +1,23 @@
+/**
+ * How HAProxy takes a generation: at runtime when every change is a map entry, a server slot or
+ * a certificate's content; by a reload otherwise, with the reasons.
+ */
+export interface Plan {
+  reload: boolean
+  reasons: string[]
+  /** `set map` / `del map` (value undefined) on the map loaded from `map`. */
+  maps: { map: string; key: string; value?: string }[]
+  /** `set server backend/server addr … port …` and `state ready|maint`. */
+  servers: { backend: string; server: string; address?: string; state: 'ready' | 'maint' }[]
+  /** Certificate files whose content changed in place (`set ssl cert` / `commit ssl cert`). */
+  certificates: string[]
+}
+
+export function emptyPlan(): Plan {
+  return { reload: false, reasons: [], maps: [], servers: [], certificates: [] }
+}
+
+export function needReload(plan: Plan, reason: string): void {
+  plan.reload = true
+  if (!plan.reasons.includes(reason)) plan.reasons.push(reason)
+}
