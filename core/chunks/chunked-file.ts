@@ -31,6 +31,7 @@ export function textChunk(text: string): Chunk {
  */
 export class ChunkedFile {
   private chunks: Chunk[] = []
+  private snapshot: readonly Chunk[] | undefined
 
   constructor(readonly perChunk: number) {}
 
@@ -49,8 +50,9 @@ export class ChunkedFile {
     return file
   }
 
+  /** The chunks as they are now; a list handed out stays as it was (one copy per change, not per edit). */
   get chunkList(): readonly Chunk[] {
-    return this.chunks
+    return (this.snapshot ??= this.chunks.slice())
   }
 
   get text(): string {
@@ -70,6 +72,7 @@ export class ChunkedFile {
     if (!chunk) {
       if (text === undefined) return false
       this.chunks.push(makeChunk([{ key, text }]))
+      this.snapshot = undefined
       return true
     }
     const at = lowerBound(chunk.entries, key)
@@ -96,6 +99,7 @@ export class ChunkedFile {
     }
     const cut = ChunkedFile.fromSorted(this.perChunk, run).chunks
     this.chunks.splice(index, count, ...cut)
+    this.snapshot = undefined
   }
 
   /** The chunk whose key range holds `key`: the first whose last key is ≥ key, else the last chunk. */

@@ -1,7 +1,5 @@
 import { sha256Hex, toBytes } from '../hash.ts'
 import type { Chunk } from '../chunks/chunked-file.ts'
-import { compareText } from '../model/routes.ts'
-import { CHUNKED_FILES } from '../render/files.ts'
 
 /** A generation's files, each as its chunks (a small file is one chunk). */
 export type GenerationFiles = Map<string, readonly Chunk[]>
@@ -11,49 +9,34 @@ export interface BlobRef {
   size: number
 }
 
-/** A small file is one blob; a chunked file is the concatenation of its chunks, each a blob. */
-export type ManifestFile = BlobRef | { size: number; chunks: BlobRef[] }
+/** A blob's content with its address: what a commit writes and a reader verifies. */
+export interface Blob extends BlobRef {
+  text: string
+}
 
-/** Names a whole generation: every file with the content hashes of its blobs. */
+/**
+ * One file of a generation. A small file is one blob; a chunked file is the concatenation of
+ * its chunks, listed in chunk-list blobs (JSON arrays of BlobRefs), so that one changed chunk
+ * rewrites one list, not a list as long as the file.
+ */
+export type FileEntry = { path: string } & (BlobRef | { size: number; lists: BlobRef[] })
+
+/**
+ * The root of a generation: its file entries live in pages (JSON lines, sorted by path, cut at
+ * path-determined boundaries), so the root stays a few KiB for thousands of files and a change
+ * to one file rewrites one page. The root's own hash names the generation.
+ */
 export interface Manifest {
   version: 1
-  files: Record<string, ManifestFile>
+  files: number
+  size: number
+  pages: BlobRef[]
 }
 
-const blobs = new WeakMap<Chunk, Promise<BlobRef>>()
-
-/** Chunks are immutable, so a chunk's hash is computed once, however many generations it lives in. */
-export function blobOf(chunk: Chunk): Promise<BlobRef> {
-  let blob = blobs.get(chunk)
-  if (!blob) {
-    blob = sha256Hex(chunk.text).then((sha256) => ({ sha256, size: toBytes(chunk.text).byteLength }))
-    blobs.set(chunk, blob)
-  }
-  return blob
-}
-
-export async function buildManifest(files: GenerationFiles): Promise<Manifest> {
-  const paths = [...files.keys()].sort(compareText)
-  const entries = await Promise.all(
-    paths.map(async (path): Promise<[string, ManifestFile]> => {
-      const refs = await Promise.all(files.get(path)!.map(blobOf))
-      if (!CHUNKED_FILES.has(path)) return [path, refs[0] ?? (await blobOf({ entries: [], text: '' }))]
-      return [path, { size: refs.reduce((sum, ref) => sum + ref.size, 0), chunks: refs }]
-    }),
-  )
-  return { version: 1, files: Object.fromEntries(entries) }
+export async function toBlob(text: string): Promise<Blob> {
+  return { sha256: await sha256Hex(text), size: toBytes(text).byteLength, text }
 }
 
 export function serializeManifest(manifest: Manifest): string {
-  return `${JSON.stringify(manifest, null, 1)}\n`
-}
-
-/** Every blob hash a manifest references. */
-export function manifestBlobs(manifest: Manifest): Set<string> {
-  const hashes = new Set<string>()
-  for (const file of Object.values(manifest.files)) {
-    if ('chunks' in file) for (const chunk of file.chunks) hashes.add(chunk.sha256)
-    else hashes.add(file.sha256)
-  }
-  return hashes
+  return `${JSON.stringify(manifest)}\n`
 }

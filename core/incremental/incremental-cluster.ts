@@ -11,7 +11,6 @@ import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
 import { deriveHost, type DerivedHost } from '../model/derive-host.ts'
 import { Index } from '../model/index-of-sets.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
-import { compareText } from '../model/routes.ts'
 import type { ClusterOptions, Settings } from '../model/settings.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { certificateFile, CHUNKED_FILES, FILES } from '../render/files.ts'
@@ -51,6 +50,8 @@ export class IncrementalCluster {
   private readonly certificates = new Map<string, string>()
   private readonly chunked = new Map<string, ChunkedFile>()
   private readonly single = new Map<string, Chunk>()
+  /** The current files, kept up to date path by path (a live view: read it, do not change it). */
+  private readonly current: GenerationFiles = new Map()
 
   constructor(options: Partial<ClusterOptions> = {}) {
     this.state = new ClusterState(options)
@@ -59,6 +60,7 @@ export class IncrementalCluster {
     this.single.set(FILES.global, textChunk(renderGlobal(this.settings)))
     this.single.set(FILES.frontend, textChunk(this.renderFrontend()))
     this.single.set(FILES.defaultMap, textChunk(''))
+    for (const path of [...this.single.keys(), ...this.chunked.keys()]) this.refreshFile(path)
   }
 
   apply(events: Iterable<WatchEvent>): ApplyResult {
@@ -114,7 +116,16 @@ export class IncrementalCluster {
     for (const name of touchedBackends) this.reconcileBackend(name, result)
     for (const secret of touchedSecrets) this.reconcileCertificate(secret, result)
     if (this.setSingle(FILES.frontend, this.renderFrontend(), result)) needReload(result.plan, 'the frontend changed (HTTPS bind added or removed)')
+    for (const path of result.files) this.refreshFile(path)
     return result
+  }
+
+  private refreshFile(path: string): void {
+    const chunked = this.chunked.get(path)
+    const single = this.single.get(path)
+    if (chunked && (path !== FILES.crtList || chunked.size > 0)) this.current.set(path, chunked.chunkList)
+    else if (single) this.current.set(path, [single])
+    else this.current.delete(path)
   }
 
   private reconcileSettings(dirty: DirtySet, result: ApplyResult): void {
@@ -250,12 +261,9 @@ export class IncrementalCluster {
     return renderFrontend({ httpBind, httpsBind, tls: this.certificates.size > 0 })
   }
 
-  /** The generation's files, as the full rebuild would cut them. */
-  files(): GenerationFiles {
-    const files: GenerationFiles = new Map()
-    for (const [path, chunk] of this.single) files.set(path, [chunk])
-    for (const [path, file] of this.chunked) if (path !== FILES.crtList || file.size > 0) files.set(path, file.chunkList)
-    return new Map([...files].sort(([a], [b]) => compareText(a, b)))
+  /** The generation's files, as the full rebuild would cut them (in no particular order). */
+  files(): ReadonlyMap<string, readonly Chunk[]> {
+    return this.current
   }
 
   rejections(): Rejection[] {

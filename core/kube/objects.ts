@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { issuesFromZod, type Issue } from '../issues.ts'
+import { quote } from './fields.ts'
 import { configMap, type ConfigMap } from './config-map.ts'
 import { endpointSlice, type EndpointSlice } from './endpoint-slice.ts'
 import { ingressClass, type IngressClass } from './ingress-class.ts'
@@ -50,7 +51,8 @@ export function readObject(input: unknown): ReadResult {
 
 function refOf(kind: Kind, metadata: unknown): ObjectRef {
   const fields = isRecord(metadata) ? metadata : {}
-  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 253) : '?')
+  // A malformed name is shown quoted (control characters escaped), so it can never forge a line of output.
+  const text = (value: unknown) => (typeof value !== 'string' ? '?' : /^[a-z0-9.-]{1,253}$/.test(value) ? value : quote(value))
   return kind === 'IngressClass' ? { kind, name: text(fields.name) } : { kind, namespace: text(fields.namespace), name: text(fields.name) }
 }
 

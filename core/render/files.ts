@@ -18,15 +18,15 @@ export const FILES = {
 
 /**
  * Files that grow with the cluster are stored in chunks, and how many entries a chunk holds on
- * average: map lines are ~50 bytes, backend sections ~200, so chunks stay a few KiB.
+ * average: map lines are ~50 bytes and backend sections up to ~1 KiB, so chunks stay near 2 KiB.
  */
 export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
-  [FILES.hostsMap, 64],
-  [FILES.exactMap, 64],
-  [FILES.prefixMap, 64],
-  [FILES.redirectMap, 64],
-  [FILES.backends, 16],
-  [FILES.crtList, 32],
+  [FILES.hostsMap, 32],
+  [FILES.exactMap, 32],
+  [FILES.prefixMap, 32],
+  [FILES.redirectMap, 32],
+  [FILES.backends, 4],
+  [FILES.crtList, 16],
 ])
 
 /** A generation's files before they are cut: small ones as text, large ones as sorted entries. */

@@ -9,6 +9,9 @@ export interface FrontendOptions {
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
 
+/** Lowercase DNS labels separated by single dots: what a Host header must be to select a virtual host. */
+const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
+
 /**
  * One frontend for HTTP and HTTPS. Routing is data: the host picks a virtual host (exact name,
  * then `*.` + the parent domain, else the rules without host), and `vhost + path` is looked up
@@ -22,7 +25,9 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
     'frontend hapedge',
     `    bind ${httpBind}`,
     ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
-    set('host', 'req.hdr(host),field(1,:),lower'),
+    // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,
+    // so it can never match a wildcard nor be echoed into a redirect.
+    set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),
     set('path', 'path'),
     set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),

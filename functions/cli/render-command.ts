@@ -3,6 +3,7 @@ import { fullRebuild } from '../../core/full-rebuild.ts'
 import { bindAddress, DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { writeRendered } from '../disk/write-rendered.ts'
 import { withDefaultNamespace } from './default-namespace.ts'
+import { findDuplicates } from './find-duplicates.ts'
 import { InputError, loadObjects } from './load-objects.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
@@ -33,8 +34,10 @@ export async function renderCommand(args: string[]): Promise<number> {
     return 1
   }
 
+  const objects = loaded.map(({ object, source }) => ({ object: withDefaultNamespace(object, values.namespace), source }))
+  for (const duplicate of findDuplicates(objects)) console.error(duplicate)
   const { model, layout, files } = fullRebuild(
-    loaded.map(({ object }) => withDefaultNamespace(object, values.namespace)),
+    objects.map(({ object }) => object),
     { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'] },
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)

@@ -1,7 +1,8 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { cutLayout, joinChunks } from '../../core/generation/cut-layout.ts'
-import { buildManifest, serializeManifest, type Manifest } from '../../core/generation/manifest.ts'
+import { GenerationBuilder } from '../../core/generation/generation-builder.ts'
+import { renderManifest, type RenderManifest } from './render-manifest.ts'
 import type { Layout } from '../../core/render/files.ts'
 
 export const MANIFEST_FILE = 'manifest.json'
@@ -11,19 +12,20 @@ export const MANIFEST_FILE = 'manifest.json'
  * HAProxy never reads half a file, then the manifest; files that the previous manifest listed
  * and this one does not are removed, so a stale `.cfg` is never loaded.
  */
-export async function writeRendered(dir: string, layout: Layout): Promise<Manifest> {
+export async function writeRendered(dir: string, layout: Layout): Promise<RenderManifest> {
   const files = cutLayout(layout)
-  const manifest = await buildManifest(files)
+  const generation = await new GenerationBuilder().build(files)
+  const manifest = await renderManifest(files, generation.root.sha256)
   const previous = await readManifest(dir)
   for (const [path, chunks] of files) await writeAtomically(insideDir(dir, path), joinChunks(chunks))
   for (const path of Object.keys(previous?.files ?? {})) if (!files.has(path)) await rm(insideDir(dir, path), { force: true })
-  await writeAtomically(join(dir, MANIFEST_FILE), serializeManifest(manifest))
+  await writeAtomically(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest
 }
 
-async function readManifest(dir: string): Promise<Manifest | undefined> {
+async function readManifest(dir: string): Promise<RenderManifest | undefined> {
   try {
-    return JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest
+    return JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as RenderManifest
   } catch {
     return undefined
   }

@@ -2,7 +2,6 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
 import { cutLayout } from '../../../core/generation/cut-layout.ts'
-import type { GenerationFiles } from '../../../core/generation/manifest.ts'
 import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
@@ -15,7 +14,7 @@ const arbitraryStep = fc.oneof(
   { weight: 1, arbitrary: fc.nat().map((pick) => ({ deletePick: pick })) },
 )
 
-const chunkTexts = (files: GenerationFiles) => [...files].map(([path, chunks]) => [path, chunks.map((chunk) => chunk.text)])
+const chunkTexts = (files: ReadonlyMap<string, readonly { text: string }[]>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, chunks]) => [path, chunks.map((chunk) => chunk.text)])
 
 describe('the incremental path equals the full rebuild', () => {
   it('for any sequence of events, in any batching: files (chunk by chunk), model and rejections', () => {

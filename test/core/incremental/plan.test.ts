@@ -76,6 +76,6 @@ describe('the plan of a generation', () => {
     cluster.apply(start().map(deleted))
     const empty = fullRebuild([])
     expect(cluster.rejections()).toEqual([])
-    expect([...cluster.files()].map(([path, chunks]) => [path, chunks.map((chunk) => chunk.text).join('')])).toEqual([...empty.files])
+    expect(new Map([...cluster.files()].map(([path, chunks]) => [path, chunks.map((chunk) => chunk.text).join('')]))).toEqual(empty.files)
   })
 })

@@ -1,0 +1,102 @@
+import { fullRebuild } from '../core/full-rebuild.ts'
+import { cutLayout } from '../core/generation/cut-layout.ts'
+import { GenerationBuilder, type Generation } from '../core/generation/generation-builder.ts'
+import { IncrementalCluster } from '../core/incremental/incremental-cluster.ts'
+import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
+import { seededRandom } from './random.ts'
+import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
+import { syntheticCluster } from './synthetic-cluster.ts'
+
+export interface Row {
+  size: number
+  change: ChangeKind
+  incremental_ms_p50: number
+  incremental_ms_p95: number
+  full_ms_p50: number
+  ratio: number
+  bytes_written: number
+  files_written: number
+  heap_peak_mb: number
+  reload_share: number
+  metadata_bytes: number
+}
+
+export interface SizeResult {
+  size: number
+  objects: number
+  fullMs: number[]
+  fullHeapMb: number
+  coldBuildMs: number
+  manifestBytes: number
+  rows: Row[]
+}
+
+/** What a commit of `generation` writes: file content (chunks), and metadata (chunk lists, manifest pages and root). */
+function written({ created }: Generation) {
+  const sum = (blobs: { size: number }[]) => blobs.reduce((total, blob) => total + blob.size, 0)
+  return { bytes: sum(created.content), files: created.content.length, metadataBytes: sum(created.metadata) }
+}
+
+export async function measureSize(size: number, options: { samples: number; fullRuns: number }): Promise<SizeResult> {
+  const random = seededRandom(size)
+  const objects = syntheticCluster(size, random)
+
+  const fullMs: number[] = []
+  let fullHeapMb = 0
+  for (let run = 0; run < options.fullRuns; run++) {
+    collectGarbage()
+    const started = performance.now()
+    const rendered = fullRebuild(objects)
+    await new GenerationBuilder().build(cutLayout(rendered.layout))
+    fullMs.push(performance.now() - started)
+    fullHeapMb = Math.max(fullHeapMb, heapUsedMb())
+  }
+
+  collectGarbage()
+  const coldStarted = performance.now()
+  const cluster = new IncrementalCluster()
+  cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
+  const builder = new GenerationBuilder()
+  let generation = await builder.build(cluster.files())
+  const coldBuildMs = performance.now() - coldStarted
+
+  const source = new ChangeSource(objects, size, random)
+  const fullP50 = median(fullMs)
+  const rows: Row[] = []
+  for (const change of CHANGE_KINDS) {
+    const times: number[] = []
+    let bytes = 0
+    let files = 0
+    let reloads = 0
+    let heap = 0
+    let metadata = 0
+    for (let sample = 0; sample < options.samples; sample++) {
+      const events = source.next(change)
+      const started = performance.now()
+      const result = cluster.apply(events)
+      generation = await builder.build(cluster.files(), result.files)
+      times.push(performance.now() - started)
+      heap = Math.max(heap, heapUsedMb())
+      const wrote = written(generation)
+      bytes += wrote.bytes
+      files += wrote.files
+      metadata += wrote.metadataBytes
+      if (result.plan.reload) reloads++
+    }
+    const p50 = median(times)
+    rows.push({
+      size,
+      change,
+      incremental_ms_p50: round(p50),
+      incremental_ms_p95: round(percentile(times, 95)),
+      full_ms_p50: round(fullP50, 1),
+      ratio: round(fullP50 / p50, 1),
+      bytes_written: Math.round(bytes / options.samples),
+      files_written: round(files / options.samples, 2),
+      heap_peak_mb: round(heap, 1),
+      reload_share: round(reloads / options.samples, 2),
+      metadata_bytes: Math.round(metadata / options.samples),
+    })
+  }
+  return { size, objects: objects.length, fullMs, fullHeapMb, coldBuildMs, manifestBytes: generation.root.size, rows }
+}
