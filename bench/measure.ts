@@ -1,5 +1,6 @@
 import { fullRebuild } from '../core/full-rebuild.ts'
 import { cutLayout } from '../core/generation/cut-layout.ts'
+import { nodeSha256 } from '../functions/node/sha256.ts'
 import { GenerationBuilder, type Generation } from '../core/generation/generation-builder.ts'
 import { IncrementalCluster } from '../core/incremental/incremental-cluster.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
@@ -47,7 +48,7 @@ export async function measureSize(size: number, options: { samples: number; full
     collectGarbage()
     const started = performance.now()
     const rendered = fullRebuild(objects)
-    await new GenerationBuilder().build(cutLayout(rendered.layout))
+    await new GenerationBuilder(nodeSha256).build(cutLayout(rendered.layout))
     fullMs.push(performance.now() - started)
     fullHeapMb = Math.max(fullHeapMb, heapUsedMb())
   }
@@ -56,7 +57,7 @@ export async function measureSize(size: number, options: { samples: number; full
   const coldStarted = performance.now()
   const cluster = new IncrementalCluster()
   cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
-  const builder = new GenerationBuilder()
+  const builder = new GenerationBuilder(nodeSha256)
   let generation = await builder.build(cluster.files())
   const coldBuildMs = performance.now() - coldStarted
 

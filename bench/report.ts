@@ -46,7 +46,7 @@ export function printReport(results: SizeResult[]): void {
   console.log(
     `  ${mark(endpoints.files_written <= 2 && endpoints.bytes_written < 16 * 1024)} endpoint change rewrites only the chunks of the Service's backends ` +
       `(one per port reference: by name and by number are two): ${endpoints.files_written} blobs, ${endpoints.bytes_written} bytes per change; ` +
-      `runtime-applied in ${Math.round((1 - endpoints.reload_share) * 100)}% (a reload only when a backend outgrows its power-of-two slots)`,
+      `applied at runtime in ${Math.round((1 - endpoints.reload_share) * 100)}% of changes (slots are set, added and deleted through the runtime API)`,
   )
   const fullP50 = median(largest.fullMs)
   console.log(`  ${mark(fullP50 < 2000 && largest.fullHeapMb < 512)} full rebuild < 2 s and < 512 MB: ${round(fullP50, 1)} ms, ${round(largest.fullHeapMb, 1)} MB`)

@@ -9,7 +9,8 @@ export interface Rendered {
   state: ClusterState
   model: ClusterModel
   layout: Layout
-  files: RenderedFiles
+  /** Each file's whole text (joined on first use). */
+  readonly files: RenderedFiles
 }
 
 /** The reference path: read every object, derive everything, render everything. */
@@ -18,5 +19,13 @@ export function fullRebuild(objects: Iterable<unknown>, options: Partial<Cluster
   for (const object of objects) state.apply(readObject(object))
   const model = deriveCluster(state)
   const layout = renderLayout(model, state.options)
-  return { state, model, layout, files: flattenLayout(layout) }
+  let files: RenderedFiles | undefined
+  return {
+    state,
+    model,
+    layout,
+    get files() {
+      return (files ??= flattenLayout(layout))
+    },
+  }
 }

@@ -11,3 +11,10 @@ export async function sha256Hex(content: string | Uint8Array): Promise<string> {
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0')
   return hex
 }
+
+/**
+ * How a runtime computes a SHA-256 (lowercase hex). WebCrypto's is the default and runs
+ * everywhere; a platform may pass a faster one (Node's is synchronous and costs microseconds
+ * per small blob, where each WebCrypto call crosses to a thread pool).
+ */
+export type Sha256 = (content: string) => string | Promise<string>

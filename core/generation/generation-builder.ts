@@ -1,4 +1,5 @@
 import { ChunkedFile, type Chunk } from '../chunks/chunked-file.ts'
+import { sha256Hex, type Sha256 } from '../hash.ts'
 import { CHUNKED_FILES } from '../render/files.ts'
 import { serializeManifest, toBlob, type Blob, type BlobRef, type FileEntry, type Manifest } from './manifest.ts'
 
@@ -40,6 +41,8 @@ export class GenerationBuilder {
   private totalSize = 0
   private built = false
 
+  constructor(private readonly sha256: Sha256 = sha256Hex) {}
+
   /** `changed` names the files that may differ from the previous call; without it every file is looked at. */
   async build(files: ReadonlyMap<string, readonly Chunk[]>, changed?: Iterable<string>): Promise<Generation> {
     const created: Created = { content: [], metadata: [] }
@@ -61,7 +64,7 @@ export class GenerationBuilder {
     }
     const pages = await this.refsOf(this.pages.chunkList, created.metadata)
     const manifest: Manifest = { version: 1, files: this.files.size, size: this.totalSize, pages }
-    const root = await toBlob(serializeManifest(manifest))
+    const root = await toBlob(serializeManifest(manifest), this.sha256)
     created.metadata.push(root)
     this.built = true
     return { manifest, root, created }
@@ -86,17 +89,14 @@ export class GenerationBuilder {
 
   /** Each chunk's address; a chunk is immutable, so it is hashed once and `created` gets it the first time. */
   private async refsOf(chunks: readonly Chunk[], created: Blob[]): Promise<BlobRef[]> {
-    const refs: BlobRef[] = []
-    for (const chunk of chunks) {
-      let blob = this.blobs.get(chunk)
-      if (!blob) {
-        blob = await toBlob(chunk.text)
-        this.blobs.set(chunk, blob)
-        created.push(blob)
-      }
-      refs.push({ sha256: blob.sha256, size: blob.size })
-    }
-    return refs
+    const unhashed = [...new Set(chunks.filter((chunk) => !this.blobs.has(chunk)))]
+    const blobs = await Promise.all(unhashed.map((chunk) => toBlob(chunk.text, this.sha256)))
+    unhashed.forEach((chunk, i) => this.blobs.set(chunk, blobs[i]!))
+    created.push(...blobs)
+    return chunks.map((chunk) => {
+      const { sha256, size } = this.blobs.get(chunk)!
+      return { sha256, size }
+    })
   }
 }
 

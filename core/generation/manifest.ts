@@ -1,4 +1,4 @@
-import { sha256Hex, toBytes } from '../hash.ts'
+import { sha256Hex, toBytes, type Sha256 } from '../hash.ts'
 import type { Chunk } from '../chunks/chunked-file.ts'
 
 /** A generation's files, each as its chunks (a small file is one chunk). */
@@ -33,8 +33,8 @@ export interface Manifest {
   pages: BlobRef[]
 }
 
-export async function toBlob(text: string): Promise<Blob> {
-  return { sha256: await sha256Hex(text), size: toBytes(text).byteLength, text }
+export async function toBlob(text: string, sha256: Sha256 = sha256Hex): Promise<Blob> {
+  return { sha256: await sha256(text), size: toBytes(text).byteLength, text }
 }
 
 export function serializeManifest(manifest: Manifest): string {

@@ -225,7 +225,7 @@ export class IncrementalCluster {
     if (!file.set(name, renderBackend(after))) return
     result.files.add(FILES.backends)
     if (!before) needReload(result.plan, `backend ${name} is new`)
-    else if (!planServerChanges(before, after, result.plan)) needReload(result.plan, `backend ${name} outgrew its server slots`)
+    else planServerChanges(before, after, result.plan)
   }
 
   private reconcileCertificate(secret: string, result: ApplyResult): void {

@@ -7,10 +7,22 @@ export interface Plan {
   reasons: string[]
   /** `set map` / `del map` (value undefined) on the map loaded from `map`. */
   maps: { map: string; key: string; value?: string }[]
-  /** `set server backend/server addr … port …` and `state ready|maint`. */
-  servers: { backend: string; server: string; address?: string; state: 'ready' | 'maint' }[]
+  /**
+   * Server slots: `set` moves a slot (`set server b/s addr … port …`, `state ready|maint`); `add`
+   * creates one beyond the slots HAProxy loaded (`add server`, then `enable server`); `del`
+   * removes one (`set server … state maint`, `shutdown sessions server`, `del server`).
+   */
+  servers: ServerChange[]
   /** Certificate files whose content changed in place (`set ssl cert` / `commit ssl cert`). */
   certificates: string[]
+}
+
+export interface ServerChange {
+  op: 'set' | 'add' | 'del'
+  backend: string
+  server: string
+  address?: string
+  state?: 'ready' | 'maint'
 }
 
 export function emptyPlan(): Plan {

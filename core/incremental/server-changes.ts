@@ -3,20 +3,22 @@ import { EMPTY_SLOT_ADDRESS, serverAddress, slotCount } from '../render/render-b
 import type { Plan } from './plan.ts'
 
 /**
- * The runtime commands that move a backend from `before` to `after` when both have the same
- * number of server slots: each changed slot gets its address and state. Returns false when the
- * slots no longer fit, so the caller plans a reload.
+ * The runtime commands that move a backend's servers from `before` to `after`: each changed
+ * slot gets its address and state, and when the number of slots changes (a power of two is
+ * crossed) the extra slots are added or deleted at runtime too, so endpoints never need a
+ * reload. The files carry the same slots, so a later reload loads exactly this state.
  */
-export function planServerChanges(before: Backend, after: Backend, plan: Plan): boolean {
-  const slots = slotCount(after.servers.length)
-  if (slots !== slotCount(before.servers.length)) return false
-  for (let slot = 0; slot < slots; slot++) {
+export function planServerChanges(before: Backend, after: Backend, plan: Plan): void {
+  const had = slotCount(before.servers.length)
+  const has = slotCount(after.servers.length)
+  for (let slot = 0; slot < Math.max(had, has); slot++) {
+    const server = `s${slot + 1}`
     const was = before.servers[slot]
     const now = after.servers[slot]
-    if (was && now && serverAddress(was) === serverAddress(now)) continue
-    if (!was && !now) continue
-    const server = `s${slot + 1}`
-    plan.servers.push(now ? { backend: after.name, server, address: serverAddress(now), state: 'ready' } : { backend: after.name, server, address: EMPTY_SLOT_ADDRESS, state: 'maint' })
+    const address = now ? serverAddress(now) : EMPTY_SLOT_ADDRESS
+    const state = now ? 'ready' : 'maint'
+    if (slot >= has) plan.servers.push({ op: 'del', backend: after.name, server })
+    else if (slot >= had) plan.servers.push({ op: 'add', backend: after.name, server, address, state })
+    else if ((was && serverAddress(was)) !== (now && serverAddress(now))) plan.servers.push({ op: 'set', backend: after.name, server, address, state })
   }
-  return true
 }

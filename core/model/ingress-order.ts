@@ -6,15 +6,20 @@ import { compareText } from './routes.ts'
  * text), then namespace, then name. An Ingress without a timestamp counts as the newest.
  */
 export function compareIngressPrecedence(a: Ingress, b: Ingress): number {
-  const at = a.metadata.creationTimestamp
-  const bt = b.metadata.creationTimestamp
-  if (at !== bt) {
-    if (at === undefined) return 1
-    if (bt === undefined) return -1
-    const byTime = compareText(new Date(at).toISOString(), new Date(bt).toISOString())
-    if (byTime) return byTime
+  return createdAt(a) - createdAt(b) || compareText(a.metadata.namespace, b.metadata.namespace) || compareText(a.metadata.name, b.metadata.name)
+}
+
+const creationTimes = new WeakMap<Ingress, number>()
+
+/** Milliseconds since the epoch; objects are immutable, so each timestamp is parsed once. */
+function createdAt(ingress: Ingress): number {
+  let time = creationTimes.get(ingress)
+  if (time === undefined) {
+    const stamp = ingress.metadata.creationTimestamp
+    time = stamp === undefined ? Number.MAX_SAFE_INTEGER : Date.parse(stamp)
+    creationTimes.set(ingress, time)
   }
-  return compareText(a.metadata.namespace, b.metadata.namespace) || compareText(a.metadata.name, b.metadata.name)
+  return time
 }
 
 export function describeIngress(ingress: Ingress): string {

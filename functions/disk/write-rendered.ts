@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { cutLayout, joinChunks } from '../../core/generation/cut-layout.ts'
 import { GenerationBuilder } from '../../core/generation/generation-builder.ts'
+import { nodeSha256 } from '../node/sha256.ts'
 import { renderManifest, type RenderManifest } from './render-manifest.ts'
 import type { Layout } from '../../core/render/files.ts'
 
@@ -14,7 +15,7 @@ export const MANIFEST_FILE = 'manifest.json'
  */
 export async function writeRendered(dir: string, layout: Layout): Promise<RenderManifest> {
   const files = cutLayout(layout)
-  const generation = await new GenerationBuilder().build(files)
+  const generation = await new GenerationBuilder(nodeSha256).build(files)
   const manifest = await renderManifest(files, generation.root.sha256)
   const previous = await readManifest(dir)
   for (const [path, chunks] of files) await writeAtomically(insideDir(dir, path), joinChunks(chunks))

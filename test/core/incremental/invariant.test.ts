@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
 import { cutLayout } from '../../../core/generation/cut-layout.ts'
+import { GenerationBuilder } from '../../../core/generation/generation-builder.ts'
 import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
+import { nodeSha256 } from '../../../functions/node/sha256.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 
@@ -17,9 +19,9 @@ const arbitraryStep = fc.oneof(
 const chunkTexts = (files: ReadonlyMap<string, readonly { text: string }[]>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, chunks]) => [path, chunks.map((chunk) => chunk.text)])
 
 describe('the incremental path equals the full rebuild', () => {
-  it('for any sequence of events, in any batching: files (chunk by chunk), model and rejections', () => {
-    fc.assert(
-      fc.property(fc.array(arbitraryStep, { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), (steps, batchSizes) => {
+  it('for any sequence of events, in any batching: files (chunk by chunk), model, rejections and the generation root', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(arbitraryStep, { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), async (steps, batchSizes) => {
         const cluster = new IncrementalCluster()
         const live = new Map<string, AnyObject>()
         const events: WatchEvent[] = []
@@ -34,9 +36,13 @@ describe('the incremental path equals the full rebuild', () => {
             live.delete(id)
           }
         }
+        const builder = new GenerationBuilder(nodeSha256)
+        await builder.build(cluster.files())
+        let generation
         for (let i = 0, b = 0; i < events.length; b++) {
           const size = batchSizes[b % batchSizes.length]!
-          cluster.apply(events.slice(i, i + size))
+          const result = cluster.apply(events.slice(i, i + size))
+          generation = await builder.build(cluster.files(), result.files)
           i += size
         }
         const reference = fullRebuild(live.values())
@@ -46,6 +52,10 @@ describe('the incremental path equals the full rebuild', () => {
         expect(new Map([...model.hosts].sort())).toEqual(new Map([...reference.model.hosts].sort()))
         expect(new Map([...model.backends].sort())).toEqual(new Map([...reference.model.backends].sort()))
         expect(model.defaultBackend).toEqual(reference.model.defaultBackend)
+        if (generation) {
+          const full = await new GenerationBuilder().build(cutLayout(reference.layout))
+          expect(generation.root.text).toBe(full.root.text)
+        }
       }),
       { numRuns: 400 },
     )

@@ -37,12 +37,25 @@ describe('the plan of a generation', () => {
     const result = cluster.apply([modified(endpointSlice('web', ['10.0.0.1', { address: '10.0.0.2', ready: false }]))])
     expect([...result.files]).toEqual([FILES.backends])
     expect(result.plan.reload).toBe(false)
-    expect(result.plan.servers).toEqual([{ backend: 'default_web_80', server: 's2', address: '127.0.0.1:1', state: 'maint' }])
+    expect(result.plan.servers).toEqual([{ op: 'set', backend: 'default_web_80', server: 's2', address: '127.0.0.1:1', state: 'maint' }])
   })
 
-  it('needs a reload when a backend outgrows its slots', () => {
-    const result = cluster.apply([modified(endpointSlice('web', ['10.0.0.1', '10.0.0.2', '10.0.0.3']))])
-    expect(result.plan.reasons).toEqual(['backend default_web_80 outgrew its server slots'])
+  it('grows and shrinks a backend beyond its slots at runtime, and the files carry the same slots', () => {
+    const grown = cluster.apply([modified(endpointSlice('web', ['10.0.0.1', '10.0.0.2', '10.0.0.3']))])
+    expect(grown.plan).toMatchObject({ reload: false, reasons: [] })
+    expect(grown.plan.servers).toEqual([
+      { op: 'add', backend: 'default_web_80', server: 's3', address: '10.0.0.3:8080', state: 'ready' },
+      { op: 'add', backend: 'default_web_80', server: 's4', address: '127.0.0.1:1', state: 'maint' },
+    ])
+    const backends = [...cluster.files()].find(([path]) => path === FILES.backends)![1].map((chunk) => chunk.text).join('')
+    expect(backends).toContain('    server s3 10.0.0.3:8080\n    server s4 127.0.0.1:1 disabled\n')
+    const shrunk = cluster.apply([modified(endpointSlice('web', ['10.0.0.2']))])
+    expect(shrunk.plan.servers).toEqual([
+      { op: 'set', backend: 'default_web_80', server: 's1', address: '10.0.0.2:8080', state: 'ready' },
+      { op: 'set', backend: 'default_web_80', server: 's2', address: '127.0.0.1:1', state: 'maint' },
+      { op: 'del', backend: 'default_web_80', server: 's3' },
+      { op: 'del', backend: 'default_web_80', server: 's4' },
+    ])
   })
 
   it('applies a path added to an existing backend through map entries alone', () => {
