@@ -1,11 +1,10 @@
 import { ChunkedFile, textChunk, type Chunk, type Entry } from '../chunks/chunked-file.ts'
 import type { GenerationFiles } from '../generation/manifest.ts'
-import { describeIssue } from '../issues.ts'
-import { describeRef, objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
+import { objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { backendName, type BackendRef } from '../model/backend-ref.ts'
 import { ClusterState, hostsOf, serviceKeyOfSlice, type InvalidObject } from '../model/cluster-state.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
-import { deriveSettings } from '../model/derive-cluster.ts'
+import { deriveSettings, rejectionOfInvalid } from '../model/derive-cluster.ts'
 import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
 import { deriveHost, type DerivedHost } from '../model/derive-host.ts'
@@ -140,10 +139,9 @@ export class IncrementalCluster {
   private reconcileObjectRejection(ref: ObjectRef): void {
     const key = objectKey(ref)
     const object = this.state.get(ref)
-    const relevant =
-      object && 'issues' in object && ref.kind !== 'Secret' && (ref.kind !== 'Ingress' || this.state.servesClass(object.requestedClass))
-    if (!relevant) this.objectRejections.delete(key)
-    else this.objectRejections.set(key, { object: describeRef(ref), reason: object.issues.slice(0, 5).map(describeIssue).join('; ') })
+    const rejection = object && 'issues' in object ? rejectionOfInvalid(object, this.state) : undefined
+    if (rejection) this.objectRejections.set(key, rejection)
+    else this.objectRejections.delete(key)
   }
 
   private reconcileHost(host: string, touchedSecrets: Set<string>, touchedBackends: Set<string>, result: ApplyResult): void {

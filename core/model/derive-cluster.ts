@@ -1,7 +1,7 @@
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import { backendName, type BackendRef } from './backend-ref.ts'
-import type { ClusterState } from './cluster-state.ts'
+import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { deriveBackend, type Backend } from './derive-backend.ts'
 import { deriveDefaultBackend } from './derive-default-backend.ts'
 import { deriveHost, type HostConfig } from './derive-host.ts'
@@ -67,15 +67,23 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
   return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
 }
 
-/**
- * Malformed objects: an Ingress only when it asks for this cluster's class, a Secret only through
- * the TLS entries that name it (a cluster holds many TLS Secrets that are not ours), the rest always.
- */
+/** Malformed objects that this cluster reports (see rejectionOfInvalid). */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
   for (const invalid of state.invalid()) {
-    if (invalid.ref.kind === 'Ingress' && !state.servesClass(invalid.requestedClass)) continue
-    if (invalid.ref.kind === 'Secret') continue
-    if (invalid.ref.kind === 'ConfigMap' && `${invalid.ref.namespace}/${invalid.ref.name}` !== state.options.configMap) continue
-    yield { object: describeRef(invalid.ref), reason: invalid.issues.slice(0, 5).map(describeIssue).join('; ') }
+    const rejection = rejectionOfInvalid(invalid, state)
+    if (rejection) yield rejection
   }
+}
+
+/**
+ * A malformed object is reported when it matters here: an Ingress only when it asks for this
+ * cluster's class, a Secret only through the TLS entries that name it (a cluster holds many TLS
+ * Secrets that are not ours), a ConfigMap only when it is the configured one, the rest always.
+ */
+export function rejectionOfInvalid(invalid: InvalidObject, state: ClusterState): Rejection | undefined {
+  const { ref } = invalid
+  if (ref.kind === 'Ingress' && !state.servesClass(invalid.requestedClass)) return undefined
+  if (ref.kind === 'Secret') return undefined
+  if (ref.kind === 'ConfigMap' && `${ref.namespace}/${ref.name}` !== state.options.configMap) return undefined
+  return { object: describeRef(ref), reason: invalid.issues.slice(0, 5).map(describeIssue).join('; ') }
 }
