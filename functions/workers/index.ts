@@ -1,0 +1,3 @@
+import { createApp } from '../app/app.ts'
+
+export default createApp()
