@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { dnsLabel, ipv4Address, ipv6Address, portNumber } from './fields.ts'
+import { dnsLabel, isIpv4, isIpv6, portNumber, quote } from './fields.ts'
 import { namespacedMetadata } from './metadata.ts'
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name'
@@ -30,12 +30,11 @@ export const endpointSlice = z
     ports: z.array(endpointPort).max(100).nullable().optional(),
   })
   .superRefine((slice, ctx) => {
-    const address = slice.addressType === 'IPv4' ? ipv4Address : slice.addressType === 'IPv6' ? ipv6Address : null
-    if (!address) return
+    if (slice.addressType === 'FQDN') return
+    const valid = slice.addressType === 'IPv4' ? isIpv4 : isIpv6
     slice.endpoints?.forEach((endpoint, e) =>
       endpoint.addresses.forEach((value, a) => {
-        const result = address.safeParse(value)
-        if (!result.success) ctx.addIssue({ code: 'custom', path: ['endpoints', e, 'addresses', a], message: result.error.issues[0]?.message ?? 'invalid address' })
+        if (!valid(value)) ctx.addIssue({ code: 'custom', path: ['endpoints', e, 'addresses', a], message: `${quote(value)} must be an ${slice.addressType} address` })
       }),
     )
   })

@@ -33,6 +33,17 @@ describe('the plan of a generation', () => {
     expect(result.plan).toEqual({ reload: false, reasons: [], maps: [], servers: [], certificates: [] })
   })
 
+  it('a status-only update or a resourceVersion bump changes nothing', () => {
+    const bumped = start().map((object) => ({
+      ...object,
+      metadata: { ...object.metadata, resourceVersion: '999', generation: 7, managedFields: [{ manager: 'kubectl' }] },
+      status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
+    }))
+    const result = cluster.apply(bumped.map(modified))
+    expect(result.files.size).toBe(0)
+    expect(result.plan.maps).toEqual([])
+  })
+
   it('applies an endpoint change to server slots at runtime, touching only the backends file', () => {
     const result = cluster.apply([modified(endpointSlice('web', ['10.0.0.1', { address: '10.0.0.2', ready: false }]))])
     expect([...result.files]).toEqual([FILES.backends])
