@@ -234,8 +234,11 @@ export class IncrementalCluster {
     const resolved = hosts.length ? resolveTlsSecret(this.state, namespace, name) : undefined
     if (!resolved?.ok) {
       this.certificates.delete(secret)
-      if (crtList.set(secret, undefined)) needReload(result.plan, `certificate ${path} is no longer served`)
-      if (this.single.delete(path)) result.files.add(path).add(FILES.crtList)
+      if (crtList.set(secret, undefined)) {
+        result.files.add(FILES.crtList)
+        needReload(result.plan, `certificate ${path} is no longer served`)
+      }
+      if (this.single.delete(path)) result.files.add(path)
       return
     }
     const isNew = !this.single.has(path)

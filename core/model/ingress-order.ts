@@ -2,8 +2,8 @@ import type { Ingress } from '../kube/ingress.ts'
 import { compareText } from './routes.ts'
 
 /**
- * Which Ingress wins a conflict: the oldest `creationTimestamp` (RFC 3339 UTC strings order as
- * text), then namespace, then name. An Ingress without a timestamp counts as the newest.
+ * Which Ingress wins a conflict: the oldest `creationTimestamp` (compared as instants, whatever
+ * the offset or precision), then namespace, then name. An Ingress without a timestamp counts as the newest.
  */
 export function compareIngressPrecedence(a: Ingress, b: Ingress): number {
   return createdAt(a) - createdAt(b) || compareText(a.metadata.namespace, b.metadata.namespace) || compareText(a.metadata.name, b.metadata.name)
