@@ -65,41 +65,49 @@ export class ChunkedFile {
     return chunk?.entries.find((entry) => entry.key === key)?.text
   }
 
-  /** Sets `key` to `text`, or removes it when `text` is undefined; says whether anything changed. */
+  /**
+   * Sets `key` to `text`, or removes it when `text` is undefined; says whether anything changed.
+   * Only the key's own boundary can move: a new boundary key splits its chunk after itself, a
+   * removed one merges its chunk with the next.
+   */
   set(key: string, text: string | undefined): boolean {
     const index = this.chunkIndexFor(key)
     const chunk = this.chunks[index]
     if (!chunk) {
       if (text === undefined) return false
-      this.chunks.push(makeChunk([{ key, text }]))
-      this.snapshot = undefined
+      this.splice(index, 0, [{ key, text }])
       return true
     }
     const at = lowerBound(chunk.entries, key)
     const present = chunk.entries[at]?.key === key
     if (text === undefined ? !present : present && chunk.entries[at]!.text === text) return false
     const entries = [...chunk.entries]
-    if (text === undefined) entries.splice(at, 1)
-    else entries.splice(at, present ? 1 : 0, { key, text })
-    this.replace(index, entries, text === undefined && isBoundary(key, this.perChunk))
+    if (present && text !== undefined) {
+      entries[at] = { key, text }
+      this.splice(index, 1, entries)
+    } else if (text === undefined) {
+      entries.splice(at, 1)
+      const next = this.chunks[index + 1]
+      if (next && isBoundary(key, this.perChunk)) this.splice(index, 2, [...entries, ...next.entries])
+      else this.splice(index, 1, entries)
+    } else if (at === entries.length && isBoundary(entries[at - 1]!.key, this.perChunk)) {
+      this.splice(index + 1, 0, [{ key, text }])
+    } else {
+      entries.splice(at, 0, { key, text })
+      const splits = isBoundary(key, this.perChunk) && at < entries.length - 1
+      this.splice(index, 1, ...(splits ? [entries.slice(0, at + 1), entries.slice(at + 1)] : [entries]))
+    }
     return true
+  }
+
+  /** Replaces `count` chunks at `index` with chunks of the given runs (an empty run makes none). */
+  private splice(index: number, count: number, ...runs: Entry[][]): void {
+    this.chunks.splice(index, count, ...runs.filter((run) => run.length > 0).map(makeChunk))
+    this.snapshot = undefined
   }
 
   get size(): number {
     return this.chunks.length
-  }
-
-  /** Rewrites chunk `index` from `entries`, re-cutting it and merging with the next chunk when its boundary key went away. */
-  private replace(index: number, entries: Entry[], lostBoundary: boolean): void {
-    let run = entries
-    let count = 1
-    if (lostBoundary && index + 1 < this.chunks.length) {
-      run = [...entries, ...this.chunks[index + 1]!.entries]
-      count = 2
-    }
-    const cut = ChunkedFile.fromSorted(this.perChunk, run).chunks
-    this.chunks.splice(index, count, ...cut)
-    this.snapshot = undefined
   }
 
   /** The chunk whose key range holds `key`: the first whose last key is ≥ key, else the last chunk. */
