@@ -59,12 +59,6 @@ export class ChunkedFile {
     return this.chunks.map((chunk) => chunk.text).join('')
   }
 
-  get(key: string): string | undefined {
-    const index = this.chunkIndexFor(key)
-    const chunk = this.chunks[index]
-    return chunk?.entries.find((entry) => entry.key === key)?.text
-  }
-
   /**
    * Sets `key` to `text`, or removes it when `text` is undefined; says whether anything changed.
    * Only the key's own boundary can move: a new boundary key splits its chunk after itself, a

@@ -66,7 +66,6 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 const IPV6 = /^[0-9a-fA-F:.]+$/
 
 export const isIpv4 = (address: string) => IPV4.test(address)
-export const ipv4Address = z.string().regex(IPV4, 'must be an IPv4 address')
 export const ipv6Address = z.string().max(45).refine(isIpv6, { message: 'must be an IPv6 address' })
 
 export function isIpv6(address: string): boolean {

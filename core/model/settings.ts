@@ -34,8 +34,6 @@ export const settingsSchema = z
 
 export type Settings = z.output<typeof settingsSchema>
 
-export const DEFAULT_SETTINGS: Settings = settingsSchema.parse({})
-
 /** Reads each key on its own, so one bad value falls back to its default without losing the others. */
 export function readSettings(data: Record<string, string> | null | undefined): { settings: Settings; issues: Issue[] } {
   const shape = settingsSchema.shape as Record<string, z.ZodType>

@@ -1,7 +1,7 @@
 import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile, FILES, flattenLayout, type Layout, type RenderedFiles } from './files.ts'
+import { certificateFile, FILES, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { renderGlobal } from './render-global.ts'
@@ -29,8 +29,4 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
   }
   return new Map([...layout].sort(([a], [b]) => compareText(a, b)))
-}
-
-export function renderCluster(model: ClusterModel, options: RenderOptions): RenderedFiles {
-  return flattenLayout(renderLayout(model, options))
 }
