@@ -1,3 +1,6 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+
 const encoder = new TextEncoder()
 
 export function toBytes(content: string | Uint8Array): Uint8Array {
@@ -18,3 +21,9 @@ export async function sha256Hex(content: string | Uint8Array): Promise<string> {
  * per small blob, where each WebCrypto call crosses to a thread pool).
  */
 export type Sha256 = (content: string) => string | Promise<string>
+
+/** A synchronous SHA-256 of text (lowercase hex): what content-addressed tree nodes are named by. */
+export type HashText = (text: string) => string
+
+/** The portable synchronous SHA-256 (pure JS); Node passes its native one where speed matters. */
+export const sha256Text: HashText = (text) => bytesToHex(sha256(encoder.encode(text)))

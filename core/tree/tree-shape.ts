@@ -1,0 +1,61 @@
+import { isBoundary, keyHash } from '../chunks/boundary.ts'
+import type { TreeEntry } from './node.ts'
+
+/** How a leaf's entries become the leaf's text and back; `decode(encode(e))` must equal `e`. */
+export interface LeafCodec {
+  encode(entries: readonly TreeEntry[]): string
+  decode(text: string): TreeEntry[]
+  /** What a leaf weighs (by default its text's UTF-8 length): summed up the tree into the root. */
+  weigh?(entries: readonly TreeEntry[], text: string): number
+}
+
+/**
+ * What kind of tree this is: where its nodes are stored (`space`), how leaves are written, and
+ * how many entries (children) a node holds on average. Boundaries depend on keys alone, so the
+ * same entries give the same nodes whatever order they came in.
+ */
+export interface TreeShape {
+  space: string
+  codec: LeafCodec
+  leafTarget: number
+  branchTarget: number
+}
+
+export function endsNode(shape: TreeShape, level: number, key: string): boolean {
+  if (level === 0) return isBoundary(key, shape.leafTarget)
+  // Each level draws its own boundaries, independent of the levels below.
+  return keyHash(`${level}\u0000${key}`) < 0x1_0000_0000 / shape.branchTarget
+}
+
+export function utf8Length(text: string): number {
+  let length = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) length += 1
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      // A surrogate pair: two code units, four bytes.
+      length += 2
+      i++
+    } else length += 2
+  }
+  return length
+}
+
+/** Leaves as JSON lines `[key, value]`: the model snapshot and the manifest. */
+export const jsonLines: LeafCodec = {
+  encode(entries) {
+    let text = ''
+    for (const entry of entries) text += `${JSON.stringify([entry.key, entry.value])}\n`
+    return text
+  },
+  decode(text) {
+    const entries: TreeEntry[] = []
+    for (const row of text.split('\n')) {
+      if (row === '') continue
+      const [key, value] = JSON.parse(row) as [string, string]
+      entries.push({ key, value })
+    }
+    return entries
+  },
+}

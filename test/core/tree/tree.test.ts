@@ -1,0 +1,109 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { sha256Text } from '../../../core/hash.ts'
+import { NodeCache } from '../../../core/tree/node-cache.ts'
+import { MissingNodes, type TreeEntry } from '../../../core/tree/node.ts'
+import { jsonLines, type TreeShape } from '../../../core/tree/tree-shape.ts'
+import { Tree, type TreeContext, type TreeEdits } from '../../../core/tree/tree.ts'
+
+const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
+const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
+
+const sorted = (map: ReadonlyMap<string, string>): TreeEntry[] =>
+  [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => ({ key, value }))
+
+const keyArb = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', '/', 'é'), minLength: 1, maxLength: 4 })
+const editsArb = fc.array(fc.tuple(keyArb, fc.option(fc.string({ maxLength: 3 }), { nil: undefined })), { maxLength: 40 })
+
+function applyTo(map: Map<string, string>, edits: TreeEdits): void {
+  for (const [key, value] of edits) {
+    if (value === undefined) map.delete(key)
+    else map.set(key, value)
+  }
+}
+
+describe('Tree', () => {
+  it('gives the same root for the same entries whatever edits led there (history independence)', () => {
+    fc.assert(
+      fc.property(fc.array(editsArb, { maxLength: 8 }), (batches) => {
+        const ctx = context()
+        let tree = Tree.empty(shape, ctx).tree
+        const reference = new Map<string, string>()
+        for (const batch of batches) {
+          const edits = new Map(batch)
+          tree = tree.edit(edits).tree
+          applyTo(reference, edits)
+          const rebuilt = Tree.build(shape, context(), sorted(reference)).tree
+          expect(tree.root).toEqual(rebuilt.root)
+          expect(tree.entries()).toEqual(sorted(reference))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('reads keys, ranges and prefixes as a sorted map would', () => {
+    fc.assert(
+      fc.property(editsArb, keyArb, keyArb, (batch, a, b) => {
+        const reference = new Map<string, string>()
+        applyTo(reference, new Map(batch))
+        const tree = Tree.build(shape, context(), sorted(reference)).tree
+        for (const [key, value] of reference) expect(tree.get(key)).toBe(value)
+        expect(tree.get(`${a}zz`)).toBeUndefined()
+        const [from, to] = a < b ? [a, b] : [b, a]
+        expect([...tree.scan(from, to)]).toEqual(sorted(reference).filter((entry) => entry.key >= from && entry.key < to))
+        expect([...tree.prefix(a)]).toEqual(sorted(reference).filter((entry) => entry.key.startsWith(a)))
+        expect(tree.count).toBe(reference.size)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('writes a number of nodes per one-key edit that grows with the depth, not the size', () => {
+    const wide: TreeShape = { ...shape, leafTarget: 32, branchTarget: 32 }
+    const written: Record<number, number> = {}
+    for (const size of [1_000, 100_000]) {
+      const entries = Array.from({ length: size }, (_, i) => ({ key: `key-${String(i).padStart(6, '0')}`, value: `value ${i}` }))
+      let tree = Tree.build(wide, context(), entries).tree
+      let nodes = 0
+      for (let i = 0; i < 50; i++) {
+        const edited = tree.edit(new Map([[`key-${String((i * 7919) % size).padStart(6, '0')}`, `changed ${i}`]]))
+        nodes += edited.created.length
+        tree = edited.tree
+      }
+      written[size] = nodes / 50
+    }
+    // Depth is log32(size): 2 at 1,000 and 4 at 100,000, so a one-key edit writes about that many nodes.
+    expect(written[1_000]).toBeLessThanOrEqual(4)
+    expect(written[100_000]).toBeLessThanOrEqual(7)
+  })
+
+  it('asks for the nodes it lacks and completes once they are loaded', () => {
+    const stored = context()
+    const entries = Array.from({ length: 500 }, (_, i) => ({ key: `k${String(i).padStart(4, '0')}`, value: String(i) }))
+    const built = Tree.build(shape, stored, entries)
+    const cold: TreeContext = { nodes: new NodeCache(), hash: sha256Text }
+    const tree = new Tree(shape, built.tree.root, cold)
+    let loads = 0
+    for (;;) {
+      try {
+        expect(tree.get('k0250')).toBe('250')
+        break
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        for (const node of error.nodes) cold.nodes.add(node.sha256, stored.nodes.text(node.sha256)!)
+        loads++
+      }
+    }
+    expect(loads).toBe(built.tree.root.level + 1)
+    expect(cold.nodes.count).toBe(built.tree.root.level + 1)
+  })
+
+  it('keeps a bounded cache within its budget, forgetting the least recently used', () => {
+    const cache = new NodeCache(100)
+    for (let i = 0; i < 20; i++) cache.add(`n${i}`, 'x'.repeat(10))
+    expect(cache.bytes).toBeLessThanOrEqual(100)
+    expect(cache.has('n19')).toBe(true)
+    expect(cache.has('n0')).toBe(false)
+  })
+})
