@@ -6,7 +6,9 @@ import { requestedClass, type Ingress } from '../kube/ingress.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
 import type { TlsSecret } from '../kube/secret.ts'
 import type { Service } from '../kube/service.ts'
-import { Index } from './index-of-sets.ts'
+import { Keyspace } from '../snapshot/keyspace.ts'
+import type { SetIndex } from '../snapshot/set-index.ts'
+import type { Table } from '../snapshot/table.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
 
 export interface InvalidObject {
@@ -18,21 +20,31 @@ export interface InvalidObject {
 /**
  * The objects of one cluster that hapedge reads, with the indexes that say which hosts and
  * backends each object feeds. It holds every Ingress whatever its class, so a class change is
- * a lookup, not a re-read.
+ * a lookup, not a re-read. Everything lives in a keyspace: in memory for the full rebuild, or
+ * over the cluster's stored snapshot, loaded key by key, for an event.
  */
 export class ClusterState {
   readonly options: ClusterOptions
-  private readonly objects = new Map<string, KubeObject>()
-  private readonly invalidObjects = new Map<string, InvalidObject>()
-  private readonly ingressesByHost = new Index()
-  private readonly slicesByService = new Index()
-  private readonly ingressesByDefaultBackend = new Set<string>()
-  private readonly ingressesBySecret = new Index()
-  private readonly unclassedIngresses = new Set<string>()
-  private readonly classes = new Map<string, IngressClass>()
+  private readonly objects: Table<KubeObject>
+  private readonly invalidObjects: Table<InvalidObject>
+  private readonly ingressesByHost: SetIndex
+  private readonly slicesByService: SetIndex
+  private readonly ingressesBySecret: SetIndex
+  /** Ingresses with a `spec.defaultBackend`, and those that ask for no class, under the key `''`. */
+  private readonly ingressesByDefaultBackend: SetIndex
+  private readonly unclassedIngresses: SetIndex
+  private readonly classes: Table<IngressClass>
 
-  constructor(options: Partial<ClusterOptions> = {}) {
+  constructor(options: Partial<ClusterOptions> = {}, keyspace = Keyspace.inMemory()) {
     this.options = { ...DEFAULT_OPTIONS, ...options }
+    this.objects = keyspace.table('object')
+    this.invalidObjects = keyspace.table('invalid')
+    this.ingressesByHost = keyspace.index('host-ingresses')
+    this.slicesByService = keyspace.index('service-slices')
+    this.ingressesBySecret = keyspace.index('secret-ingresses')
+    this.ingressesByDefaultBackend = keyspace.index('default-backend-ingresses')
+    this.unclassedIngresses = keyspace.index('unclassed-ingresses')
+    this.classes = keyspace.table('ingress-class')
   }
 
   /** Applies a read object (or the news that it is malformed); returns what it replaced. */
@@ -41,7 +53,9 @@ export class ClusterState {
     if (read.status === 'invalid') {
       if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== this.options.configMap) return undefined
       const previous = this.remove(read.ref)
-      this.invalidObjects.set(objectKey(read.ref), { ref: read.ref, issues: read.issues, requestedClass: read.requestedClass })
+      const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
+      if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
+      this.invalidObjects.set(objectKey(read.ref), invalid)
       return previous
     }
     const previous = this.remove(objectRef(read.object))
@@ -62,8 +76,8 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
-      this.ingressesByDefaultBackend.delete(key)
-      this.unclassedIngresses.delete(key)
+      if (object.spec.defaultBackend) this.ingressesByDefaultBackend.delete('', key)
+      if (requestedClass(object) === undefined) this.unclassedIngresses.delete('', key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
@@ -77,34 +91,30 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
-      if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add(key)
-      if (requestedClass(object) === undefined) this.unclassedIngresses.add(key)
+      if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add('', key)
+      if (requestedClass(object) === undefined) this.unclassedIngresses.add('', key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.add(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.set(object.metadata.name, object)
   }
 
-  get size(): number {
-    return this.objects.size + this.invalidObjects.size
-  }
-
-  /** Every host named by any Ingress (rules or TLS); `''` stands for rules without a host. */
+  /** Every host named by any Ingress (rules or TLS); `''` stands for rules without a host. A scan: for the full rebuild. */
   hosts(): Iterable<string> {
     return this.ingressesByHost.keys()
   }
 
   ingressesForHost(host: string): Ingress[] {
-    return this.lookupAll<Ingress>(this.ingressesByHost.get(host))
+    return this.lookupAll<Ingress>(this.ingressesByHost.members(host))
   }
 
   /** Ingresses whose TLS entries name the Secret `namespace/name`. */
   ingressesForSecret(secret: string): Ingress[] {
-    return this.lookupAll<Ingress>(this.ingressesBySecret.get(secret))
+    return this.lookupAll<Ingress>(this.ingressesBySecret.members(secret))
   }
 
   /** Ingresses that ask for no class: the default IngressClass decides whether they are served. */
   ingressesWithoutClass(): Ingress[] {
-    return this.lookupAll<Ingress>(this.unclassedIngresses)
+    return this.lookupAll<Ingress>(this.unclassedIngresses.members(''))
   }
 
   get(ref: ObjectRef): KubeObject | InvalidObject | undefined {
@@ -113,7 +123,7 @@ export class ClusterState {
   }
 
   ingressesWithDefaultBackend(): Ingress[] {
-    return this.lookupAll<Ingress>(this.ingressesByDefaultBackend)
+    return this.lookupAll<Ingress>(this.ingressesByDefaultBackend.members(''))
   }
 
   service(namespace: string, name: string): Service | undefined {
@@ -121,7 +131,7 @@ export class ClusterState {
   }
 
   endpointSlices(namespace: string, service: string): EndpointSlice[] {
-    return this.lookupAll<EndpointSlice>(this.slicesByService.get(`${namespace}/${service}`))
+    return this.lookupAll<EndpointSlice>(this.slicesByService.members(`${namespace}/${service}`))
   }
 
   secret(namespace: string, name: string): TlsSecret | InvalidObject | undefined {
@@ -134,11 +144,12 @@ export class ClusterState {
   }
 
   ingressClasses(): Iterable<IngressClass> {
-    return this.classes.values()
+    return [...this.classes.entries()].map(([, ingressClass]) => ingressClass)
   }
 
+  /** Every malformed object (a scan: for the full rebuild and class changes). */
   invalid(): Iterable<InvalidObject> {
-    return this.invalidObjects.values()
+    return [...this.invalidObjects.entries()].map(([, invalid]) => invalid)
   }
 
   /** Whether an Ingress asking for `requested` (undefined: no class) is served by this cluster's class. */
@@ -152,9 +163,9 @@ export class ClusterState {
     return this.servesClass(requestedClass(ingress))
   }
 
-  private lookupAll<T extends KubeObject>(keys: Iterable<string> | undefined): T[] {
+  private lookupAll<T extends KubeObject>(keys: Iterable<string>): T[] {
     const found: T[] = []
-    for (const key of keys ?? []) found.push(this.objects.get(key) as T)
+    for (const key of keys) found.push(this.objects.get(key) as T)
     return found
   }
 }

@@ -1,0 +1,70 @@
+import { SEPARATOR } from './separator.ts'
+import type { Tree } from '../tree/tree.ts'
+
+/**
+ * A one-to-many index (`key → members`) stored as empty entries `key␁member` under a prefix of
+ * the snapshot tree, so the members of one key are one range scan and a key without members
+ * takes no space.
+ */
+export class SetIndex {
+  /** Pending changes per key: member → true (added) or false (removed). */
+  private readonly writes = new Map<string, Map<string, boolean>>()
+  private readonly reads = new Map<string, string[]>()
+
+  constructor(
+    private readonly base: Tree,
+    private readonly prefix: string,
+  ) {}
+
+  add(key: string, member: string): void {
+    this.pending(key).set(member, true)
+  }
+
+  delete(key: string, member: string): void {
+    this.pending(key).set(member, false)
+  }
+
+  /** The members of `key`, sorted. */
+  members(key: string): string[] {
+    const changes = this.writes.get(key)
+    const stored = this.stored(key)
+    if (!changes) return stored
+    const members = new Set(stored)
+    for (const [member, present] of changes) {
+      if (present) members.add(member)
+      else members.delete(member)
+    }
+    return [...members].sort()
+  }
+
+  /** Every key that has members, in order (a scan of the whole index). */
+  keys(): string[] {
+    const keys = new Set<string>()
+    for (const entry of this.base.prefix(this.prefix)) keys.add(entry.key.slice(this.prefix.length, entry.key.indexOf(SEPARATOR, this.prefix.length)))
+    for (const key of this.writes.keys()) keys.add(key)
+    return [...keys].filter((key) => this.members(key).length > 0).sort()
+  }
+
+  edits(into: Map<string, string | undefined>): void {
+    for (const [key, changes] of this.writes) {
+      for (const [member, present] of changes) into.set(`${this.prefix}${key}${SEPARATOR}${member}`, present ? '' : undefined)
+    }
+  }
+
+  private stored(key: string): string[] {
+    let members = this.reads.get(key)
+    if (!members) {
+      const prefix = `${this.prefix}${key}${SEPARATOR}`
+      members = []
+      for (const entry of this.base.prefix(prefix)) members.push(entry.key.slice(prefix.length))
+      this.reads.set(key, members)
+    }
+    return members
+  }
+
+  private pending(key: string): Map<string, boolean> {
+    let changes = this.writes.get(key)
+    if (!changes) this.writes.set(key, (changes = new Map()))
+    return changes
+  }
+}

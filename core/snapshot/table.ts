@@ -1,0 +1,55 @@
+import type { Tree } from '../tree/tree.ts'
+
+/**
+ * Values by key, stored as JSON under a prefix of the snapshot tree. Values read are treated
+ * as immutable: to change one, set a new one.
+ */
+export class Table<V> {
+  /** Pending writes (undefined: deleted) and decoded reads. */
+  private readonly writes = new Map<string, V | undefined>()
+  private readonly reads = new Map<string, V | undefined>()
+
+  constructor(
+    private readonly base: Tree,
+    private readonly prefix: string,
+  ) {}
+
+  get(key: string): V | undefined {
+    if (this.writes.has(key)) return this.writes.get(key)
+    if (this.reads.has(key)) return this.reads.get(key)
+    const text = this.base.get(this.prefix + key)
+    const value = text === undefined ? undefined : (JSON.parse(text) as V)
+    this.reads.set(key, value)
+    return value
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined
+  }
+
+  set(key: string, value: V): void {
+    this.writes.set(key, value)
+  }
+
+  delete(key: string): void {
+    this.writes.set(key, undefined)
+  }
+
+  /** Every entry, in key order (a scan of the table: for small tables and whole-cluster work). */
+  *entries(): Generator<[string, V]> {
+    const seen = new Set<string>()
+    const merged: [string, V][] = []
+    for (const entry of this.base.prefix(this.prefix)) {
+      const key = entry.key.slice(this.prefix.length)
+      seen.add(key)
+      const value = this.get(key)
+      if (value !== undefined) merged.push([key, value])
+    }
+    for (const [key, value] of this.writes) if (!seen.has(key) && value !== undefined) merged.push([key, value])
+    yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  }
+
+  edits(into: Map<string, string | undefined>): void {
+    for (const [key, value] of this.writes) into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
+  }
+}
