@@ -1,8 +1,10 @@
 import { fullRebuild } from '../core/full-rebuild.ts'
-import { cutLayout } from '../core/generation/cut-layout.ts'
+import { buildGeneration } from '../core/generation/generation.ts'
+import type { Applied } from '../core/incremental/incremental-cluster.ts'
+import { LiveCluster } from '../core/incremental/live-cluster.ts'
+import { NodeCache } from '../core/tree/node-cache.ts'
+import type { NewNode } from '../core/tree/node.ts'
 import { nodeSha256 } from '../functions/node/sha256.ts'
-import { GenerationBuilder, type Generation } from '../core/generation/generation-builder.ts'
-import { IncrementalCluster } from '../core/incremental/incremental-cluster.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
 import { seededRandom } from './random.ts'
 import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
@@ -20,6 +22,8 @@ export interface Row {
   heap_peak_mb: number
   reload_share: number
   metadata_bytes: number
+  snapshot_nodes: number
+  snapshot_bytes: number
 }
 
 export interface SizeResult {
@@ -32,10 +36,16 @@ export interface SizeResult {
   rows: Row[]
 }
 
-/** What a commit of `generation` writes: file content (chunks), and metadata (chunk lists, manifest pages and root). */
-function written({ created }: Generation) {
-  const sum = (blobs: { size: number }[]) => blobs.reduce((total, blob) => total + blob.size, 0)
-  return { bytes: sum(created.content), files: created.content.length, metadataBytes: sum(created.metadata) }
+/** What a commit of a change writes: file content (chunks), metadata (chunk lists, manifest nodes and root), snapshot nodes. */
+function written({ created }: Applied) {
+  const sum = (nodes: NewNode[]) => nodes.reduce((total, node) => total + Buffer.byteLength(node.text), 0)
+  return {
+    bytes: sum(created.content),
+    files: created.content.length,
+    metadataBytes: sum(created.metadata),
+    snapshotNodes: created.snapshot.length,
+    snapshotBytes: sum(created.snapshot),
+  }
 }
 
 export async function measureSize(size: number, options: { samples: number; fullRuns: number }): Promise<SizeResult> {
@@ -48,17 +58,15 @@ export async function measureSize(size: number, options: { samples: number; full
     collectGarbage()
     const started = performance.now()
     const rendered = fullRebuild(objects)
-    await new GenerationBuilder(nodeSha256).build(cutLayout(rendered.layout))
+    buildGeneration(rendered.layout, { nodes: new NodeCache(), hash: nodeSha256 })
     fullMs.push(performance.now() - started)
     fullHeapMb = Math.max(fullHeapMb, heapUsedMb())
   }
 
   collectGarbage()
   const coldStarted = performance.now()
-  const cluster = new IncrementalCluster()
-  cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
-  const builder = new GenerationBuilder(nodeSha256)
-  let generation = await builder.build(cluster.files())
+  const cluster = new LiveCluster({}, nodeSha256)
+  let applied = cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
   const coldBuildMs = performance.now() - coldStarted
 
   const source = new ChangeSource(objects, size, random)
@@ -71,18 +79,21 @@ export async function measureSize(size: number, options: { samples: number; full
     let reloads = 0
     let heap = 0
     let metadata = 0
+    let snapshotNodes = 0
+    let snapshotBytes = 0
     for (let sample = 0; sample < options.samples; sample++) {
       const events = source.next(change)
       const started = performance.now()
-      const result = cluster.apply(events)
-      generation = await builder.build(cluster.files(), result.files)
+      applied = cluster.apply(events)
       times.push(performance.now() - started)
       heap = Math.max(heap, heapUsedMb())
-      const wrote = written(generation)
+      const wrote = written(applied)
       bytes += wrote.bytes
       files += wrote.files
       metadata += wrote.metadataBytes
-      if (result.plan.reload) reloads++
+      snapshotNodes += wrote.snapshotNodes
+      snapshotBytes += wrote.snapshotBytes
+      if (applied.plan.reload) reloads++
     }
     const p50 = median(times)
     rows.push({
@@ -97,7 +108,9 @@ export async function measureSize(size: number, options: { samples: number; full
       heap_peak_mb: round(heap, 1),
       reload_share: round(reloads / options.samples, 2),
       metadata_bytes: Math.round(metadata / options.samples),
+      snapshot_nodes: round(snapshotNodes / options.samples, 1),
+      snapshot_bytes: Math.round(snapshotBytes / options.samples),
     })
   }
-  return { size, objects: objects.length, fullMs, fullHeapMb, coldBuildMs, manifestBytes: generation.root.size, rows }
+  return { size, objects: objects.length, fullMs, fullHeapMb, coldBuildMs, manifestBytes: Buffer.byteLength(applied.generation.record.text), rows }
 }

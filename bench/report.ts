@@ -11,6 +11,8 @@ const columns: [keyof Row, string][] = [
   ['files_written', 'blobs/change'],
   ['bytes_written', 'bytes/change'],
   ['metadata_bytes', 'lists+manifest B'],
+  ['snapshot_nodes', 'snap nodes'],
+  ['snapshot_bytes', 'snap B'],
   ['reload_share', 'reloads'],
   ['heap_peak_mb', 'heap MB'],
 ]

@@ -1,42 +1,43 @@
-import { sha256Hex, toBytes, type Sha256 } from '../hash.ts'
-import type { Chunk } from '../chunks/chunked-file.ts'
-
-/** A generation's files, each as its chunks (a small file is one chunk). */
-export type GenerationFiles = Map<string, readonly Chunk[]>
-
-export interface BlobRef {
-  sha256: string
-  size: number
-}
-
-/** A blob's content with its address: what a commit writes and a reader verifies. */
-export interface Blob extends BlobRef {
-  text: string
-}
+import type { TreeRoot } from '../tree/node.ts'
+import { jsonLines, type TreeShape } from '../tree/tree-shape.ts'
+import type { Tree } from '../tree/tree.ts'
 
 /**
- * One file of a generation. A small file is one blob; a chunked file is the concatenation of
- * its chunks, listed in chunk-list blobs (JSON arrays of BlobRefs), so that one changed chunk
- * rewrites one list, not a list as long as the file.
+ * The manifest tree: path → the file's root (a JSON TreeRoot). A small file's root is its
+ * content blob (level 0); a large file's root is the top of its chunk tree, whose leaves are
+ * its chunks in order. The tree weighs file bytes, so its root knows the generation's size.
  */
-export type FileEntry = { path: string } & (BlobRef | { size: number; lists: BlobRef[] })
+export const MANIFEST_SHAPE: TreeShape = {
+  space: 'blobs',
+  leafTarget: 32,
+  branchTarget: 64,
+  codec: {
+    ...jsonLines,
+    weigh: (entries) => entries.reduce((sum, entry) => sum + (JSON.parse(entry.value) as TreeRoot).weight, 0),
+  },
+}
 
-/**
- * The root of a generation: its file entries live in pages (JSON lines, sorted by path, cut at
- * path-determined boundaries), so the root stays a few KiB for thousands of files and a change
- * to one file rewrites one page. The root's own hash names the generation.
- */
+/** A generation's root record; the sha256 of its text names the generation's content. */
 export interface Manifest {
-  version: 1
+  version: 2
   files: number
   size: number
-  pages: BlobRef[]
+  tree: { sha256: string; level: number }
 }
 
-export async function toBlob(text: string, sha256: Sha256 = sha256Hex): Promise<Blob> {
-  return { sha256: await sha256(text), size: toBytes(text).byteLength, text }
+export function manifestOf(tree: Tree): Manifest {
+  const { sha256, level, count, weight } = tree.root
+  return { version: 2, files: count, size: weight, tree: { sha256, level } }
 }
 
 export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest)}\n`
+}
+
+export function parseManifest(text: string): Manifest {
+  const manifest = JSON.parse(text) as Manifest
+  if (manifest.version !== 2 || typeof manifest.tree?.sha256 !== 'string' || !Number.isInteger(manifest.tree.level)) {
+    throw new Error('not a hapedge manifest (version 2)')
+  }
+  return manifest
 }

@@ -1,5 +1,7 @@
-import { ChunkedFile, textChunk, type Chunk, type Entry } from '../chunks/chunked-file.ts'
-import type { GenerationFiles } from '../generation/manifest.ts'
+import { FileSet, type Created } from '../generation/file-set.ts'
+import { keptWhenEmpty } from '../generation/file-shapes.ts'
+import { recordOf, type Generation } from '../generation/generation.ts'
+import { MANIFEST_SHAPE } from '../generation/manifest.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { backendName, type BackendRef } from '../model/backend-ref.ts'
 import { ClusterState, hostsOf, serviceKeyOfSlice, type InvalidObject } from '../model/cluster-state.ts'
@@ -7,8 +9,7 @@ import type { ClusterModel } from '../model/derive-cluster.ts'
 import { deriveSettings, rejectionOfInvalid } from '../model/derive-cluster.ts'
 import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
-import { deriveHost, type DerivedHost } from '../model/derive-host.ts'
-import { Index } from '../model/index-of-sets.ts'
+import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
 import type { ClusterOptions, Settings } from '../model/settings.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
@@ -18,10 +19,22 @@ import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
 import { defaultMap, HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import { crtListEntry } from '../render/render-tls.ts'
+import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
+import type { SetIndex } from '../snapshot/set-index.ts'
+import type { Table } from '../snapshot/table.ts'
+import type { NewNode } from '../tree/node.ts'
+import { Tree, type TreeContext } from '../tree/tree.ts'
+import type { Entry } from '../render/files.ts'
 import { DirtySet } from './dirty-set.ts'
 import { emptyPlan, needReload, type Plan } from './plan.ts'
 import { planServerChanges } from './server-changes.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
+
+/** A committed state of a cluster: its model snapshot and its generation's manifest. */
+export interface ClusterTrees {
+  snapshot: Tree
+  manifest: Tree
+}
 
 export interface ApplyResult {
   /** Paths of the files whose content changed. */
@@ -29,72 +42,113 @@ export interface ApplyResult {
   plan: Plan
 }
 
+export interface Applied extends ApplyResult {
+  snapshot: Tree
+  generation: Generation
+  /** What this change made, which a commit writes before it moves HEAD: snapshot nodes, file content, file metadata. */
+  created: { snapshot: NewNode[] } & Created
+}
+
+const CLUSTER = 'cluster'
+
 /**
- * A cluster kept up to date event by event. Each event marks what it touches (hosts, Services,
- * Secrets, the default backend, settings); only those are derived again, and only the entries
- * whose text changed are set in the chunked files. The result equals a full rebuild from the
- * same objects, byte for byte (the property tests hold the two paths against each other).
+ * One change to a cluster, from a committed state: events mark what they touch (hosts,
+ * Services, Secrets, the default backend, settings); only those are derived again, and only the
+ * entries whose text changed are set in the files. Every read goes to the snapshot and the
+ * manifest key by key, so a change costs what it touches at any cluster size, and it is pure:
+ * a read of a node not loaded yet throws MissingNodes, and the caller loads it and runs the
+ * change again. The result equals a full rebuild from the same objects, byte for byte (the
+ * property tests hold the two paths against each other).
  */
 export class IncrementalCluster {
   readonly state: ClusterState
+  private readonly keyspace: Keyspace
+  private readonly files: FileSet
+  private readonly dirty = new DirtySet()
+  private readonly genesis: boolean
   private settings: Settings
-  private settingsRejections: Rejection[] = []
-  private readonly hosts = new Map<string, DerivedHost>()
-  private readonly backends = new Map<string, Backend>()
-  private readonly backendUses = new Map<string, { ref: BackendRef; count: number }>()
-  private readonly backendsByService = new Index()
-  private defaultBackend: { name?: string; rejections: Rejection[] } = { rejections: [] }
-  private readonly objectRejections = new Map<string, Rejection>()
-  private readonly hostsBySecret = new Index()
-  private readonly certificates = new Map<string, string>()
-  private readonly chunked = new Map<string, ChunkedFile>()
-  private readonly single = new Map<string, Chunk>()
-  /** The current files, kept up to date path by path (a live view: read it, do not change it). */
-  private readonly current: GenerationFiles = new Map()
+  private readonly settingsTable: Table<{ settings: Settings; rejections: Rejection[] }>
+  private readonly hosts: Table<HostConfig>
+  private readonly hostRejections: Table<Rejection[]>
+  private readonly backends: Table<Backend>
+  private readonly backendUses: Table<{ ref: BackendRef; count: number }>
+  private readonly backendsByService: SetIndex
+  private readonly defaultBackend: Table<{ name?: string; rejections: Rejection[] }>
+  private readonly objectRejections: Table<Rejection>
+  private readonly hostsBySecret: SetIndex
 
-  constructor(options: Partial<ClusterOptions> = {}) {
-    this.state = new ClusterState(options)
-    this.settings = deriveSettings(this.state).settings
-    for (const [path, perChunk] of CHUNKED_FILES) this.chunked.set(path, new ChunkedFile(perChunk))
-    this.single.set(FILES.global, textChunk(renderGlobal(this.settings)))
-    this.single.set(FILES.frontend, textChunk(this.renderFrontend()))
-    this.single.set(FILES.defaultMap, textChunk(''))
-    for (const path of [...this.single.keys(), ...this.chunked.keys()]) this.refreshFile(path)
+  constructor(
+    base: ClusterTrees | undefined,
+    options: Partial<ClusterOptions>,
+    private readonly context: TreeContext,
+  ) {
+    this.keyspace = new Keyspace(base?.snapshot ?? Tree.empty(SNAPSHOT_SHAPE, context).tree)
+    this.files = new FileSet(base?.manifest ?? Tree.empty(MANIFEST_SHAPE, context).tree, context)
+    this.state = new ClusterState(options, this.keyspace)
+    this.settingsTable = this.keyspace.table('settings')
+    this.hosts = this.keyspace.table('host')
+    this.hostRejections = this.keyspace.table('host-rejections')
+    this.backends = this.keyspace.table('backend')
+    this.backendUses = this.keyspace.table('backend-use')
+    this.backendsByService = this.keyspace.index('service-backends')
+    this.defaultBackend = this.keyspace.table('default-backend')
+    this.objectRejections = this.keyspace.table('object-rejection')
+    this.hostsBySecret = this.keyspace.index('secret-hosts')
+    const stored = this.settingsTable.get(CLUSTER)
+    this.genesis = stored === undefined
+    this.settings = stored?.settings ?? deriveSettings(this.state).settings
   }
 
-  apply(events: Iterable<WatchEvent>): ApplyResult {
-    const dirty = new DirtySet()
-    for (const event of events) this.applyEvent(event, dirty)
-    return this.reconcile(dirty)
+  apply(events: Iterable<WatchEvent>): this {
+    for (const event of events) this.applyEvent(event)
+    return this
   }
 
-  private applyEvent(event: WatchEvent, dirty: DirtySet): void {
+  /** Derives what the events touched and writes the new snapshot and generation. */
+  finish(): Applied {
+    const plan = this.reconcile()
+    const snapshot = this.keyspace.base.edit(this.keyspace.edits())
+    const files = this.files.finish()
+    const record = recordOf(files.manifest, this.context)
+    const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]
+    const created = { snapshot: snapshot.created, content: files.created.content, metadata }
+    return { files: files.changed, plan, snapshot: snapshot.tree, generation: { manifest: files.manifest, record, created: [...created.content, ...metadata] }, created }
+  }
+
+  private applyEvent(event: WatchEvent): void {
     const change = objectChange(event)
     if ('ignore' in change) return
     const ref = 'remove' in change ? change.remove : change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
     const servedWithoutClass = this.state.servesClass(undefined)
     const previous = 'remove' in change ? this.state.remove(ref) : this.state.apply(change.put)
     const current = this.state.get(ref)
+    const { dirty } = this
     dirty.objects.push(ref)
-    for (const object of [previous, current]) if (object) this.markTouched(object, dirty)
+    for (const object of [previous, current]) if (object) this.markTouched(object)
     if (ref.kind === 'Secret') dirty.secrets.add(`${ref.namespace}/${ref.name}`)
     if (ref.kind === 'ConfigMap') dirty.settings = true
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
   }
 
-  private markTouched(object: KubeObject | InvalidObject, dirty: DirtySet): void {
+  private markTouched(object: KubeObject | InvalidObject): void {
     if ('issues' in object) return
     if (object.kind === 'Ingress') {
-      for (const host of hostsOf(object)) dirty.hosts.add(host)
-      if (object.spec.defaultBackend) dirty.defaultBackend = true
+      for (const host of hostsOf(object)) this.dirty.hosts.add(host)
+      if (object.spec.defaultBackend) this.dirty.defaultBackend = true
     }
-    if (object.kind === 'Service') dirty.services.add(`${object.metadata.namespace}/${object.metadata.name}`)
-    if (object.kind === 'EndpointSlice') dirty.services.add(serviceKeyOfSlice(object))
+    if (object.kind === 'Service') this.dirty.services.add(`${object.metadata.namespace}/${object.metadata.name}`)
+    if (object.kind === 'EndpointSlice') this.dirty.services.add(serviceKeyOfSlice(object))
   }
 
-  private reconcile(dirty: DirtySet): ApplyResult {
-    const result: ApplyResult = { files: new Set(), plan: emptyPlan() }
-    if (dirty.settings) this.reconcileSettings(dirty, result)
+  private reconcile(): Plan {
+    const { dirty } = this
+    const plan = emptyPlan()
+    if (this.genesis) {
+      dirty.settings = true
+      dirty.defaultBackend = true
+      for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
+    }
+    if (dirty.settings) this.reconcileSettings(plan)
     if (dirty.ingressClass) {
       for (const ingress of this.state.ingressesWithoutClass()) for (const host of hostsOf(ingress)) dirty.hosts.add(host)
       dirty.defaultBackend = true
@@ -109,31 +163,22 @@ export class IncrementalCluster {
 
     const touchedSecrets = new Set(dirty.secrets)
     const touchedBackends = new Set<string>()
-    for (const host of dirty.hosts) this.reconcileHost(host, touchedSecrets, touchedBackends, result)
-    if (dirty.defaultBackend) this.reconcileDefaultBackend(touchedBackends, result)
-    for (const service of dirty.services) for (const name of this.backendsByService.get(service) ?? []) touchedBackends.add(name)
-    for (const name of touchedBackends) this.reconcileBackend(name, result)
-    for (const secret of touchedSecrets) this.reconcileCertificate(secret, result)
-    if (this.setSingle(FILES.frontend, this.renderFrontend(), result)) needReload(result.plan, 'the frontend changed (HTTPS bind added or removed)')
-    for (const path of result.files) this.refreshFile(path)
-    return result
+    for (const host of dirty.hosts) this.reconcileHost(host, touchedSecrets, touchedBackends, plan)
+    if (dirty.defaultBackend) this.reconcileDefaultBackend(touchedBackends, plan)
+    for (const service of dirty.services) for (const name of this.backendsByService.members(service)) touchedBackends.add(name)
+    for (const name of touchedBackends) this.reconcileBackend(name, plan)
+    for (const secret of touchedSecrets) this.reconcileCertificate(secret, plan)
+    if (this.files.setText(FILES.frontend, this.renderFrontend())) needReload(plan, 'the frontend changed (HTTPS bind added or removed)')
+    return plan
   }
 
-  private refreshFile(path: string): void {
-    const chunked = this.chunked.get(path)
-    const single = this.single.get(path)
-    if (chunked && (path !== FILES.crtList || chunked.size > 0)) this.current.set(path, chunked.chunkList)
-    else if (single) this.current.set(path, [single])
-    else this.current.delete(path)
-  }
-
-  private reconcileSettings(dirty: DirtySet, result: ApplyResult): void {
+  private reconcileSettings(plan: Plan): void {
     const { settings, rejections } = deriveSettings(this.state)
-    this.settingsRejections = rejections
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
     this.settings = settings
-    if (this.setSingle(FILES.global, renderGlobal(settings), result)) needReload(result.plan, 'global settings changed')
-    if (redirectChanged) for (const host of this.hostsBySecret.values()) dirty.hosts.add(host)
+    this.settingsTable.set(CLUSTER, { settings, rejections })
+    if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
+    if (redirectChanged) for (const secret of this.hostsBySecret.keys()) for (const host of this.hostsBySecret.members(secret)) this.dirty.hosts.add(host)
   }
 
   private reconcileObjectRejection(ref: ObjectRef): void {
@@ -141,23 +186,25 @@ export class IncrementalCluster {
     const object = this.state.get(ref)
     const rejection = object && 'issues' in object ? rejectionOfInvalid(object, this.state) : undefined
     if (rejection) this.objectRejections.set(key, rejection)
-    else this.objectRejections.delete(key)
+    else if (this.objectRejections.has(key)) this.objectRejections.delete(key)
   }
 
-  private reconcileHost(host: string, touchedSecrets: Set<string>, touchedBackends: Set<string>, result: ApplyResult): void {
+  private reconcileHost(host: string, touchedSecrets: Set<string>, touchedBackends: Set<string>, plan: Plan): void {
     const before = this.hosts.get(host)
     const after = deriveHost(host, this.state, this.settings)
-    if (after.config || after.rejections.length) this.hosts.set(host, after)
-    else this.hosts.delete(host)
+    if (after.config) this.hosts.set(host, after.config)
+    else if (before) this.hosts.delete(host)
+    if (after.rejections.length > 0) this.hostRejections.set(host, after.rejections)
+    else if (this.hostRejections.has(host)) this.hostRejections.delete(host)
 
-    const oldEntries = hostMapEntries(before?.config)
+    const oldEntries = hostMapEntries(before)
     const newEntries = hostMapEntries(after.config)
-    for (const map of HOST_MAPS) this.replaceEntries(map, oldEntries[map], newEntries[map], result)
+    for (const map of HOST_MAPS) this.replaceEntries(map, oldEntries[map], newEntries[map], plan)
 
     for (const route of after.config?.routes ?? []) this.useBackend(route.backendName, route.backend, touchedBackends)
-    for (const route of before?.config?.routes ?? []) this.releaseBackend(route.backendName, touchedBackends)
+    for (const route of before?.routes ?? []) this.releaseBackend(route.backendName, touchedBackends)
 
-    const oldSecret = before?.config?.tlsSecret
+    const oldSecret = before?.tlsSecret
     const newSecret = after.config?.tlsSecret
     if (oldSecret !== newSecret) {
       if (oldSecret) this.hostsBySecret.delete(oldSecret, host)
@@ -167,122 +214,100 @@ export class IncrementalCluster {
     if (newSecret) touchedSecrets.add(newSecret)
   }
 
-  private replaceEntries(path: string, before: Entry[], after: Entry[], result: ApplyResult): void {
-    const file = this.chunked.get(path)!
+  private replaceEntries(path: string, before: Entry[], after: Entry[], plan: Plan): void {
     const kept = new Set(after.map((entry) => entry.key))
-    for (const entry of before) if (!kept.has(entry.key) && file.set(entry.key, undefined)) this.recordMapChange(path, entry.key, undefined, result)
-    for (const entry of after) if (file.set(entry.key, entry.text)) this.recordMapChange(path, entry.key, entry.text, result)
+    for (const entry of before) if (!kept.has(entry.key) && this.files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
+    for (const entry of after) {
+      if (this.files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.text.slice(entry.key.length + 1, -1) })
+    }
   }
 
-  private recordMapChange(map: string, key: string, text: string | undefined, result: ApplyResult): void {
-    result.files.add(map)
-    result.plan.maps.push(text === undefined ? { map, key } : { map, key, value: text.slice(key.length + 1, -1) })
-  }
-
-  private reconcileDefaultBackend(touchedBackends: Set<string>, result: ApplyResult): void {
+  private reconcileDefaultBackend(touchedBackends: Set<string>, plan: Plan): void {
     const derived = deriveDefaultBackend(this.state)
     const name = derived.backend && backendName(derived.backend)
+    const before = this.defaultBackend.get(CLUSTER)
     if (derived.backend && name) this.useBackend(name, derived.backend, touchedBackends)
-    if (this.defaultBackend.name) this.releaseBackend(this.defaultBackend.name, touchedBackends)
-    this.defaultBackend = { name, rejections: derived.rejections }
-    if (this.setSingle(FILES.defaultMap, defaultMap(name), result)) {
-      result.plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
+    if (before?.name) this.releaseBackend(before.name, touchedBackends)
+    this.defaultBackend.set(CLUSTER, name ? { name, rejections: derived.rejections } : { rejections: derived.rejections })
+    if (this.files.setText(FILES.defaultMap, defaultMap(name))) {
+      plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
     }
   }
 
   private useBackend(name: string, ref: BackendRef, touched: Set<string>): void {
     const use = this.backendUses.get(name)
-    if (use) use.count++
-    else {
-      this.backendUses.set(name, { ref, count: 1 })
-      this.backendsByService.add(`${ref.namespace}/${ref.service}`, name)
-      touched.add(name)
-    }
+    this.backendUses.set(name, { ref, count: (use?.count ?? 0) + 1 })
+    if (use) return
+    this.backendsByService.add(`${ref.namespace}/${ref.service}`, name)
+    touched.add(name)
   }
 
   private releaseBackend(name: string, touched: Set<string>): void {
     const use = this.backendUses.get(name)!
-    if (--use.count > 0) return
+    if (use.count > 1) return this.backendUses.set(name, { ...use, count: use.count - 1 })
     this.backendUses.delete(name)
     this.backendsByService.delete(`${use.ref.namespace}/${use.ref.service}`, name)
     touched.add(name)
   }
 
-  private reconcileBackend(name: string, result: ApplyResult): void {
-    const file = this.chunked.get(FILES.backends)!
+  private reconcileBackend(name: string, plan: Plan): void {
     const before = this.backends.get(name)
     const use = this.backendUses.get(name)
     if (!use) {
       // An unused backend leaves the files; the running one is unreachable until the next reload drops it.
-      this.backends.delete(name)
-      if (file.set(name, undefined)) result.files.add(FILES.backends)
+      if (before) this.backends.delete(name)
+      this.files.setEntry(FILES.backends, name, undefined)
       return
     }
     const after = deriveBackend(use.ref, this.state)
     this.backends.set(name, after)
-    if (!file.set(name, renderBackend(after))) return
-    result.files.add(FILES.backends)
-    if (!before) needReload(result.plan, `backend ${name} is new`)
-    else planServerChanges(before, after, result.plan)
+    if (!this.files.setEntry(FILES.backends, name, renderBackend(after))) return
+    if (!before) needReload(plan, `backend ${name} is new`)
+    else planServerChanges(before, after, plan)
   }
 
-  private reconcileCertificate(secret: string, result: ApplyResult): void {
-    const hosts = [...(this.hostsBySecret.get(secret) ?? [])]
-    const crtList = this.chunked.get(FILES.crtList)!
+  private reconcileCertificate(secret: string, plan: Plan): void {
+    const hosts = this.hostsBySecret.members(secret)
     const path = certificateFile(secret)
     const [namespace = '', name] = secret.split('/')
     const resolved = hosts.length ? resolveTlsSecret(this.state, namespace, name) : undefined
     if (!resolved?.ok) {
-      this.certificates.delete(secret)
-      if (crtList.set(secret, undefined)) {
-        result.files.add(FILES.crtList)
-        needReload(result.plan, `certificate ${path} is no longer served`)
-      }
-      if (this.single.delete(path)) result.files.add(path)
+      if (this.files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
+      this.files.setText(path, undefined)
       return
     }
-    const isNew = !this.single.has(path)
-    this.certificates.set(secret, resolved.pem)
-    if (this.setSingle(path, resolved.pem, result) && !isNew) result.plan.certificates.push(path)
-    if (crtList.set(secret, crtListEntry(secret, hosts).text)) {
-      result.files.add(FILES.crtList)
-      needReload(result.plan, 'the certificate list changed')
-    }
-  }
-
-  private setSingle(path: string, text: string, result: ApplyResult): boolean {
-    if (this.single.get(path)?.text === text) return false
-    this.single.set(path, textChunk(text))
-    result.files.add(path)
-    return true
+    const isNew = this.files.text(path) === undefined
+    if (this.files.setText(path, resolved.pem) && !isNew) plan.certificates.push(path)
+    if (this.files.setEntry(FILES.crtList, path, crtListEntry(secret, hosts).text)) needReload(plan, 'the certificate list changed')
   }
 
   private renderFrontend(): string {
     const { httpBind, httpsBind } = this.state.options
-    return renderFrontend({ httpBind, httpsBind, tls: this.certificates.size > 0 })
+    return renderFrontend({ httpBind, httpsBind, tls: this.files.count(FILES.crtList) > 0 })
   }
 
-  /** The generation's files, as the full rebuild would cut them (in no particular order). */
-  files(): ReadonlyMap<string, readonly Chunk[]> {
-    return this.current
-  }
-
+  /** Every rejection in the cluster (a scan of the rejection tables, which hold only what is rejected). */
   rejections(): Rejection[] {
-    const all: Rejection[] = [...this.objectRejections.values(), ...this.settingsRejections, ...this.defaultBackend.rejections]
-    for (const host of this.hosts.values()) all.push(...host.rejections)
+    const all: Rejection[] = [...(this.settingsTable.get(CLUSTER)?.rejections ?? []), ...(this.defaultBackend.get(CLUSTER)?.rejections ?? [])]
+    for (const [, rejection] of this.objectRejections.entries()) all.push(rejection)
+    for (const [, rejections] of this.hostRejections.entries()) all.push(...rejections)
     return normalizeRejections(all)
   }
 
-  /** The derived model, for comparison with the full rebuild's. */
+  /** The derived model (a scan of the whole snapshot), for comparison with the full rebuild's. */
   model(): ClusterModel {
-    const hosts = new Map<string, NonNullable<DerivedHost['config']>>()
-    for (const [host, derived] of this.hosts) if (derived.config) hosts.set(host, derived.config)
+    const certificates = new Map<string, string>()
+    for (const secret of this.hostsBySecret.keys()) {
+      const pem = this.files.text(certificateFile(secret))
+      if (pem !== undefined) certificates.set(secret, pem)
+    }
+    const name = this.defaultBackend.get(CLUSTER)?.name
     return {
       settings: this.settings,
-      hosts,
-      backends: new Map(this.backends),
-      defaultBackend: this.defaultBackend.name,
-      certificates: new Map(this.certificates),
+      hosts: new Map(this.hosts.entries()),
+      backends: new Map(this.backends.entries()),
+      ...(name ? { defaultBackend: name } : {}),
+      certificates,
       rejections: this.rejections(),
     }
   }

@@ -1,4 +1,8 @@
-import type { Entry } from '../chunks/chunked-file.ts'
+/** One line or section of a large file, under the key that orders it and finds it again. */
+export interface Entry {
+  key: string
+  text: string
+}
 
 /** The rendered configuration: relative path → file content. Paths use `/` and never `..`. */
 export type RenderedFiles = Map<string, string>

@@ -1,7 +1,6 @@
-import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile, FILES, type Layout } from './files.ts'
+import { certificateFile, FILES, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { renderGlobal } from './render-global.ts'

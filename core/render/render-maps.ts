@@ -1,8 +1,7 @@
-import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
-import { FILES } from './files.ts'
+import { FILES, type Entry } from './files.ts'
 
 export const HOST_MAPS = [FILES.hostsMap, FILES.exactMap, FILES.prefixMap, FILES.redirectMap] as const
 export type HostMap = (typeof HOST_MAPS)[number]

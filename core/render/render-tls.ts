@@ -1,14 +1,15 @@
-import type { Entry } from '../chunks/chunked-file.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile } from './files.ts'
+import { certificateFile, type Entry } from './files.ts'
 
 /**
- * One crt-list line per certificate, filtered by the hosts it serves (SNI). The first line is
- * also what a client without a matching SNI gets.
+ * One crt-list line per certificate, filtered by the hosts it serves (SNI), keyed by the
+ * certificate's path (its first word). The first line is also what a client without a
+ * matching SNI gets.
  */
 export function crtListEntry(secret: string, hosts: Iterable<string>): Entry {
-  return { key: secret, text: `${[certificateFile(secret), ...[...hosts].sort(compareText)].join(' ')}\n` }
+  const path = certificateFile(secret)
+  return { key: path, text: `${[path, ...[...hosts].sort(compareText)].join(' ')}\n` }
 }
 
 /** The secrets whose certificate is served, with the hosts each serves. */

@@ -6,8 +6,16 @@ import { SEPARATOR } from './separator.ts'
 import { SetIndex } from './set-index.ts'
 import { Table } from './table.ts'
 
-/** The model snapshot: JSON values in ~2 KiB leaves, stored under `clusters/<id>/nodes/`. */
-export const SNAPSHOT_SHAPE: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 16, branchTarget: 64 }
+/** Tables whose values are whole objects or derived configurations (~0.5 KiB each); index entries are ~60 bytes. */
+const LARGE_VALUES = new Set(['object', 'invalid', 'host', 'backend'])
+
+/** The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`. */
+export const SNAPSHOT_SHAPE: TreeShape = {
+  space: 'nodes',
+  codec: jsonLines,
+  leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 4 : 32),
+  branchTarget: 32,
+}
 
 interface Pending {
   edits(into: Map<string, string | undefined>): void

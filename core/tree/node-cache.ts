@@ -39,6 +39,13 @@ export class NodeCache {
     return this.nodes.get(sha256)?.text
   }
 
+  /** The node's text; throws MissingNodes when it is not cached. */
+  loadedText(space: string, sha256: string): string {
+    const text = this.text(sha256)
+    if (text === undefined) throw new MissingNodes([{ space, sha256 }])
+    return text
+  }
+
   /** The decoded node; throws MissingNodes when it is not cached, so the caller can load it and run again. */
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
     const cached = this.nodes.get(sha256)

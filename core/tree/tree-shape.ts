@@ -17,12 +17,13 @@ export interface LeafCodec {
 export interface TreeShape {
   space: string
   codec: LeafCodec
-  leafTarget: number
+  /** Entries per leaf on average; it may depend on the key (large values, fewer per leaf), never on anything else. */
+  leafTarget: number | ((key: string) => number)
   branchTarget: number
 }
 
 export function endsNode(shape: TreeShape, level: number, key: string): boolean {
-  if (level === 0) return isBoundary(key, shape.leafTarget)
+  if (level === 0) return isBoundary(key, typeof shape.leafTarget === 'number' ? shape.leafTarget : shape.leafTarget(key))
   // Each level draws its own boundaries, independent of the levels below.
   return keyHash(`${level}\u0000${key}`) < 0x1_0000_0000 / shape.branchTarget
 }

@@ -1,10 +1,9 @@
-import { joinChunks } from '../../core/generation/cut-layout.ts'
-import type { GenerationFiles } from '../../core/generation/manifest.ts'
-import { sha256Hex, toBytes } from '../../core/hash.ts'
+import type { RenderedFiles } from '../../core/render/files.ts'
+import { nodeSha256 } from '../node/sha256.ts'
 
 /**
  * `manifest.json` beside a rendered directory: each file's sha256 and size as `sha256sum`
- * computes them, and the generation's content address (the root the storage protocol uses).
+ * computes them, and the generation's content address (the manifest hash the storage protocol uses).
  */
 export interface RenderManifest {
   version: 1
@@ -12,11 +11,8 @@ export interface RenderManifest {
   files: Record<string, { sha256: string; size: number }>
 }
 
-export async function renderManifest(files: GenerationFiles, generation: string): Promise<RenderManifest> {
+export function renderManifest(files: RenderedFiles, generation: string): RenderManifest {
   const entries: [string, { sha256: string; size: number }][] = []
-  for (const [path, chunks] of files) {
-    const text = joinChunks(chunks)
-    entries.push([path, { sha256: await sha256Hex(text), size: toBytes(text).byteLength }])
-  }
+  for (const [path, text] of files) entries.push([path, { sha256: nodeSha256(text), size: Buffer.byteLength(text) }])
   return { version: 1, generation, files: Object.fromEntries(entries) }
 }

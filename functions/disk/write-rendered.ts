@@ -1,10 +1,10 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
-import { cutLayout, joinChunks } from '../../core/generation/cut-layout.ts'
-import { GenerationBuilder } from '../../core/generation/generation-builder.ts'
+import { buildGeneration } from '../../core/generation/generation.ts'
+import { flattenLayout, type Layout } from '../../core/render/files.ts'
+import { NodeCache } from '../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { renderManifest, type RenderManifest } from './render-manifest.ts'
-import type { Layout } from '../../core/render/files.ts'
 
 export const MANIFEST_FILE = 'manifest.json'
 
@@ -14,11 +14,11 @@ export const MANIFEST_FILE = 'manifest.json'
  * and this one does not are removed, so a stale `.cfg` is never loaded.
  */
 export async function writeRendered(dir: string, layout: Layout): Promise<RenderManifest> {
-  const files = cutLayout(layout)
-  const generation = await new GenerationBuilder(nodeSha256).build(files)
-  const manifest = await renderManifest(files, generation.root.sha256)
+  const files = flattenLayout(layout)
+  const generation = buildGeneration(layout, { nodes: new NodeCache(), hash: nodeSha256 })
+  const manifest = renderManifest(files, generation.record.sha256)
   const previous = await readManifest(dir)
-  for (const [path, chunks] of files) await writeAtomically(insideDir(dir, path), joinChunks(chunks))
+  for (const [path, text] of files) await writeAtomically(insideDir(dir, path), text)
   for (const path of Object.keys(previous?.files ?? {})) if (!files.has(path)) await rm(insideDir(dir, path), { force: true })
   await writeAtomically(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest

@@ -1,0 +1,66 @@
+import { CHUNKED_FILES, FILES } from '../render/files.ts'
+import type { TreeEntry } from '../tree/node.ts'
+import type { LeafCodec, TreeShape } from '../tree/tree-shape.ts'
+
+/** Chunks per chunk-list node: one changed chunk rewrites one list of ~64 refs, not one as long as the file. */
+export const CHUNKS_PER_LIST = 64
+
+/** Files of lines keyed by their first word: map files (`key value`) and the crt-list (`path sni…`). */
+export const lineCodec: LeafCodec = {
+  encode: joinEntries,
+  decode(text) {
+    const entries: TreeEntry[] = []
+    for (let start = 0; start < text.length; ) {
+      const end = text.indexOf('\n', start) + 1 || text.length
+      const line = text.slice(start, end)
+      entries.push({ key: line.slice(0, firstOf(line, ' ', '\n')), value: line })
+      start = end
+    }
+    return entries
+  },
+}
+
+/** Files of `backend NAME` sections, each keyed by its name. */
+export const sectionCodec: LeafCodec = {
+  encode: joinEntries,
+  decode(text) {
+    const entries: TreeEntry[] = []
+    for (const section of text.split(/^(?=backend )/m)) {
+      if (section === '') continue
+      entries.push({ key: section.slice('backend '.length, firstOf(section, '\n')), value: section })
+    }
+    return entries
+  },
+}
+
+const shapes = new Map<string, TreeShape>(
+  [...CHUNKED_FILES].map(([path, perChunk]) => [
+    path,
+    { space: 'blobs', codec: path === FILES.backends ? sectionCodec : lineCodec, leafTarget: perChunk, branchTarget: CHUNKS_PER_LIST },
+  ]),
+)
+
+/** How a large file is cut into chunks (its tree's leaves, stored as plain content); undefined for a small file, stored whole. */
+export function fileShape(path: string): TreeShape | undefined {
+  return shapes.get(path)
+}
+
+/** Whether a file is written even when it has no entries (HAProxy loads maps by path); the crt-list is not. */
+export function keptWhenEmpty(path: string): boolean {
+  return shapes.has(path) && path !== FILES.crtList
+}
+
+function joinEntries(entries: readonly TreeEntry[]): string {
+  let text = ''
+  for (const entry of entries) text += entry.value
+  return text
+}
+
+function firstOf(text: string, ...marks: string[]): number {
+  let first = text.length
+  for (const mark of marks) {
+    const at = text.indexOf(mark)
+    if (at >= 0 && at < first) first = at
+  }
+  return first
+}
