@@ -1,0 +1,123 @@
+import type { Applied } from '../incremental/incremental-cluster.ts'
+import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import type { WatchEvent } from '../incremental/watch-event.ts'
+import type { ClusterOptions } from '../model/settings.ts'
+import { systemClock, type Clock } from '../ports/clock.ts'
+import type { ObjectStore } from '../ports/object-store.ts'
+import type { NewNode } from '../tree/node.ts'
+import { utf8Length } from '../tree/tree-shape.ts'
+import type { TreeContext } from '../tree/tree.ts'
+import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
+import { CommitContention } from './errors.ts'
+import type { GenerationRecord, Head } from './head.ts'
+import { NodeLoader, type LoadStats } from './node-loader.ts'
+import { openTrees } from './open-trees.ts'
+import { readHead } from './read-head.ts'
+import { runLoading } from './run-loading.ts'
+
+export interface CommitContext {
+  store: ObjectStore
+  cluster: string
+  options: Partial<ClusterOptions>
+  /** The process's node cache for this cluster (nodes are immutable, so it is always valid) and its hash. */
+  context: TreeContext
+  clock?: Clock
+  /** Tries before giving up with CommitContention (default 6). */
+  attempts?: number
+}
+
+export interface Committed {
+  head: Head | undefined
+  /** False when the events changed nothing: no generation was made. */
+  committed: boolean
+  applied?: Applied
+  attempts: number
+  loaded: LoadStats
+  /** Objects written: snapshot nodes, blobs, and their bytes. */
+  written: { nodes: number; blobs: number; bytes: number }
+  /** What went wrong after the commit, without undoing it (the generation record could not be written). */
+  warnings: string[]
+}
+
+const WRITE_CONCURRENCY = 16
+
+/**
+ * Applies events to a cluster's committed state and commits the result: load HEAD and the
+ * nodes the events touch, apply, write every new node and blob, then move HEAD by
+ * compare-and-swap. Until HEAD moves nothing names the new objects, so a failure at any
+ * step leaves the last generation whole. A writer that loses the race starts again from the
+ * new HEAD (events are idempotent), with jittered backoff, a bounded number of times.
+ */
+export async function commitEvents(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
+  const keys = clusterKeys(ctx.cluster)
+  const clock = ctx.clock ?? systemClock
+  const attempts = ctx.attempts ?? 6
+  const loader = new NodeLoader(ctx.store, keys, ctx.context)
+  const written = { nodes: 0, blobs: 0, bytes: 0 }
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const current = await readHead(ctx.store, keys)
+    const collecting = current && collectingUntil(current.head, clock)
+    if (collecting) {
+      // The collector holds HEAD for a short lease; wait for it rather than race it.
+      if (attempt < attempts) await clock.sleep(Math.min(collecting, backoff(attempt + 2, clock)))
+      continue
+    }
+    const trees = current && (await openTrees(current.head, loader, ctx.context, keys))
+    const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
+    if (current && applied.snapshot.root.sha256 === current.head.snapshot.sha256 && applied.generation.record.sha256 === current.head.manifest) {
+      return { head: current.head, committed: false, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
+    }
+    await writeCreated(ctx.store, keys, applied, written)
+    const head: Head = {
+      generation: (current?.head.generation ?? 0) + 1,
+      revision: (current?.head.revision ?? 0) + 1,
+      manifest: applied.generation.record.sha256,
+      snapshot: applied.snapshot.root,
+      parent: current?.head.manifest ?? null,
+    }
+    const moved = await ctx.store.put(keys.head, `${JSON.stringify(head)}\n`, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' })
+    if (moved !== undefined) {
+      const warnings = await recordGeneration(ctx.store, keys, head, applied, clock)
+      return { head, committed: true, applied, attempts: attempt, loaded: loader.stats, written, warnings }
+    }
+    if (attempt < attempts) await clock.sleep(backoff(attempt, clock))
+  }
+  throw new CommitContention(ctx.cluster, attempts, 1)
+}
+
+/** How long until the garbage collector's hold on HEAD ends (0 when there is none, or it has lapsed). */
+function collectingUntil(head: Head, clock: Clock): number {
+  if (!head.collecting) return 0
+  return Math.max(0, Date.parse(head.collecting.until) - clock.now().getTime())
+}
+
+/** 25 ms doubling per attempt, jittered by ±50%, so racing writers spread out. */
+function backoff(attempt: number, clock: Clock): number {
+  return 25 * 2 ** (attempt - 1) * (0.5 + clock.random())
+}
+
+async function writeCreated(store: ObjectStore, keys: ClusterKeys, applied: Applied, written: Committed['written']): Promise<void> {
+  const unique = new Map<string, NewNode>()
+  for (const node of [...applied.created.snapshot, ...applied.created.content, ...applied.created.metadata]) unique.set(`${node.space}/${node.sha256}`, node)
+  const queue = [...unique.values()]
+  const worker = async () => {
+    for (let node = queue.pop(); node; node = queue.pop()) {
+      await store.put(keys.node(node.space, node.sha256), node.text)
+      if (node.space === 'nodes') written.nodes++
+      else written.blobs++
+      written.bytes += utf8Length(node.text)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, queue.length) }, worker))
+}
+
+/** After HEAD moved: the generation's record (its plan, for agents that skip generations; retention for GC). */
+async function recordGeneration(store: ObjectStore, keys: ClusterKeys, head: Head, applied: Applied, clock: Clock): Promise<string[]> {
+  const record: GenerationRecord = { ...head, committedAt: clock.now().toISOString(), plan: applied.plan, files: [...applied.files].sort() }
+  try {
+    await store.put(keys.generation(head.generation), `${JSON.stringify(record)}\n`)
+    return []
+  } catch (error) {
+    return [`generation ${head.generation} is committed, but its record was not written: ${(error as Error).message}`]
+  }
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod'
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
+
+const treeRoot = z.object({
+  sha256,
+  level: z.number().int().min(0),
+  count: z.number().int().min(0),
+  weight: z.number().int().min(0),
+})
+
+/** The only mutable object of a cluster: which generation is current, and where its trees are. */
+export const head = z.object({
+  generation: z.number().int().min(1),
+  /**
+   * Counts every write of HEAD (commits, and the collector's hold and release), so no two
+   * writes have the same content: an entity tag that hashes content (S3's does) never repeats,
+   * and a compare-and-swap cannot be fooled by HEAD changing and changing back.
+   */
+  revision: z.number().int().min(1),
+  /** The sha256 of the generation's manifest record (under `blobs/`). */
+  manifest: sha256,
+  snapshot: treeRoot,
+  /** The previous generation's manifest, or null for the first. */
+  parent: sha256.nullable(),
+  /**
+   * Set while garbage collection deletes: writers wait until it is released or `until` passes.
+   * Taking it is a compare-and-swap on HEAD, so every commit lands either before the
+   * collector's marking (and is marked) or after its deletions (and re-writes what it needs).
+   */
+  collecting: z.object({ until: z.string() }).optional(),
+})
+
+export type Head = z.infer<typeof head>
+
+/**
+ * The record of one generation, kept under `generations/<n>` after HEAD names it: what it was
+ * made from and how HAProxy takes it (its plan), for agents that skipped generations, rollback and GC.
+ */
+export const generationRecord = head.extend({
+  committedAt: z.string(),
+  plan: z.object({
+    reload: z.boolean(),
+    reasons: z.array(z.string()),
+    maps: z.array(z.object({ map: z.string(), key: z.string(), value: z.string().optional() })),
+    servers: z.array(z.object({ op: z.enum(['set', 'add', 'del']), backend: z.string(), server: z.string(), address: z.string().optional(), state: z.enum(['ready', 'maint']).optional() })),
+    certificates: z.array(z.string()),
+  }),
+  files: z.array(z.string()),
+})
+
+export type GenerationRecord = z.infer<typeof generationRecord>
+
+export function parseHead(text: string, key: string): Head {
+  const parsed = head.safeParse(JSON.parse(text))
+  if (!parsed.success) throw new Error(`${key} is not a hapedge HEAD: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  return parsed.data
+}

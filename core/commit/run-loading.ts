@@ -1,0 +1,22 @@
+import { MissingNodes } from '../tree/node.ts'
+import type { NodeLoader } from './node-loader.ts'
+
+/**
+ * Runs a pure, synchronous computation over trees that are only partly loaded: each time it
+ * names nodes it lacks, they are loaded and it runs again from the start. A computation that
+ * asks again for what was just loaded (a cache too small for one change) is stopped.
+ */
+export async function runLoading<T>(compute: () => T, loader: NodeLoader): Promise<T> {
+  let previous = ''
+  for (;;) {
+    try {
+      return compute()
+    } catch (error) {
+      if (!(error instanceof MissingNodes)) throw error
+      const missing = error.nodes.map((node) => node.sha256).join(',')
+      if (missing === previous) throw new Error(`the node cache cannot hold one change's nodes (${missing} evicted as soon as loaded)`)
+      previous = missing
+      await loader.load(error.nodes)
+    }
+  }
+}
