@@ -1,3 +1,4 @@
+import { gcCommand } from './gc-command.ts'
 import { renderCommand } from './render-command.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -5,6 +6,7 @@ type Command = (args: string[]) => Promise<number>
 
 const commands: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
+  gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 
 /** `hapedge <command> …`: returns the process exit code. */

@@ -1,34 +1,17 @@
-import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { corpusPath } from '../support/fixtures.ts'
 import { freePort } from '../support/free-port.ts'
 import { haproxyCheck } from '../support/haproxy.ts'
+import { hapedge } from '../support/run-cli.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { corpusFiles, filesSharingIdentities } from './corpus-identities.ts'
 import { readTextTree, readTree } from './read-tree.ts'
 
 /** The real `hapedge render` command on the shared corpus of real-world manifests. */
-
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function hapedge(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hapedge.js', ...args], { cwd: projectRoot }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr })
-    })
-  })
-}
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 

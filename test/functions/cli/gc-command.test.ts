@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { commitEvents } from '../../../core/commit/commit-events.ts'
+import { readGeneration } from '../../../core/commit/read-generation.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { createDiskStore } from '../../../functions/storage/disk-store.ts'
+import { app, coldContext, modified } from '../../support/contracts/cluster-apps.ts'
+import { hapedge } from '../../support/run-cli.ts'
+import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
+
+describe('hapedge gc (CLI)', () => {
+  let data: string
+  beforeEach(async () => void (data = await makeTempDir('hapedge-gc')))
+  afterEach(() => removeTempDir(data))
+
+  it('deletes what only dropped generations referenced and keeps the current generation whole', async () => {
+    const store = createDiskStore({ root: data })
+    const commit = (paths: string[]) => commitEvents({ store, cluster: 'prod-eu', options: {}, context: coldContext() }, app(1, paths).map(modified))
+    await commit(['/'])
+    await commit(['/', '/a'])
+    await commit(['/', '/b'])
+
+    const run = await hapedge(['gc', '--data', data, '--cluster', 'prod-eu', '--keep', '1', '--grace', '0s'])
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\n$/)
+
+    const head = await readHead(store, clusterKeys('prod-eu'))
+    expect(await readGeneration(store, 'prod-eu', head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
+  })
+
+  it('refuses a cluster id that could name another path, and wrong flags, with exit code 2', async () => {
+    expect(await hapedge(['gc', '--data', data, '--cluster', '../etc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/) })
+    expect(await hapedge(['gc', '--data', data, '--cluster', 'a', '--grace', 'soon'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--grace soon: a duration/) })
+    expect(await hapedge(['gc', '--data', data])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster ID is required/) })
+  })
+})
