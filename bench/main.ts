@@ -1,17 +1,25 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printReport } from './report.ts'
+import { printReport, printStorageReport } from './report.ts'
+import { measureStorage, type StorageResult } from './storage.ts'
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,5000,20000' },
     samples: { type: 'string', default: '40' },
+    'storage-sizes': { type: 'string', default: '20000,62500' },
+    'storage-samples': { type: 'string', default: '10' },
     json: { type: 'string' },
   },
 })
-const sizes = values.sizes.split(',').map((size) => Number(size.trim()))
-if (sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`--sizes: whole numbers of at least 100, got ${values.sizes}`)
+const sizesOf = (flag: 'sizes' | 'storage-sizes') => {
+  const sizes = values[flag].split(',').filter(Boolean).map((size) => Number(size.trim()))
+  if (sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`--${flag}: whole numbers of at least 100, got ${values[flag]}`)
+  return sizes
+}
+const sizes = sizesOf('sizes')
+const storageSizes = sizesOf('storage-sizes')
 if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-gc (npm run bench does) for steadier heap figures')
 
 const results: SizeResult[] = []
@@ -20,7 +28,14 @@ for (const size of sizes) {
   results.push(await measureSize(size, { samples: Number(values.samples), fullRuns: size >= 20_000 ? 5 : 9 }))
 }
 printReport(results)
+
+const stored: StorageResult[] = []
+for (const [i, size] of storageSizes.entries()) {
+  console.error(`measuring ${size} Ingresses through object storage…`)
+  stored.push(await measureStorage(size, Number(values['storage-samples']), i === storageSizes.length - 1))
+}
+if (stored.length > 0) printStorageReport(stored)
 if (values.json) {
-  await writeFile(values.json, `${JSON.stringify(results.flatMap((result) => result.rows), null, 2)}\n`)
+  await writeFile(values.json, `${JSON.stringify([...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows)], null, 2)}\n`)
   console.log(`\nwrote ${values.json}`)
 }

@@ -1,7 +1,10 @@
 import type { Row, SizeResult } from './measure.ts'
+import type { StorageResult, StorageRow } from './storage.ts'
 import { median, round } from './stats.ts'
 
-const columns: [keyof Row, string][] = [
+type Columns<T> = [keyof T, string][]
+
+const columns: Columns<Row> = [
   ['size', 'Ingresses'],
   ['change', 'change'],
   ['incremental_ms_p50', 'incr p50 ms'],
@@ -17,7 +20,21 @@ const columns: [keyof Row, string][] = [
   ['heap_peak_mb', 'heap MB'],
 ]
 
-function table(rows: Row[]): string {
+const storageColumns: Columns<StorageRow> = [
+  ['size', 'Ingresses'],
+  ['change', 'change'],
+  ['objects', 'objects'],
+  ['cold_ms_p50', 'cold p50 ms'],
+  ['warm_ms_p50', 'warm p50 ms'],
+  ['nodes_read', 'nodes read'],
+  ['kib_read', 'KiB read'],
+  ['load_rounds', 'load rounds'],
+  ['nodes_written', 'nodes written'],
+  ['blobs_written', 'blobs written'],
+  ['kib_written', 'KiB written'],
+]
+
+function table<T>(rows: T[], columns: Columns<T>): string {
   const cells = [columns.map(([, title]) => title), ...rows.map((row) => columns.map(([key]) => String(row[key])))]
   const widths = columns.map((_, c) => Math.max(...cells.map((line) => line[c]!.length)))
   return cells.map((line) => line.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n')
@@ -27,7 +44,7 @@ const mark = (ok: boolean) => (ok ? 'met    ' : 'NOT met')
 
 /** Prints the figures, then each target of the incremental issue beside what was measured. */
 export function printReport(results: SizeResult[]): void {
-  console.log(table(results.flatMap((result) => result.rows)))
+  console.log(table(results.flatMap((result) => result.rows), columns))
   console.log('')
   for (const result of results) {
     console.log(
@@ -59,5 +76,35 @@ export function printReport(results: SizeResult[]): void {
     })
     const worst = Math.max(...largest.rows.map((row, i) => row.incremental_ms_p50 / smallest.rows[i]!.incremental_ms_p50))
     console.log(`  ${mark(worst < 2)} cost per change flat from ${smallest.size} to ${largest.size} (p50 ratio, 1× is flat): ${slopes.join(', ')}`)
+  }
+}
+
+/** Prints the stateless path's figures: what one change reads and writes in object storage, cold and warm. */
+export function printStorageReport(results: StorageResult[]): void {
+  console.log(`\nthrough object storage (in memory; cold = a fresh process with an empty cache, warm = a 32 MiB cache kept across changes):`)
+  console.log(table(results.flatMap((result) => result.rows), storageColumns))
+  console.log('')
+  for (const result of results) {
+    console.log(`${result.size} Ingresses (${result.objects} objects): committed in one batch in ${round(result.buildMs / 1000, 1)} s; snapshot tree depth ${result.snapshotDepth + 1}`)
+  }
+  const smallest = results[0]!
+  const largest = results[results.length - 1]!
+  console.log(`\ntargets (object storage):`)
+  if (results.length > 1) {
+    const growth = largest.objects / smallest.objects
+    const ratios = largest.rows.map((row, i) => row.nodes_read / smallest.rows[i]!.nodes_read)
+    const worst = Math.max(...ratios)
+    console.log(
+      `  ${mark(worst < 1 + Math.log2(growth) / 2)} nodes read per change grow with the depth, not the size: ${round(growth, 1)}× the objects, ` +
+        `${largest.rows.map((row, i) => `${row.change} ${round(ratios[i]!, 2)}×`).join(', ')}`,
+    )
+  }
+  const cold = largest.coldProcess
+  if (cold) {
+    console.log(
+      `  ${mark(cold.heapPeakMb < 64)} a cold process commits a one-Ingress change at ${largest.objects} objects in < 64 MB of heap: ` +
+        `peak ${round(cold.heapPeakMb, 1)} MB (${round(cold.heapBeforeMb, 1)} MB before it started; heap limit ${round(cold.heapLimitMb)} MB), ` +
+        `${cold.loaded.nodes} nodes read in ${cold.loaded.rounds} rounds, ${round(cold.ms)} ms from disk`,
+    )
   }
 }

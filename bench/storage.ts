@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { commitEvents, type Committed } from '../core/commit/commit-events.ts'
+import type { ObjectStore } from '../core/ports/object-store.ts'
+import { NodeCache } from '../core/tree/node-cache.ts'
+import { nodeSha256 } from '../functions/node/sha256.ts'
+import { createMemoryStore } from '../functions/storage/memory-store.ts'
+import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
+import { seededRandom } from './random.ts'
+import { median, round } from './stats.ts'
+import { syntheticCluster } from './synthetic-cluster.ts'
+
+export interface StorageRow {
+  size: number
+  objects: number
+  change: ChangeKind
+  cold_ms_p50: number
+  warm_ms_p50: number
+  nodes_read: number
+  kib_read: number
+  load_rounds: number
+  nodes_written: number
+  blobs_written: number
+  kib_written: number
+}
+
+export interface ColdProcess {
+  ms: number
+  heapBeforeMb: number
+  heapPeakMb: number
+  heapLimitMb: number
+  loaded: Committed['loaded']
+}
+
+export interface StorageResult {
+  size: number
+  objects: number
+  buildMs: number
+  snapshotDepth: number
+  rows: StorageRow[]
+  coldProcess?: ColdProcess
+}
+
+const CLUSTER = 'bench'
+const context = (budget = Number.POSITIVE_INFINITY) => ({ nodes: new NodeCache(budget), hash: nodeSha256 })
+
+/**
+ * The stateless path through object storage (in memory, so the figures count work, not a
+ * network): a cluster committed once, then each change committed by a cold process (empty
+ * cache: every node it needs is read) and by a warm one (a bounded cache kept across changes).
+ */
+export async function measureStorage(size: number, samples: number, coldProcess: boolean): Promise<StorageResult> {
+  const random = seededRandom(size + 1)
+  const objects = syntheticCluster(size, random)
+  const store = createMemoryStore()
+  const started = performance.now()
+  const built = await commitEvents({ store, cluster: CLUSTER, options: {}, context: context() }, objects.map((object) => ({ type: 'ADDED' as const, object })))
+  const buildMs = performance.now() - started
+  const source = new ChangeSource(objects, size, random)
+  const warm = context(32 * 1024 * 1024)
+  const rows: StorageRow[] = []
+  for (const change of CHANGE_KINDS) {
+    const cold: Committed[] = []
+    const coldMs: number[] = []
+    const warmMs: number[] = []
+    for (let sample = 0; sample < samples; sample++) {
+      let at = performance.now()
+      cold.push(await commitEvents({ store, cluster: CLUSTER, options: {}, context: context() }, source.next(change)))
+      coldMs.push(performance.now() - at)
+      at = performance.now()
+      await commitEvents({ store, cluster: CLUSTER, options: {}, context: warm }, source.next(change))
+      warmMs.push(performance.now() - at)
+    }
+    const mean = (pick: (committed: Committed) => number) => round(cold.reduce((sum, committed) => sum + pick(committed), 0) / cold.length, 1)
+    rows.push({
+      size,
+      objects: objects.length,
+      change,
+      cold_ms_p50: round(median(coldMs), 2),
+      warm_ms_p50: round(median(warmMs), 2),
+      nodes_read: mean((c) => c.loaded.nodes),
+      kib_read: mean((c) => c.loaded.bytes / 1024),
+      load_rounds: mean((c) => c.loaded.rounds),
+      nodes_written: mean((c) => c.written.nodes),
+      blobs_written: mean((c) => c.written.blobs),
+      kib_written: mean((c) => c.written.bytes / 1024),
+    })
+  }
+  const result: StorageResult = { size, objects: objects.length, buildMs, snapshotDepth: built.head!.snapshot.level, rows }
+  if (coldProcess) result.coldProcess = await measureColdProcess(store, source.next('ingress-path'))
+  return result
+}
+
+/** Copies the cluster to a directory and commits one event there from a fresh process limited to a 64 MB heap. */
+async function measureColdProcess(store: ObjectStore, events: unknown): Promise<ColdProcess> {
+  const root = await mkdtemp(join(tmpdir(), 'hapedge-bench-'))
+  try {
+    for await (const object of store.list(`clusters/${CLUSTER}/`)) {
+      const path = join(root, object.key)
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, (await store.get(object.key))!.body)
+    }
+    const eventsFile = join(root, 'events.json')
+    await writeFile(eventsFile, JSON.stringify(events))
+    const script = fileURLToPath(new URL('./cold-commit.ts', import.meta.url))
+    const { stdout } = await promisify(execFile)(process.execPath, ['--max-old-space-size=64', '--expose-gc', '--import', 'tsx', script, root, CLUSTER, eventsFile])
+    return JSON.parse(stdout) as ColdProcess
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
