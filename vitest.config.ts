@@ -1,9 +1,11 @@
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 
 /**
  * `unit`: pure and in-process suites, seconds in all (`npm run test:fast`).
  * `haproxy`: renders, checks and serves through the real HAProxy binary on loopback.
- * `storage`: the ObjectStore adapters against their one contract.
+ * `storage`: the ObjectStore adapters against their contract: memory, local disk, S3 through s3rver and a stand-in S3 on loopback.
+ * `workers`: inside workerd: the R2 adapter on the local R2 of wrangler.toml's `STORE` binding, and the S3 adapter's error paths.
  */
 export default defineConfig({
   test: {
@@ -24,6 +26,10 @@ export default defineConfig({
         },
       },
       { test: { name: 'storage', include: ['test/functions/storage/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 } },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        test: { name: 'workers', include: ['test/workers/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+      },
     ],
   },
 })

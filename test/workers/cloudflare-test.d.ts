@@ -1,0 +1,6 @@
+// What the workers tests take from `cloudflare:test`, declared here so the project's one tsconfig
+// (Node and DOM types) checks them without @cloudflare/workers-types, whose globals clash with DOM's.
+declare module 'cloudflare:test' {
+  import type { R2BucketBinding } from '../../functions/storage/r2-store.ts'
+  export const env: { STORE: R2BucketBinding }
+}
