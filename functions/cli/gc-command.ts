@@ -1,3 +1,4 @@
+import { collectAllGarbage, type GarbageOutcome } from '../../core/commit/collect-all-garbage.ts'
 import { collectGarbage } from '../../core/commit/collect-garbage.ts'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
@@ -6,7 +7,9 @@ import { createDiskStore } from '../storage/disk-store.ts'
 import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
-/** `hapedge gc --data DIR --cluster ID…`: deletes what no retained generation references. */
+const context = () => ({ nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 })
+
+/** `hapedge gc --data DIR [--cluster ID…]`: deletes what no retained generation references, in the named clusters or all. */
 export async function gcCommand(args: string[]): Promise<number> {
   const values = parseOptions(args, {
     data: { type: 'string', default: '.hapedge' },
@@ -14,24 +17,27 @@ export async function gcCommand(args: string[]): Promise<number> {
     keep: { type: 'string', default: '50' },
     grace: { type: 'string', default: '15m' },
   })
-  if (!values.cluster?.length) throw new UsageError('--cluster ID is required (repeatable)')
-  for (const id of values.cluster) if (!isClusterId(id)) throw new UsageError(`--cluster ${JSON.stringify(id)}: a DNS label (lowercase letters, digits, '-')`)
+  for (const id of values.cluster ?? []) if (!isClusterId(id)) throw new UsageError(`--cluster ${JSON.stringify(id)}: a DNS label (lowercase letters, digits, '-')`)
   const keep = Number(values.keep)
   if (!Number.isInteger(keep) || keep < 1) throw new UsageError(`--keep ${values.keep}: a whole number of generations, at least 1`)
-  const graceMs = parseDuration('grace', values.grace)
+  const options = { keep, graceMs: parseDuration('grace', values.grace) }
 
   const store = createDiskStore({ root: values.data })
-  for (const cluster of values.cluster) {
-    const report = await collectGarbage(store, cluster, { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }, { keep, graceMs })
-    if (!report) {
-      console.log(`${cluster}: no generation committed, nothing to collect`)
-      continue
-    }
-    console.log(
-      `${cluster}: generation ${report.generation}, kept ${report.retained.length} generations (${report.live} objects); ` +
-        `deleted ${report.deleted.length}, ${report.young} unreferenced but younger than ${values.grace}` +
-        (report.complete ? '' : ' — stopped early: a writer went ahead when the hold lapsed; run again'),
-    )
-  }
-  return 0
+  const outcomes: GarbageOutcome[] = values.cluster
+    ? await Promise.all(values.cluster.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), options) })))
+    : await collectAllGarbage(store, context, options)
+  if (outcomes.length === 0) console.log(`no cluster has a committed generation in ${values.data}`)
+  for (const outcome of outcomes) console[('error' in outcome ? 'error' : 'log')](describe(outcome, values.grace))
+  return outcomes.some((outcome) => 'error' in outcome) ? 1 : 0
+}
+
+function describe(outcome: GarbageOutcome, grace: string): string {
+  if ('error' in outcome) return `${outcome.cluster}: ${outcome.error}`
+  const { report } = outcome
+  if (!report) return `${outcome.cluster}: no generation committed, nothing to collect`
+  return (
+    `${outcome.cluster}: generation ${report.generation}, kept ${report.retained.length} generations (${report.live} objects); ` +
+    `deleted ${report.deleted.length}, ${report.young} unreferenced but younger than ${grace}` +
+    (report.complete ? '' : ' — stopped early: a writer went ahead when the hold lapsed; run again')
+  )
 }

@@ -14,17 +14,18 @@ describe('hapedge gc (CLI)', () => {
   beforeEach(async () => void (data = await makeTempDir('hapedge-gc')))
   afterEach(() => removeTempDir(data))
 
-  it('deletes what only dropped generations referenced and keeps the current generation whole', async () => {
+  it('collects every cluster: deletes what only dropped generations referenced and keeps the current generation whole', async () => {
     const store = createDiskStore({ root: data })
     const commit = (paths: string[]) => commitEvents({ store, cluster: 'prod-eu', options: {}, context: coldContext() }, app(1, paths).map(modified))
     await commit(['/'])
     await commit(['/', '/a'])
     await commit(['/', '/b'])
 
-    const run = await hapedge(['gc', '--data', data, '--cluster', 'prod-eu', '--keep', '1', '--grace', '0s'])
+    await commitEvents({ store, cluster: 'staging', options: {}, context: coldContext() }, app(2).map(modified))
+    const run = await hapedge(['gc', '--data', data, '--keep', '1', '--grace', '0s'])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\n$/)
+    expect(run.stdout).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\nstaging: generation 1, kept 1 generations \(\d+ objects\); deleted 0, 0 unreferenced but younger than 0s\n$/)
 
     const head = await readHead(store, clusterKeys('prod-eu'))
     expect(await readGeneration(store, 'prod-eu', head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
@@ -33,6 +34,6 @@ describe('hapedge gc (CLI)', () => {
   it('refuses a cluster id that could name another path, and wrong flags, with exit code 2', async () => {
     expect(await hapedge(['gc', '--data', data, '--cluster', '../etc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/) })
     expect(await hapedge(['gc', '--data', data, '--cluster', 'a', '--grace', 'soon'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--grace soon: a duration/) })
-    expect(await hapedge(['gc', '--data', data])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster ID is required/) })
+    expect(await hapedge(['gc', '--data', data, '--keep', '0'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--keep 0: a whole number/) })
   })
 })
