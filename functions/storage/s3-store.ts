@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3'
 import { toBytes } from '../../core/hash.ts'
 import { StorageError } from '../../core/ports/object-store.ts'
 import type { ObjectStore, PutCondition } from '../../core/ports/object-store.ts'
+import { s3Failure, statusOf } from './s3-error.ts'
 
 export interface S3StoreOptions {
   /** A client for the service (AWS S3, R2's S3 API, MinIO); `createS3Client` sets what R2 needs. */
@@ -14,9 +15,6 @@ export interface S3StoreOptions {
 
 /** S3 takes at most this many keys per DeleteObjects. */
 const DELETE_BATCH = 1000
-
-/** The HTTP status an SDK error carries; present even when the error body could not be parsed. */
-const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode
 
 /** S3 quotes its etags; the port's etags are bare tokens, as on disk and R2. */
 const bare = (etag: string | undefined) => etag?.replace(/^"|"$/g, '') ?? ''
@@ -43,7 +41,7 @@ export function createS3Store(options: S3StoreOptions): ObjectStore {
       return await fn()
     } catch (error) {
       if (fallback(statusOf(error))) return undefined
-      throw new StorageError(operation, key, error)
+      throw new StorageError(operation, key, s3Failure(error))
     }
   }
   const missing = (status?: number) => status === 404

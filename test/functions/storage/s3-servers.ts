@@ -1,9 +1,10 @@
 import { createServer } from 'node:http'
-import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import S3rver from 's3rver'
 import type { S3ClientConfig } from '@aws-sdk/client-s3'
 import { createS3Client } from '../../../functions/storage/s3-client.ts'
+import { s3ErrorXml } from '../../support/contracts/s3-wire-contract.ts'
+import type { WireReply, WireRequest } from '../../support/contracts/s3-wire-contract.ts'
 import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
 import { mendS3rver } from './s3rver-mends.ts'
 
@@ -39,38 +40,23 @@ export async function startS3rver(bucket: string): Promise<RunningServer> {
   }
 }
 
-export interface RecordedRequest {
-  method: string
-  url: string
-  headers: IncomingHttpHeaders
-}
-
-export interface FakeReply {
-  status: number
-  /** S3's error code, answered as S3's XML error body; omitted for a success. */
-  code?: string
-  headers?: Record<string, string>
-  /** Never answer, to make the client time out. */
-  stall?: boolean
-}
-
 export interface FakeS3 extends RunningServer {
-  requests: RecordedRequest[]
-  /** What the next request gets. */
-  reply(next: FakeReply): void
+  requests: WireRequest[]
+  /** What the next request gets; `stall` never answers, so that the client times out. */
+  reply(next: WireReply & { stall?: boolean }): void
 }
 
 /** An S3 stand-in on loopback that records each request and answers what the test set, as S3 would on the wire. */
 export async function startFakeS3(): Promise<FakeS3> {
-  const requests: RecordedRequest[] = []
-  let next: FakeReply = { status: 200 }
+  const requests: WireRequest[] = []
+  let next: WireReply & { stall?: boolean } = { status: 200 }
   const server = createServer((request, response) => {
     request.resume().on('end', () => {
-      requests.push({ method: request.method!, url: request.url!, headers: request.headers })
+      const { headers } = request
+      requests.push({ method: request.method!, path: request.url!, header: (name) => headers[name] as string | undefined })
       if (next.stall) return
-      const body = next.code ? `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${next.code}</Code><Message>${next.code} from the fake</Message><RequestId>fake-1</RequestId></Error>` : ''
-      response.writeHead(next.status, { 'content-type': 'application/xml', 'x-amz-request-id': 'fake-1', ...next.headers })
-      response.end(body)
+      response.writeHead(next.status, { 'content-type': 'application/xml', ...next.headers })
+      response.end(next.code ? s3ErrorXml(next.code) : '')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
