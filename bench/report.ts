@@ -81,7 +81,7 @@ export function printReport(results: SizeResult[]): void {
 
 /** Prints the stateless path's figures: what one change reads and writes in object storage, cold and warm. */
 export function printStorageReport(results: StorageResult[]): void {
-  console.log(`\nthrough object storage (in memory; cold = a fresh process with an empty cache, warm = a 32 MiB cache kept across changes):`)
+  console.log(`\nthrough object storage (in memory; cold = a fresh process with an empty cache, warm = a 32 MiB cache kept across changes; medians):`)
   console.log(table(results.flatMap((result) => result.rows), storageColumns))
   console.log('')
   for (const result of results) {
