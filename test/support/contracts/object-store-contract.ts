@@ -93,6 +93,15 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractS
       expect(await collect(store, `${at}nothing/`)).toEqual([])
     })
 
+    it('lists and deletes past one page of a thousand keys', async () => {
+      const at = scope()
+      const keys = Array.from({ length: 1050 }, (_, i) => `${at}${String(i).padStart(4, '0')}`)
+      for (let start = 0; start < keys.length; start += 50) await Promise.all(keys.slice(start, start + 50).map((key) => store.put(key, '')))
+      expect((await collect(store, at)).map((object) => object.key)).toEqual(keys)
+      await store.delete(keys)
+      expect(await collect(store, at)).toEqual([])
+    }, SLOW)
+
     it('deletes keys, and deleting missing keys is no error', async () => {
       const at = scope()
       await store.put(`${at}x`, 'x')
