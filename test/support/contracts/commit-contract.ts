@@ -117,7 +117,7 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
             await collectGarbage(store, cluster, cold(), { keep: 1, graceMs: 0, leaseMs: 5_000 })
             runs++
             // Let the writers' timers run between collections, as separate processes would.
-            await new Promise((resolve) => setTimeout(resolve, 5))
+            await new Promise((resolve) => setTimeout(resolve, 25))
           }
           return runs
         })()
