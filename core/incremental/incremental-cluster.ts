@@ -28,6 +28,7 @@ import type { Entry } from '../render/files.ts'
 import { DirtySet } from './dirty-set.ts'
 import { emptyPlan, needReload, type Plan } from './plan.ts'
 import { planServerChanges } from './server-changes.ts'
+import { compareResourceVersions, resourceVersionOf, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
@@ -76,6 +77,8 @@ export class IncrementalCluster {
   private readonly defaultBackend: Table<{ name?: string; rejections: Rejection[] }>
   private readonly objectRejections: Table<Rejection>
   private readonly hostsBySecret: SetIndex
+  private readonly versions: Table<SeenVersion>
+  private stale = 0
 
   constructor(
     base: ClusterTrees | undefined,
@@ -94,6 +97,7 @@ export class IncrementalCluster {
     this.defaultBackend = this.keyspace.table('default-backend')
     this.objectRejections = this.keyspace.table('object-rejection')
     this.hostsBySecret = this.keyspace.index('secret-hosts')
+    this.versions = this.keyspace.table('resource-version')
     const stored = this.settingsTable.get(CLUSTER)
     this.genesis = stored === undefined
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
@@ -115,10 +119,19 @@ export class IncrementalCluster {
     return { files: files.changed, plan, snapshot: snapshot.tree, generation: { manifest: files.manifest, record, created: [...created.content, ...metadata] }, created }
   }
 
+  /** Events refused because the object had already been seen at the same or a later resource version. */
+  get staleEvents(): number {
+    return this.stale
+  }
+
   private applyEvent(event: WatchEvent): void {
     const change = objectChange(event)
     if ('ignore' in change) return
     const ref = 'remove' in change ? change.remove : change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
+    if (!this.isNewer(objectKey(ref), event)) {
+      this.stale++
+      return
+    }
     const servedWithoutClass = this.state.servesClass(undefined)
     const previous = 'remove' in change ? this.state.remove(ref) : this.state.apply(change.put)
     const current = this.state.get(ref)
@@ -128,6 +141,23 @@ export class IncrementalCluster {
     if (ref.kind === 'Secret') dirty.secrets.add(`${ref.namespace}/${ref.name}`)
     if (ref.kind === 'ConfigMap') dirty.settings = true
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
+  }
+
+  /**
+   * Whether the event is newer than what was applied to its object: audit batches arrive out of
+   * order and retried, so a write older than one already applied (or than a deletion) is refused.
+   * Objects without a decimal resourceVersion are applied as they come.
+   */
+  private isNewer(key: string, event: WatchEvent): boolean {
+    const version = resourceVersionOf(event.object)
+    const seen = this.versions.get(key)
+    if (version && seen && compareResourceVersions(version, seen.version) <= 0) return false
+    const latest = version ?? seen?.version
+    if (event.type === 'DELETED') {
+      if (latest) this.versions.set(key, { version: latest, deleted: true })
+    } else if (version) this.versions.set(key, { version })
+    else if (seen) this.versions.delete(key)
+    return true
   }
 
   private markTouched(object: KubeObject | InvalidObject): void {
