@@ -36,7 +36,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' }, miniflare: { bindings: { ADMIN_TOKEN: 'workers-test-admin-token' } } })],
         test: { name: 'workers', include: ['test/workers/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
       },
     ],

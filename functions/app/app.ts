@@ -1,12 +1,50 @@
 import { Hono } from 'hono'
+import { CommitContention, CorruptObject } from '../../core/commit/errors.ts'
+import { StorageError } from '../../core/ports/object-store.ts'
+import type { AppEnv } from './app-env.ts'
+import { requireCluster, type AppVariables } from './auth.ts'
+import { HttpError } from './http-error.ts'
+import { contentRoutes } from './routes/content.ts'
+import { ingestionRoutes } from './routes/ingestion.ts'
+import { registrationRoutes } from './routes/registration.ts'
 
 /**
- * The one HTTP app every platform runs. Today it answers liveness; the cluster routes of the
- * design's Interfaces table (registration, events, audit, resync, head, blobs) come with the
- * storage layer they need.
+ * The one HTTP app every platform runs (Node server, Cloudflare Worker, AWS Lambda): the routes
+ * of the design's Interfaces table, JSON in and out, errors as `{"error": {"message", "path"}}`.
  */
-export function createApp() {
-  const app = new Hono()
+export function createApp(env: AppEnv) {
+  const app = new Hono<{ Variables: AppVariables }>()
+
+  app.use('*', async (c, next) => {
+    const started = performance.now()
+    await next()
+    const route = c.req.routePath
+    env.metrics.observe(route, (performance.now() - started) / 1000)
+    env.metrics.count('hapedge_requests_total', 'Requests, by route and status.', { route, status: String(c.res.status) })
+  })
+
   app.get('/healthz', (c) => c.json({ ok: true }))
+  app.get('/metrics', (c) => c.text(env.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' }))
+  app.route('/v1/clusters', registrationRoutes(env))
+  app.use('/v1/clusters/:id/*', requireCluster(env))
+  app.route('/v1/clusters/:id', ingestionRoutes(env))
+  app.route('/v1/clusters/:id', contentRoutes(env))
+
+  app.notFound((c) => c.json(new HttpError(404, `no route ${c.req.method} ${c.req.path}`).toJSON(), 404))
+  app.onError((error, c) => {
+    const failure = asHttpError(error)
+    if (failure.status >= 500 && !(error instanceof CommitContention)) console.error(error)
+    const headers: Record<string, string> = failure.retryAfterSeconds ? { 'retry-after': String(failure.retryAfterSeconds) } : {}
+    return c.json(failure.toJSON(), failure.status, headers)
+  })
   return app
+}
+
+/** What each failure means to a client: bad input, credentials, contention (retry), storage (retry), corruption. */
+function asHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error
+  if (error instanceof CommitContention) return new HttpError(503, error.message, undefined, error.retryAfterSeconds)
+  if (error instanceof StorageError) return new HttpError(503, error.message, undefined, 2)
+  if (error instanceof CorruptObject) return new HttpError(500, `refused to use a stored object: ${error.message}`)
+  return new HttpError(500, 'internal error')
 }

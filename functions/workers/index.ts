@@ -2,10 +2,13 @@ import { collectAllGarbage } from '../../core/commit/collect-all-garbage.ts'
 import { sha256Text } from '../../core/hash.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { createApp } from '../app/app.ts'
+import { buildEnv } from '../app/build-env.ts'
 import { createR2Store, type R2BucketBinding } from '../storage/r2-store.ts'
 
 export interface WorkerEnv {
   STORE: R2BucketBinding
+  /** A secret (`wrangler secret put ADMIN_TOKEN`): registers and lists clusters. */
+  ADMIN_TOKEN: string
   /** Generations kept by garbage collection (default 50). */
   GC_KEEP?: string
   /** Unreferenced objects younger than this are kept (seconds, default 900). */
@@ -16,11 +19,24 @@ interface ExecutionContextLike {
   waitUntil(promise: Promise<unknown>): void
 }
 
-const app = createApp()
+/** One app per isolate (its node caches stay warm across requests), made on the first request. */
+let app: ReturnType<typeof createApp> | undefined
+const appFor = (env: WorkerEnv) =>
+  (app ??= createApp(
+    buildEnv({
+      store: createR2Store({ bucket: env.STORE }),
+      adminToken: env.ADMIN_TOKEN,
+      hash: sha256Text,
+      // 128 MB per isolate: a few clusters' hot nodes, well clear of one change's working set.
+      cache: { perCluster: 8 * 1024 * 1024, clusters: 4 },
+    }),
+  ))
 
 export default {
-  fetch: app.fetch,
-  /** The cron trigger of wrangler.toml: collect every cluster's garbage (a Worker's node cache stays well under its 128 MB). */
+  fetch(request: Request, env: WorkerEnv, ctx: ExecutionContextLike): Response | Promise<Response> {
+    return appFor(env).fetch(request, env, ctx as never)
+  },
+  /** The cron trigger of wrangler.toml: collect every cluster's garbage. */
   scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContextLike): void {
     const context = () => ({ nodes: new NodeCache(16 * 1024 * 1024), hash: sha256Text })
     const options = { keep: Number(env.GC_KEEP ?? 50), graceMs: Number(env.GC_GRACE_SECONDS ?? 900) * 1000 }

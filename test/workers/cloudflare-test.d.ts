@@ -2,7 +2,7 @@
 // (Node and DOM types) checks them without @cloudflare/workers-types, whose globals clash with DOM's.
 declare module 'cloudflare:test' {
   import type { R2BucketBinding } from '../../functions/storage/r2-store.ts'
-  export const env: { STORE: R2BucketBinding; GC_KEEP?: string; GC_GRACE_SECONDS?: string }
+  export const env: { STORE: R2BucketBinding; ADMIN_TOKEN: string; GC_KEEP?: string; GC_GRACE_SECONDS?: string }
   export function createExecutionContext(): { waitUntil(promise: Promise<unknown>): void }
   export function waitOnExecutionContext(ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<void>
   export function createScheduledController(options?: { scheduledTime?: Date | number; cron?: string }): unknown

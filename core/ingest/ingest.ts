@@ -1,0 +1,67 @@
+import { commitEvents, type CommitContext, type Committed } from '../commit/commit-events.ts'
+import { runLoading } from '../commit/run-loading.ts'
+import { NodeLoader } from '../commit/node-loader.ts'
+import { clusterKeys } from '../commit/cluster-keys.ts'
+import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
+import { describeRef, objectRef } from '../kube/objects.ts'
+import type { Rejection } from '../model/rejection.ts'
+import { utf8Length } from '../tree/tree-shape.ts'
+
+/** What a write answers: the generation now current, what changed, whether HAProxy reloads, and what was refused. */
+export interface IngestResult {
+  generation: number | null
+  manifest: string | null
+  /** False when the events changed nothing: no generation was made. */
+  committed: boolean
+  changed: { files: number; bytes: number }
+  reload: boolean
+  reasons: string[]
+  /** Objects of this request that are not served, with the reason. */
+  rejected: Rejection[]
+  /** Events refused as older than what was already applied to their object. */
+  stale: number
+}
+
+/**
+ * Commits a request's events, in chunks of at most `chunk` so that memory stays bounded
+ * whatever the batch (each chunk is a consistent generation), and reports on the objects the
+ * request named.
+ */
+export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
+  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], stale: 0 }
+  let last: Committed | undefined
+  const files = new Set<string>()
+  for (let start = 0; start < events.length || !last; start += chunk) {
+    last = await commitEvents(ctx, events.slice(start, start + chunk))
+    const { applied } = last
+    if (!applied) continue
+    result.stale += applied.stale
+    if (!last.committed) continue
+    result.committed = true
+    for (const path of applied.files) files.add(path)
+    for (const blob of applied.created.content) result.changed.bytes += utf8Length(blob.text)
+    result.reload ||= applied.plan.reload
+    for (const reason of applied.plan.reasons) if (!result.reasons.includes(reason)) result.reasons.push(reason)
+  }
+  result.changed.files = files.size
+  result.generation = last.head?.generation ?? null
+  result.manifest = last.head?.manifest ?? null
+  if (last.applied) result.rejected = await rejectionsOf(ctx, last, events)
+  return result
+}
+
+/** The rejections that name an object of this request. */
+async function rejectionsOf(ctx: CommitContext, committed: Committed, events: readonly WatchEvent[]): Promise<Rejection[]> {
+  const named = new Set<string>()
+  for (const event of events) {
+    const change = objectChange(event)
+    if ('remove' in change) continue
+    if ('put' in change) named.add(describeRef(change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref))
+  }
+  if (named.size === 0) return []
+  const { snapshot, generation } = committed.applied!
+  const loader = new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context)
+  const all = await runLoading(() => new IncrementalCluster({ snapshot, manifest: generation.manifest }, ctx.options, ctx.context).rejections(), loader)
+  return all.filter((rejection) => named.has(rejection.object))
+}

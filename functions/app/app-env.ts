@@ -1,0 +1,32 @@
+import type { HashText } from '../../core/hash.ts'
+import type { Clock } from '../../core/ports/clock.ts'
+import type { ObjectStore } from '../../core/ports/object-store.ts'
+import type { Registry } from '../../core/registry/registry.ts'
+import type { Metrics } from './metrics.ts'
+import type { NodeCaches } from './node-caches.ts'
+
+/** What the app runs on: each platform's entry point builds one from its own storage and secrets. */
+export interface AppEnv {
+  store: ObjectStore
+  registry: Registry
+  /** The sha256 of the admin token (the token itself is never kept). */
+  adminTokenSha256: string
+  hash: HashText
+  clock: Clock
+  caches: NodeCaches
+  metrics: Metrics
+  limits: Limits
+}
+
+export interface Limits {
+  /** Largest request body, in bytes: a larger one is refused with 413 before it is read whole. */
+  bodyBytes: number
+  /** Events in one `POST …/events`, items in one audit `EventList`, objects in one resync `List`. */
+  events: number
+  auditItems: number
+  objects: number
+  /** Events committed together: a larger request is committed in several generations. */
+  eventsPerCommit: number
+}
+
+export const DEFAULT_LIMITS: Limits = { bodyBytes: 32 * 1024 * 1024, events: 5_000, auditItems: 1_000, objects: 200_000, eventsPerCommit: 2_000 }

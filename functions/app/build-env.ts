@@ -1,0 +1,34 @@
+import type { HashText } from '../../core/hash.ts'
+import { systemClock, type Clock } from '../../core/ports/clock.ts'
+import type { ObjectStore } from '../../core/ports/object-store.ts'
+import { Registry } from '../../core/registry/registry.ts'
+import { DEFAULT_LIMITS, type AppEnv, type Limits } from './app-env.ts'
+import { Metrics } from './metrics.ts'
+import { NodeCaches } from './node-caches.ts'
+
+export interface EnvOptions {
+  store: ObjectStore
+  adminToken: string
+  hash: HashText
+  clock?: Clock
+  limits?: Partial<Limits>
+  /** Node text cached per cluster, and how many clusters' caches are kept (a Worker has 128 MB in all). */
+  cache?: { perCluster: number; clusters: number }
+}
+
+/** The app's environment from a platform's storage and secrets. */
+export function buildEnv(options: EnvOptions): AppEnv {
+  if (options.adminToken.length < 16) throw new Error('the admin token must be at least 16 characters')
+  const clock = options.clock ?? systemClock
+  const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
+  return {
+    store: options.store,
+    registry: new Registry(options.store, options.hash, clock),
+    adminTokenSha256: options.hash(options.adminToken),
+    hash: options.hash,
+    clock,
+    caches: new NodeCaches(options.hash, cache.perCluster, cache.clusters),
+    metrics: new Metrics(),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * This process's counters and latencies, as Prometheus text: each instance of a function
+ * reports its own; the scraper (or Cloudflare's analytics) sums them.
+ */
+export class Metrics {
+  private readonly counters = new Map<string, { help: string; values: Map<string, number> }>()
+  private readonly buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+  private readonly histograms = new Map<string, { counts: number[]; sum: number; count: number }>()
+
+  count(name: string, help: string, labels: Record<string, string> = {}, by = 1): void {
+    let counter = this.counters.get(name)
+    if (!counter) this.counters.set(name, (counter = { help, values: new Map() }))
+    const key = formatLabels(labels)
+    counter.values.set(key, (counter.values.get(key) ?? 0) + by)
+  }
+
+  /** Records one request's duration under its route. */
+  observe(route: string, seconds: number): void {
+    const key = formatLabels({ route })
+    let histogram = this.histograms.get(key)
+    if (!histogram) this.histograms.set(key, (histogram = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }))
+    this.buckets.forEach((bound, i) => {
+      if (seconds <= bound) histogram.counts[i]!++
+    })
+    histogram.sum += seconds
+    histogram.count++
+  }
+
+  render(): string {
+    const lines: string[] = []
+    for (const [name, { help, values }] of this.counters) {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`)
+      for (const [labels, value] of values) lines.push(`${name}${labels} ${value}`)
+    }
+    const name = 'hapedge_request_duration_seconds'
+    lines.push(`# HELP ${name} Time from request to response, by route.`, `# TYPE ${name} histogram`)
+    for (const [labels, histogram] of this.histograms) {
+      const route = labels.slice(1, -1)
+      this.buckets.forEach((bound, i) => lines.push(`${name}_bucket{${route},le="${bound}"} ${histogram.counts[i]}`))
+      lines.push(`${name}_bucket{${route},le="+Inf"} ${histogram.count}`, `${name}_sum${labels} ${histogram.sum}`, `${name}_count${labels} ${histogram.count}`)
+    }
+    return `${lines.join('\n')}\n`
+  }
+}
+
+/** `{a="1",b="2"}`, values escaped as the exposition format wants. */
+function formatLabels(labels: Record<string, string>): string {
+  const pairs = Object.entries(labels).map(([key, value]) => `${key}="${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`)
+  return pairs.length ? `{${pairs.join(',')}}` : ''
+}

@@ -1,0 +1,37 @@
+import { Hono } from 'hono'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import type { AppEnv } from '../app-env.ts'
+import type { AppVariables } from '../auth.ts'
+import { HttpError } from '../http-error.ts'
+
+const SHA256 = /^[0-9a-f]{64}$/
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+/** What agents read: HEAD, and manifests and blobs by their sha256 (immutable, checked before they are served). */
+export function contentRoutes(env: AppEnv) {
+  const routes = new Hono<{ Variables: AppVariables }>()
+
+  routes.get('/head', async (c) => {
+    const current = await readHead(env.store, clusterKeys(c.get('record').id))
+    if (!current) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
+    const { generation, manifest, snapshot } = current.head
+    return c.json({ generation, manifest, snapshot }, 200, { 'cache-control': 'no-store' })
+  })
+
+  for (const [route, type] of [
+    ['manifests', 'application/json'],
+    ['blobs', 'application/octet-stream'],
+  ] as const) {
+    routes.get(`/${route}/:sha256`, async (c) => {
+      const sha256 = c.req.param('sha256')
+      if (!SHA256.test(sha256)) throw new HttpError(400, 'must be a lowercase hex sha256', 'sha256')
+      const key = clusterKeys(c.get('record').id).node('blobs', sha256)
+      const stored = await env.store.get(key)
+      if (!stored) throw new HttpError(404, `no ${route === 'manifests' ? 'manifest' : 'blob'} ${sha256} in this cluster`)
+      if (env.hash(new TextDecoder().decode(stored.body)) !== sha256) throw new HttpError(500, `${key}: stored content does not match its sha256`)
+      return c.body(stored.body as Uint8Array<ArrayBuffer>, 200, { 'content-type': type, 'cache-control': IMMUTABLE, etag: `"${sha256}"` })
+    })
+  }
+  return routes
+}

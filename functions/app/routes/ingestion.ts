@@ -1,0 +1,56 @@
+import { Hono, type Context } from 'hono'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import type { CommitContext } from '../../../core/commit/commit-events.ts'
+import { NodeLoader } from '../../../core/commit/node-loader.ts'
+import { openTrees } from '../../../core/commit/open-trees.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import { runLoading } from '../../../core/commit/run-loading.ts'
+import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
+import { ingest } from '../../../core/ingest/ingest.ts'
+import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
+import { resyncEvents } from '../../../core/ingest/resync.ts'
+import { optionsOf } from '../../../core/registry/cluster-record.ts'
+import type { AppEnv } from '../app-env.ts'
+import type { AppVariables } from '../auth.ts'
+import { readJson } from '../read-body.ts'
+import { touchLastEvent } from './last-event.ts'
+
+type ClusterContext = Context<{ Variables: AppVariables }>
+
+/** The three writes: watch events, a full resync, and (in audit.ts) the audit webhook. */
+export function ingestionRoutes(env: AppEnv) {
+  const routes = new Hono<{ Variables: AppVariables }>()
+
+  routes.post('/events', async (c) => {
+    const { events } = await readJson(c.req.raw, env.limits.bodyBytes, eventsBody(env.limits.events))
+    return c.json(await write(env, c, events))
+  })
+
+  routes.put('/objects', async (c) => {
+    const list = await readJson(c.req.raw, env.limits.bodyBytes, objectList(env.limits.objects))
+    const commit = commitContext(env, c)
+    const keys = clusterKeys(commit.cluster)
+    const current = await readHead(env.store, keys)
+    const loader = new NodeLoader(env.store, keys, commit.context)
+    const trees = current && (await openTrees(current.head, loader, commit.context, keys))
+    const events = trees ? await runLoading(() => resyncEvents(trees.snapshot, list.items, list.metadata?.resourceVersion), loader) : list.items.map((object): WatchEvent => ({ type: 'MODIFIED', object }))
+    return c.json(await write(env, c, events))
+  })
+  return routes
+}
+
+export function commitContext(env: AppEnv, c: ClusterContext): CommitContext {
+  const record = c.get('record')
+  return { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id), clock: env.clock }
+}
+
+/** Commits a request's events and answers what changed; the metrics count events and outcomes per cluster. */
+export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[]) {
+  const commit = commitContext(env, c)
+  const result = await ingest(commit, events, env.limits.eventsPerCommit)
+  await touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())
+  env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
+  env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })
+  if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })
+  return result
+}

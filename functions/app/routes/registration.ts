@@ -1,0 +1,37 @@
+import { Hono } from 'hono'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import { clusterRegistration } from '../../../core/registry/cluster-record.ts'
+import type { AppEnv } from '../app-env.ts'
+import { requireAdmin, type AppVariables } from '../auth.ts'
+import { HttpError } from '../http-error.ts'
+import { readJson } from '../read-body.ts'
+import { lastEventAt } from './last-event.ts'
+
+/** `POST /v1/clusters` registers a cluster (its token is shown once); `GET /v1/clusters` lists them. */
+export function registrationRoutes(env: AppEnv) {
+  const routes = new Hono<{ Variables: AppVariables }>()
+  // Per route, not `use('*')`: mounted at /v1/clusters, a wildcard would also guard the clusters' own routes.
+  const admin = requireAdmin(env)
+
+  routes.post('/', admin, async (c) => {
+    const registration = await readJson(c.req.raw, 64 * 1024, clusterRegistration)
+    const registered = await env.registry.register(registration)
+    if (!registered) throw new HttpError(409, `cluster ${registration.id} is already registered`, 'id')
+    const { tokenSha256: _, ...record } = registered.record
+    return c.json({ ...record, token: registered.token }, 201)
+  })
+
+  routes.get('/', admin, async (c) => {
+    const records = await env.registry.list()
+    const clusters = await Promise.all(
+      records.map(async ({ tokenSha256: _, ...record }) => {
+        const keys = clusterKeys(record.id)
+        const head = await readHead(env.store, keys)
+        return { ...record, generation: head?.head.generation ?? null, lastEventAt: await lastEventAt(env.store, keys) }
+      }),
+    )
+    return c.json({ clusters })
+  })
+  return routes
+}
