@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
  * `unit`: pure and in-process suites, seconds in all (`npm run test:fast`).
  * `haproxy`: renders, checks and serves through the real HAProxy binary on loopback.
  * `storage`: the ObjectStore adapters against their contract: memory, local disk, S3 through s3rver and a stand-in S3 on loopback.
+ * `e2e`: the real `hapedge serve` process on loopback, driven over HTTP.
  * `workers`: inside workerd: the R2 adapter on the local R2 of wrangler.toml's `STORE` binding, and the S3 adapter's error paths.
  */
 export default defineConfig({
@@ -25,6 +26,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 } },
       {
         test: {
           name: 'storage',

@@ -1,11 +1,13 @@
 import { gcCommand } from './gc-command.ts'
 import { renderCommand } from './render-command.ts'
+import { serveCommand } from './serve-command.ts'
 import { UsageError } from './usage-error.ts'
 
 type Command = (args: string[]) => Promise<number>
 
 const commands: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
+  serve: { run: serveCommand, summary: 'run the functions as a Node server on local disk storage (npm start)' },
   gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 

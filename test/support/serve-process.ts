@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { projectRoot } from './run-cli.ts'
+
+export interface Served {
+  url: string
+  adminToken: string
+  process: ChildProcess
+  stop(): Promise<void>
+}
+
+/** Starts the real `hapedge serve` on a free loopback port and waits until it says where it listens. */
+export function startServe(args: string[]): Promise<Served> {
+  const child = spawn(process.execPath, ['bin/hapedge.js', 'serve', '--port', '0', ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hapedge serve did not start:\n${output}`)), 30_000)
+    child.once('exit', (code) => reject(new Error(`hapedge serve exited with ${code}:\n${output}`)))
+    const read = (chunk: Buffer) => {
+      output += chunk
+      const url = /serving on (http:\/\/\S+)/.exec(output)?.[1]
+      const adminToken = /admin token: (\S+)/.exec(output)?.[1]
+      if (!url || !adminToken) return
+      clearTimeout(timer)
+      const stop = () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))))
+      resolve({ url, adminToken, process: child, stop })
+    }
+    child.stdout.on('data', read)
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+  })
+}
