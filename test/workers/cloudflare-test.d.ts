@@ -3,6 +3,7 @@
 declare module 'cloudflare:test' {
   import type { R2BucketBinding } from '../../functions/storage/r2-store.ts'
   export const env: { STORE: R2BucketBinding; ADMIN_TOKEN: string; GC_KEEP?: string; GC_GRACE_SECONDS?: string }
+  export const SELF: { fetch(input: string | Request, init?: RequestInit): Promise<Response> }
   export function createExecutionContext(): { waitUntil(promise: Promise<unknown>): void }
   export function waitOnExecutionContext(ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<void>
   export function createScheduledController(options?: { scheduledTime?: Date | number; cron?: string }): unknown
