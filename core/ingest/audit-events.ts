@@ -113,12 +113,11 @@ function fromDeleteCollection(item: AuditEvent, resource: AuditedResource): Outc
 
 /** The object a write or a delete answered with, as the change it makes. */
 function afterWrite(object: Record<string, unknown>, resource: AuditedResource, verb: string): Outcome {
-  const path = ['responseObject']
   if (object.kind !== resource.kind) return failure('responseObject.kind', `must be ${resource.kind}, not ${quote(object.kind)}`)
   if (object.apiVersion !== resource.apiVersion) {
     return failure('responseObject.apiVersion', `${quote(object.apiVersion)} is not read (only ${resource.apiVersion}); the next full resync brings this object`)
   }
-  const read = readIdentity(object.metadata, resource, [...path, 'metadata'])
+  const read = readIdentity(object.metadata, resource, ['responseObject', 'metadata'])
   if ('issues' in read) return { changes: [], issues: read.issues }
   const { identity, finalizers, deleting } = read
   // A delete leaves the object while finalizers are pending; an update that empties the finalizers of an object being deleted deletes it.
