@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printReport, printStorageReport } from './report.ts'
+import { printHttpReport, printReport, printStorageReport } from './report.ts'
+import { measureHttp } from './http.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 
 const { values } = parseArgs({
@@ -10,6 +11,8 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '40' },
     'storage-sizes': { type: 'string', default: '20000,62500' },
     'storage-samples': { type: 'string', default: '10' },
+    'http-size': { type: 'string', default: '20000' },
+    'http-samples': { type: 'string', default: '40' },
     json: { type: 'string' },
   },
 })
@@ -35,6 +38,13 @@ for (const [i, size] of storageSizes.entries()) {
   stored.push(await measureStorage(size, Number(values['storage-samples']), i === storageSizes.length - 1))
 }
 if (stored.length > 0) printStorageReport(stored)
+
+const httpSize = Number(values['http-size'])
+if (httpSize > 0) {
+  console.error(`measuring ${httpSize} Ingresses through hapedge serve…`)
+  const inProcess = results.find((result) => result.size === httpSize)?.rows.find((row) => row.change === 'ingress-path')
+  printHttpReport(await measureHttp(httpSize, Number(values['http-samples'])), inProcess?.incremental_ms_p50)
+}
 if (values.json) {
   await writeFile(values.json, `${JSON.stringify([...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows)], null, 2)}\n`)
   console.log(`\nwrote ${values.json}`)

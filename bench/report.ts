@@ -1,4 +1,5 @@
 import type { Row, SizeResult } from './measure.ts'
+import type { HttpResult } from './http.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
 import { median, round } from './stats.ts'
 
@@ -107,4 +108,16 @@ export function printStorageReport(results: StorageResult[]): void {
         `${cold.loaded.nodes} nodes read in ${cold.loaded.rounds} rounds, ${round(cold.ms)} ms from disk`,
     )
   }
+}
+
+/** Prints the end-to-end figures through the Node server beside the in-process one. */
+export function printHttpReport(result: HttpResult, inProcessP50?: number): void {
+  const { latencyMs, burstOneCluster: one, burstTenClusters: ten } = result
+  console.log(`\nthrough hapedge serve (a separate process on loopback, local disk with fsync, ${result.size} Ingresses):`)
+  console.log(
+    `  one-Ingress event, request in → committed → response: p50 ${latencyMs.p50} ms, p95 ${latencyMs.p95} ms (${latencyMs.samples} sequential requests)` +
+      (inProcessP50 === undefined ? '' : `; the same change in process: p50 ${inProcessP50} ms`),
+  )
+  console.log(`  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after 503: writers race for HEAD)`)
+  console.log(`  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after 503)`)
 }

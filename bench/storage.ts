@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { commitEvents, type Committed } from '../core/commit/commit-events.ts'
@@ -10,6 +10,7 @@ import { NodeCache } from '../core/tree/node-cache.ts'
 import { nodeSha256 } from '../functions/node/sha256.ts'
 import { createMemoryStore } from '../functions/storage/memory-store.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
+import { copyToDisk } from './copy-to-disk.ts'
 import { seededRandom } from './random.ts'
 import { median, round } from './stats.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
@@ -100,11 +101,7 @@ export async function measureStorage(size: number, samples: number, coldProcess:
 async function measureColdProcess(store: ObjectStore, events: unknown): Promise<ColdProcess> {
   const root = await mkdtemp(join(tmpdir(), 'hapedge-bench-'))
   try {
-    for await (const object of store.list(`clusters/${CLUSTER}/`)) {
-      const path = join(root, object.key)
-      await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, (await store.get(object.key))!.body)
-    }
+    await copyToDisk(store, `clusters/${CLUSTER}/`, root)
     const eventsFile = join(root, 'events.json')
     await writeFile(eventsFile, JSON.stringify(events))
     const script = fileURLToPath(new URL('./cold-commit.ts', import.meta.url))

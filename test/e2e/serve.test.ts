@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGeneration } from '../../core/commit/read-generation.ts'
 import { httpSource } from '../../functions/agent/http-source.ts'
+import { auditEvent, deletedStatus, eventList, served as asServed } from '../support/audit-batches.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
 import { ingress } from '../support/objects.ts'
 import { hapedge } from '../support/run-cli.ts'
@@ -31,7 +32,7 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     await removeTempDir(tmp)
   })
 
-  it('takes a stream of watch events and a resync, and serves the generation a full `hapedge render` of the same objects gives', async () => {
+  it('takes a stream of watch events, audit batches and a resync, and serves the generation a full `hapedge render` of the same objects gives', async () => {
     const call = async (method: string, path: string, token: string, body?: unknown) => {
       const response = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
       const json = (await response.json()) as Record<string, unknown>
@@ -51,6 +52,23 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     await send('DELETED', app(5))
     const shared = ingress({ name: 'shared', rules: [{ host: 'app-1.example.com', paths: [{ path: '/shared', service: 'app-2' }] }] })
     await send('MODIFIED', [shared])
+
+    // The audit webhook's batches: app 30 created, app 2's Ingress deleted (known by a Status), and the same batch retried.
+    const resources: Record<string, { resource: string; group: string }> = {
+      Ingress: { resource: 'ingresses', group: 'networking.k8s.io' },
+      Service: { resource: 'services', group: '' },
+      EndpointSlice: { resource: 'endpointslices', group: 'discovery.k8s.io' },
+    }
+    const created = app(30).map((object, i) => asServed(object, String(500 + i)))
+    const removed = app(2)[0]!
+    const batch = eventList(
+      ...created.map((object) => auditEvent({ verb: 'create', ...resources[object.kind]!, namespace: 'default', name: object.metadata.name, responseObject: object })),
+      auditEvent({ verb: 'delete', ...resources.Ingress!, namespace: 'default', name: 'app-2', responseObject: deletedStatus('networking.k8s.io', 'ingresses', 'app-2', 'uid-app-2') }),
+    )
+    expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: true, ignored: 0, problems: [] })
+    expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: false })
+    for (const object of created) live.set(key(object), object)
+    live.delete(key(removed))
 
     // A resync that no longer holds app 9: its objects go, everything else is unchanged.
     for (const object of app(9)) live.delete(key(object))

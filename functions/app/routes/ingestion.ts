@@ -6,6 +6,7 @@ import { openTrees } from '../../../core/commit/open-trees.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
 import { runLoading } from '../../../core/commit/run-loading.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
+import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { ingest } from '../../../core/ingest/ingest.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
@@ -17,13 +18,21 @@ import { touchLastEvent } from './last-event.ts'
 
 type ClusterContext = Context<{ Variables: AppVariables }>
 
-/** The three writes: watch events, a full resync, and (in audit.ts) the audit webhook. */
+/** The three writes: watch events, the audit webhook's batches, and a full resync. */
 export function ingestionRoutes(env: AppEnv) {
   const routes = new Hono<{ Variables: AppVariables }>()
 
   routes.post('/events', async (c) => {
     const { events } = await readJson(c.req.raw, env.limits.bodyBytes, eventsBody(env.limits.events))
     return c.json(await write(env, c, events))
+  })
+
+  // Answers 200 even when some items were refused: the webhook retries any other answer, and the same batch would fail the same way.
+  routes.post('/audit', async (c) => {
+    const list = await readJson(c.req.raw, env.limits.bodyBytes, auditEventListSchema(env.limits.auditItems))
+    const { events, ignored, problems } = watchEventsFromAudit(list)
+    const result = await write(env, c, events.map((change) => change.event))
+    return c.json({ ...result, ignored, problems })
   })
 
   routes.put('/objects', async (c) => {

@@ -4,7 +4,7 @@ import { auditEventList, watchEventsFromAudit } from '../../../core/ingest/audit
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret } from '../../support/objects.ts'
-import { auditEvent, deletedStatus, eventList, served } from './audit-batches.ts'
+import { auditEvent, deletedStatus, eventList, served } from '../../support/audit-batches.ts'
 
 const { certPem, keyPem } = fixtureCertificate('shop.example.com')
 const sorted = (files: ReadonlyMap<string, string>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1))

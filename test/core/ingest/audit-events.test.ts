@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { auditEventList, auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret } from '../../support/objects.ts'
-import { auditEvent, deletedStatus, eventList, served, type AuditSpec } from './audit-batches.ts'
+import { auditEvent, deletedStatus, eventList, served, type AuditSpec } from '../../support/audit-batches.ts'
 
 const { certPem, keyPem } = fixtureCertificate('shop.example.com')
 
