@@ -51,14 +51,19 @@ export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], 
   return result
 }
 
-/** The rejections that name an object of this request. */
-async function rejectionsOf(ctx: CommitContext, committed: Committed, events: readonly WatchEvent[]): Promise<Rejection[]> {
+/** How rejections name the objects that events put (`Ingress ns/name`). */
+export function namedObjects(events: readonly WatchEvent[]): Set<string> {
   const named = new Set<string>()
   for (const event of events) {
     const change = objectChange(event)
-    if ('remove' in change) continue
     if ('put' in change) named.add(describeRef(change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref))
   }
+  return named
+}
+
+/** The rejections that name an object of this request. */
+async function rejectionsOf(ctx: CommitContext, committed: Committed, events: readonly WatchEvent[]): Promise<Rejection[]> {
+  const named = namedObjects(events)
   if (named.size === 0) return []
   const { snapshot, generation } = committed.applied!
   const loader = new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context)

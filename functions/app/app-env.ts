@@ -4,6 +4,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { Registry } from '../../core/registry/registry.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
+import type { WriteQueue } from './write-queue.ts'
 
 /** What the app runs on: each platform's entry point builds one from its own storage and secrets. */
 export interface AppEnv {
@@ -16,6 +17,8 @@ export interface AppEnv {
   caches: NodeCaches
   metrics: Metrics
   limits: Limits
+  /** Each cluster's writes in progress in this process (see WriteQueue). */
+  queues: Map<string, WriteQueue>
 }
 
 export interface Limits {

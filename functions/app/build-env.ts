@@ -30,5 +30,6 @@ export function buildEnv(options: EnvOptions): AppEnv {
     caches: new NodeCaches(options.hash, cache.perCluster, cache.clusters),
     metrics: new Metrics(),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    queues: new Map(),
   }
 }

@@ -12,6 +12,7 @@ import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
+import { WriteQueue } from '../write-queue.ts'
 import type { AppVariables } from '../auth.ts'
 import { readJson } from '../read-body.ts'
 import { touchLastEvent } from './last-event.ts'
@@ -53,10 +54,15 @@ export function commitContext(env: AppEnv, c: ClusterContext): CommitContext {
   return { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id), clock: env.clock }
 }
 
-/** Commits a request's events and answers what changed; the metrics count events and outcomes per cluster. */
+/** Commits a request's events (with others waiting for the same cluster) and answers what changed. */
 export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[]) {
   const commit = commitContext(env, c)
-  const result = await ingest(commit, events, env.limits.eventsPerCommit)
+  let queue = env.queues.get(commit.cluster)
+  if (!queue) {
+    queue = new WriteQueue((merged) => ingest(commit, merged, env.limits.eventsPerCommit), env.limits.eventsPerCommit, () => env.queues.delete(commit.cluster))
+    env.queues.set(commit.cluster, queue)
+  }
+  const result = await queue.submit(events)
   await touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
   env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })

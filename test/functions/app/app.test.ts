@@ -82,6 +82,20 @@ describe('the HTTP API', () => {
     expect(same).toMatchObject({ generation: 1, committed: false, changed: { files: 0, bytes: 0 }, reload: false })
   })
 
+  it('commits concurrent requests to one cluster together, each answered with the generation that holds its events', async () => {
+    const { register, events, store } = harness()
+    const token = await register('prod-eu')
+    const hostile = ingress({ name: 'evil', rules: [{ host: '-bad-.example.com', paths: [{ path: '/', service: 'app-1' }] }] })
+    const requests = Array.from({ length: 20 }, (_, n) => (n === 7 ? [...app(n), hostile] : app(n)))
+    const answers = (await Promise.all(requests.map(async (objects) => (await events('prod-eu', token, objects.map(put))).json()))) as { generation: number; manifest: string; rejected: unknown[] }[]
+    const generations = new Set(answers.map((answer) => answer.generation))
+    expect(generations.size).toBeLessThan(requests.length)
+    expect(answers.map((answer) => answer.rejected.length)).toEqual(requests.map((_, n) => (n === 7 ? 1 : 0)))
+    const last = answers.reduce((a, b) => (a.generation > b.generation ? a : b))
+    expect(last.generation).toBe(generations.size)
+    expect(await readGeneration(store, 'prod-eu', last.manifest, coldContext())).toEqual(fullRebuild(requests.flat()).files)
+  })
+
   it('names the field of a malformed batch (400), and rejects a malformed object alone with its reason while the rest applies', async () => {
     const { register, events, store } = harness()
     const token = await register('prod-eu')
