@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config'
  * `haproxy`: renders, checks and serves through the real HAProxy binary on loopback.
  * `storage`: the ObjectStore adapters against their contract: memory, local disk, S3 through s3rver and a stand-in S3 on loopback.
  * `e2e`: the real `hapedge serve` process on loopback, driven over HTTP.
+ * `lambda`: the AWS Lambda handler invoked with API Gateway HTTP API and function URL events, on s3rver.
  * `workers`: inside workerd: the R2 adapter on the local R2 of wrangler.toml's `STORE` binding, and the S3 adapter's error paths.
  */
 export default defineConfig({
@@ -32,6 +33,16 @@ export default defineConfig({
           name: 'storage',
           include: ['test/functions/storage/**/*.test.ts'],
           // s3rver 3.7.1 seals its list continuation tokens with DES, which Node's OpenSSL 3 keeps in the legacy provider.
+          execArgv: ['--openssl-legacy-provider'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'lambda',
+          include: ['test/lambda/**/*.test.ts'],
+          // The handler's S3 store is s3rver, whose list tokens need OpenSSL's legacy provider (see `storage`).
           execArgv: ['--openssl-legacy-provider'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
