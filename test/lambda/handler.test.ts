@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { readGeneration } from '../../core/commit/read-generation.ts'
+import { fullRebuild } from '../../core/full-rebuild.ts'
+import { handler } from '../../functions/lambda/handler.ts'
+import { nodeSha256 } from '../../functions/node/sha256.ts'
+import { createS3Store } from '../../functions/storage/s3-store.ts'
+import { app, coldContext } from '../support/contracts/cluster-apps.ts'
+import { loopbackClient, startS3rver, type RunningServer } from '../functions/storage/s3-servers.ts'
+import { envelopes, invocation, jsonOf, type Call, type HttpEvent, type LambdaResult } from './lambda-events.ts'
+
+const BUCKET = 'hapedge-lambda'
+const ADMIN = 'lambda-admin-token-0123456789'
+const put = (object: unknown) => ({ type: 'MODIFIED', object })
+
+let server: RunningServer
+/** The environment Lambda would give the function, with s3rver as the S3-compatible store. */
+const environment = (endpoint: string): Record<string, string | undefined> => ({
+  HAPEDGE_BUCKET: BUCKET,
+  HAPEDGE_S3_ENDPOINT: endpoint,
+  HAPEDGE_S3_FORCE_PATH_STYLE: 'true',
+  HAPEDGE_ADMIN_TOKEN: ADMIN,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_SESSION_TOKEN: undefined,
+  AWS_PROFILE: undefined,
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
+})
+
+beforeAll(async () => {
+  server = await startS3rver(BUCKET)
+  for (const [name, value] of Object.entries(environment(server.endpoint))) vi.stubEnv(name, value)
+})
+afterAll(async () => {
+  vi.unstubAllEnvs()
+  await server?.stop()
+})
+
+describe.each(Object.entries(envelopes))('the Lambda handler, invoked with %s events', (source, envelope) => {
+  const prefix = source.startsWith('Lambda') ? 'url' : 'api'
+  const invoke = (call: Call) => handler(invocation(envelope, call)) as Promise<LambdaResult>
+  const register = async (id: string) => {
+    const { status, body } = jsonOf(await invoke({ method: 'POST', path: '/v1/clusters', token: ADMIN, json: { id } }))
+    expect(status).toBe(201)
+    return (body as { token: string }).token
+  }
+  const store = () => createS3Store({ client: loopbackClient(server.endpoint), bucket: BUCKET })
+
+  it('answers the fixture as AWS sends it, from one app kept for the container', async () => {
+    const result = (await handler(envelope)) as LambdaResult
+    expect(result).toEqual({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}', isBase64Encoded: false })
+    const metrics = await invoke({ method: 'GET', path: '/metrics' })
+    expect(metrics).toMatchObject({ statusCode: 200, isBase64Encoded: false, headers: { 'content-type': 'text/plain; version=0.0.4' } })
+    expect(metrics.body).toMatch(/^hapedge_requests_total\{route="\/healthz",status="200"\} [1-9]/m)
+  })
+
+  it('registers a cluster with the admin token, and refuses it without (401)', async () => {
+    const refused = jsonOf(await invoke({ method: 'POST', path: '/v1/clusters', json: { id: `${prefix}-nobody` } }))
+    expect(refused).toEqual({ status: 401, body: { error: { message: expect.any(String) } } })
+    const { status, body } = jsonOf(await invoke({ method: 'POST', path: '/v1/clusters', token: ADMIN, json: { id: `${prefix}-register` } }))
+    expect({ status, body }).toMatchObject({ status: 201, body: { id: `${prefix}-register`, token: expect.stringMatching(/^hpe\./) } })
+  })
+
+  it('commits events sent base64-encoded and as plain text, and S3 holds what a full rebuild gives', async () => {
+    const id = `${prefix}-events`
+    const token = await register(id)
+    const path = `/v1/clusters/${id}/events`
+    const first = jsonOf(await invoke({ method: 'POST', path, token, json: { events: app(1).map(put) }, base64: true }))
+    expect(first).toMatchObject({ status: 200, body: { generation: 1, committed: true, rejected: [], stale: 0 } })
+    const second = jsonOf(await invoke({ method: 'POST', path, token, json: { events: app(2).map(put) } }))
+    expect(second).toMatchObject({ status: 200, body: { generation: 2, committed: true, changed: { files: expect.any(Number) }, reload: expect.any(Boolean) } })
+    const { manifest } = second.body as { manifest: string }
+    expect(await readGeneration(store(), id, manifest, coldContext())).toEqual(fullRebuild([...app(1), ...app(2)]).files)
+  })
+
+  it('serves HEAD and the manifest as JSON, and a blob as base64 that decodes to the stored bytes', async () => {
+    const id = `${prefix}-content`
+    const token = await register(id)
+    const committed = jsonOf(await invoke({ method: 'POST', path: `/v1/clusters/${id}/events`, token, json: { events: app(3).map(put) } }))
+    const { manifest } = committed.body as { manifest: string }
+
+    const head = await invoke({ method: 'GET', path: `/v1/clusters/${id}/head`, token })
+    expect(head.headers?.['cache-control']).toBe('no-store')
+    expect(jsonOf(head)).toEqual({ status: 200, body: { generation: 1, manifest, snapshot: expect.objectContaining({ sha256: expect.any(String) }) } })
+
+    const record = await invoke({ method: 'GET', path: `/v1/clusters/${id}/manifests/${manifest}`, token })
+    expect(record.headers).toMatchObject({ 'cache-control': 'public, max-age=31536000, immutable', etag: `"${manifest}"` })
+    const { body } = jsonOf(record)
+    expect(nodeSha256(record.body)).toBe(manifest)
+    const tree = (body as { tree: { sha256: string } }).tree.sha256
+
+    const blob = await invoke({ method: 'GET', path: `/v1/clusters/${id}/blobs/${tree}`, token })
+    expect(blob).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': 'application/octet-stream', etag: `"${tree}"` } })
+    const bytes = Buffer.from(blob.body, 'base64')
+    expect(blob.body).toBe(bytes.toString('base64'))
+    const stored = await store().get(`clusters/${id}/blobs/${tree}`)
+    expect(new Uint8Array(bytes)).toEqual(stored?.body)
+    expect(nodeSha256(bytes.toString('utf8'))).toBe(tree)
+  })
+
+  it('refuses a cluster route without a token (401) and names the field of a malformed batch (400)', async () => {
+    const id = `${prefix}-errors`
+    const token = await register(id)
+    const path = `/v1/clusters/${id}/events`
+    expect(jsonOf(await invoke({ method: 'POST', path, json: { events: [] } }))).toEqual({ status: 401, body: { error: { message: expect.any(String) } } })
+    const bad = jsonOf(await invoke({ method: 'POST', path, token, json: { events: [put(app(1)[0]), { type: 'UPSERTED', object: {} }] }, base64: true }))
+    expect(bad).toEqual({ status: 400, body: { error: { message: expect.stringMatching(/ADDED.*MODIFIED.*DELETED/), path: 'events[1].type' } } })
+    const notJson = jsonOf(await invoke({ method: 'POST', path, token, json: '{"events": [' }))
+    expect(notJson).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^the body is not JSON/), path: '' } } })
+  })
+})
+
+describe('the Lambda handler, misconfigured', () => {
+  it('fails the invocation with an error naming HAPEDGE_BUCKET, and reads the environment again on the next one', async () => {
+    vi.resetModules()
+    const fresh = await import('../../functions/lambda/handler.ts')
+    const event: HttpEvent = envelopes['Lambda function URL']
+    vi.stubEnv('HAPEDGE_BUCKET', undefined)
+    await expect(fresh.handler(event)).rejects.toThrow(/^hapedge lambda configuration: HAPEDGE_BUCKET is not set: the S3 bucket that holds the clusters$/)
+    vi.stubEnv('HAPEDGE_BUCKET', BUCKET)
+    expect(await fresh.handler(event)).toMatchObject({ statusCode: 200 })
+  })
+})
