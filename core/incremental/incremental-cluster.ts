@@ -48,6 +48,8 @@ export interface Applied extends ApplyResult {
   generation: Generation
   /** What this change made, which a commit writes before it moves HEAD: snapshot nodes, file content, file metadata. */
   created: { snapshot: NewNode[] } & Created
+  /** Events refused because their object had been seen at the same or a later resourceVersion. */
+  stale: number
 }
 
 const CLUSTER = 'cluster'
@@ -116,12 +118,8 @@ export class IncrementalCluster {
     const record = recordOf(files.manifest, this.context)
     const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]
     const created = { snapshot: snapshot.created, content: files.created.content, metadata }
-    return { files: files.changed, plan, snapshot: snapshot.tree, generation: { manifest: files.manifest, record, created: [...created.content, ...metadata] }, created }
-  }
-
-  /** Events refused because the object had already been seen at the same or a later resource version. */
-  get staleEvents(): number {
-    return this.stale
+    const generation = { manifest: files.manifest, record, created: [...created.content, ...metadata] }
+    return { files: files.changed, plan, snapshot: snapshot.tree, generation, created, stale: this.stale }
   }
 
   private applyEvent(event: WatchEvent): void {

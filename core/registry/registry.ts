@@ -1,3 +1,4 @@
+import { isClusterId } from '../commit/cluster-keys.ts'
 import type { HashText } from '../hash.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
@@ -21,13 +22,14 @@ export class Registry {
 
   /** Registers a cluster; the token is returned once and never stored. Undefined when the id is taken. */
   async register(registration: ClusterRegistration): Promise<{ record: ClusterRecord; token: string } | undefined> {
-    const token = newToken()
+    const token = newToken(registration.id)
     const record: ClusterRecord = { ...registration, tokenSha256: this.hash(token), createdAt: this.clock.now().toISOString() }
     const created = await this.store.put(PREFIX + record.id, `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
     return created === undefined ? undefined : { record, token }
   }
 
   async get(id: string): Promise<ClusterRecord | undefined> {
+    if (!isClusterId(id)) return undefined
     const stored = await this.store.get(PREFIX + id)
     return stored && clusterRecord.parse(JSON.parse(decoder.decode(stored.body)))
   }

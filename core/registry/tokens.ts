@@ -1,12 +1,23 @@
-/** A new bearer token: 32 random bytes, base64url, with a prefix that says what it is when found in a log. */
-export function newToken(): string {
+/**
+ * A new bearer token: 32 random bytes, base64url, after a prefix that names whose it is
+ * (`hpe.<cluster>.` or `hpa.` for the admin), so a token found in a log says what it opens, and
+ * a request can tell "another cluster's token" (403) from "no valid token" (401).
+ */
+export function newToken(cluster?: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
   let binary = ''
   for (const byte of bytes) binary += String.fromCharCode(byte)
-  return `hpe_${btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')}`
+  const secret = btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+  return cluster === undefined ? `hpa.${secret}` : `hpe.${cluster}.${secret}`
 }
 
-/** Compares two equal-length hex digests without an early exit, so timing tells nothing of where they differ. */
+/** The cluster a token claims to be for (not yet checked), or undefined for another kind of token. */
+export function claimedCluster(token: string): string | undefined {
+  const parts = token.split('.')
+  return parts.length === 3 && parts[0] === 'hpe' ? parts[1] : undefined
+}
+
+/** Compares two hex digests without an early exit, so timing tells nothing of where they differ. */
 export function sameDigest(a: string, b: string): boolean {
   let difference = a.length ^ b.length
   for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
