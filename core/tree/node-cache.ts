@@ -23,9 +23,10 @@ export class NodeCache {
     return this.nodes.has(sha256)
   }
 
-  add(sha256: string, text: string): void {
+  /** Adds a node's text; a writer that just made the node passes its decoded form too, so it is never parsed back. */
+  add(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
     if (this.nodes.has(sha256)) return
-    this.nodes.set(sha256, { text })
+    this.nodes.set(sha256, decoded ? { text, decoded: decoded.node, codec: decoded.codec } : { text })
     this.size += text.length
     for (const [oldest, cached] of this.nodes) {
       if (this.size <= this.budget) break

@@ -38,20 +38,18 @@ export const isLeaf = (node: TreeNode): node is { level: 0; entries: TreeEntry[]
 /** An internal node's text: its level, then one `[key, sha256, count, weight]` row per child. */
 export function encodeInternal(level: number, children: readonly ChildRef[]): string {
   let text = `${level}\n`
-  for (const child of children) text += `${JSON.stringify([child.key, child.sha256, child.count, child.weight])}\n`
+  // The same text as JSON.stringify of each row, written out: this runs for every child of every node an edit rewrites.
+  for (const child of children) text += `[${JSON.stringify(child.key)},"${child.sha256}",${child.count},${child.weight}]\n`
   return text
 }
 
 export function decodeInternal(text: string): { level: number; children: ChildRef[] } {
-  const rows = text.split('\n')
-  const level = Number(rows[0])
-  if (!Number.isInteger(level) || level < 1) throw new Error(`not an internal tree node (level ${JSON.stringify(rows[0])})`)
-  const children: ChildRef[] = []
-  for (let i = 1; i < rows.length - 1; i++) {
-    const [key, sha256, count, weight] = JSON.parse(rows[i]!) as [string, string, number, number]
-    children.push({ key, sha256, count, weight })
-  }
-  return { level, children }
+  const newline = text.indexOf('\n')
+  const level = Number(text.slice(0, newline))
+  if (!Number.isInteger(level) || level < 1) throw new Error(`not an internal tree node (level ${JSON.stringify(text.slice(0, newline))})`)
+  // One parse for all rows: they are JSON arrays, one per line.
+  const rows = JSON.parse(`[${text.slice(newline + 1, -1).replaceAll('\n', ',')}]`) as [string, string, number, number][]
+  return { level, children: rows.map(([key, sha256, count, weight]) => ({ key, sha256, count, weight })) }
 }
 
 /** Thrown by a synchronous tree read that needs nodes not yet loaded; the caller loads them and runs again. */

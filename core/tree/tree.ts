@@ -198,13 +198,14 @@ class NodeWriter {
       const entries = items as TreeEntry[]
       const text = this.shape.codec.encode(entries)
       const weight = this.shape.codec.weigh?.(entries, text) ?? utf8Length(text)
-      return { key: entries[entries.length - 1]?.key ?? '', sha256: this.store(text, 0), count: entries.length, weight }
+      const sha256 = this.store(text, 0, { level: 0, entries })
+      return { key: entries[entries.length - 1]?.key ?? '', sha256, count: entries.length, weight }
     }
     const children = items as ChildRef[]
     let count = 0
     let weight = 0
     for (const child of children) (count += child.count), (weight += child.weight)
-    const sha256 = this.store(encodeInternal(level, children), level)
+    const sha256 = this.store(encodeInternal(level, children), level, { level, children })
     this.made.set(sha256, children)
     return { key: children[children.length - 1]!.key, sha256, count, weight }
   }
@@ -245,9 +246,9 @@ class NodeWriter {
     return new Tree(this.shape, { sha256: ref.sha256, level, count: ref.count, weight: ref.weight }, this.context)
   }
 
-  private store(text: string, level: number): string {
+  private store(text: string, level: number, node: TreeNode): string {
     const sha256 = this.context.hash(text)
-    this.context.nodes.add(sha256, text)
+    this.context.nodes.add(sha256, text, { node, codec: level === 0 ? this.shape.codec : undefined })
     this.created.push({ space: this.shape.space, sha256, text, level })
     return sha256
   }
