@@ -1,5 +1,6 @@
 import type { Applied } from '../incremental/incremental-cluster.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { likelyReads } from '../incremental/likely-reads.ts'
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
@@ -12,6 +13,7 @@ import { CommitContention } from './errors.ts'
 import type { GenerationRecord, Head } from './head.ts'
 import { NodeLoader, type LoadStats } from './node-loader.ts'
 import { openTrees } from './open-trees.ts'
+import { preload } from './preload.ts'
 import { readHead } from './read-head.ts'
 import { runLoading } from './run-loading.ts'
 
@@ -63,6 +65,7 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
       continue
     }
     const trees = current && (await openTrees(current.head, loader, ctx.context, keys))
+    if (trees) await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
     const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
     if (current && applied.snapshot.root.sha256 === current.head.snapshot.sha256 && applied.generation.record.sha256 === current.head.manifest) {
       return { head: current.head, committed: false, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }

@@ -20,6 +20,7 @@ import { renderGlobal } from '../render/render-global.ts'
 import { defaultMap, HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import { crtListEntry } from '../render/render-tls.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
+import { CLUSTER_WIDE, TABLE } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { NewNode } from '../tree/node.ts'
@@ -52,7 +53,6 @@ export interface Applied extends ApplyResult {
   stale: number
 }
 
-const CLUSTER = 'cluster'
 
 /**
  * One change to a cluster, from a committed state: events mark what they touch (hosts,
@@ -90,17 +90,17 @@ export class IncrementalCluster {
     this.keyspace = new Keyspace(base?.snapshot ?? Tree.empty(SNAPSHOT_SHAPE, context).tree)
     this.files = new FileSet(base?.manifest ?? Tree.empty(MANIFEST_SHAPE, context).tree, context)
     this.state = new ClusterState(options, this.keyspace)
-    this.settingsTable = this.keyspace.table('settings')
-    this.hosts = this.keyspace.table('host')
-    this.hostRejections = this.keyspace.table('host-rejections')
-    this.backends = this.keyspace.table('backend')
-    this.backendUses = this.keyspace.table('backend-use')
-    this.backendsByService = this.keyspace.index('service-backends')
-    this.defaultBackend = this.keyspace.table('default-backend')
-    this.objectRejections = this.keyspace.table('object-rejection')
-    this.hostsBySecret = this.keyspace.index('secret-hosts')
-    this.versions = this.keyspace.table('resource-version')
-    const stored = this.settingsTable.get(CLUSTER)
+    this.settingsTable = this.keyspace.table(TABLE.settings)
+    this.hosts = this.keyspace.table(TABLE.host)
+    this.hostRejections = this.keyspace.table(TABLE.hostRejections)
+    this.backends = this.keyspace.table(TABLE.backend)
+    this.backendUses = this.keyspace.table(TABLE.backendUse)
+    this.backendsByService = this.keyspace.index(TABLE.serviceBackends)
+    this.defaultBackend = this.keyspace.table(TABLE.defaultBackend)
+    this.objectRejections = this.keyspace.table(TABLE.objectRejection)
+    this.hostsBySecret = this.keyspace.index(TABLE.secretHosts)
+    this.versions = this.keyspace.table(TABLE.resourceVersion)
+    const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
   }
@@ -204,7 +204,7 @@ export class IncrementalCluster {
     const { settings, rejections } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
     this.settings = settings
-    this.settingsTable.set(CLUSTER, { settings, rejections })
+    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
     if (redirectChanged) for (const secret of this.hostsBySecret.keys()) for (const host of this.hostsBySecret.members(secret)) this.dirty.hosts.add(host)
   }
@@ -253,10 +253,10 @@ export class IncrementalCluster {
   private reconcileDefaultBackend(touchedBackends: Set<string>, plan: Plan): void {
     const derived = deriveDefaultBackend(this.state)
     const name = derived.backend && backendName(derived.backend)
-    const before = this.defaultBackend.get(CLUSTER)
+    const before = this.defaultBackend.get(CLUSTER_WIDE)
     if (derived.backend && name) this.useBackend(name, derived.backend, touchedBackends)
     if (before?.name) this.releaseBackend(before.name, touchedBackends)
-    this.defaultBackend.set(CLUSTER, name ? { name, rejections: derived.rejections } : { rejections: derived.rejections })
+    this.defaultBackend.set(CLUSTER_WIDE, name ? { name, rejections: derived.rejections } : { rejections: derived.rejections })
     if (this.files.setText(FILES.defaultMap, defaultMap(name))) {
       plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
     }
@@ -316,7 +316,7 @@ export class IncrementalCluster {
 
   /** Every rejection in the cluster (a scan of the rejection tables, which hold only what is rejected). */
   rejections(): Rejection[] {
-    const all: Rejection[] = [...(this.settingsTable.get(CLUSTER)?.rejections ?? []), ...(this.defaultBackend.get(CLUSTER)?.rejections ?? [])]
+    const all: Rejection[] = [...(this.settingsTable.get(CLUSTER_WIDE)?.rejections ?? []), ...(this.defaultBackend.get(CLUSTER_WIDE)?.rejections ?? [])]
     for (const [, rejection] of this.objectRejections.entries()) all.push(rejection)
     for (const [, rejections] of this.hostRejections.entries()) all.push(...rejections)
     return normalizeRejections(all)
@@ -329,7 +329,7 @@ export class IncrementalCluster {
       const pem = this.files.text(certificateFile(secret))
       if (pem !== undefined) certificates.set(secret, pem)
     }
-    const name = this.defaultBackend.get(CLUSTER)?.name
+    const name = this.defaultBackend.get(CLUSTER_WIDE)?.name
     return {
       settings: this.settings,
       hosts: new Map(this.hosts.entries()),

@@ -1,9 +1,9 @@
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import { objectKey, objectRef, readObject, type Kind } from '../kube/objects.ts'
-import { SEPARATOR } from '../snapshot/separator.ts'
+import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
 
-const STORED = ['object', 'invalid'].map((table) => `${table}${SEPARATOR}`)
+const STORED = [TABLE.object, TABLE.invalid].map((table) => treeKey(table, ''))
 
 /**
  * A full resync as events: every listed object as MODIFIED (the ones unchanged change nothing),

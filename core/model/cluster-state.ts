@@ -7,6 +7,7 @@ import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult 
 import type { TlsSecret } from '../kube/secret.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
+import { TABLE } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
@@ -37,14 +38,14 @@ export class ClusterState {
 
   constructor(options: Partial<ClusterOptions> = {}, keyspace = Keyspace.inMemory()) {
     this.options = { ...DEFAULT_OPTIONS, ...options }
-    this.objects = keyspace.table('object')
-    this.invalidObjects = keyspace.table('invalid')
-    this.ingressesByHost = keyspace.index('host-ingresses')
-    this.slicesByService = keyspace.index('service-slices')
-    this.ingressesBySecret = keyspace.index('secret-ingresses')
-    this.ingressesByDefaultBackend = keyspace.index('default-backend-ingresses')
-    this.unclassedIngresses = keyspace.index('unclassed-ingresses')
-    this.classes = keyspace.table('ingress-class')
+    this.objects = keyspace.table(TABLE.object)
+    this.invalidObjects = keyspace.table(TABLE.invalid)
+    this.ingressesByHost = keyspace.index(TABLE.hostIngresses)
+    this.slicesByService = keyspace.index(TABLE.serviceSlices)
+    this.ingressesBySecret = keyspace.index(TABLE.secretIngresses)
+    this.ingressesByDefaultBackend = keyspace.index(TABLE.defaultBackendIngresses)
+    this.unclassedIngresses = keyspace.index(TABLE.unclassedIngresses)
+    this.classes = keyspace.table(TABLE.ingressClass)
   }
 
   /** Applies a read object (or the news that it is malformed); returns what it replaced. */

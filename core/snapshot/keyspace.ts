@@ -3,11 +3,12 @@ import { NodeCache } from '../tree/node-cache.ts'
 import { jsonLines, type TreeShape } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext, type TreeEdits } from '../tree/tree.ts'
 import { SEPARATOR } from './separator.ts'
+import { TABLE, type TableName } from './tables.ts'
 import { SetIndex } from './set-index.ts'
 import { Table } from './table.ts'
 
 /** Tables whose values are whole objects or derived configurations (~0.5 KiB each); index entries are ~60 bytes. */
-const LARGE_VALUES = new Set(['object', 'invalid', 'host', 'backend'])
+const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.host, TABLE.backend])
 
 /** The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`. */
 export const SNAPSHOT_SHAPE: TreeShape = {
@@ -36,11 +37,11 @@ export class Keyspace {
     return new Keyspace(Tree.empty(SNAPSHOT_SHAPE, context).tree)
   }
 
-  table<V>(name: string): Table<V> {
+  table<V>(name: TableName): Table<V> {
     return this.register(new Table<V>(this.base, `${name}${SEPARATOR}`))
   }
 
-  index(name: string): SetIndex {
+  index(name: TableName): SetIndex {
     return this.register(new SetIndex(this.base, `${name}${SEPARATOR}`))
   }
 

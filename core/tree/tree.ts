@@ -39,7 +39,7 @@ export class Tree {
   constructor(
     readonly shape: TreeShape,
     readonly root: TreeRoot,
-    private readonly context: TreeContext,
+    readonly context: TreeContext,
   ) {}
 
   /** The tree of the given entries, which must be sorted by key and unique. */

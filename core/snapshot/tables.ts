@@ -1,0 +1,33 @@
+import { SEPARATOR } from './separator.ts'
+
+/** The snapshot's tables and indexes by name: one list, so code that reads ahead names the same keys the engine reads. */
+export const TABLE = {
+  object: 'object',
+  invalid: 'invalid',
+  hostIngresses: 'host-ingresses',
+  serviceSlices: 'service-slices',
+  secretIngresses: 'secret-ingresses',
+  defaultBackendIngresses: 'default-backend-ingresses',
+  unclassedIngresses: 'unclassed-ingresses',
+  ingressClass: 'ingress-class',
+  settings: 'settings',
+  host: 'host',
+  hostRejections: 'host-rejections',
+  backend: 'backend',
+  backendUse: 'backend-use',
+  serviceBackends: 'service-backends',
+  defaultBackend: 'default-backend',
+  objectRejection: 'object-rejection',
+  secretHosts: 'secret-hosts',
+  resourceVersion: 'resource-version',
+} as const
+
+/** The key of a table that holds one value for the whole cluster (settings, default backend). */
+export const CLUSTER_WIDE = 'cluster'
+
+export type TableName = (typeof TABLE)[keyof typeof TABLE]
+
+/** A key of a table (`table␁key`), or with a member the entry of an index (`index␁key␁member`), or the start of a key's members. */
+export function treeKey(table: TableName, ...parts: string[]): string {
+  return [table, ...parts].join(SEPARATOR)
+}
