@@ -1,0 +1,95 @@
+import { planFromFiles } from '../../core/agent/plan-from-files.ts'
+import type { Plan } from '../../core/incremental/plan.ts'
+import type { TreeContext } from '../../core/tree/tree.ts'
+import { installedGeneration, installGeneration } from './generation-dir.ts'
+import { pullGeneration, type SourceOptions } from './pull-generation.ts'
+
+/** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
+export interface HaproxyControl {
+  applyRuntime(plan: Plan, files: ReadonlyMap<string, string>, dir: string): Promise<void>
+  checkedReload(dir: string): Promise<void>
+}
+
+export interface AgentStatus {
+  generation: number | null
+  manifest: string | null
+  /** How the last generation was taken: at runtime, by a reload, or written only (no HAProxy attached, `--once`). */
+  applied: 'runtime' | 'reload' | 'written' | null
+  appliedAt: string | null
+  lastError: string | null
+}
+
+/**
+ * Keeps a directory (and the HAProxy that serves it) on the cluster's newest generation: pull
+ * and verify it, install it whole, then apply the difference at runtime, or by a checked
+ * reload when the difference needs one or the runtime API fails. When the new files do not
+ * pass the check, the previous generation is put back, so the files on disk always equal what
+ * runs. Syncs never overlap: a sync asked for during one runs right after it.
+ */
+export class Agent {
+  readonly status: AgentStatus = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
+  private running: Promise<AgentStatus> | undefined
+  private again = false
+
+  constructor(
+    private readonly source: SourceOptions,
+    private readonly dir: string,
+    private readonly context: TreeContext,
+    private readonly haproxy?: HaproxyControl,
+  ) {}
+
+  sync(): Promise<AgentStatus> {
+    if (this.running) {
+      this.again = true
+      return this.running
+    }
+    this.running = (async () => {
+      do {
+        this.again = false
+        await this.syncOnce().catch((error: unknown) => {
+          this.status.lastError = error instanceof Error ? error.message : String(error)
+        })
+      } while (this.again)
+      this.running = undefined
+      return this.status
+    })()
+    return this.running
+  }
+
+  private async syncOnce(): Promise<void> {
+    const installed = await installedGeneration(this.dir)
+    const pulled = await pullGeneration(this.source, this.context, installed?.manifest)
+    if (pulled === 'none' || pulled === 'unchanged') {
+      if (installed && this.status.manifest === null) Object.assign(this.status, { manifest: installed.manifest })
+      return
+    }
+    const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
+    await installGeneration(this.dir, pulled.manifest, pulled.files)
+    const applied = await this.apply(plan, pulled.files, installed)
+    Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
+  }
+
+  private async apply(plan: Plan | undefined, files: ReadonlyMap<string, string>, previous: Awaited<ReturnType<typeof installedGeneration>>): Promise<AgentStatus['applied']> {
+    if (!this.haproxy) return 'written'
+    const runtime = plan !== undefined && !plan.reload
+    if (runtime) {
+      try {
+        await this.haproxy.applyRuntime(plan, files, this.dir)
+        return 'runtime'
+      } catch {
+        // Fall through: a reload loads the files, which already hold the new generation.
+      }
+    }
+    try {
+      await this.haproxy.checkedReload(this.dir)
+      return 'reload'
+    } catch (error) {
+      if (previous) {
+        await installGeneration(this.dir, previous.manifest, previous.files)
+        // A runtime attempt may have changed part of what runs: reload the previous files so that what runs equals them again.
+        if (runtime) await this.haproxy.checkedReload(this.dir)
+      }
+      throw error
+    }
+  }
+}

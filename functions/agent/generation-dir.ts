@@ -1,0 +1,66 @@
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { randomBytes } from 'node:crypto'
+
+const GENERATIONS = '.generations'
+export const CURRENT = 'current'
+const KEPT = 3
+
+/**
+ * A generation's files on disk, switched all at once: each generation is written whole into its
+ * own directory (`.generations/<manifest>/`), then the `current` symlink is replaced by a
+ * rename, so HAProxy (`-f DIR/current`) and a crash see the old files or the new ones, never a
+ * mix. The two generations before are kept for a rollback.
+ */
+export async function installGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>): Promise<string> {
+  const target = join(dir, GENERATIONS, manifest)
+  if (!(await exists(target))) {
+    const staging = `${target}.${randomBytes(4).toString('hex')}.tmp`
+    for (const [path, text] of files) {
+      const file = inside(staging, path)
+      await mkdir(dirname(file), { recursive: true })
+      await writeFile(file, text)
+    }
+    await mkdir(staging, { recursive: true })
+    await rename(staging, target)
+  }
+  const link = join(dir, `.${CURRENT}.${randomBytes(4).toString('hex')}`)
+  await symlink(join(GENERATIONS, manifest), link)
+  await rename(link, join(dir, CURRENT))
+  await prune(dir, manifest)
+  return join(dir, CURRENT)
+}
+
+/** The generation `current` points to, with its files; undefined before the first install. */
+export async function installedGeneration(dir: string): Promise<{ manifest: string; files: Map<string, string> } | undefined> {
+  let target: string
+  try {
+    target = await readlink(join(dir, CURRENT))
+  } catch {
+    return undefined
+  }
+  const root = resolve(dir, target)
+  const files = new Map<string, string>()
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'), await readFile(join(entry.parentPath, entry.name), 'utf8'))
+  }
+  return { manifest: target.split('/').pop()!, files }
+}
+
+async function prune(dir: string, current: string): Promise<void> {
+  const root = join(dir, GENERATIONS)
+  const entries = await Promise.all((await readdir(root)).map(async (name) => ({ name, mtime: (await lstat(join(root, name))).mtimeMs })))
+  const old = entries.filter((entry) => entry.name !== current).sort((a, b) => b.mtime - a.mtime)
+  for (const entry of old.slice(KEPT - 1)) await rm(join(root, entry.name), { recursive: true, force: true })
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(() => true, () => false)
+}
+
+/** A generation's relative path inside `root`; a path that would leave it is refused. */
+function inside(root: string, path: string): string {
+  const full = resolve(root, path)
+  if (!full.startsWith(root + sep)) throw new Error(`refusing to write outside the generation directory: ${path}`)
+  return full
+}

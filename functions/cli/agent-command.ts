@@ -1,0 +1,53 @@
+import { serve } from '@hono/node-server'
+import { isClusterId } from '../../core/commit/cluster-keys.ts'
+import { NodeCache } from '../../core/tree/node-cache.ts'
+import { Agent, type HaproxyControl } from '../agent/agent.ts'
+import { agentApp } from '../agent/agent-app.ts'
+import { nodeSha256 } from '../node/sha256.ts'
+import { parseDuration } from './duration.ts'
+import { parseOptions, UsageError } from './usage-error.ts'
+
+/**
+ * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR [--once]`: keeps DIR (and the
+ * HAProxy beside it) on the cluster's newest generation; `--once` writes it and exits, for an
+ * init container. The token may come from `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
+ */
+export async function agentCommand(args: string[], control?: (values: Record<string, unknown>) => HaproxyControl | undefined): Promise<number> {
+  const values = parseOptions(args, {
+    source: { type: 'string' },
+    cluster: { type: 'string' },
+    token: { type: 'string' },
+    dir: { type: 'string' },
+    'master-socket': { type: 'string' },
+    'stats-socket': { type: 'string' },
+    listen: { type: 'string' },
+    poll: { type: 'string', default: '5s' },
+    once: { type: 'boolean', default: false },
+  })
+  const token = values.token ?? process.env.HAPEDGE_TOKEN
+  for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['dir', values.dir], ['token', token]] as const) {
+    if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
+  }
+  if (!isClusterId(values.cluster!)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
+  if (!/^https?:\/\/[^/]+/.test(values.source!)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+  const pollMs = parseDuration('poll', values.poll)
+
+  const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
+  const source = { source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }
+  const agent = new Agent(source, values.dir!, context, control?.(values))
+  const status = await agent.sync()
+  if (values.once) {
+    if (status.lastError || !status.manifest) {
+      console.error(`hapedge agent: ${status.lastError ?? `cluster ${values.cluster} has no generation yet`}`)
+      return 1
+    }
+    console.log(`generation ${status.generation ?? '(installed)'} (${status.manifest}) written to ${values.dir}/current`)
+    return 0
+  }
+  if (values.listen) {
+    const [host, port] = [values.listen.slice(0, values.listen.lastIndexOf(':')), Number(values.listen.slice(values.listen.lastIndexOf(':') + 1))]
+    serve({ fetch: agentApp(agent).fetch, hostname: host.replace(/^\[|\]$/g, ''), port })
+  }
+  setInterval(() => void agent.sync(), pollMs)
+  return new Promise<number>(() => {})
+}

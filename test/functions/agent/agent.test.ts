@@ -1,0 +1,96 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { fullRebuild } from '../../../core/full-rebuild.ts'
+import type { Plan } from '../../../core/incremental/plan.ts'
+import { Agent, type HaproxyControl } from '../../../functions/agent/agent.ts'
+import { installedGeneration } from '../../../functions/agent/generation-dir.ts'
+import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
+import { endpointSlice } from '../../support/objects.ts'
+import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
+import { harness } from '../app/app-harness.ts'
+
+const put = (object: unknown) => ({ type: 'MODIFIED', object })
+
+/** A stand-in for HAProxy's sockets (the real ones are tested in test/integration): records what the agent asks, and fails on demand. */
+class RecordingHaproxy implements HaproxyControl {
+  readonly calls: string[] = []
+  failRuntime = false
+  failCheck = false
+  async applyRuntime(plan: Plan) {
+    this.calls.push(`runtime ${plan.servers.length} servers ${plan.maps.length} map entries`)
+    if (this.failRuntime) throw new Error('Unknown command')
+  }
+  async checkedReload() {
+    this.calls.push('reload')
+    if (this.failCheck) throw new Error('haproxy -c: [ALERT] parsing error')
+  }
+}
+
+describe('the agent', () => {
+  let dir: string
+  beforeEach(async () => void (dir = await makeTempDir('hapedge-agent')))
+  afterEach(() => removeTempDir(dir))
+
+  async function setup(tamper?: (url: string, body: ArrayBuffer) => ArrayBuffer) {
+    const server = harness()
+    const token = await server.register('prod')
+    const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await server.app.request(String(input), init)
+      if (!tamper || !String(input).includes('/blobs/')) return response
+      return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
+    }) as typeof fetch
+    const haproxy = new RecordingHaproxy()
+    const agent = new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext(), haproxy)
+    return { server, token, agent, haproxy }
+  }
+
+  it('installs each new generation whole, applies endpoint changes at runtime and new backends by a reload', async () => {
+    const { server, token, agent, haproxy } = await setup()
+    expect(await agent.sync()).toMatchObject({ manifest: null, lastError: null })
+    await server.events('prod', token, app(1).map(put))
+    expect(await agent.sync()).toMatchObject({ generation: 1, applied: 'reload', lastError: null })
+    expect((await installedGeneration(dir))!.files).toEqual(fullRebuild(app(1)).files)
+
+    await server.events('prod', token, [put(endpointSlice('app-1', ['10.0.0.7', '10.0.0.8']))])
+    expect(await agent.sync()).toMatchObject({ generation: 2, applied: 'runtime' })
+    await server.events('prod', token, app(2).map(put))
+    expect(await agent.sync()).toMatchObject({ generation: 3, applied: 'reload' })
+    expect(haproxy.calls).toEqual(['reload', 'runtime 2 servers 0 map entries', 'reload'])
+    expect(await readFile(join(dir, 'current', '20-backends.cfg'), 'utf8')).toMatch(/backend default_app-2_80/)
+    for (let n = 3; n < 8; n++) {
+      await server.events('prod', token, app(n).map(put))
+      await agent.sync()
+    }
+    expect((await readdir(join(dir, '.generations'))).length).toBe(3)
+  })
+
+  it('falls back to a reload when the runtime API fails, and keeps the running generation when the new files fail the check', async () => {
+    const { server, token, agent, haproxy } = await setup()
+    await server.events('prod', token, app(1).map(put))
+    await agent.sync()
+    haproxy.failRuntime = true
+    await server.events('prod', token, [put(endpointSlice('app-1', ['10.0.0.9']))])
+    expect(await agent.sync()).toMatchObject({ generation: 2, applied: 'reload' })
+
+    const before = await installedGeneration(dir)
+    haproxy.failCheck = true
+    await server.events('prod', token, app(2).map(put))
+    expect(await agent.sync()).toMatchObject({ generation: 2, lastError: 'haproxy -c: [ALERT] parsing error' })
+    expect(await installedGeneration(dir)).toEqual(before)
+  })
+
+  it('refuses a generation with a tampered blob, naming it, and keeps the files it has', async () => {
+    let tampering = false
+    const { server, token, agent } = await setup((_, body) => (tampering ? new TextEncoder().encode('backend evil\n').buffer : body))
+    await server.events('prod', token, app(1).map(put))
+    await agent.sync()
+    const before = await installedGeneration(dir)
+    tampering = true
+    await server.events('prod', token, app(2).map(put))
+    const status = await agent.sync()
+    expect(status.generation).toBe(1)
+    expect(status.lastError).toMatch(/^clusters\/prod\/blobs\/[0-9a-f]{64}: content does not match its sha256$/)
+    expect(await installedGeneration(dir)).toEqual(before)
+  })
+})
