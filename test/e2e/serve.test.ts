@@ -6,6 +6,7 @@ import { httpSource } from '../../functions/agent/http-source.ts'
 import { auditEvent, deletedStatus, eventList, served as asServed } from '../support/audit-batches.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
 import { ingress } from '../support/objects.ts'
+import { haproxyCheck } from '../support/haproxy.ts'
 import { hapedge } from '../support/run-cli.ts'
 import { startServe, type Served } from '../support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
@@ -89,5 +90,14 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     // Read back over HTTP as an agent does: every blob checked against its sha256.
     const files = await readGeneration(httpSource(served.url, 'e2e', token), 'e2e', head.manifest, coldContext())
     expect(files).toEqual(await readDir(join(tmp, 'rendered')))
+
+    // The agent as an init container: the generation written whole, ready for `haproxy -f DIR/current`.
+    const once = await hapedge(['agent', '--once', '--source', served.url, '--cluster', 'e2e', '--token', token, '--dir', join(tmp, 'agent')])
+    expect(once.stderr).toBe('')
+    expect(once.stdout).toBe(`generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current\n`)
+    expect(await readDir(join(tmp, 'agent', 'current'))).toEqual(files)
+    const checked = await haproxyCheck(join(tmp, 'agent', 'current'))
+    expect(checked.output).not.toMatch(/ALERT/)
+    expect(checked.ok).toBe(true)
   })
 })
