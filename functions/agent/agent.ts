@@ -36,6 +36,7 @@ export class Agent {
     private readonly dir: string,
     private readonly context: TreeContext,
     private readonly haproxy?: HaproxyControl,
+    private readonly report?: (status: AgentStatus) => Promise<void>,
   ) {}
 
   sync(): Promise<AgentStatus> {
@@ -50,6 +51,8 @@ export class Agent {
           this.status.lastError = error instanceof Error ? error.message : String(error)
         })
       } while (this.again)
+      // A report that fails is tried again after the next sync; it never stops the agent.
+      await this.report?.(this.status).catch(() => undefined)
       this.running = undefined
       return this.status
     })()

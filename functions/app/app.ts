@@ -4,6 +4,7 @@ import { StorageError } from '../../core/ports/object-store.ts'
 import type { AppEnv } from './app-env.ts'
 import { requireCluster, type AppVariables } from './auth.ts'
 import { HttpError } from './http-error.ts'
+import { agentRoutes } from './routes/agents.ts'
 import { contentRoutes } from './routes/content.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
 import { registrationRoutes } from './routes/registration.ts'
@@ -29,6 +30,7 @@ export function createApp(env: AppEnv) {
   app.use('/v1/clusters/:id/*', requireCluster(env))
   app.route('/v1/clusters/:id', ingestionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))
+  app.route('/v1/clusters/:id', agentRoutes(env))
 
   app.notFound((c) => c.json(new HttpError(404, `no route ${c.req.method} ${c.req.path}`).toJSON(), 404))
   app.onError((error, c) => {

@@ -1,8 +1,11 @@
+import { hostname } from 'node:os'
 import { serve } from '@hono/node-server'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { Agent, type HaproxyControl } from '../agent/agent.ts'
 import { agentApp } from '../agent/agent-app.ts'
+import { statusReporter } from '../agent/report-status.ts'
+import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
@@ -23,6 +26,7 @@ export async function agentCommand(args: string[], control?: (values: Record<str
     listen: { type: 'string' },
     poll: { type: 'string', default: '5s' },
     once: { type: 'boolean', default: false },
+    pod: { type: 'string', default: process.env.POD_NAME ?? hostname().toLowerCase() },
   })
   const token = values.token ?? process.env.HAPEDGE_TOKEN
   for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['dir', values.dir], ['token', token]] as const) {
@@ -34,7 +38,8 @@ export async function agentCommand(args: string[], control?: (values: Record<str
 
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
   const source = { source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }
-  const agent = new Agent(source, values.dir!, context, control?.(values))
+  if (!podName.safeParse(values.pod).success) throw new UsageError(`--pod ${values.pod}: a pod name (a DNS subdomain)`)
+  const agent = new Agent(source, values.dir!, context, control?.(values), values.once ? undefined : statusReporter(source, values.pod))
   const status = await agent.sync()
   if (values.once) {
     if (status.lastError || !status.manifest) {

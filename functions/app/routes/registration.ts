@@ -6,6 +6,7 @@ import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
 import { readJson } from '../read-body.ts'
+import { agentsOf } from './agents.ts'
 import { lastEventAt } from './last-event.ts'
 
 /** `POST /v1/clusters` registers a cluster (its token is shown once); `GET /v1/clusters` lists them. */
@@ -28,7 +29,9 @@ export function registrationRoutes(env: AppEnv) {
       records.map(async ({ tokenSha256: _, ...record }) => {
         const keys = clusterKeys(record.id)
         const head = await readHead(env.store, keys)
-        return { ...record, generation: head?.head.generation ?? null, lastEventAt: await lastEventAt(env.store, keys) }
+        const generation = head?.head.generation ?? null
+        const agents = (await agentsOf(env.store, keys.root)).map(({ pod, generation: runs, lastError }) => ({ pod, generation: runs, behind: generation !== null && runs !== null ? generation - runs : null, lastError }))
+        return { ...record, generation, lastEventAt: await lastEventAt(env.store, keys), agents }
       }),
     )
     return c.json({ clusters })

@@ -5,10 +5,11 @@ import { fullRebuild } from '../../../core/full-rebuild.ts'
 import type { Plan } from '../../../core/incremental/plan.ts'
 import { Agent, type HaproxyControl } from '../../../functions/agent/agent.ts'
 import { installedGeneration } from '../../../functions/agent/generation-dir.ts'
+import { statusReporter } from '../../../functions/agent/report-status.ts'
 import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
 import { endpointSlice } from '../../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
-import { harness } from '../app/app-harness.ts'
+import { ADMIN, harness } from '../app/app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
 
@@ -41,7 +42,8 @@ describe('the agent', () => {
       return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
     }) as typeof fetch
     const haproxy = new RecordingHaproxy()
-    const agent = new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext(), haproxy)
+    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
+    const agent = new Agent(source, dir, coldContext(), haproxy, statusReporter(source, 'haproxy-0'))
     return { server, token, agent, haproxy }
   }
 
@@ -63,6 +65,13 @@ describe('the agent', () => {
       await agent.sync()
     }
     expect((await readdir(join(dir, '.generations'))).length).toBe(3)
+
+    // The cluster's status shows what this pod runs, and how far behind it is.
+    await server.events('prod', token, app(9).map(put))
+    const listed = (await (await server.call('GET', '/v1/clusters', ADMIN)).json()) as { clusters: { generation: number; agents: unknown[] }[] }
+    expect(listed.clusters[0]).toMatchObject({ generation: 9, agents: [{ pod: 'haproxy-0', generation: 8, behind: 1, lastError: null }] })
+    const agents = await (await server.call('GET', '/v1/clusters/prod/agents', token)).json()
+    expect(agents).toMatchObject({ generation: 9, agents: [{ pod: 'haproxy-0', generation: 8, applied: 'reload', behind: 1 }] })
   })
 
   it('falls back to a reload when the runtime API fails, and keeps the running generation when the new files fail the check', async () => {

@@ -53,6 +53,8 @@ describe('the HTTP API', () => {
       ['GET', '/v1/clusters/mine/head'],
       ['GET', `/v1/clusters/mine/manifests/${sha}`],
       ['GET', `/v1/clusters/mine/blobs/${sha}`],
+      ['POST', '/v1/clusters/mine/agents/haproxy-0', { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }],
+      ['GET', '/v1/clusters/mine/agents'],
     ]
     for (const [method, path, body] of routes) {
       expect((await call(method, path, undefined, body)).status, `${method} ${path} without a token`).toBe(401)

@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { dnsSubdomain } from '../kube/fields.ts'
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
+
+/** What an agent says of itself: the generation its HAProxy runs, how it took it, and its last error. */
+export const agentReport = z.strictObject({
+  generation: z.number().int().min(1).nullable(),
+  manifest: sha256.nullable(),
+  applied: z.enum(['runtime', 'reload', 'written']).nullable(),
+  appliedAt: z.string().max(64).nullable(),
+  lastError: z.string().max(4096).nullable(),
+})
+
+export type AgentReport = z.infer<typeof agentReport>
+
+/** An agent is named by its pod: a DNS subdomain, so it can be a storage key. */
+export const podName = dnsSubdomain
+
+export const agentKey = (clusterRoot: string, pod: string) => `${clusterRoot}agents/${pod}`

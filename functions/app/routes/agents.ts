@@ -1,0 +1,42 @@
+import { Hono } from 'hono'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import { agentKey, agentReport, podName, type AgentReport } from '../../../core/registry/agent-report.ts'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import type { AppEnv } from '../app-env.ts'
+import type { AppVariables } from '../auth.ts'
+import { HttpError } from '../http-error.ts'
+import { readJson } from '../read-body.ts'
+
+export type StoredReport = AgentReport & { pod: string; reportedAt: string }
+
+/** Agents report what their HAProxy runs (`POST …/agents/{pod}`); the cluster's status lists them with how far behind each is. */
+export function agentRoutes(env: AppEnv) {
+  const routes = new Hono<{ Variables: AppVariables }>()
+
+  routes.post('/agents/:pod', async (c) => {
+    const pod = c.req.param('pod')
+    if (!podName.safeParse(pod).success) throw new HttpError(400, 'must be a pod name (a DNS subdomain)', 'pod')
+    const report = await readJson(c.req.raw, 16 * 1024, agentReport)
+    const stored: StoredReport = { pod, ...report, reportedAt: env.clock.now().toISOString() }
+    await env.store.put(agentKey(clusterKeys(c.get('record').id).root, pod), JSON.stringify(stored))
+    return c.json(stored)
+  })
+
+  routes.get('/agents', async (c) => {
+    const keys = clusterKeys(c.get('record').id)
+    const head = await readHead(env.store, keys)
+    const agents = (await agentsOf(env.store, keys.root)).map((agent) => ({ ...agent, behind: head && agent.generation !== null ? head.head.generation - agent.generation : null }))
+    return c.json({ generation: head?.head.generation ?? null, agents })
+  })
+  return routes
+}
+
+export async function agentsOf(store: ObjectStore, clusterRoot: string): Promise<StoredReport[]> {
+  const agents: StoredReport[] = []
+  for await (const object of store.list(agentKey(clusterRoot, ''))) {
+    const stored = await store.get(object.key)
+    if (stored) agents.push(JSON.parse(new TextDecoder().decode(stored.body)) as StoredReport)
+  }
+  return agents
+}
