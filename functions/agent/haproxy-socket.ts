@@ -7,7 +7,7 @@ export interface HaproxySocketOptions {
   timeoutMs?: number
 }
 
-/** HAProxy's CLI, one connection per command in non-interactive mode (it closes after answering). */
+/** HAProxy's CLI in non-interactive mode: one connection per line, read until HAProxy closes it. */
 export interface HaproxySocket {
   readonly path: string
   /** One command's answer; an answer HAProxy gives only to refuse (see `refusal`) throws a HaproxyCliError. */
@@ -32,36 +32,19 @@ export class HaproxyCliError extends Error {
 }
 
 /**
- * The first words of the answers with which HAProxy 2.6 refuses a command (cli.c, map.c,
- * server.c, ssl_ckch.c): success answers are either empty or start otherwise.
+ * How HAProxy 2.6 words a refusal, as seen on 2.6.12 (`Unknown map identifier…`, `No such
+ * server.`, `Version number out of range.`, `'add map' expects…`, `Invalid addr…`, `Only servers
+ * in maintenance mode can be deleted.`, `Already exists a server…`, `unable to load certificate…`
+ * then `Can't update <file>!`, `No ongoing transaction!`, `Permission denied`): on the first line,
+ * or on any line for the certificate commands, whose refusals end with `Can't …!` or `Failed!`.
+ * A success is empty or worded otherwise; the runtime steps check the wording of theirs too.
  */
-const REFUSALS = [
-  /^Unknown /,
-  /^No such /,
-  /^Can't /,
-  /^Cannot /,
-  /^Missing /,
-  /^Require /,
-  /^Invalid /,
-  /^Permission denied/,
-  /^Map not found/,
-  /^Failed/,
-  /^Only servers in maintenance/,
-  /^Server still has connections/,
-  /^Backend must use a dynamic/,
-  /^Already exists a server/,
-  /^'server' ?:/,
-  /^The command is too big/,
-  /^Version number /,
-  /^This command /,
-  /^Error/,
-  /\nFailed!\s*$/,
-]
+const REFUSAL_FIRST_LINE =
+  /^(Unknown |No such |No ongoing |Can't |Cannot |Missing |Require |Invalid |Permission denied|Map not found|Failed|unable to |Only servers |Server still has |Backend must |Already exists |Version number |The command is too big|Error|'[^'\n]+' (expects|:))/
+const REFUSAL_ANY_LINE = /^(Can't .*!|Failed!)$/m
 
-/** The answer is a refusal: its first line matches one of HAProxy's error forms. */
 export function refusal(answer: string): boolean {
-  const text = answer.replace(/^\s+/, '')
-  return REFUSALS.some((pattern) => pattern.test(text))
+  return REFUSAL_FIRST_LINE.test(answer.trimStart()) || REFUSAL_ANY_LINE.test(answer)
 }
 
 export function haproxySocket(options: HaproxySocketOptions): HaproxySocket {
@@ -77,34 +60,46 @@ export function haproxySocket(options: HaproxySocketOptions): HaproxySocket {
     if (/[;\n]/.test(command)) throw new Error(`haproxy socket ${path}: one command holds no ';' or newline: ${JSON.stringify(command)}`)
     return command
   }
+  const answers = (commands: readonly string[], raw: string) => {
+    const split = splitAnswers(raw, commands.length)
+    if (split.length < commands.length) {
+      const command = commands[split.length] ?? ''
+      throw new HaproxyCliError(path, command, 'HAProxy closed the connection before answering (it drops a command longer than tune.bufsize)')
+    }
+    return commands.map((command, i) => checked(command, split[i] ?? ''))
+  }
   return {
     path,
     send,
-    run: async (command) => checked(command, splitAnswers(await send(`${single(command)}\n`), 1)[0] ?? ''),
-    async runAll(commands) {
-      const answer = await send(`${commands.map(single).join(';')}\n`)
-      const answers = splitAnswers(answer, commands.length)
-      return commands.map((command, i) => checked(command, answers[i] ?? ''))
-    },
+    run: async (command) => answers([command], await send(`${single(command)}\n`))[0] ?? '',
+    runAll: async (commands) => answers(commands, await send(`${commands.map(single).join(';')}\n`)),
     async runWithPayload(command, payload) {
       const body = payload.endsWith('\n') || payload === '' ? payload : `${payload}\n`
       if (/\n\n|^\n/.test(body)) throw new Error(`haproxy socket ${path}: the payload of \`${command}\` holds an empty line, which would end it early`)
-      return checked(command, splitAnswers(await send(`${single(command)} <<\n${body}\n`), 1)[0] ?? '')
+      return answers([command], await send(`${single(command)} <<\n${body}\n`))[0] ?? ''
     },
   }
 }
 
-/** HAProxy ends each command's output with an empty line (an answer with no output is that line alone). */
-function splitAnswers(answer: string, count: number): string[] {
+/**
+ * HAProxy ends each command's output with an empty line, so an answer with no output is that
+ * line alone; 2.6's `del server` leaves it out, so a last answer may end without it.
+ */
+function splitAnswers(raw: string, count: number): string[] {
   const answers: string[] = []
+  const lines = raw.split('\n')
+  const tail = lines.pop() ?? ''
   let current = ''
-  for (const line of answer.split('\n')) {
+  for (const line of lines) {
     if (answers.length === count) break
-    if (line === '') {
+    if (line !== '') current += `${line}\n`
+    else {
       answers.push(current)
       current = ''
-    } else current += `${line}\n`
+    }
   }
+  current += tail
+  if (answers.length < count && current !== '') answers.push(current)
   return answers
 }
 
@@ -117,6 +112,7 @@ function exchange(path: string, line: string, timeoutMs: number): Promise<string
       socket.destroy()
       reject(new Error(`haproxy socket ${path}: \`${command}\` had no complete answer within ${timeoutMs} ms (so far: ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 200))})`))
     }, timeoutMs)
+    // Half-close after the line: the master CLI answers only then (seen on 2.6.12); the stats socket closes after one line either way.
     socket.on('connect', () => socket.end(line))
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', (error) => {
