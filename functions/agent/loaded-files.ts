@@ -1,0 +1,47 @@
+import type { HaproxySocket } from './haproxy-socket.ts'
+
+/**
+ * What HAProxy calls the files it loaded. The runtime API names a map or a certificate by the
+ * path string the configuration gave (`show map` lists `1 (maps/hosts.map) pattern loaded from
+ * file 'maps/hosts.map' …` for a relative path under `default-path config`), which need not be
+ * the rendered path: a configuration loaded from elsewhere may name it absolutely.
+ */
+export interface LoadedFiles {
+  /** HAProxy's name for the file at this rendered path, or undefined when it loaded no such file. */
+  nameOf(path: string): string | undefined
+  readonly names: readonly string[]
+}
+
+/** The map files the running HAProxy loaded (`show map`), with their numeric ids. */
+export async function loadedMaps(socket: HaproxySocket): Promise<LoadedFiles & { ids: ReadonlyMap<string, number> }> {
+  const ids = new Map<string, number>()
+  for (const line of (await socket.run('show map')).split('\n')) {
+    const match = /^(-?\d+) \(([^)]*)\)/.exec(line)
+    if (match) ids.set(match[2]!, Number(match[1]))
+  }
+  return { ...matcher([...ids.keys()]), ids }
+}
+
+/** The certificates the running HAProxy holds (`show ssl cert`), pending transactions left out. */
+export async function loadedCertificates(socket: HaproxySocket): Promise<LoadedFiles> {
+  const names: string[] = []
+  let section = ''
+  for (const line of (await socket.run('show ssl cert')).split('\n')) {
+    if (line.startsWith('#')) section = line
+    else if (line !== '' && section === '# filename') names.push(line)
+  }
+  return matcher(names)
+}
+
+/** The name equal to the path, else the one name that ends with `/` + the path. */
+export function matcher(names: readonly string[]): LoadedFiles {
+  return {
+    names,
+    nameOf(path) {
+      if (names.includes(path)) return path
+      const candidates = names.filter((name) => name.endsWith(`/${path}`))
+      if (candidates.length > 1) throw new Error(`HAProxy loaded ${path} under several names: ${candidates.join(', ')}`)
+      return candidates[0]
+    },
+  }
+}
