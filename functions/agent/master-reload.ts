@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process'
+import { haproxySocket, refusal } from './haproxy-socket.ts'
+import { parseShowProc, type ProcTable } from './show-proc.ts'
+
+export interface MasterReloadOptions {
+  /** The master CLI socket: `haproxy -W -S <path>`. */
+  masterSocket: string
+  /** The `-f` arguments HAProxy runs with (directories or files): `haproxy -c` checks exactly these. */
+  configs: string[]
+  /** HAProxy's working directory, from which relative paths resolve. */
+  cwd: string
+  /** The HAProxy binary; default `haproxy` from PATH. */
+  binary?: string
+  /** The check, the reload and its confirmation, together; default 30 s. */
+  timeoutMs?: number
+}
+
+export interface Reloaded {
+  /** The new worker(s) now serving, and the ones they replace. */
+  workers: number[]
+  previous: number[]
+  /** The master's reload count after this reload. */
+  reloads: number
+}
+
+export class ReloadError extends Error {
+  constructor(
+    readonly stage: 'check' | 'reload' | 'confirm',
+    message: string,
+    /** HAProxy's own words: the `haproxy -c` output, or the last `show proc`. */
+    readonly output: string,
+  ) {
+    super(`haproxy reload (${stage}): ${message}${output ? `\n${output.trimEnd()}` : ''}`)
+    this.name = 'ReloadError'
+  }
+}
+
+const POLL_MS = 100
+
+/**
+ * A checked reload through the master CLI: `haproxy -c` must accept the files on disk (else
+ * nothing is reloaded), then `reload`, which in 2.6 answers nothing and closes the connection;
+ * `show proc` then confirms the outcome: the master's reload count grew and a worker with a new
+ * PID serves, or the failed-reload count grew and the previous worker keeps serving (an error).
+ */
+export async function masterReload(options: MasterReloadOptions): Promise<Reloaded> {
+  const { masterSocket, configs, cwd, binary = 'haproxy', timeoutMs = 30_000 } = options
+  if (configs.length === 0) throw new Error('haproxy reload: configs must name at least one -f argument')
+  const deadline = Date.now() + timeoutMs
+  const check = await checkConfig({ binary, configs, cwd, timeoutMs })
+  if (!check.ok) throw new ReloadError('check', `haproxy -c refused ${configs.join(' ')}; nothing was reloaded`, check.output)
+
+  const master = haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) })
+  const before = parseShowProc(await master.run('show proc'))
+  const answer = await master.send('reload\n')
+  if (refusal(answer)) throw new ReloadError('reload', 'the master refused `reload`', answer)
+
+  const previous = new Set(before.workers.map((worker) => worker.pid))
+  let last = ''
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    let after: ProcTable
+    try {
+      last = await haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) }).run('show proc')
+      after = parseShowProc(last)
+    } catch {
+      continue // the master re-executes itself and its socket is briefly gone
+    }
+    if (after.master.reloads <= before.master.reloads) continue
+    if ((after.master.failed ?? 0) > (before.master.failed ?? 0)) {
+      throw new ReloadError('confirm', `HAProxy failed to load the new configuration (failed reloads ${before.master.failed ?? 0} → ${after.master.failed}); the previous worker keeps serving`, last)
+    }
+    const fresh = after.workers.filter((worker) => !previous.has(worker.pid))
+    if (fresh.length > 0) return { workers: fresh.map((worker) => worker.pid), previous: [...previous], reloads: after.master.reloads }
+  }
+  throw new ReloadError('confirm', `no new worker within ${timeoutMs} ms`, last)
+}
+
+/** `haproxy -c` on the given `-f` arguments, from HAProxy's working directory. */
+export function checkConfig(options: { binary: string; configs: string[]; cwd: string; timeoutMs: number }): Promise<{ ok: boolean; output: string }> {
+  const args = ['-c', ...options.configs.flatMap((config) => ['-f', config])]
+  return new Promise((resolve) => {
+    execFile(options.binary, args, { cwd: options.cwd, timeout: options.timeoutMs }, (error, stdout, stderr) => {
+      resolve({ ok: error === null, output: `${stdout}${stderr}${error && !stdout && !stderr ? error.message : ''}` })
+    })
+  })
+}
