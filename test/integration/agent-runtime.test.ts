@@ -1,0 +1,290 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { X509Certificate } from 'node:crypto'
+import { rm, writeFile } from 'node:fs/promises'
+import { createConnection, createServer, type Server } from 'node:net'
+import { join } from 'node:path'
+import { connect as tlsConnect } from 'node:tls'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fullRebuild } from '../../core/full-rebuild.ts'
+import { LiveCluster } from '../../core/incremental/live-cluster.ts'
+import type { WatchEvent } from '../../core/incremental/watch-event.ts'
+import { haproxySocket, type HaproxySocket } from '../../functions/agent/haproxy-socket.ts'
+import { masterReload, ReloadError, type MasterReloadOptions } from '../../functions/agent/master-reload.ts'
+import { applyAtRuntime, type RuntimeApplied } from '../../functions/agent/runtime-commands.ts'
+import { parseShowProc } from '../../functions/agent/show-proc.ts'
+import { writeRendered } from '../../functions/disk/write-rendered.ts'
+import { makeCertificate, type Certificate } from '../support/certificates.ts'
+import { freePort } from '../support/free-port.ts'
+import { haproxyAvailable, haproxyBinary } from '../support/haproxy.ts'
+import { request } from '../support/http-client.ts'
+import { startNamedBackend, type NamedBackend } from '../support/named-backends.ts'
+import { endpointSlice, ingress, service, tlsSecret, type PathSpec } from '../support/objects.ts'
+import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
+import { answeredBy } from './serve-cluster.ts'
+
+/**
+ * The agent's two ways to apply a generation, against HAProxy 2.6 in master-worker mode
+ * (`haproxy -W -S master.sock`, an admin stats socket): the runtime API for the plans the engine
+ * (LiveCluster) makes without a reload, and a checked reload through the master CLI otherwise.
+ * Each generation's files are written first, as the agent does, so a reload loads what runs.
+ */
+
+const added = (object: unknown): WatchEvent => ({ type: 'ADDED', object: object as Record<string, unknown> })
+const modified = (object: unknown): WatchEvent => ({ type: 'MODIFIED', object: object as Record<string, unknown> })
+const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
+const shopIngress = (paths: PathSpec[]) =>
+  ingress({ name: 'shop', annotations: NO_REDIRECT, tls: [{ hosts: ['shop.test'], secretName: 'shop-tls' }], rules: [{ host: 'shop.test', paths }] })
+
+describe('the agent applies generations to HAProxy 2.6', () => {
+  let root: string
+  let conf: string
+  let haproxy: MasterWorker
+  let stats: HaproxySocket
+  let reload: MasterReloadOptions
+  let live: LiveCluster
+  let httpPort: number
+  let httpsPort: number
+  let web: NamedBackend[] = []
+  let others: Record<'api' | 'fresh', NamedBackend>
+  let certs: Record<'first' | 'second', Certificate>
+  let rebuiltFiles: ReadonlyMap<string, string>
+
+  const get = (host: string, path: string) => request(`http://127.0.0.1:${httpPort}${path}`, { headers: { host } })
+  const workers = async () => parseShowProc(await haproxySocket({ path: join(root, 'master.sock') }).run('show proc')).workers.map((worker) => worker.pid)
+  const webSlice = (count: number) => endpointSlice('web', web.slice(0, count).map((backend) => backend.host), [{ port: web[0]!.port }])
+
+  /** One change through the engine: its files written, its plan applied at runtime. */
+  async function atRuntime(events: WatchEvent[]): Promise<RuntimeApplied> {
+    const { plan } = live.apply(events)
+    expect(plan, 'a change the runtime API can take').toMatchObject({ reload: false, reasons: [] })
+    const files = live.files()
+    await writeRendered(conf, files)
+    return applyAtRuntime(stats, plan, files)
+  }
+
+  async function answers(host: string, path: string, times: number): Promise<string[]> {
+    const seen = new Set<string>()
+    for (let i = 0; i < times; i++) seen.add(answeredBy(await get(host, path)))
+    return [...seen].sort()
+  }
+
+  beforeAll(async () => {
+    if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
+    root = await makeTempDir('hapedge-agent')
+    conf = join(root, 'conf')
+    const first = await startNamedBackend({ name: 'web-1', host: '127.0.0.11' })
+    web = [first, ...(await Promise.all([2, 3, 4, 5].map((n) => startNamedBackend({ name: `web-${n}`, host: `127.0.0.${10 + n}`, port: first.port }))))]
+    const [api, fresh] = await Promise.all(['api', 'fresh'].map((name) => startNamedBackend({ name })))
+    others = { api: api!, fresh: fresh! }
+    const [one, two] = await Promise.all(['first', 'second'].map((name) => makeCertificate({ dir: root, hosts: ['shop.test'], name })))
+    certs = { first: one!, second: two! }
+    ;[httpPort, httpsPort] = [await freePort(), await freePort()]
+
+    const options = { httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` }
+    const objects = [
+      service('web'),
+      webSlice(1),
+      service('api'),
+      endpointSlice('api', [api!.host], [{ port: api!.port }]),
+      tlsSecret('shop-tls', certs.first.certPem, certs.first.keyPem),
+      shopIngress([{ path: '/', service: 'web' }]),
+      ingress({ name: 'api', rules: [{ host: 'api.test', paths: [{ path: '/', service: 'api' }] }] }),
+    ]
+    const rebuilt = fullRebuild(objects, options)
+    rebuiltFiles = rebuilt.files
+    await writeRendered(conf, rebuilt.layout)
+    live = new LiveCluster(options)
+    live.apply(objects.map(added))
+
+    // The agent's own global section: the admin stats socket the runtime API needs.
+    const agentConfig = join(root, 'agent.cfg')
+    await writeFile(agentConfig, `global\n    stats socket ${join(root, 'admin.sock')} mode 600 level admin\n`)
+    reload = { masterSocket: join(root, 'master.sock'), configs: [agentConfig, conf], cwd: conf, binary: haproxyBinary, timeoutMs: 15_000 }
+    haproxy = await startMasterWorker(reload, [httpPort, httpsPort])
+    stats = haproxySocket({ path: join(root, 'admin.sock') })
+  })
+
+  afterAll(async () => {
+    await haproxy?.stop()
+    await Promise.all([...web, ...Object.values(others ?? {})].map((backend) => backend.close()))
+    if (root) await removeTempDir(root)
+  })
+
+  it('starts from the full rebuild, which the engine reproduces', async () => {
+    expect(live.files()).toEqual(rebuiltFiles)
+    expect(answeredBy(await get('shop.test', '/api/orders'))).toBe('web-1')
+  })
+
+  describe('runtime API', () => {
+    it('swaps a changed map whole (prepare, add, commit): a new path routes to its backend, with the same worker', async () => {
+      const before = await workers()
+      const applied = await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))])
+      expect(applied.maps.map((map) => map.name).sort()).toEqual(['maps/exact.map', 'maps/prefix.map'])
+      expect(applied.commands).toEqual(expect.arrayContaining([expect.stringMatching(/^prepare map maps\/prefix\.map$/), expect.stringMatching(/^commit map @\d+ maps\/prefix\.map$/)]))
+      const [exact, prefix] = await stats.runAll(['show map maps/exact.map', 'show map maps/prefix.map'])
+      expect(exact).toMatch(/ shop\.test\/api default_api_80\n/)
+      expect(prefix).toMatch(/ shop\.test\/api\/ default_api_80\n/)
+      expect(answeredBy(await get('shop.test', '/api/orders'))).toBe('api')
+      expect(answeredBy(await get('shop.test', '/apiary'))).toBe('web-1')
+      expect(await workers()).toEqual(before)
+    })
+
+    it('swaps a map larger than the CLI buffer in several payloads', async () => {
+      const many = Array.from({ length: 600 }, (_, i): PathSpec => ({ path: `/catalogue/item-${String(i).padStart(4, '0')}`, pathType: 'Exact', service: 'api' }))
+      const applied = await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, ...many]))])
+      expect(applied.maps.find((map) => map.name === 'maps/exact.map')?.entries).toBe(601)
+      expect(applied.commands.filter((command) => command.startsWith('add map')).length).toBeGreaterThan(2)
+      expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('api')
+      expect(answeredBy(await get('shop.test', '/catalogue/item-0600'))).toBe('web-1')
+      await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))])
+      expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('web-1')
+    })
+
+    it('moves server slots as endpoints scale up beyond the slots, down, and to zero (503)', async () => {
+      const names = (count: number) => web.slice(0, count).map((backend) => backend.name)
+      await atRuntime([modified(webSlice(2))])
+      expect(await answers('shop.test', '/', 6)).toEqual(names(2))
+
+      const grown = await atRuntime([modified(webSlice(5))])
+      expect(grown.servers.map((change) => `${change.op} ${change.server} ${change.state}`)).toEqual(['add s3 ready', 'add s4 ready', 'add s5 ready', 'add s6 maint', 'add s7 maint', 'add s8 maint'])
+      expect(await answers('shop.test', '/', 15)).toEqual(names(5))
+
+      const shrunk = await atRuntime([modified(webSlice(1))])
+      expect(shrunk.servers.filter((change) => change.op === 'del').map((change) => change.server)).toEqual(['s3', 's4', 's5', 's6', 's7', 's8'])
+      expect(await answers('shop.test', '/', 6)).toEqual(names(1))
+
+      await atRuntime([modified(webSlice(0))])
+      expect(await answers('shop.test', '/', 3)).toEqual(['HTTP 503'])
+      await atRuntime([modified(webSlice(1))])
+      expect(await answers('shop.test', '/', 3)).toEqual(['web-1'])
+    })
+
+    it('rotates a certificate in place (set ssl cert, commit ssl cert)', async () => {
+      expect(await servedSerial(httpsPort, 'shop.test')).toBe(new X509Certificate(certs.first.certPem).serialNumber)
+      const applied = await atRuntime([modified(tlsSecret('shop-tls', certs.second.certPem, certs.second.keyPem))])
+      expect(applied.certificates).toEqual(['tls/default_shop-tls.pem'])
+      expect(await servedSerial(httpsPort, 'shop.test')).toBe(new X509Certificate(certs.second.certPem).serialNumber)
+    })
+
+    it('stops at the first refused step and names it', async () => {
+      const plan = { reload: false, reasons: [], maps: [], certificates: [], servers: [{ op: 'set' as const, backend: 'default_web_80', server: 's99', address: '127.0.0.1:1', state: 'maint' as const }] }
+      await expect(applyAtRuntime(stats, plan, new Map())).rejects.toThrow(/stopped at `set server default_web_80\/s99 state maint`: .*No such server/)
+    })
+  })
+
+  describe('checked reload through the master CLI', () => {
+    it('picks up a new backend with a new worker, keeping what the runtime API set', async () => {
+      const { plan } = live.apply([service('fresh'), endpointSlice('fresh', [others.fresh.host], [{ port: others.fresh.port }]), ingress({ name: 'fresh', rules: [{ host: 'fresh.test', paths: [{ path: '/', service: 'fresh' }] }] })].map(added))
+      expect(plan.reload).toBe(true)
+      await writeRendered(conf, live.files())
+      const before = await workers()
+      const reloaded = await masterReload(reload)
+      expect(reloaded.previous).toEqual(before)
+      expect(before).not.toContain(reloaded.workers[0])
+      expect(await workers()).toEqual(reloaded.workers)
+      expect(answeredBy(await get('fresh.test', '/'))).toBe('fresh')
+      expect(answeredBy(await get('shop.test', '/api/x'))).toBe('api')
+      expect(await servedSerial(httpsPort, 'shop.test')).toBe(new X509Certificate(certs.second.certPem).serialNumber)
+    })
+
+    it('refuses files that haproxy -c rejects, and reloads nothing', async () => {
+      const broken = join(conf, '15-broken.cfg')
+      await writeFile(broken, 'backend broken\n    no-such-keyword\n')
+      const before = parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc'))
+      try {
+        const error = await masterReload(reload).catch((caught: unknown) => caught)
+        expect(error).toBeInstanceOf(ReloadError)
+        expect(error).toMatchObject({ stage: 'check', message: expect.stringContaining('no-such-keyword') })
+      } finally {
+        await rm(broken)
+      }
+      expect(parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc'))).toEqual(before)
+      expect(answeredBy(await get('fresh.test', '/'))).toBe('fresh')
+    })
+
+    it('reports a reload that passed the check but failed to load (show proc counts it), and the old worker keeps serving', async () => {
+      const busy = await holdPort()
+      const extra = join(conf, '15-busy.cfg')
+      await writeFile(extra, `frontend busy\n    bind 127.0.0.1:${busy.port}\n`)
+      const before = await workers()
+      try {
+        const error = await masterReload(reload).catch((caught: unknown) => caught)
+        expect(error).toMatchObject({ stage: 'confirm', message: expect.stringMatching(/failed reloads 0 → 1/) })
+      } finally {
+        await rm(extra)
+        await busy.close()
+      }
+      expect(await workers()).toEqual(before)
+      expect(answeredBy(await get('fresh.test', '/'))).toBe('fresh')
+      // Once the files load again, so does the next reload.
+      expect((await masterReload(reload)).previous).toEqual(before)
+      expect(answeredBy(await get('fresh.test', '/'))).toBe('fresh')
+    })
+  })
+})
+
+/** The serial number of the certificate HAProxy presents for `servername`. */
+function servedSerial(port: number, servername: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().serialNumber)
+      socket.end()
+    })
+    socket.once('error', reject)
+  })
+}
+
+/** A plain listener on a free port, without SO_REUSEPORT, so HAProxy cannot bind it too. */
+async function holdPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const port = await freePort()
+  const server: Server = createServer((socket) => socket.destroy())
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve))
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
+interface MasterWorker {
+  stop(): Promise<void>
+}
+
+/** `haproxy -W -S <master socket> -f …` in the foreground; ready once a worker answers on every port. */
+async function startMasterWorker(options: MasterReloadOptions, ports: number[]): Promise<MasterWorker> {
+  const args = ['-W', '-S', options.masterSocket, ...options.configs.flatMap((config) => ['-f', config])]
+  const child: ChildProcess = spawn(options.binary ?? 'haproxy', args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const kill = () => child.kill('SIGKILL')
+  process.once('exit', kill)
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(kill, 5_000)
+      await exited
+      clearTimeout(timer)
+    }
+    process.off('exit', kill)
+  }
+  const deadline = Date.now() + 10_000
+  for (const port of ports) {
+    while (!(await accepts(port))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop()
+        throw new Error(`haproxy ${args.join(' ')} did not serve 127.0.0.1:${port}:\n${output}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  return { stop }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(port)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
