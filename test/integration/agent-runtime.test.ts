@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
 import { rm, writeFile } from 'node:fs/promises'
-import { createConnection, createServer, type Server } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,6 +20,7 @@ import { startNamedBackend, type NamedBackend } from '../support/named-backends.
 import { endpointSlice, ingress, service, tlsSecret, type PathSpec } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy } from './serve-cluster.ts'
+import { startMasterWorker, type MasterWorker } from '../support/master-worker.ts'
 
 /**
  * The agent's two ways to apply a generation, against HAProxy 2.6 in master-worker mode
@@ -242,49 +242,4 @@ async function holdPort(): Promise<{ port: number; close(): Promise<void> }> {
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-interface MasterWorker {
-  stop(): Promise<void>
-}
 
-/** `haproxy -W -S <master socket> -f …` in the foreground; ready once a worker answers on every port. */
-async function startMasterWorker(options: MasterReloadOptions, ports: number[]): Promise<MasterWorker> {
-  const args = ['-W', '-S', options.masterSocket, ...options.configs.flatMap((config) => ['-f', config])]
-  const child: ChildProcess = spawn(options.binary ?? 'haproxy', args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const kill = () => child.kill('SIGKILL')
-  process.once('exit', kill)
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      const timer = setTimeout(kill, 5_000)
-      await exited
-      clearTimeout(timer)
-    }
-    process.off('exit', kill)
-  }
-  const deadline = Date.now() + 10_000
-  for (const port of ports) {
-    while (!(await accepts(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        await stop()
-        throw new Error(`haproxy ${args.join(' ')} did not serve 127.0.0.1:${port}:\n${output}`)
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-  return { stop }
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(port)
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
