@@ -1,9 +1,11 @@
 import { hostname } from 'node:os'
+import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { Agent, type HaproxyControl } from '../agent/agent.ts'
 import { agentApp } from '../agent/agent-app.ts'
+import { haproxyControl } from '../agent/haproxy-control.ts'
 import { statusReporter } from '../agent/report-status.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
@@ -11,11 +13,13 @@ import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
 /**
- * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR [--once]`: keeps DIR (and the
- * HAProxy beside it) on the cluster's newest generation; `--once` writes it and exits, for an
- * init container. The token may come from `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
+ * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR --master-socket PATH
+ * [--stats-socket PATH] [--listen ADDR:PORT] [--once]`: keeps DIR and the HAProxy beside it
+ * (`haproxy -W -S <master> -f DIR/agent.cfg -f DIR/current`) on the cluster's newest
+ * generation; `--once` writes it and exits, for an init container. The token may come from
+ * `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
  */
-export async function agentCommand(args: string[], control?: (values: Record<string, unknown>) => HaproxyControl | undefined): Promise<number> {
+export async function agentCommand(args: string[]): Promise<number> {
   const values = parseOptions(args, {
     source: { type: 'string' },
     cluster: { type: 'string' },
@@ -39,7 +43,11 @@ export async function agentCommand(args: string[], control?: (values: Record<str
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
   const source = { source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }
   if (!podName.safeParse(values.pod).success) throw new UsageError(`--pod ${values.pod}: a pod name (a DNS subdomain)`)
-  const agent = new Agent(source, values.dir!, context, control?.(values), values.once ? undefined : statusReporter(source, values.pod))
+  if (!values.once && !values['master-socket']) throw new UsageError('--master-socket PATH is required to follow the cluster (or --once to write the generation and exit)')
+  const control: HaproxyControl | undefined = values.once
+    ? undefined
+    : await haproxyControl({ dir: values.dir!, statsSocket: values['stats-socket'] ?? join(values.dir!, 'stats.sock'), masterSocket: values['master-socket']!, binary: process.env.HAPROXY_BIN ?? 'haproxy' })
+  const agent = new Agent(source, values.dir!, context, control, values.once ? undefined : statusReporter(source, values.pod))
   const status = await agent.sync()
   if (values.once) {
     if (status.lastError || !status.manifest) {

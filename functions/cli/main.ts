@@ -9,7 +9,7 @@ type Command = (args: string[]) => Promise<number>
 const commands: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
   serve: { run: serveCommand, summary: 'run the functions as a Node server on local disk storage (npm start)' },
-  agent: { run: (args) => agentCommand(args), summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
+  agent: { run: agentCommand, summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
   gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 
