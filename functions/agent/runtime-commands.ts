@@ -94,9 +94,9 @@ async function applyServer(change: ServerChange, step: Step): Promise<void> {
   const target = `${change.backend}/${change.server}`
   if (change.op === 'del') {
     await step(`set server ${target} state maint`)
-    await step(`shutdown sessions server ${target}`)
-    // HAProxy refuses while idle keep-alive connections remain; they close on their own.
-    await step(`del server ${target}`, { expect: /Server deleted/, retryWhile: /still has connections/ })
+    // In maintenance the slot takes no new requests; those in flight finish, and HAProxy refuses
+    // the delete until they have. Cutting them (`shutdown sessions`) would fail clients mid-answer.
+    await step(`del server ${target}`, { expect: /Server deleted/, retryWhile: /still has connections|still in use/ })
     return
   }
   if (!change.address) throw new Error(`server change ${change.op} ${target} has no address`)
