@@ -1,20 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sha256Text } from '../../core/hash.ts'
-import { NodeCache } from '../../core/tree/node-cache.ts'
-import { Agent } from '../../functions/agent/agent.ts'
-import { haproxyConfigs, haproxyControl } from '../../functions/agent/haproxy-control.ts'
 import { seededRandom } from '../../bench/random.ts'
 import { makeCertificate, type Certificate } from '../support/certificates.ts'
 import { freePort } from '../support/free-port.ts'
-import { haproxyAvailable, haproxyBinary, startHaproxy, type RunningHaproxy } from '../support/haproxy.ts'
+import { startEdgeStack, type EdgeStack } from '../support/edge-stack.ts'
+import { startHaproxy, type RunningHaproxy } from '../support/haproxy.ts'
 import { request } from '../support/http-client.ts'
-import { startMasterWorker, type MasterWorker } from '../support/master-worker.ts'
-import { startNamedBackend, type NamedBackend } from '../support/named-backends.ts'
 import { endpointSlice, ingress, service, tlsSecret } from '../support/objects.ts'
 import { hapedge } from '../support/run-cli.ts'
-import { startServe, type Served } from '../support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy } from './serve-cluster.ts'
 
@@ -62,79 +56,41 @@ function expected(world: World, probe: Probe): string[] {
 }
 
 describe('the agent through 200 changes under load', () => {
-  let root: string
-  let served: Served
-  let haproxy: MasterWorker
+  let stack: EdgeStack
   let fresh: RunningHaproxy | undefined
-  let httpPort: number
-  let httpsPort: number
-  let token: string
-  const backends = new Map<string, NamedBackend>()
   let certs: Certificate[]
-
+  let certDir: string
+  const world: World = { endpoints: new Map([['web', ['web-1']], ['api', ['api-1']]]), paths: new Map(), docs: true }
+  const live = new Map<string, unknown>()
   const pools: Record<string, string[]> = { web: ['web-1', 'web-2', 'web-3', 'web-4'], api: ['api-1', 'api-2'], extra: ['extra-1'], more: ['more-1'] }
   const slice = (name: string, endpoints: string[]) =>
-    endpointSlice(name, endpoints.map((endpoint) => backends.get(endpoint)!.host), [{ port: backends.get(pools[name]![0]!)!.port }])
-  const shop = (world: World) =>
-    ingress({ name: 'shop', annotations: NO_REDIRECT, rules: [{ host: 'shop.test', paths: [{ path: '/', service: 'web' }, ...[...world.paths].map(([path, name]) => ({ path, service: name }))] }] })
+    endpointSlice(name, endpoints.map((endpoint) => stack.backends.get(endpoint)!.host), [{ port: stack.backends.get(pools[name]![0]!)!.port }])
+  const shop = (state: World) =>
+    ingress({ name: 'shop', annotations: NO_REDIRECT, rules: [{ host: 'shop.test', paths: [{ path: '/', service: 'web' }, ...[...state.paths].map(([path, name]) => ({ path, service: name }))] }] })
   const docs = ingress({ name: 'docs', annotations: NO_REDIRECT, rules: [{ host: 'docs.test', paths: [{ path: '/', service: 'api' }] }] })
   const secure = ingress({ name: 'secure', annotations: NO_REDIRECT, tls: [{ hosts: ['tls.test'], secretName: 'tls-cert' }], rules: [{ host: 'tls.test', paths: [{ path: '/', service: 'web' }] }] })
-  const cold = () => ({ nodes: new NodeCache(), hash: sha256Text })
-
-  async function send(events: { type: 'MODIFIED' | 'DELETED'; object: unknown }[]) {
-    const response = await fetch(`${served.url}/v1/clusters/churn/events`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ events }),
-    })
-    if (!response.ok) throw new Error(`POST events: ${response.status} ${await response.text()}`)
-  }
-
-  const servedCertificate = async () => (await request(`https://127.0.0.1:${httpsPort}/`, { servername: 'tls.test', headers: { host: 'tls.test' } })).tlsPeer!
+  const remember = <T extends { kind: string; metadata: { name: string } }>(object: T) => (live.set(`${object.kind}/${object.metadata.name}`, object), object)
+  const put = (object: { kind: string; metadata: { name: string } }) => ({ type: 'MODIFIED' as const, object: remember(object) })
+  const servedCertificate = async () => (await request(`https://127.0.0.1:${stack.httpsPort}/`, { servername: 'tls.test', headers: { host: 'tls.test' } })).tlsPeer!
 
   beforeAll(async () => {
-    if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
-    root = await makeTempDir('hapedge-churn')
-    let octet = 40
-    for (const [pool, names] of Object.entries(pools)) {
-      const first = await startNamedBackend({ name: names[0]!, host: `127.0.0.${octet++}` })
-      backends.set(first.name, first)
-      for (const name of names.slice(1)) backends.set(name, await startNamedBackend({ name, host: `127.0.0.${octet++}`, port: first.port }))
-      void pool
-    }
-    certs = [await makeCertificate({ dir: root, hosts: ['tls.test'], name: 'first' }), await makeCertificate({ dir: root, hosts: ['tls.test', 'rotated.tls.test'], name: 'second' })]
-    served = await startServe(['--data', join(root, 'data')])
-    httpPort = await freePort()
-    httpsPort = await freePort()
-    const registered = await fetch(`${served.url}/v1/clusters`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'churn', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` }),
+    certDir = await makeTempDir('hapedge-churn-certs')
+    certs = [await makeCertificate({ dir: certDir, hosts: ['tls.test'], name: 'first' }), await makeCertificate({ dir: certDir, hosts: ['tls.test', 'rotated.tls.test'], name: 'second' })]
+    stack = await startEdgeStack(pools, (partial) => {
+      const early = (name: string, endpoints: string[]) => endpointSlice(name, endpoints.map((endpoint) => partial.backends.get(endpoint)!.host), [{ port: partial.backends.get(pools[name]![0]!)!.port }])
+      return [service('web'), early('web', ['web-1']), service('api'), early('api', ['api-1']), shop(world), docs, tlsSecret('tls-cert', certs[0]!.certPem, certs[0]!.keyPem), secure].map(remember)
     })
-    token = ((await registered.json()) as { token: string }).token
   }, 60_000)
 
   afterAll(async () => {
     await fresh?.stop()
-    await haproxy?.stop()
-    await served?.stop()
-    for (const backend of backends.values()) await backend.close()
-    await removeTempDir(root)
+    await stack?.stop()
+    await removeTempDir(certDir)
   })
 
   it('answers every request from a backend valid at that moment, and ends serving what a fresh render serves', async () => {
-    const world: World = { endpoints: new Map([['web', ['web-1']], ['api', ['api-1']]]), paths: new Map(), docs: true }
-    const live = new Map<string, unknown>()
-    const put = (object: { kind: string; metadata: { name: string } }) => (live.set(`${object.kind}/${object.metadata.name}`, object), { type: 'MODIFIED' as const, object })
-    await send([put(service('web')), put(slice('web', ['web-1'])), put(service('api')), put(slice('api', ['api-1'])), put(shop(world)), put(docs), put(tlsSecret('tls-cert', certs[0]!.certPem, certs[0]!.keyPem)), put(secure)])
-
-    const source = { source: served.url, cluster: 'churn', token }
-    const dir = join(root, 'haproxy')
-    await new Agent(source, dir, cold()).sync()
-    const sockets = { dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary }
-    const control = await haproxyControl(sockets)
-    haproxy = await startMasterWorker({ masterSocket: sockets.masterSocket, configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [httpPort])
-    let agent = new Agent(source, dir, cold(), control)
+    const { httpPort } = stack
+    let agent = stack.agent()
 
     // The states the cluster goes through, each possibly live from its change's post to the next change's convergence.
     const states: { world: World; posted: number; converged: number }[] = [{ world: structuredClone(world), posted: 0, converged: 0 }]
@@ -189,8 +145,8 @@ describe('the agent through 200 changes under load', () => {
         events.push(put(shop(world)))
       }
       const posted = performance.now()
-      await send(events)
-      if (n === 100) agent = new Agent(source, dir, cold(), control) // killed and restarted: a cold cache, the files on disk
+      await stack.send(events)
+      if (n === 100) agent = stack.agent() // killed and restarted: a cold cache, the files on disk
       const status = await agent.sync()
       expect(status.lastError, `change ${n}`).toBeNull()
       if (status.applied === 'runtime' || status.applied === 'reload') applied[status.applied]++
@@ -217,12 +173,12 @@ describe('the agent through 200 changes under load', () => {
     expect((await servedCertificate()).subjectAltName).not.toMatch(/rotated/)
 
     // A fresh HAProxy on a full render of the final objects serves the same routes.
-    const objects = join(root, 'final.json')
+    const objects = join(stack.root, 'final.json')
     await writeFile(objects, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...live.values()] }))
     const freshPort = await freePort()
-    const rendered = await hapedge(['render', '--in', objects, '--out', join(root, 'fresh'), '--http-bind', `127.0.0.1:${freshPort}`, '--https-bind', `127.0.0.1:${await freePort()}`])
+    const rendered = await hapedge(['render', '--in', objects, '--out', join(stack.root, 'fresh'), '--http-bind', `127.0.0.1:${freshPort}`, '--https-bind', `127.0.0.1:${await freePort()}`])
     expect(rendered.code, rendered.stderr).toBe(0)
-    fresh = await startHaproxy({ dir: join(root, 'fresh'), readyPorts: [freshPort] })
+    fresh = await startHaproxy({ dir: join(stack.root, 'fresh'), readyPorts: [freshPort] })
     for (const probe of probes) {
       const seen = async (port: number) => {
         const names = new Set<string>()
