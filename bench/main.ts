@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printHttpReport, printReport, printStorageReport } from './report.ts'
+import { printConvergenceReport, printHttpReport, printReport, printStorageReport } from './report.ts'
+import { measureConvergence } from './convergence.ts'
 import { measureHttp } from './http.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     'storage-samples': { type: 'string', default: '10' },
     'http-size': { type: 'string', default: '20000' },
     'http-samples': { type: 'string', default: '40' },
+    'convergence-samples': { type: 'string', default: '40' },
     json: { type: 'string' },
   },
 })
@@ -48,4 +50,10 @@ if (httpSize > 0) {
 if (values.json) {
   await writeFile(values.json, `${JSON.stringify([...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows)], null, 2)}\n`)
   console.log(`\nwrote ${values.json}`)
+}
+
+const convergenceSamples = Number(values['convergence-samples'])
+if (convergenceSamples > 0) {
+  console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
+  printConvergenceReport(await measureConvergence(convergenceSamples))
 }

@@ -1,4 +1,5 @@
 import type { Row, SizeResult } from './measure.ts'
+import type { Convergence } from './convergence.ts'
 import type { HttpResult } from './http.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
 import { median, round } from './stats.ts'
@@ -120,4 +121,12 @@ export function printHttpReport(result: HttpResult, inProcessP50?: number): void
   )
   console.log(`  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after 503: writers race for HEAD)`)
   console.log(`  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after 503)`)
+}
+
+/** Prints the time from an event posted to its route answering through HAProxy, with the agent's target. */
+export function printConvergenceReport({ runtime, reload }: Convergence): void {
+  console.log(`\nconvergence (event posted → committed → agent pulls and applies → the new route answers through HAProxy 2.6):`)
+  console.log(`  path change, applied at runtime: p50 ${runtime.p50} ms, p95 ${runtime.p95} ms (${runtime.samples} changes)`)
+  console.log(`  new Service, applied by a checked reload: p50 ${reload.p50} ms, p95 ${reload.p95} ms (${reload.samples} changes)`)
+  console.log(`  ${mark(runtime.p50 < 50 && runtime.p95 < 150)} a path or endpoint change serves in < 50 ms median and < 150 ms p95 with no reload`)
 }
