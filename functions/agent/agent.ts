@@ -67,7 +67,7 @@ export class Agent {
       return
     }
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
-    await installGeneration(this.dir, pulled.manifest, pulled.files)
+    await installGeneration(this.dir, pulled.manifest, pulled.files, installed)
     const applied = await this.apply(plan, pulled.files, installed)
     Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
   }

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { randomBytes } from 'node:crypto'
 
@@ -12,27 +12,35 @@ const KEPT = 3
  * rename, so HAProxy (`-f DIR/current`) and a crash see the old files or the new ones, never a
  * mix. The two generations before are kept for a rollback.
  */
-export async function installGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>): Promise<string> {
+export async function installGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed): Promise<string> {
   const target = join(dir, GENERATIONS, manifest)
   if (!(await exists(target))) {
     const staging = `${target}.${randomBytes(4).toString('hex')}.tmp`
+    const before = previous && join(dir, GENERATIONS, previous.manifest)
     for (const [path, text] of files) {
       const file = inside(staging, path)
       await mkdir(dirname(file), { recursive: true })
-      await writeFile(file, text)
+      // A file the previous generation had unchanged is linked, not written: a change costs the files it changed.
+      if (before && previous.files.get(path) === text) await link(inside(before, path), file)
+      else await writeFile(file, text)
     }
     await mkdir(staging, { recursive: true })
     await rename(staging, target)
   }
-  const link = join(dir, `.${CURRENT}.${randomBytes(4).toString('hex')}`)
-  await symlink(join(GENERATIONS, manifest), link)
-  await rename(link, join(dir, CURRENT))
+  const pointer = join(dir, `.${CURRENT}.${randomBytes(4).toString('hex')}`)
+  await symlink(join(GENERATIONS, manifest), pointer)
+  await rename(pointer, join(dir, CURRENT))
   await prune(dir, manifest)
   return join(dir, CURRENT)
 }
 
+export interface Installed {
+  manifest: string
+  files: Map<string, string>
+}
+
 /** The generation `current` points to, with its files; undefined before the first install. */
-export async function installedGeneration(dir: string): Promise<{ manifest: string; files: Map<string, string> } | undefined> {
+export async function installedGeneration(dir: string): Promise<Installed | undefined> {
   let target: string
   try {
     target = await readlink(join(dir, CURRENT))

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
@@ -60,6 +60,10 @@ describe('the agent', () => {
     expect(await agent.sync()).toMatchObject({ generation: 3, applied: 'reload' })
     expect(haproxy.calls).toEqual(['reload', 'runtime 2 servers 0 map entries', 'reload'])
     expect(await readFile(join(dir, 'current', '20-backends.cfg'), 'utf8')).toMatch(/backend default_app-2_80/)
+    // Files the change left alone are links to the previous generation's, not copies.
+    const generations = await readdir(join(dir, '.generations'))
+    const inodes = await Promise.all(generations.map(async (name) => (await stat(join(dir, '.generations', name, '00-global.cfg'))).ino))
+    expect(new Set(inodes).size).toBe(1)
     for (let n = 3; n < 8; n++) {
       await server.events('prod', token, app(n).map(put))
       await agent.sync()
