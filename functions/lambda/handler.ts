@@ -5,7 +5,7 @@ import { buildEnv } from '../app/build-env.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createS3Client } from '../storage/s3-client.ts'
 import { createS3Store } from '../storage/s3-store.ts'
-import { readLambdaConfig } from './lambda-config.ts'
+import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
 
 /**
  * The app on S3 as a Lambda handler, configured by `environment` (see `LambdaConfig`). It takes
@@ -14,9 +14,13 @@ import { readLambdaConfig } from './lambda-config.ts'
  */
 export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
   const config = readLambdaConfig(environment)
+  return handle(createApp(buildEnv({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache })))
+}
+
+/** The S3 store a configuration names. */
+export function storeOf(config: LambdaConfig) {
   const client = createS3Client({ region: config.region, forcePathStyle: config.forcePathStyle, ...(config.endpoint ? { endpoint: config.endpoint } : {}) })
-  const store = createS3Store({ client, bucket: config.bucket })
-  return handle(createApp(buildEnv({ store, adminToken: config.adminToken, hash: nodeSha256, cache: config.cache })))
+  return createS3Store({ client, bucket: config.bucket })
 }
 
 /**

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readGeneration } from '../../core/commit/read-generation.ts'
 import { fullRebuild } from '../../core/full-rebuild.ts'
 import { handler } from '../../functions/lambda/handler.ts'
+import { collectGarbageHandler } from '../../functions/lambda/scheduled.ts'
+import { clusterKeys } from '../../core/commit/cluster-keys.ts'
+import { commitEvents } from '../../core/commit/commit-events.ts'
+import { readHead } from '../../core/commit/read-head.ts'
 import { nodeSha256 } from '../../functions/node/sha256.ts'
 import { createS3Store } from '../../functions/storage/s3-store.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
@@ -119,5 +123,24 @@ describe('the Lambda handler, misconfigured', () => {
     await expect(fresh.handler(event)).rejects.toThrow(/^hapedge lambda configuration: HAPEDGE_BUCKET is not set: the S3 bucket that holds the clusters$/)
     vi.stubEnv('HAPEDGE_BUCKET', BUCKET)
     expect(await fresh.handler(event)).toMatchObject({ statusCode: 200 })
+  })
+})
+
+describe('the Lambda scheduled entry', () => {
+  it('collects the garbage of every cluster in the bucket and leaves each current generation whole', async () => {
+    const store = createS3Store({ client: loopbackClient(server.endpoint), bucket: BUCKET })
+    const cluster = `gc-${Date.now().toString(36)}`
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })))
+    const count = async () => {
+      let objects = 0
+      for await (const _ of store.list(`clusters/${cluster}/`)) objects++
+      return objects
+    }
+    const before = await count()
+    const outcomes = await collectGarbageHandler({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
+    expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true } })
+    expect(await count()).toBeLessThan(before)
+    const head = await readHead(store, clusterKeys(cluster))
+    expect(await readGeneration(store, cluster, head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
   })
 })
