@@ -1,7 +1,7 @@
 import { planFromFiles } from '../../core/agent/plan-from-files.ts'
 import type { Plan } from '../../core/incremental/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
-import { installedGeneration, installGeneration } from './generation-dir.ts'
+import { installedGeneration, installGeneration, type Installed } from './generation-dir.ts'
 import { pullGeneration, type SourceOptions } from './pull-generation.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
@@ -30,6 +30,9 @@ export class Agent {
   readonly status: AgentStatus = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
   private running: Promise<AgentStatus> | undefined
   private again = false
+  /** The installed generation, read from disk once at start, then kept: a poll costs a HEAD request, not a read of every file. */
+  private installed: Installed | undefined
+  private read = false
 
   constructor(
     private readonly source: SourceOptions,
@@ -60,7 +63,11 @@ export class Agent {
   }
 
   private async syncOnce(): Promise<void> {
-    const installed = await installedGeneration(this.dir)
+    if (!this.read) {
+      this.installed = await installedGeneration(this.dir)
+      this.read = true
+    }
+    const installed = this.installed
     const pulled = await pullGeneration(this.source, this.context, installed?.manifest)
     if (pulled === 'none' || pulled === 'unchanged') {
       if (installed && this.status.manifest === null) Object.assign(this.status, { manifest: installed.manifest })
@@ -68,11 +75,12 @@ export class Agent {
     }
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
     await installGeneration(this.dir, pulled.manifest, pulled.files, installed)
+    this.installed = { manifest: pulled.manifest, files: pulled.files }
     const applied = await this.apply(plan, pulled.files, installed)
     Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
   }
 
-  private async apply(plan: Plan | undefined, files: ReadonlyMap<string, string>, previous: Awaited<ReturnType<typeof installedGeneration>>): Promise<AgentStatus['applied']> {
+  private async apply(plan: Plan | undefined, files: ReadonlyMap<string, string>, previous: Installed | undefined): Promise<AgentStatus['applied']> {
     if (!this.haproxy) return 'written'
     const runtime = plan !== undefined && !plan.reload
     if (runtime) {
@@ -89,6 +97,7 @@ export class Agent {
     } catch (error) {
       if (previous) {
         await installGeneration(this.dir, previous.manifest, previous.files)
+        this.installed = previous
         // A runtime attempt may have changed part of what runs: reload the previous files so that what runs equals them again.
         if (runtime) await this.haproxy.checkedReload(this.dir)
       }
