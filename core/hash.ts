@@ -15,12 +15,6 @@ export async function sha256Hex(content: string | Uint8Array): Promise<string> {
   return hex
 }
 
-/**
- * How a runtime computes a SHA-256 (lowercase hex). WebCrypto's is the default and runs
- * everywhere; a platform may pass a faster one (Node's is synchronous and costs microseconds
- * per small blob, where each WebCrypto call crosses to a thread pool).
- */
-export type Sha256 = (content: string) => string | Promise<string>
 
 /** A synchronous SHA-256 of text (lowercase hex): what content-addressed tree nodes are named by. */
 export type HashText = (text: string) => string
