@@ -1,12 +1,11 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NodeCache } from '../../core/tree/node-cache.ts'
-import { sha256Text } from '../../core/hash.ts'
 import { Agent } from '../../functions/agent/agent.ts'
 import { haproxyControl, haproxyConfigs } from '../../functions/agent/haproxy-control.ts'
 import { haproxySocket } from '../../functions/agent/haproxy-socket.ts'
 import { parseShowProc } from '../../functions/agent/show-proc.ts'
 import { harness } from '../functions/app/app-harness.ts'
+import { coldContext } from '../support/contracts/cluster-apps.ts'
 import { freePort } from '../support/free-port.ts'
 import { haproxyAvailable, haproxyBinary } from '../support/haproxy.ts'
 import { request } from '../support/http-client.ts'
@@ -30,8 +29,7 @@ describe('the agent keeps HAProxy on the newest generation', () => {
   let api: NamedBackend
   const server = harness()
   let token: string
-  const cold = () => ({ nodes: new NodeCache(), hash: sha256Text })
-  const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
+    const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
   const source = () => ({ source: 'http://hapedge', cluster: 'edge', token, fetcher })
   const send = (...objects: unknown[]) => server.events('edge', token, objects.map((object) => ({ type: 'MODIFIED', object })))
   const shop = (paths: PathSpec[]) => ingress({ name: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host: 'shop.test', paths }] })
@@ -55,7 +53,7 @@ describe('the agent keeps HAProxy on the newest generation', () => {
     await send(shop([{ path: '/', service: 'web' }]), service('web'), slice('web', web.slice(0, 1)), service('api'), slice('api', [api]))
 
     // The init container: the generation written whole before HAProxy starts.
-    expect(await new Agent(source(), dir, cold()).sync()).toMatchObject({ generation: 1, applied: 'written', lastError: null })
+    expect(await new Agent(source(), dir, coldContext()).sync()).toMatchObject({ generation: 1, applied: 'written', lastError: null })
     await haproxyControl({ dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary })
     haproxy = await startMasterWorker({ masterSocket: join(root, 'master.sock'), configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [httpPort])
   })
@@ -67,7 +65,7 @@ describe('the agent keeps HAProxy on the newest generation', () => {
 
   it('applies endpoint changes at runtime, a new backend by a reload, and catches up after a restart', async () => {
     const control = await haproxyControl({ dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary })
-    const agent = new Agent(source(), dir, cold(), control)
+    const agent = new Agent(source(), dir, coldContext(), control)
     expect(await answers('/')).toEqual(['web-1'])
     const pids = await workers()
 
@@ -87,7 +85,7 @@ describe('the agent keeps HAProxy on the newest generation', () => {
     // While no agent runs, the cluster moves on; a new one (empty cache) applies the whole difference.
     await send(slice('web', web.slice(0, 2)))
     await send(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, { path: '/v2', pathType: 'Exact', service: 'api' }]))
-    const restarted = new Agent(source(), dir, cold(), control)
+    const restarted = new Agent(source(), dir, coldContext(), control)
     expect(await restarted.sync()).toMatchObject({ generation: 6, applied: 'runtime', lastError: null })
     expect(await answers('/', 10)).toEqual(['web-1', 'web-2'])
     expect(await answers('/v2')).toEqual(['api'])

@@ -1,10 +1,9 @@
 import { join } from 'node:path'
-import { sha256Text } from '../../core/hash.ts'
-import { NodeCache } from '../../core/tree/node-cache.ts'
 import { Agent } from '../../functions/agent/agent.ts'
 import type { HaproxyControl } from '../../functions/agent/agent.ts'
 import { haproxyConfigs, haproxyControl } from '../../functions/agent/haproxy-control.ts'
 import type { SourceOptions } from '../../functions/agent/pull-generation.ts'
+import { coldContext } from './contracts/cluster-apps.ts'
 import { freePort } from './free-port.ts'
 import { haproxyAvailable, haproxyBinary } from './haproxy.ts'
 import { startMasterWorker, type MasterWorker } from './master-worker.ts'
@@ -62,8 +61,7 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
   await send(initial({ root, served, token, httpPort, httpsPort, backends, source, send }).map((object) => ({ type: 'MODIFIED' as const, object })))
 
   const dir = join(root, 'haproxy')
-  const cold = () => ({ nodes: new NodeCache(), hash: sha256Text })
-  await new Agent(source, dir, cold()).sync()
+    await new Agent(source, dir, coldContext()).sync()
   const sockets = { dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary }
   const control = await haproxyControl(sockets)
   const haproxy: MasterWorker = await startMasterWorker({ masterSocket: sockets.masterSocket, configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [httpPort])
@@ -76,7 +74,7 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
     backends,
     source,
     control,
-    agent: () => new Agent(source, dir, cold(), control),
+    agent: () => new Agent(source, dir, coldContext(), control),
     send,
     async stop() {
       await haproxy.stop()

@@ -7,22 +7,19 @@ import { generationRecord } from '../../../core/commit/head.ts'
 import { readGeneration } from '../../../core/commit/read-generation.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
-import { sha256Text } from '../../../core/hash.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
-import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { ingress } from '../objects.ts'
-import { app } from './cluster-apps.ts'
+import { app, coldContext } from './cluster-apps.ts'
 
 const SLOW = 120_000
-const cold = () => ({ nodes: new NodeCache(), hash: sha256Text })
 const put = (object: unknown): WatchEvent => ({ type: 'MODIFIED', object: object as Record<string, unknown> })
 
 /** Commits like a client that honours 503 Retry-After: contention is retried until the events land. */
 async function commitUntilDone(store: ObjectStore, cluster: string, events: WatchEvent[]): Promise<Committed> {
   for (;;) {
     try {
-      return await commitEvents({ store, cluster, options: {}, context: cold() }, events)
+      return await commitEvents({ store, cluster, options: {}, context: coldContext() }, events)
     } catch (error) {
       if (!(error instanceof CommitContention)) throw error
     }
@@ -41,7 +38,7 @@ async function records(store: ObjectStore, cluster: string) {
 
 async function currentFiles(store: ObjectStore, cluster: string) {
   const head = await readHead(store, clusterKeys(cluster))
-  return readGeneration(store, cluster, head!.head.manifest, cold())
+  return readGeneration(store, cluster, head!.head.manifest, coldContext())
 }
 
 /**
@@ -91,14 +88,14 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
         await commitUntilDone(store, cluster, variant('/a').map(put))
         const a = await currentFiles(store, cluster)
         await commitUntilDone(store, cluster, variant('/b').map(put))
-        const first = await collectGarbage(store, cluster, cold(), { keep: 1, graceMs: 0 })
+        const first = await collectGarbage(store, cluster, coldContext(), { keep: 1, graceMs: 0 })
         expect(first!.deleted.length).toBeGreaterThan(0)
         await commitUntilDone(store, cluster, variant('/a').map(put))
         expect(await currentFiles(store, cluster)).toEqual(a)
-        const second = await collectGarbage(store, cluster, cold(), { keep: 2, graceMs: 0 })
+        const second = await collectGarbage(store, cluster, coldContext(), { keep: 2, graceMs: 0 })
         expect(second).toMatchObject({ complete: true, retained: [3, 2] })
         expect(await currentFiles(store, cluster)).toEqual(a)
-        for (const record of await records(store, cluster)) await expect(readGeneration(store, cluster, record.manifest, cold())).resolves.toBeInstanceOf(Map)
+        for (const record of await records(store, cluster)) await expect(readGeneration(store, cluster, record.manifest, coldContext())).resolves.toBeInstanceOf(Map)
         await cleanup?.()
       },
       SLOW,
@@ -114,7 +111,7 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
         const collector = (async () => {
           let runs = 0
           while (writing || runs === 0) {
-            await collectGarbage(store, cluster, cold(), { keep: 1, graceMs: 0, leaseMs: 5_000 })
+            await collectGarbage(store, cluster, coldContext(), { keep: 1, graceMs: 0, leaseMs: 5_000 })
             runs++
             // Let the writers' timers run between collections, as separate processes would.
             await new Promise((resolve) => setTimeout(resolve, 25))
