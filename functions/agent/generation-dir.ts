@@ -1,5 +1,6 @@
 import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import { insideDir } from '../disk/inside-dir.ts'
 import { randomBytes } from 'node:crypto'
 
 const GENERATIONS = '.generations'
@@ -18,10 +19,10 @@ export async function installGeneration(dir: string, manifest: string, files: Re
     const staging = `${target}.${randomBytes(4).toString('hex')}.tmp`
     const before = previous && join(dir, GENERATIONS, previous.manifest)
     for (const [path, text] of files) {
-      const file = inside(staging, path)
+      const file = insideDir(staging, path)
       await mkdir(dirname(file), { recursive: true })
       // A file the previous generation had unchanged is linked, not written: a change costs the files it changed.
-      if (before && previous.files.get(path) === text) await link(inside(before, path), file)
+      if (before && previous.files.get(path) === text) await link(insideDir(before, path), file)
       else await writeFile(file, text)
     }
     await mkdir(staging, { recursive: true })
@@ -64,11 +65,4 @@ async function prune(dir: string, current: string): Promise<void> {
 
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(() => true, () => false)
-}
-
-/** A generation's relative path inside `root`; a path that would leave it is refused. */
-function inside(root: string, path: string): string {
-  const full = resolve(root, path)
-  if (!full.startsWith(root + sep)) throw new Error(`refusing to write outside the generation directory: ${path}`)
-  return full
 }

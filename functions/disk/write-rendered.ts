@@ -1,9 +1,10 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { buildGeneration } from '../../core/generation/generation.ts'
 import { flattenLayout, type Layout } from '../../core/render/files.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../node/sha256.ts'
+import { insideDir } from './inside-dir.ts'
 import { renderManifest, type RenderManifest } from './render-manifest.ts'
 
 export const MANIFEST_FILE = 'manifest.json'
@@ -37,11 +38,4 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`
   await writeFile(temporary, content)
   await rename(temporary, path)
-}
-
-function insideDir(dir: string, path: string): string {
-  const full = resolve(dir, path)
-  const rel = relative(resolve(dir), full)
-  if (rel === '' || rel.startsWith('..') || resolve(rel) === rel) throw new Error(`refusing to write outside ${dir}: ${path}`)
-  return full
 }

@@ -1,23 +1,21 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGeneration } from '../../core/commit/read-generation.ts'
 import { httpSource } from '../../functions/agent/http-source.ts'
 import { auditEvent, deletedStatus, eventList, served as asServed } from '../support/audit-batches.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
 import { ingress } from '../support/objects.ts'
+import { readTextTree } from '../integration/read-tree.ts'
 import { haproxyCheck } from '../support/haproxy.ts'
 import { hapedge } from '../support/run-cli.ts'
 import { startServe, type Served } from '../support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 
+/** A rendered directory's files, without the manifest.json written for people. */
 async function readDir(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>()
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name === 'manifest.json') continue
-    const path = join(entry.parentPath, entry.name)
-    files.set(relative(dir, path), await readFile(path, 'utf8'))
-  }
+  const files = await readTextTree(dir)
+  files.delete('manifest.json')
   return files
 }
 
