@@ -51,9 +51,11 @@ export class NodeCache {
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
     const cached = this.nodes.get(sha256)
     if (!cached) throw new MissingNodes([{ space: shape.space, sha256 }])
-    // Recently used entries move to the back, so eviction takes the coldest.
-    this.nodes.delete(sha256)
-    this.nodes.set(sha256, cached)
+    // Recently used entries move to the back, so eviction takes the coldest (an unbounded cache evicts nothing).
+    if (this.budget !== Number.POSITIVE_INFINITY) {
+      this.nodes.delete(sha256)
+      this.nodes.set(sha256, cached)
+    }
     const codec = level === 0 ? shape.codec : undefined
     if (!cached.decoded || cached.codec !== codec) {
       cached.decoded = codec ? { level: 0, entries: codec.decode(cached.text) } : decodeInternal(cached.text)
