@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config'
  * `haproxy`: renders, checks and serves through the real HAProxy binary on loopback.
  * `storage`: the ObjectStore adapters against their contract: memory, local disk, S3 through s3rver and a stand-in S3 on loopback.
  * `e2e`: the real `hapedge serve` process on loopback, driven over HTTP.
+ * `kubernetes`: the forwarder, the status writer and the agent's watch, through `@kubernetes/client-node` against an API server double on loopback.
  * `lambda`: the AWS Lambda handler invoked with API Gateway HTTP API and function URL events, on s3rver.
  * `workers`: inside workerd: the R2 adapter on the local R2 of wrangler.toml's `STORE` binding, and the S3 adapter's error paths.
  */
@@ -15,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/core/**/*.test.ts', 'test/functions/**/*.test.ts', 'test/project/**/*.test.ts'],
+          include: ['test/core/**/*.test.ts', 'test/functions/**/*.test.ts', 'test/project/**/*.test.ts', 'test/infra/**/*.test.ts'],
           exclude: ['test/functions/storage/**'],
         },
       },
@@ -27,6 +28,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'kubernetes', include: ['test/kubernetes/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 } },
       {
         test: {
