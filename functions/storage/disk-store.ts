@@ -59,10 +59,13 @@ export function createDiskStore(options: DiskStoreOptions): ObjectStore {
     put: (key, body, condition) =>
       at('put', key, async (path) => {
         const bytes = toBytes(body)
-        await mkdir(dirname(path), { recursive: true })
         const temp = tempPathFor(path)
-        try {
+        await writeDurably(temp, bytes).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error
+          await mkdir(dirname(path), { recursive: true })
           await writeDurably(temp, bytes)
+        })
+        try {
           const replaced = await withLock(lockPathFor(path), timing, async () => {
             if (condition && !conditionHolds(condition, await fileEtag(path).catch(missingAsUndefined))) return false
             await rename(temp, path)
@@ -70,9 +73,11 @@ export function createDiskStore(options: DiskStoreOptions): ObjectStore {
             if (condition) await syncDirectory(dirname(path))
             return true
           })
+          if (!replaced) await rm(temp, { force: true })
           return replaced ? sha256(bytes) : undefined
-        } finally {
+        } catch (error) {
           await rm(temp, { force: true })
+          throw error
         }
       }),
     list: (prefix) => listFiles(root, prefix),
