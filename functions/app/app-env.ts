@@ -30,6 +30,8 @@ export interface Limits {
   objects: number
   /** Events committed together: a larger request is committed in several generations. */
   eventsPerCommit: number
+  /** Bytes of blobs sent with a `GET …/head?have=` answer; a reader fetches what does not fit one by one. */
+  deltaBytes: number
 }
 
-export const DEFAULT_LIMITS: Limits = { bodyBytes: 32 * 1024 * 1024, events: 5_000, auditItems: 1_000, objects: 200_000, eventsPerCommit: 2_000 }
+export const DEFAULT_LIMITS: Limits = { bodyBytes: 32 * 1024 * 1024, events: 5_000, auditItems: 1_000, objects: 200_000, eventsPerCommit: 2_000, deltaBytes: 8 * 1024 * 1024 }

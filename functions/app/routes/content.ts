@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { generationDelta } from '../../../core/commit/generation-delta.ts'
+import { NodeLoader } from '../../../core/commit/node-loader.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../auth.ts'
@@ -12,11 +14,20 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 export function contentRoutes(env: AppEnv) {
   const routes = new Hono<{ Variables: AppVariables }>()
 
+  // With `?have=<manifest>`, the answer also carries the blobs a reader of that generation lacks, so following a change costs one request.
   routes.get('/head', async (c) => {
-    const current = await readHead(env.store, clusterKeys(c.get('record').id))
-    if (!current) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
+    const cluster = c.get('record').id
+    const have = c.req.query('have')
+    if (have !== undefined && !SHA256.test(have)) throw new HttpError(400, 'must be a lowercase hex sha256', 'have')
+    const keys = clusterKeys(cluster)
+    const current = await readHead(env.store, keys)
+    if (!current) throw new HttpError(404, `cluster ${cluster} has no generation yet: send its objects first`)
     const { generation, manifest, snapshot } = current.head
-    return c.json({ generation, manifest, snapshot }, 200, { 'cache-control': 'no-store' })
+    if (have === undefined) return c.json({ generation, manifest, snapshot }, 200, { 'cache-control': 'no-store' })
+    const context = env.caches.for(cluster)
+    const held = have === manifest || context.nodes.has(have) || (await env.store.head(keys.node('blobs', have))) ? have : undefined
+    const delta = await generationDelta(manifest, held, new NodeLoader(env.store, keys, context), context, env.limits.deltaBytes)
+    return c.json({ generation, manifest, snapshot, blobs: Object.fromEntries(delta) }, 200, { 'cache-control': 'no-store' })
   })
 
   for (const [route, type] of [

@@ -38,8 +38,12 @@ describe('the agent', () => {
     const token = await server.register('prod')
     const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
       const response = await server.app.request(String(input), init)
-      if (!tamper || !String(input).includes('/blobs/')) return response
-      return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
+      if (tamper && String(input).includes('/blobs/')) return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
+      if (!tamper || !String(input).includes('/head?have=')) return response
+      // HEAD's answer carries the blobs the agent lacks: tamper with those too.
+      const head = (await response.json()) as { blobs: Record<string, string> }
+      const blobs = Object.fromEntries(Object.entries(head.blobs).map(([sha256, text]) => [sha256, new TextDecoder().decode(tamper(String(input), new TextEncoder().encode(text).buffer))]))
+      return Response.json({ ...head, blobs })
     }) as typeof fetch
     const haproxy = new RecordingHaproxy()
     const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }

@@ -1,3 +1,4 @@
+import { sha256Text } from '../../../core/hash.ts'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
 import { readGeneration } from '../../../core/commit/read-generation.ts'
@@ -143,6 +144,21 @@ describe('the HTTP API', () => {
     expect(record).toMatchObject({ version: 2, files: expect.any(Number) })
     expect((await call('GET', `/v1/clusters/b/manifests/${committed.manifest}`, b)).status).toBe(404)
     expect((await call('GET', '/v1/clusters/a/blobs/..%2F..%2FHEAD', a)).status).toBe(400)
+  })
+
+  it('answers HEAD asked with the generation a reader holds with the blobs that reader lacks, each under its sha256', async () => {
+    const { register, events, call } = harness()
+    const token = await register('a')
+    const first = (await (await events('a', token, app(1).map(put))).json()) as { manifest: string }
+    const second = (await (await events('a', token, app(2).map(put))).json()) as { manifest: string }
+    const head = (await (await call('GET', `/v1/clusters/a/head?have=${first.manifest}`, token)).json()) as { manifest: string; blobs: Record<string, string> }
+    expect(head.manifest).toBe(second.manifest)
+    expect(Object.keys(head.blobs)).toContain(second.manifest)
+    for (const [sha256, text] of Object.entries(head.blobs)) expect(sha256Text(text)).toBe(sha256)
+    expect((await (await call('GET', `/v1/clusters/a/head?have=${second.manifest}`, token)).json()).blobs).toEqual({})
+    const bad = await call('GET', '/v1/clusters/a/head?have=HEAD', token)
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toEqual({ error: { message: 'must be a lowercase hex sha256', path: 'have' } })
   })
 
   it('resyncs from a full List: objects it no longer holds are deleted, the rest is unchanged', async () => {
