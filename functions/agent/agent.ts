@@ -1,7 +1,7 @@
 import { planFromFiles } from '../../core/agent/plan-from-files.ts'
 import type { Plan } from '../../core/incremental/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
-import { installedGeneration, installGeneration, type Installed } from './generation-dir.ts'
+import { installedGeneration, installGeneration, pruneGenerations, type Installed } from './generation-dir.ts'
 import { pullGeneration, type SourceOptions } from './pull-generation.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
@@ -74,22 +74,34 @@ export class Agent {
       return
     }
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
-    await installGeneration(this.dir, pulled.manifest, pulled.files, installed)
-    this.installed = { manifest: pulled.manifest, files: pulled.files }
-    const applied = await this.apply(plan, pulled.files, installed)
+    const applied = await this.take(pulled, plan, installed)
     Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
+    await pruneGenerations(this.dir, pulled.manifest)
   }
 
-  private async apply(plan: Plan | undefined, files: ReadonlyMap<string, string>, previous: Installed | undefined): Promise<AgentStatus['applied']> {
-    if (!this.haproxy) return 'written'
+  /** Installs the generation and makes HAProxy run it; on failure, the previous generation is what is installed and what runs. */
+  private async take(next: Installed, plan: Plan | undefined, previous: Installed | undefined): Promise<AgentStatus['applied']> {
+    const install = async () => {
+      await installGeneration(this.dir, next.manifest, next.files, previous)
+      this.installed = next
+    }
+    if (!this.haproxy) {
+      await install()
+      return 'written'
+    }
     const runtime = plan !== undefined && !plan.reload
     if (runtime) {
-      try {
-        await this.haproxy.applyRuntime(plan, files, this.dir)
-        return 'runtime'
-      } catch {
-        // Fall through: a reload loads the files, which already hold the new generation.
+      // The disk and the runtime API take the generation side by side: neither needs the other, and both are done before anyone hears of it.
+      const [written, applied] = await Promise.allSettled([install(), this.haproxy.applyRuntime(plan, next.files, this.dir)])
+      if (written.status === 'rejected') {
+        // What runs may now be ahead of the files: load the files again so the two agree.
+        await this.haproxy.checkedReload(this.dir)
+        throw written.reason
       }
+      if (applied.status === 'fulfilled') return 'runtime'
+      // Fall through: a reload loads the files, which already hold the new generation.
+    } else {
+      await install()
     }
     try {
       await this.haproxy.checkedReload(this.dir)

@@ -18,20 +18,20 @@ export async function installGeneration(dir: string, manifest: string, files: Re
   if (!(await exists(target))) {
     const staging = `${target}.${randomBytes(4).toString('hex')}.tmp`
     const before = previous && join(dir, GENERATIONS, previous.manifest)
-    for (const [path, text] of files) {
-      const file = insideDir(staging, path)
-      await mkdir(dirname(file), { recursive: true })
-      // A file the previous generation had unchanged is linked, not written: a change costs the files it changed.
-      if (before && previous.files.get(path) === text) await link(insideDir(before, path), file)
-      else await writeFile(file, text)
-    }
+    const placed = [...files].map(([path, text]) => ({ path, text, file: insideDir(staging, path) }))
     await mkdir(staging, { recursive: true })
+    await Promise.all([...new Set(placed.map(({ file }) => dirname(file)))].map((parent) => mkdir(parent, { recursive: true })))
+    await Promise.all(
+      placed.map(({ path, text, file }) =>
+        // A file the previous generation had unchanged is linked, not written: a change costs the files it changed.
+        before && previous.files.get(path) === text ? link(insideDir(before, path), file) : writeFile(file, text),
+      ),
+    )
     await rename(staging, target)
   }
   const pointer = join(dir, `.${CURRENT}.${randomBytes(4).toString('hex')}`)
   await symlink(join(GENERATIONS, manifest), pointer)
   await rename(pointer, join(dir, CURRENT))
-  await prune(dir, manifest)
   return join(dir, CURRENT)
 }
 
@@ -56,7 +56,8 @@ export async function installedGeneration(dir: string): Promise<Installed | unde
   return { manifest: target.split('/').pop()!, files }
 }
 
-async function prune(dir: string, current: string): Promise<void> {
+/** Removes all but the newest generations beside `current` (kept for a rollback by hand). */
+export async function pruneGenerations(dir: string, current: string): Promise<void> {
   const root = join(dir, GENERATIONS)
   const entries = await Promise.all((await readdir(root)).map(async (name) => ({ name, mtime: (await lstat(join(root, name))).mtimeMs })))
   const old = entries.filter((entry) => entry.name !== current).sort((a, b) => b.mtime - a.mtime)
