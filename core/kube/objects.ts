@@ -27,6 +27,11 @@ const schemas: Record<Kind, { apiVersion: string; schema: z.ZodType<KubeObject> 
   ConfigMap: { apiVersion: 'v1', schema: configMap },
 }
 
+/** The API group and version hapedge reads a kind at. */
+export function apiVersionOf(kind: Kind): string {
+  return schemas[kind].apiVersion
+}
+
 export type ReadResult =
   | { status: 'object'; object: KubeObject }
   | { status: 'invalid'; ref: ObjectRef; issues: Issue[]; requestedClass?: string }

@@ -1,0 +1,71 @@
+import type { AgentReport } from '../registry/agent-report.ts'
+import type { Rejection } from '../model/rejection.ts'
+import { statusConditions } from './status-conditions.ts'
+import type { HAProxyCfgStatus, StatusFile, StatusPod } from './haproxycfg-resource.ts'
+
+/**
+ * Caps that keep a status far below etcd's 1.5 MiB object limit at any cluster size: a generation
+ * has dozens of files, but rejections and pods grow with the cluster.
+ */
+export const STATUS_LIMITS = {
+  files: 500,
+  reloadReasons: 20,
+  rejected: 100,
+  pods: 200,
+  /** Characters of a reason, a message or an agent's error. */
+  text: 1024,
+} as const
+
+/** What a commit knows, and what agents reported, from which the status is built. */
+export interface CommitFacts {
+  generation: number
+  manifest: string
+  committedAt: string
+  files: readonly StatusFile[]
+  /** From the generation's plan. */
+  reload: boolean
+  reloadReasons: readonly string[]
+  /** Every object of the cluster that is not served (or those of the write, if that is all the caller has). */
+  rejected: readonly Rejection[]
+  pods: readonly (AgentReport & { pod: string })[]
+}
+
+/**
+ * The `HAProxyCfg` status for a committed generation. Pure; its conditions' transition times are
+ * the commit's time, and the writer keeps the previous ones where a condition did not change
+ * (`carryConditions`).
+ */
+export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
+  const files = [...facts.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const pods = [...facts.pods].sort((a, b) => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0)).map(statusPod)
+  return {
+    generation: facts.generation,
+    manifest: facts.manifest,
+    shortManifest: facts.manifest.slice(0, 12),
+    committedAt: facts.committedAt,
+    fileCount: files.length,
+    totalBytes: files.reduce((sum, file) => sum + file.size, 0),
+    files: files.slice(0, STATUS_LIMITS.files),
+    reload: facts.reload,
+    reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason)),
+    rejectedCount: facts.rejected.length,
+    rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason) })),
+    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, pods }),
+    pods: pods.slice(0, STATUS_LIMITS.pods),
+  }
+}
+
+function statusPod(report: AgentReport & { pod: string }): StatusPod {
+  const pod: StatusPod = { pod: report.pod }
+  if (report.generation !== null) pod.generation = report.generation
+  if (report.manifest !== null) pod.manifest = report.manifest
+  if (report.applied !== null) pod.applied = report.applied
+  if (report.appliedAt !== null) pod.appliedAt = report.appliedAt
+  if (report.lastError !== null) pod.lastError = clip(report.lastError)
+  return pod
+}
+
+/** Cuts a text to the status's limit, saying so. */
+export function clip(text: string, limit: number = STATUS_LIMITS.text): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`
+}

@@ -1,0 +1,75 @@
+import type { HAProxyCfgStatus, StatusCondition, StatusPod } from './haproxycfg-resource.ts'
+
+/** Pods named in a condition's message; the rest are counted. */
+const NAMED_PODS = 10
+
+interface ConditionFacts {
+  generation: number
+  manifest: string
+  /** When these facts hold: the commit's time. */
+  at: string
+  rejected: number
+  pods: readonly StatusPod[]
+}
+
+/**
+ * `Committed` (always True once a generation exists), `Converged` (every reporting agent runs
+ * this generation; Unknown before any reports), `Degraded` (an object is rejected or an agent
+ * reports an error). `observedGeneration` is the resource's `metadata.generation`, which only
+ * the writer knows: it is 0 until `carryConditions` sets it.
+ */
+export function statusConditions(facts: ConditionFacts): StatusCondition[] {
+  const condition = (type: StatusCondition['type'], status: StatusCondition['status'], reason: string, message: string): StatusCondition => ({
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: facts.at,
+    observedGeneration: 0,
+  })
+  return [
+    condition('Committed', 'True', 'Committed', `generation ${facts.generation} is committed (manifest ${facts.manifest.slice(0, 12)})`),
+    converged(facts, condition),
+    degraded(facts, condition),
+  ]
+}
+
+type Make = (type: StatusCondition['type'], status: StatusCondition['status'], reason: string, message: string) => StatusCondition
+
+function converged({ generation, pods }: ConditionFacts, condition: Make): StatusCondition {
+  if (pods.length === 0) return condition('Converged', 'Unknown', 'NoAgentReports', 'no agent has reported the generation it runs')
+  const behind = pods.filter((pod) => pod.generation !== generation)
+  if (behind.length === 0) return condition('Converged', 'True', 'AllPodsCurrent', `${pods.length} pod(s) run generation ${generation}`)
+  const named = behind.map((pod) => `${pod.pod} (${pod.generation ?? 'none'})`)
+  return condition('Converged', 'False', 'PodsBehind', `${behind.length} of ${pods.length} pod(s) do not run generation ${generation} yet: ${listSome(named)}`)
+}
+
+function degraded({ rejected, pods }: ConditionFacts, condition: Make): StatusCondition {
+  const failing = pods.filter((pod) => pod.lastError !== undefined)
+  const parts: string[] = []
+  if (rejected > 0) parts.push(`${rejected} object(s) are not served (status.rejected)`)
+  if (failing.length > 0) parts.push(`${failing.length} pod(s) report an error: ${listSome(failing.map((pod) => pod.pod))}`)
+  if (parts.length === 0) return condition('Degraded', 'False', 'AsExpected', 'every object is served and no agent reports an error')
+  const reason = rejected > 0 && failing.length > 0 ? 'RejectedAndAgentErrors' : rejected > 0 ? 'ObjectsRejected' : 'AgentErrors'
+  return condition('Degraded', 'True', reason, parts.join('; '))
+}
+
+function listSome(names: readonly string[]): string {
+  const shown = names.slice(0, NAMED_PODS).join(', ')
+  return names.length > NAMED_PODS ? `${shown} and ${names.length - NAMED_PODS} more` : shown
+}
+
+/**
+ * Readies a status for the resource it is written to: a condition whose status did not change
+ * keeps its previous `lastTransitionTime` (as Kubernetes defines it), and every condition
+ * names the resource's `metadata.generation`.
+ */
+export function carryConditions(next: HAProxyCfgStatus, previous: readonly StatusCondition[] | undefined, observedGeneration: number): HAProxyCfgStatus {
+  const before = new Map((previous ?? []).map((condition) => [condition.type, condition]))
+  const conditions = next.conditions.map((condition) => {
+    const earlier = before.get(condition.type)
+    const lastTransitionTime = earlier && earlier.status === condition.status ? earlier.lastTransitionTime : condition.lastTransitionTime
+    return { ...condition, lastTransitionTime, observedGeneration }
+  })
+  return { ...next, conditions }
+}
