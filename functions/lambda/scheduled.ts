@@ -9,7 +9,12 @@ import { readLambdaConfig } from './lambda-config.ts'
  * `HAPEDGE_GC_KEEP` generations (default 50) and whatever is younger than
  * `HAPEDGE_GC_GRACE_SECONDS` (default 900). One cluster's failure is reported, not thrown.
  */
-export async function collectGarbageHandler(_event?: unknown, environment: Record<string, string | undefined> = process.env): Promise<GarbageOutcome[]> {
+export async function collectGarbageHandler(
+  _event?: unknown,
+  // Lambda passes its context object second: the environment comes third, so that Lambda's call reads process.env.
+  _context?: unknown,
+  environment: Record<string, string | undefined> = process.env,
+): Promise<GarbageOutcome[]> {
   const config = readLambdaConfig(environment)
   const options = { keep: Number(environment.HAPEDGE_GC_KEEP ?? 50), graceMs: Number(environment.HAPEDGE_GC_GRACE_SECONDS ?? 900) * 1000 }
   const outcomes = await collectAllGarbage(storeOf(config), () => ({ nodes: new NodeCache(config.cache.perCluster), hash: nodeSha256 }), options)

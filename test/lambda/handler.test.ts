@@ -137,7 +137,7 @@ describe('the Lambda scheduled entry', () => {
       return objects
     }
     const before = await count()
-    const outcomes = await collectGarbageHandler({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
+    const outcomes = await collectGarbageHandler({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, {}, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
     expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true } })
     expect(await count()).toBeLessThan(before)
     const head = await readHead(store, clusterKeys(cluster))
