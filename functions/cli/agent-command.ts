@@ -1,5 +1,6 @@
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import type { ParseArgsConfig } from 'node:util'
 import { serve } from '@hono/node-server'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
@@ -7,31 +8,37 @@ import { Agent, type HaproxyControl } from '../agent/agent.ts'
 import { agentApp } from '../agent/agent-app.ts'
 import { haproxyControl } from '../agent/haproxy-control.ts'
 import { statusReporter } from '../agent/report-status.ts'
+import { notifyUrl } from '../../core/registry/agent-origins.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
+/** The flags of `hapedge agent`, as `parseArgs` takes them; the manifests' tests parse the agent containers' args with them. */
+export const agentOptions = {
+  source: { type: 'string' },
+  cluster: { type: 'string' },
+  token: { type: 'string' },
+  dir: { type: 'string' },
+  'master-socket': { type: 'string' },
+  'stats-socket': { type: 'string' },
+  listen: { type: 'string' },
+  poll: { type: 'string', default: '5s' },
+  once: { type: 'boolean', default: false },
+  /** Default `$POD_NAME`, else the host name. */
+  pod: { type: 'string' },
+} as const satisfies ParseArgsConfig['options']
+
 /**
  * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR --master-socket PATH
- * [--stats-socket PATH] [--listen ADDR:PORT] [--once]`: keeps DIR and the HAProxy beside it
+ * [--stats-socket PATH] [--listen ADDR:PORT [--advertise URL]] [--poll 5s] [--pod NAME] [--once]`: keeps DIR and the HAProxy beside it
  * (`haproxy -W -S <master> -f DIR/agent.cfg -f DIR/current`) on the cluster's newest
  * generation; `--once` writes it and exits, for an init container. The token may come from
  * `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
  */
 export async function agentCommand(args: string[]): Promise<number> {
-  const values = parseOptions(args, {
-    source: { type: 'string' },
-    cluster: { type: 'string' },
-    token: { type: 'string' },
-    dir: { type: 'string' },
-    'master-socket': { type: 'string' },
-    'stats-socket': { type: 'string' },
-    listen: { type: 'string' },
-    poll: { type: 'string', default: '5s' },
-    once: { type: 'boolean', default: false },
-    pod: { type: 'string', default: process.env.POD_NAME ?? hostname().toLowerCase() },
-  })
+  const parsed = parseOptions(args, agentOptions)
+  const values = { ...parsed, pod: parsed.pod ?? process.env.POD_NAME ?? hostname().toLowerCase() }
   const token = values.token ?? process.env.HAPEDGE_TOKEN
   for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['dir', values.dir], ['token', token]] as const) {
     if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
@@ -47,7 +54,10 @@ export async function agentCommand(args: string[]): Promise<number> {
   const control: HaproxyControl | undefined = values.once
     ? undefined
     : await haproxyControl({ dir: values.dir!, statsSocket: values['stats-socket'] ?? join(values.dir!, 'stats.sock'), masterSocket: values['master-socket']!, binary: process.env.HAPROXY_BIN ?? 'haproxy' })
-  const agent = new Agent(source, values.dir!, context, control, values.once ? undefined : statusReporter(source, values.pod))
+  const listen = values.listen === undefined ? undefined : listenAddress(values.listen)
+  const advertised = values.advertise ?? (listen && advertisedUrl(listen))
+  if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
+  const agent = new Agent(source, values.dir!, context, control, values.once ? undefined : statusReporter(source, values.pod, advertised))
   const status = await agent.sync()
   if (values.once) {
     if (status.lastError || !status.manifest) {
@@ -57,10 +67,21 @@ export async function agentCommand(args: string[]): Promise<number> {
     console.log(`generation ${status.generation ?? '(installed)'} (${status.manifest}) written to ${values.dir}/current`)
     return 0
   }
-  if (values.listen) {
-    const [host, port] = [values.listen.slice(0, values.listen.lastIndexOf(':')), Number(values.listen.slice(values.listen.lastIndexOf(':') + 1))]
-    serve({ fetch: agentApp(agent).fetch, hostname: host.replace(/^\[|\]$/g, ''), port })
-  }
+  if (listen) serve({ fetch: agentApp(agent).fetch, hostname: listen.host, port: listen.port })
   setInterval(() => void agent.sync(), pollMs)
   return new Promise<number>(() => {})
+}
+
+function listenAddress(value: string): { host: string; port: number } {
+  const cut = value.lastIndexOf(':')
+  const port = Number(value.slice(cut + 1))
+  if (cut < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--listen ${value}: ADDR:PORT`)
+  return { host: value.slice(0, cut).replace(/^\[|\]$/g, ''), port }
+}
+
+/** Where the function reaches this agent: the pod's IP (`POD_IP`, from the downward API) or the listen address itself. */
+function advertisedUrl({ host, port }: { host: string; port: number }): string | undefined {
+  const ip = process.env.POD_IP ?? (['0.0.0.0', '::', ''].includes(host) ? undefined : host)
+  if (!ip) return undefined
+  return `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`
 }
