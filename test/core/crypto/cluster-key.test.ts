@@ -4,18 +4,12 @@ import { createClusterKey, isWrappedClusterKey, needsRewrap, rewrapClusterKey, u
 import { deriveDeploymentKeys } from '../../../core/crypto/deployment-key.ts'
 import { ClusterKeyError } from '../../../core/crypto/errors.ts'
 import { open, seal } from '../../../core/crypto/seal.ts'
+import { rejection } from '../../support/rejection.ts'
 
 const SECRET = 'deployment-secret-for-tests-0123456789'
 const NEXT_SECRET = 'next-deployment-secret-abcdefghijklmn'
 
-async function failure(unwrapping: Promise<unknown>): Promise<ClusterKeyError> {
-  const error = await unwrapping.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(ClusterKeyError)
-  return error as ClusterKeyError
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, ClusterKeyError)
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   outer: for (let start = 0; start + needle.length <= haystack.length; start++) {

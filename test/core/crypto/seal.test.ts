@@ -4,18 +4,12 @@ import { decodeBase64url, encodeBase64url } from '../../../core/crypto/base64url
 import { SealedValueError } from '../../../core/crypto/errors.ts'
 import { isSealed, open, openBytes, seal } from '../../../core/crypto/seal.ts'
 import { sha256Hex } from '../../../core/hash.ts'
+import { rejection } from '../../support/rejection.ts'
 
 const newKey = () => crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])
 const CONTEXT = 'cluster/prod-eu/secret/web/tls'
 
-async function failure(opening: Promise<unknown>): Promise<SealedValueError> {
-  const error = await opening.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(SealedValueError)
-  return error as SealedValueError
-}
+const failure = (promise: Promise<unknown>) => rejection(promise, SealedValueError)
 
 /** The sealed value with one bit of its decoded bytes flipped: in the IV (part 1) or the ciphertext and tag (part 2). */
 function flipBit(sealed: string, part: 1 | 2, byteIndex: number): string {
