@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { AUDITED_RESOURCES } from '../../core/ingest/audited-resources.ts'
+import { HAPROXYCFG } from '../../core/status/haproxycfg-resource.ts'
+import { infraYamlFiles, objectKey, readManifests, type KubeObject } from './infra-files.ts'
+
+const objects = readManifests(infraYamlFiles().filter((path) => path.startsWith('cluster/'))).map(({ object }) => object)
+const find = (kind: string, name: string, namespace?: string) => objects.find((object) => object.kind === kind && object.metadata.name === name && object.metadata.namespace === namespace)
+
+interface PolicyRule {
+  apiGroups?: string[]
+  resources?: string[]
+  verbs: string[]
+  resourceNames?: string[]
+  nonResourceURLs?: string[]
+}
+
+/** A role's rules as one sorted line per group and resource: `networking.k8s.io/ingresses: get list watch`. */
+function grants(role: KubeObject | undefined): string[] {
+  const rules: PolicyRule[] = role?.rules ?? []
+  return rules
+    .flatMap(({ apiGroups = [], resources = [], verbs }) => apiGroups.flatMap((group) => resources.map((resource) => `${group}/${resource}: ${[...verbs].sort().join(' ')}`)))
+    .sort()
+}
+
+const read = 'get list watch'
+const { group: hapedge, plural: haproxycfgs } = HAPROXYCFG
+
+describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
+  it('the forwarder reads, cluster-wide, the kinds hapedge renders from, and writes none of them', () => {
+    expect(grants(find('ClusterRole', 'hapedge-forwarder'))).toEqual(
+      ['discovery.k8s.io/endpointslices', 'networking.k8s.io/ingressclasses', 'networking.k8s.io/ingresses', '/secrets', '/services'].map((resource) => `${resource}: ${read}`).sort(),
+    )
+  })
+
+  it('the forwarder reads the settings ConfigMap and may write the HAProxyCfg status, in the hapedge namespace only', () => {
+    expect(grants(find('Role', 'hapedge-forwarder', 'hapedge'))).toEqual([`/configmaps: ${read}`, `${hapedge}/${haproxycfgs}/status: get patch update`, `${hapedge}/${haproxycfgs}: get`])
+  })
+
+  it('between them, the forwarder\'s roles read exactly the resources the audit policy sends', () => {
+    const readable = [...grants(find('ClusterRole', 'hapedge-forwarder')), ...grants(find('Role', 'hapedge-forwarder', 'hapedge'))]
+      .filter((grant) => grant.endsWith(`: ${read}`))
+      .map((grant) => grant.slice(0, -`: ${read}`.length))
+    expect(readable.sort()).toEqual(AUDITED_RESOURCES.map(({ group, resource }) => `${group}/${resource}`).sort())
+  })
+
+  it('the agent watches HAProxyCfg resources in its namespace, and nothing else', () => {
+    expect(grants(find('Role', 'hapedge-agent', 'hapedge'))).toEqual([`${hapedge}/${haproxycfgs}: ${read}`])
+  })
+
+  it('the function writes the HAProxyCfg resource and its status in hapedge, and Events anywhere, without reading them', () => {
+    expect(grants(find('Role', 'hapedge-function', 'hapedge'))).toEqual([`${hapedge}/${haproxycfgs}/status: get patch update`, `${hapedge}/${haproxycfgs}: create get patch`])
+    expect(grants(find('ClusterRole', 'hapedge-function-events'))).toEqual(['/events: create patch', 'events.k8s.io/events: create patch'])
+  })
+
+  it('no rule uses a wildcard, a resource name or a non-resource URL, and no role exists beyond those above', () => {
+    const roles = objects.filter(({ kind }) => kind === 'Role' || kind === 'ClusterRole')
+    expect(roles.map(objectKey).sort()).toEqual(['ClusterRole/hapedge-forwarder', 'ClusterRole/hapedge-function-events', 'Role/hapedge/hapedge-agent', 'Role/hapedge/hapedge-forwarder', 'Role/hapedge/hapedge-function'])
+    for (const rule of roles.flatMap((role) => role.rules as PolicyRule[])) {
+      expect([...(rule.apiGroups ?? []), ...(rule.resources ?? []), ...rule.verbs]).not.toContain('*')
+      expect(rule).not.toHaveProperty('resourceNames')
+      expect(rule).not.toHaveProperty('nonResourceURLs')
+    }
+  })
+
+  it('every binding names a role and ServiceAccounts that exist, each role bound to its own ServiceAccount only', () => {
+    const bindings = objects.filter(({ kind }) => kind === 'RoleBinding' || kind === 'ClusterRoleBinding')
+    expect(bindings).toHaveLength(5)
+    for (const binding of bindings) {
+      const { roleRef, subjects } = binding as KubeObject & { roleRef: { kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }
+      const roleNamespace = roleRef.kind === 'Role' ? binding.metadata.namespace : undefined
+      expect(find(roleRef.kind, roleRef.name, roleNamespace), `${objectKey(binding)} → ${roleRef.kind}/${roleRef.name}`).toBeDefined()
+      expect(subjects).toHaveLength(1)
+      expect(find('ServiceAccount', subjects[0]!.name, subjects[0]!.namespace), objectKey(binding)).toBeDefined()
+      expect(roleRef.name.startsWith(subjects[0]!.name), objectKey(binding)).toBe(true)
+    }
+  })
+
+  it('the function\'s token Secret belongs to its ServiceAccount, which no pod mounts', () => {
+    const secret = find('Secret', 'hapedge-function-token', 'hapedge')
+    expect(secret).toMatchObject({ type: 'kubernetes.io/service-account-token', metadata: { annotations: { 'kubernetes.io/service-account.name': 'hapedge-function' } } })
+    expect(find('ServiceAccount', 'hapedge-function', 'hapedge')).toMatchObject({ automountServiceAccountToken: false })
+  })
+})
