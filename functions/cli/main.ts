@@ -1,4 +1,5 @@
 import { agentCommand } from './agent-command.ts'
+import { forwardCommand } from './forward-command.ts'
 import { gcCommand } from './gc-command.ts'
 import { renderCommand } from './render-command.ts'
 import { serveCommand } from './serve-command.ts'
@@ -10,6 +11,7 @@ const commands: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
   serve: { run: serveCommand, summary: 'run the functions as a Node server on local disk storage (npm start)' },
   agent: { run: agentCommand, summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
+  forward: { run: forwardCommand, summary: 'in the cluster: watch what hapedge reads and send it to the function' },
   gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 

@@ -1,0 +1,71 @@
+import { KubeConfig } from '@kubernetes/client-node'
+import { isClusterId } from '../../core/commit/cluster-keys.ts'
+import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
+import { Forwarder, FunctionClient } from '../kubernetes/forwarder/index.ts'
+import { parseDuration } from './duration.ts'
+import { parseOptions, UsageError } from './usage-error.ts'
+
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/
+
+/**
+ * `hapedge forward --source URL --cluster ID --token TOKEN [--kubeconfig FILE]
+ * [--config-map NAMESPACE/NAME] [--resync DURATION] [--batch-delay DURATION]`: in the cluster,
+ * lists and watches what hapedge reads and sends it to the function (a full resync first, then
+ * batches of watch events). Without `--kubeconfig` it uses the pod's ServiceAccount. The token
+ * may come from `HAPEDGE_TOKEN` instead, to keep it out of `ps`. Stops on SIGTERM or SIGINT
+ * after sending what it holds.
+ */
+export async function forwardCommand(args: string[]): Promise<number> {
+  const values = parseOptions(args, {
+    source: { type: 'string' },
+    cluster: { type: 'string' },
+    token: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
+    resync: { type: 'string', default: '30m' },
+    'batch-delay': { type: 'string', default: '75ms' },
+  })
+  const token = values.token ?? process.env.HAPEDGE_TOKEN
+  for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['token', token]] as const) {
+    if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
+  }
+  if (!isClusterId(values.cluster!)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
+  if (!/^https?:\/\/[^/]+/.test(values.source!)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+  const [namespace, name, ...extra] = values['config-map'].split('/')
+  if (!namespace || !name || extra.length > 0 || !DNS_NAME.test(namespace) || !DNS_NAME.test(name)) throw new UsageError(`--config-map ${values['config-map']}: NAMESPACE/NAME`)
+  const resyncEveryMs = values.resync === '0' ? 0 : parseDuration('resync', values.resync)
+  const delayMs = parseDuration('batch-delay', values['batch-delay'])
+
+  const forwarder = new Forwarder({
+    kubeConfig: loadKubeConfig(values.kubeconfig),
+    client: new FunctionClient({ source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }),
+    configMap: { namespace, name },
+    resyncEveryMs,
+    delivery: { delayMs },
+  })
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+    process.once('SIGINT', () => resolve('SIGINT'))
+  })
+  const started = forwarder.start()
+  const first = await Promise.race([started.then(() => undefined), signalled])
+  if (!first) console.log(`hapedge forward: watching for cluster ${values.cluster}, sending to ${values.source}`)
+  const signal = first ?? (await signalled)
+  console.log(`hapedge forward: ${signal}, sending what is pending and stopping`)
+  await forwarder.stop()
+  return forwarder.pending ? 1 : 0
+}
+
+function loadKubeConfig(file: string | undefined): KubeConfig {
+  const config = new KubeConfig()
+  try {
+    if (file) config.loadFromFile(file)
+    else if (process.env.KUBERNETES_SERVICE_HOST) config.loadFromCluster()
+    else throw new UsageError('not running in a cluster (no KUBERNETES_SERVICE_HOST): give --kubeconfig FILE')
+  } catch (error) {
+    if (error instanceof UsageError) throw error
+    throw new UsageError(`--kubeconfig ${file}: ${(error as Error).message}`)
+  }
+  if (!config.getCurrentCluster()) throw new UsageError(`--kubeconfig ${file}: no current cluster`)
+  return config
+}
