@@ -1,5 +1,4 @@
 import { agentCommand } from './agent-command.ts'
-import { forwardCommand } from './forward-command.ts'
 import { gcCommand } from './gc-command.ts'
 import { renderCommand } from './render-command.ts'
 import { serveCommand } from './serve-command.ts'
@@ -11,7 +10,8 @@ const commands: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
   serve: { run: serveCommand, summary: 'run the functions as a Node server on local disk storage (npm start)' },
   agent: { run: agentCommand, summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
-  forward: { run: forwardCommand, summary: 'in the cluster: watch what hapedge reads and send it to the function' },
+  // Loaded when used: @kubernetes/client-node takes about a second to import, which every other command would pay.
+  forward: { run: async (args) => (await import('./forward-command.ts')).forwardCommand(args), summary: 'in the cluster: watch what hapedge reads and send it to the function' },
   gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 
