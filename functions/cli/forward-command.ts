@@ -1,3 +1,4 @@
+import type { ParseArgsConfig } from 'node:util'
 import { KubeConfig } from '@kubernetes/client-node'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
@@ -6,6 +7,17 @@ import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/
+
+/** The flags of `hapedge forward`, as `parseArgs` takes them; the manifests' tests parse the forwarder container's args with them. */
+export const forwardOptions = {
+  source: { type: 'string' },
+  cluster: { type: 'string' },
+  token: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
+  resync: { type: 'string', default: '30m' },
+  'batch-delay': { type: 'string', default: '75ms' },
+} as const satisfies ParseArgsConfig['options']
 
 /**
  * `hapedge forward --source URL --cluster ID --token TOKEN [--kubeconfig FILE]
@@ -16,15 +28,7 @@ const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/
  * after sending what it holds.
  */
 export async function forwardCommand(args: string[]): Promise<number> {
-  const values = parseOptions(args, {
-    source: { type: 'string' },
-    cluster: { type: 'string' },
-    token: { type: 'string' },
-    kubeconfig: { type: 'string' },
-    'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
-    resync: { type: 'string', default: '30m' },
-    'batch-delay': { type: 'string', default: '75ms' },
-  })
+  const values = parseOptions(args, forwardOptions)
   const token = values.token ?? process.env.HAPEDGE_TOKEN
   for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['token', token]] as const) {
     if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
