@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { ParseArgsConfig } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { haproxyConfigs } from '../../functions/agent/haproxy-control.ts'
 import { agentOptions } from '../../functions/cli/agent-command.ts'
+import { forwardOptions } from '../../functions/cli/forward-command.ts'
 import { parseOptions } from '../../functions/cli/usage-error.ts'
 import { infraYamlFiles, readManifests, type KubeObject } from './infra-files.ts'
 import { containersOf, expandedArgs, podTemplates, type Container } from './pod-templates.ts'
@@ -70,13 +69,11 @@ describe('the forwarder (infra/cluster/forwarder.yaml)', () => {
     expect(forwarder.spec.serviceAccountName).toBe('hapedge-forwarder')
   })
 
-  const forwardCommand = fileURLToPath(new URL('../../functions/cli/forward-command.ts', import.meta.url))
-  it.skipIf(!existsSync(forwardCommand))('runs `hapedge forward` with flags its parser takes (functions/cli/forward-command.ts exports forwardOptions)', async (context) => {
-    const { forwardOptions } = (await import(forwardCommand)) as { forwardOptions?: ParseArgsConfig['options'] }
-    if (!forwardOptions) return context.skip('forward-command.ts does not export its flag table as forwardOptions yet')
+  it('runs `hapedge forward` with flags its parser takes, for the cluster the connection names', () => {
     const flags = parsedFlags(forwarder.spec.containers[0]!, 'forward', forwardOptions)
     expect(isClusterId(String(flags.cluster))).toBe(true)
     expect(String(flags.source)).toMatch(/^https:\/\//)
+    expect(flags['config-map']).toBe(DEFAULT_OPTIONS.configMap)
   })
 })
 
