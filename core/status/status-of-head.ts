@@ -1,0 +1,53 @@
+import { clusterKeys } from '../commit/cluster-keys.ts'
+import { generationRecord, type GenerationRecord, type Head } from '../commit/head.ts'
+import { NodeLoader } from '../commit/node-loader.ts'
+import { openTrees } from '../commit/open-trees.ts'
+import { runLoading } from '../commit/run-loading.ts'
+import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import type { ClusterOptions } from '../model/settings.ts'
+import type { ObjectStore } from '../ports/object-store.ts'
+import type { TreeContext } from '../tree/tree.ts'
+import type { HAProxyCfgStatus } from './haproxycfg-resource.ts'
+import { haproxyCfgStatus, type CommitFacts } from './haproxycfg-status.ts'
+import { statusFiles } from './status-files.ts'
+
+/** Where a cluster's committed state is read from: what a commit already has (`CommitContext` fits). */
+export interface StatusSources {
+  store: ObjectStore
+  cluster: string
+  options: Partial<ClusterOptions>
+  context: TreeContext
+}
+
+/**
+ * The `HAProxyCfg` status for the generation HEAD names: its files from the manifest tree, every
+ * rejection in the cluster from the snapshot, its time and plan from the generation record
+ * (`now` and no reload when that record was never written). Reads the manifest's nodes and the
+ * rejection tables only, so it costs the same at any cluster size; nodes the commit just made
+ * are already in the context's cache.
+ */
+export async function statusOfHead(sources: StatusSources, head: Head, pods: CommitFacts['pods'], now: Date): Promise<HAProxyCfgStatus> {
+  const keys = clusterKeys(sources.cluster)
+  const loader = new NodeLoader(sources.store, keys, sources.context)
+  const trees = await openTrees(head, loader, sources.context, keys)
+  const files = await runLoading(() => statusFiles(trees.manifest), loader)
+  const rejected = await runLoading(() => new IncrementalCluster(trees, sources.options, sources.context).rejections(), loader)
+  const record = await readRecord(sources.store, keys.generation(head.generation))
+  return haproxyCfgStatus({
+    generation: head.generation,
+    manifest: head.manifest,
+    committedAt: record?.committedAt ?? now.toISOString(),
+    files,
+    reload: record?.plan.reload ?? false,
+    reloadReasons: record?.plan.reasons ?? [],
+    rejected,
+    pods,
+  })
+}
+
+async function readRecord(store: ObjectStore, key: string): Promise<GenerationRecord | undefined> {
+  const stored = await store.get(key)
+  if (!stored) return undefined
+  const parsed = generationRecord.safeParse(JSON.parse(new TextDecoder().decode(stored.body)))
+  return parsed.success ? parsed.data : undefined
+}
