@@ -19,7 +19,7 @@ export interface DeliveryOptions {
 
 export const DEFAULT_DELIVERY = { maxEvents: 500, maxBytes: 4 * 1024 * 1024, delayMs: 75, backoff: DEFAULT_BACKOFF } as const
 
-type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync' }
+type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true }
 
 /**
  * Sends to the function in order, one request at a time: watch events in batches bounded in
@@ -59,7 +59,7 @@ export class Delivery {
   /** Sends everything the function should hold, after what is already queued; one resync waiting to be sent covers any later ask. */
   resync(): void {
     this.close()
-    if (this.queue.at(-1)?.kind !== 'resync') this.queue.push({ kind: 'resync' })
+    this.queueResync()
     this.run()
   }
 
@@ -70,6 +70,12 @@ export class Delivery {
       this.stopping = true
     })
     while (this.running && !this.stopping) await Promise.race([this.running, deadline])
+  }
+
+  /** A resync that has not started yet reads everything when it does: a later ask is covered by it, but not by one already on its way. */
+  private queueResync(): void {
+    const last = this.queue.at(-1)
+    if (last?.kind !== 'resync' || last.started) this.queue.push({ kind: 'resync' })
   }
 
   private close(): void {
@@ -110,6 +116,7 @@ export class Delivery {
 
   private send(job: Job): Promise<WriteResult> {
     if (job.kind === 'events') return this.client.postEvents(job.events)
+    job.started = true
     const { items, resourceVersion } = this.options.snapshot()
     return this.client.putObjects(items, resourceVersion)
   }
@@ -126,7 +133,7 @@ export class Delivery {
     } else if (job.kind === 'events') {
       this.queue.shift()
       this.options.log(`${failure.message}; ${job.events.length} event(s) not sent, a resync follows`)
-      if (this.queue.at(-1)?.kind !== 'resync') this.queue.push({ kind: 'resync' })
+      this.queueResync()
     } else {
       this.queue.shift()
       this.options.log(`${failure.message}; the resync is not sent again until the next one is due`)
