@@ -57,7 +57,9 @@ export async function forwardCommand(args: string[]): Promise<number> {
   const signal = first ?? (await signalled)
   console.log(`hapedge forward: ${signal}, sending what is pending and stopping`)
   await forwarder.stop()
-  return forwarder.pending ? 1 : 0
+  if (!forwarder.pending) return 0
+  console.error('hapedge forward: stopped with changes the function has not taken; the next start sends a full resync')
+  return 1
 }
 
 function loadKubeConfig(file: string | undefined): KubeConfig {

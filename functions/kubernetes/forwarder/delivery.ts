@@ -34,6 +34,7 @@ export class Delivery {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopping = false
+  private readonly stopped = new AbortController()
 
   constructor(
     private readonly client: FunctionClient,
@@ -66,10 +67,16 @@ export class Delivery {
   /** Sends the open batch now and waits until everything queued is delivered or `timeoutMs` passes (then stops retrying). */
   async drain(timeoutMs: number): Promise<void> {
     this.close()
-    const deadline = sleep(timeoutMs).then(() => {
-      this.stopping = true
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.stopping = true
+        this.stopped.abort()
+        resolve()
+      }, timeoutMs)
     })
     while (this.running && !this.stopping) await Promise.race([this.running, deadline])
+    clearTimeout(timer)
   }
 
   /** A resync that has not started yet reads everything when it does: a later ask is covered by it, but not by one already on its way. */
@@ -108,7 +115,7 @@ export class Delivery {
         if (failure.retryable) {
           const wait = Math.max(retryAfterMs(failure.retryAfter ?? null) ?? 0, backoffDelay(this.options.backoff, attempt++))
           this.options.log(`${failure.message}; sending again in ${wait} ms`)
-          await sleep(wait)
+          await sleep(wait, this.stopped.signal)
         } else this.refused(job, failure)
       }
     }

@@ -39,6 +39,7 @@ export class Forwarder {
   private readonly log: (line: string) => void
   private latestVersion = ''
   private started = false
+  private stopped = false
   private resyncTimer: NodeJS.Timeout | undefined
 
   constructor(private readonly options: ForwarderOptions) {
@@ -54,6 +55,7 @@ export class Forwarder {
   /** Lists every kind, queues the first full resync, and starts watching; resolves once the lists are in. */
   async start(): Promise<void> {
     await Promise.all(this.watches.map((watch) => watch.list('start')))
+    if (this.stopped) return
     this.started = true
     this.delivery.resync()
     for (const watch of this.watches) watch.start()
@@ -63,6 +65,7 @@ export class Forwarder {
 
   /** Stops watching, sends the batch still open and waits (up to `timeoutMs`) for everything queued to be delivered. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopped = true
     clearInterval(this.resyncTimer)
     await Promise.all(this.watches.map((watch) => watch.stop()))
     await this.delivery.drain(timeoutMs)

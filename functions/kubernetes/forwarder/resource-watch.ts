@@ -21,6 +21,7 @@ export interface ResourceWatchHandlers {
 export class ResourceWatch {
   private resourceVersion = ''
   private stopped = false
+  private readonly stopping = new AbortController()
   private controller: AbortController | undefined
   private loop: Promise<void> | undefined
 
@@ -43,7 +44,7 @@ export class ResourceWatch {
       } catch (error) {
         const wait = backoffDelay(this.backoff, attempt)
         this.handlers.log(`list ${this.resource.kind}: ${(error as Error).message}; trying again in ${wait} ms`)
-        await sleep(wait)
+        await sleep(wait, this.stopping.signal)
       }
     }
   }
@@ -55,6 +56,7 @@ export class ResourceWatch {
 
   async stop(): Promise<void> {
     this.stopped = true
+    this.stopping.abort()
     this.controller?.abort()
     await this.loop
   }
@@ -71,7 +73,7 @@ export class ResourceWatch {
       } else if (outcome instanceof Error || Date.now() - started < 1000) {
         const wait = backoffDelay(this.backoff, attempt++)
         if (outcome instanceof Error) this.handlers.log(`watch ${this.resource.kind}: ${outcome.message}; watching again from ${this.resourceVersion} in ${wait} ms`)
-        await sleep(wait)
+        await sleep(wait, this.stopping.signal)
       } else attempt = 0
     }
   }
