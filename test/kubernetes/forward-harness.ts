@@ -75,8 +75,9 @@ export async function startForwardHarness() {
       configMap: { namespace: 'hapedge', name: 'hapedge' },
       watchBackoff: { baseMs: 20, maxMs: 200 },
       log: (line) => log.push(line),
+      onCommitted: (result) => void committed.push(result),
       ...options,
-      delivery: { delayMs: 50, backoff: { baseMs: 20, maxMs: 200 }, onCommitted: (result) => void committed.push(result), ...options.delivery },
+      delivery: { delayMs: 50, backoff: { baseMs: 20, maxMs: 200 }, ...options.delivery },
     })
     forwarders.push(forwarder)
     await forwarder.start()

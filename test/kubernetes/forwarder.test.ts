@@ -91,11 +91,15 @@ describe('hapedge forward: the real forwarder between the API server double and 
 
   it('resumes every watch from the last resourceVersion it saw when the streams drop, without a full resync', async () => {
     for (const object of app(1)) world.double.put(object)
-    await world.startForwarder()
+    const forwarder = await world.startForwarder()
     await world.converged()
+    await eventually('six watches', () => world.double.openWatches().length === 6)
     const listsBefore = world.double.requests.filter((request) => request.method === 'GET' && !request.query.watch).length
+    // A write no watch sees moves the resourceVersion on; only a bookmark tells each watch it may resume from there.
+    world.double.put({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unwatched', namespace: 'default' } })
     const lastSeen = world.double.resourceVersion
     world.double.bookmark()
+    await eventually('every watch to take the bookmark', () => Object.values(forwarder.resourceVersions).every((version) => version === lastSeen))
 
     world.double.dropWatches()
     // Made while no watch is open: the resumed watches replay it from their resourceVersion.

@@ -16,7 +16,13 @@ export interface ForwarderOptions {
   configMap: { namespace: string; name: string }
   /** A full resync this often besides the ones a 410 forces, to repair anything lost (0: never). */
   resyncEveryMs?: number
-  delivery?: Partial<Pick<DeliveryOptions, 'maxEvents' | 'maxBytes' | 'delayMs' | 'backoff' | 'onCommitted'>>
+  delivery?: Partial<Pick<DeliveryOptions, 'maxEvents' | 'maxBytes' | 'delayMs' | 'backoff'>>
+  /**
+   * Called with each answer of the function, in order. The seam for a `--write-status` mode
+   * (clusters whose API server the function cannot reach): the status writer would write the
+   * `HAProxyCfg` status for `result.generation` from here.
+   */
+  onCommitted?: DeliveryOptions['onCommitted']
   /** Backoff between failed lists and watches. */
   watchBackoff?: Backoff
   log?: (line: string) => void
@@ -44,7 +50,7 @@ export class Forwarder {
 
   constructor(private readonly options: ForwarderOptions) {
     this.log = options.log ?? ((line) => console.log(`hapedge forward: ${line}`))
-    this.delivery = new Delivery(options.client, { ...DEFAULT_DELIVERY, ...options.delivery, snapshot: () => this.snapshot(), log: this.log })
+    this.delivery = new Delivery(options.client, { ...DEFAULT_DELIVERY, ...options.delivery, onCommitted: options.onCommitted, snapshot: () => this.snapshot(), log: this.log })
     const backoff = options.watchBackoff ?? DEFAULT_BACKOFF
     this.watches = watchedResources(options.configMap).map(
       (resource) =>
@@ -69,6 +75,11 @@ export class Forwarder {
     clearInterval(this.resyncTimer)
     await Promise.all(this.watches.map((watch) => watch.stop()))
     await this.delivery.drain(timeoutMs)
+  }
+
+  /** Each kind's last resourceVersion seen: where its watch resumes. */
+  get resourceVersions(): Record<string, string> {
+    return Object.fromEntries(this.watches.map((watch) => [watch.resource.kind, watch.lastResourceVersion]))
   }
 
   /** Whether anything is still waiting to be sent. */

@@ -32,6 +32,11 @@ export class ResourceWatch {
     private readonly backoff: Backoff,
   ) {}
 
+  /** Where the next watch starts: the last resourceVersion seen (a list's, an event's or a bookmark's). */
+  get lastResourceVersion(): string {
+    return this.resourceVersion
+  }
+
   /** Lists the resource (retrying with backoff until it succeeds or the watch is stopped). */
   async list(why: 'start' | 'expired'): Promise<void> {
     for (let attempt = 0; !this.stopped; attempt++) {
