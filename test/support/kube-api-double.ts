@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KubeConfig } from '@kubernetes/client-node'
-import { badRequest, expired, KubeError } from './kube-api/kube-error.ts'
+import { discoveryDocument } from './kube-api/discovery.ts'
+import { badRequest, KubeError } from './kube-api/kube-error.ts'
+import { listResponse } from './kube-api/list-response.ts'
 import { KubeStorage, type WriteScope } from './kube-api/kube-storage.ts'
-import { jsonPatch, mergePatch, type JsonPatchOperation } from './kube-api/patches.ts'
-import { apiVersionOf, BUILT_IN_RESOURCES, guessPlural, parseResourcePath, type ResourcePath, type ResourceType } from './kube-api/resources.ts'
+import { applyPatch } from './kube-api/patches.ts'
+import { BUILT_IN_RESOURCES, guessPlural, parseResourcePath, type ResourcePath, type ResourceType } from './kube-api/resources.ts'
 import { fieldSelector, labelSelector, type KubeObject, type ObjectMeta } from './kube-api/selectors.ts'
 import { makeServingCertificate } from './kube-api/test-ca.ts'
 import { WatchStream } from './kube-api/watch-stream.ts'
@@ -184,7 +186,7 @@ export class KubeApiDouble {
     try {
       if (request.headers.authorization !== `Bearer ${this.token}`) throw new KubeError(401, 'Unauthorized', 'Unauthorized')
       const body = await readBody(request)
-      const discovery = this.discovery(url.pathname)
+      const discovery = discoveryDocument(url.pathname, this.resources)
       if (discovery) return answer(200, discovery)
       const path = parseResourcePath(url.pathname)
       const resource = path && this.resources.find((type) => type.group === path.group && type.version === path.version && type.plural === path.plural)
@@ -195,7 +197,7 @@ export class KubeApiDouble {
           logged.status = 200
           return this.watch(resource, path, url.searchParams, response)
         }
-        if (logged.method === 'GET') return answer(200, this.listResponse(resource, path.namespace, url.searchParams))
+        if (logged.method === 'GET') return answer(200, listResponse(this.storage, resource, path.namespace, url.searchParams))
         if (logged.method === 'POST') {
           const input = parseJson(body) as KubeObject
           if (path.namespace !== undefined && input.metadata?.namespace && input.metadata.namespace !== path.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request')
@@ -212,7 +214,7 @@ export class KubeApiDouble {
         case 'PUT':
           return answer(200, this.storage.replace(resource, namespace, name, parseJson(body) as KubeObject, scope))
         case 'PATCH':
-          return answer(200, this.patch(resource, namespace, name, body, logged.contentType ?? '', scope))
+          return answer(200, this.storage.replace(resource, namespace, name, applyPatch(this.storage.get(resource, namespace, name), parseJson(body), logged.contentType ?? ''), scope))
         case 'DELETE':
           return answer(200, this.storage.delete(resource, namespace, name))
       }
@@ -221,32 +223,6 @@ export class KubeApiDouble {
       const failure = error instanceof KubeError ? error : new KubeError(500, 'InternalError', (error as Error).message)
       answer(failure.code, failure.status())
     }
-  }
-
-  private listResponse(resource: ResourceType, namespace: string | undefined, query: URLSearchParams) {
-    const current = this.storage.resourceVersion
-    const match = query.get('resourceVersionMatch')
-    const asked = query.get('resourceVersion')
-    if (match === 'Exact' && asked !== String(current)) throw expired(asked ?? '', this.storage.oldestResourceVersion)
-    const labels = labelSelector(query.get('labelSelector'))
-    const fields = fieldSelector(query.get('fieldSelector'))
-    let items = this.storage.list(resource, namespace).filter((object) => labels(object) && fields(object))
-    let listVersion = current
-    const token = query.get('continue')
-    if (token) {
-      const { after, resourceVersion } = JSON.parse(Buffer.from(token, 'base64url').toString()) as { after: string; resourceVersion: number }
-      if (resourceVersion < this.storage.oldestResourceVersion) throw new KubeError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.')
-      items = items.filter((object) => placeKey(object) > after)
-      listVersion = resourceVersion
-    }
-    const limit = Number(query.get('limit') ?? 0)
-    let next: string | undefined
-    if (limit > 0 && items.length > limit) {
-      items = items.slice(0, limit)
-      next = Buffer.from(JSON.stringify({ after: placeKey(items.at(-1)!), resourceVersion: listVersion })).toString('base64url')
-    }
-    const shown = resource.builtIn ? items.map(({ apiVersion: _apiVersion, kind: _kind, ...rest }) => rest) : items
-    return { apiVersion: apiVersionOf(resource), kind: `${resource.kind}List`, metadata: { resourceVersion: String(listVersion), ...(next ? { continue: next } : {}) }, items: shown }
   }
 
   private watch(resource: ResourceType, path: ResourcePath, query: URLSearchParams, response: ServerResponse): void {
@@ -267,46 +243,6 @@ export class KubeApiDouble {
       (closed) => this.watches.delete(closed),
     )
     if (stream.open) this.watches.add(stream)
-  }
-
-  private patch(resource: ResourceType, namespace: string | undefined, name: string, body: string, contentType: string, scope: WriteScope): KubeObject {
-    const current = this.storage.get(resource, namespace, name)
-    const patch = parseJson(body)
-    let patched: KubeObject
-    if (/^application\/json-patch\+json/.test(contentType)) {
-      try {
-        patched = jsonPatch(current, patch as JsonPatchOperation[]) as KubeObject
-      } catch (error) {
-        throw new KubeError(422, 'Invalid', `the JSON patch could not be applied: ${(error as Error).message}`)
-      }
-    } else if (/^application\/(strategic-)?merge-patch\+json/.test(contentType)) {
-      patched = mergePatch(current, patch) as KubeObject
-      // A merge patch without a resourceVersion applies to whatever is stored; with one, it must be the stored one.
-      if (!(patch as KubeObject).metadata?.resourceVersion) patched.metadata = { ...patched.metadata, resourceVersion: undefined }
-    } else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`)
-    return this.storage.replace(resource, namespace, name, patched, scope)
-  }
-
-  private discovery(pathname: string): object | undefined {
-    const trimmed = pathname.replace(/\/+$/, '')
-    if (trimmed === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] }
-    const versions = new Map<string, Set<string>>()
-    for (const { group, version } of this.resources) if (group) versions.set(group, (versions.get(group) ?? new Set()).add(version))
-    if (trimmed === '/apis') {
-      const groups = [...versions].map(([name, set]) => ({ name, versions: [...set].map((version) => ({ groupVersion: `${name}/${version}`, version })), preferredVersion: { groupVersion: `${name}/${[...set][0]}`, version: [...set][0] } }))
-      return { kind: 'APIGroupList', apiVersion: 'v1', groups }
-    }
-    const match = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(trimmed)
-    if (!match) return undefined
-    const [group, version] = match[1] ? ['', match[1]] : [match[2]!, match[3]!]
-    const types = this.resources.filter((type) => type.group === group && type.version === version)
-    if (types.length === 0) return undefined
-    const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']
-    const resources = types.flatMap((type) => [
-      { name: type.plural, singularName: type.kind.toLowerCase(), namespaced: type.namespaced, kind: type.kind, verbs },
-      ...(type.status ? [{ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] }] : []),
-    ])
-    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources }
   }
 
   /** The resource type of an object's `apiVersion` and `kind`; a kind never seen is registered as a namespaced custom resource. */
@@ -344,8 +280,6 @@ export interface LoggedRequest {
 
 /** Starts a Kubernetes API server double on a free loopback port. */
 export const startKubeApiDouble = (options?: KubeApiDoubleOptions) => KubeApiDouble.start(options)
-
-const placeKey = (object: KubeObject) => `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`
 
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []

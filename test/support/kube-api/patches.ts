@@ -1,3 +1,23 @@
+import { KubeError } from './kube-error.ts'
+import type { KubeObject } from './selectors.ts'
+
+/** A PATCH body applied by its content type: RFC 6902 JSON patch, or a merge patch (strategic merge taken as a plain merge); anything else is 415. */
+export function applyPatch(current: KubeObject, patch: unknown, contentType: string): KubeObject {
+  let patched: KubeObject
+  if (/^application\/json-patch\+json/.test(contentType)) {
+    try {
+      patched = jsonPatch(current, patch as JsonPatchOperation[]) as KubeObject
+    } catch (error) {
+      throw new KubeError(422, 'Invalid', `the JSON patch could not be applied: ${(error as Error).message}`)
+    }
+  } else if (/^application\/(strategic-)?merge-patch\+json/.test(contentType)) {
+    patched = mergePatch(current, patch) as KubeObject
+    // A merge patch without a resourceVersion applies to whatever is stored; with one, it must be the stored one.
+    if (!(patch as KubeObject).metadata?.resourceVersion) patched.metadata = { ...patched.metadata, resourceVersion: undefined }
+  } else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`)
+  return patched
+}
+
 /** RFC 7386 JSON merge patch: objects merge key by key, `null` deletes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch
