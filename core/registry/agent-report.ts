@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { dnsSubdomain } from '../kube/fields.ts'
+import { notifyUrl } from './agent-origins.ts'
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
 
@@ -10,6 +11,8 @@ export const agentReport = z.strictObject({
   applied: z.enum(['runtime', 'reload', 'written']).nullable(),
   appliedAt: z.string().max(64).nullable(),
   lastError: z.string().max(4096).nullable(),
+  /** Where the agent takes pushes (`POST <url>/notify`), when it listens. */
+  notifyUrl: notifyUrl.nullable().optional(),
 })
 
 export type AgentReport = z.infer<typeof agentReport>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CLUSTER_ID } from '../commit/cluster-keys.ts'
 import { dnsSubdomain } from '../kube/fields.ts'
 import { bindAddress, DEFAULT_OPTIONS } from '../model/settings.ts'
+import { agentOrigins } from './agent-origins.ts'
 
 /** What an operator sends to register a cluster: its id and how its HAProxy serves. */
 export const clusterRegistration = z.strictObject({
@@ -13,6 +14,8 @@ export const clusterRegistration = z.strictObject({
     .default(DEFAULT_OPTIONS.configMap),
   httpBind: bindAddress.default(DEFAULT_OPTIONS.httpBind),
   httpsBind: bindAddress.default(DEFAULT_OPTIONS.httpsBind),
+  /** Origins the function may push new generations to (the agents' `--listen` addresses); none: agents poll. */
+  agentOrigins: agentOrigins.default([]),
 })
 
 export type ClusterRegistration = z.output<typeof clusterRegistration>

@@ -2,6 +2,7 @@ import type { HashText } from '../../core/hash.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { Registry } from '../../core/registry/registry.ts'
+import type { AgentPush } from './agent-push.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
 import type { WriteQueue } from './write-queue.ts'
@@ -17,6 +18,8 @@ export interface AppEnv {
   caches: NodeCaches
   metrics: Metrics
   limits: Limits
+  /** Tells agents of each new generation. */
+  push: AgentPush
   /** Each cluster's writes in progress in this process (see WriteQueue). */
   queues: Map<string, WriteQueue>
 }

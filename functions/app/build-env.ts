@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../core/ports/clock.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { Registry } from '../../core/registry/registry.ts'
 import { DEFAULT_LIMITS, type AppEnv, type Limits } from './app-env.ts'
+import { AgentPush } from './agent-push.ts'
 import { Metrics } from './metrics.ts'
 import { NodeCaches } from './node-caches.ts'
 
@@ -14,6 +15,8 @@ export interface EnvOptions {
   limits?: Partial<Limits>
   /** Node text cached per cluster, and how many clusters' caches are kept (a Worker has 128 MB in all). */
   cache?: { perCluster: number; clusters: number }
+  /** How the function calls agents (tests pass their own). */
+  fetcher?: typeof fetch
 }
 
 /** The app's environment from a platform's storage and secrets. */
@@ -21,6 +24,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   if (options.adminToken.length < 16) throw new Error('the admin token must be at least 16 characters')
   const clock = options.clock ?? systemClock
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
+  const metrics = new Metrics()
   return {
     store: options.store,
     registry: new Registry(options.store, options.hash, clock),
@@ -28,7 +32,8 @@ export function buildEnv(options: EnvOptions): AppEnv {
     hash: options.hash,
     clock,
     caches: new NodeCaches(options.hash, cache.perCluster, cache.clusters),
-    metrics: new Metrics(),
+    metrics,
+    push: new AgentPush(options.store, metrics, clock, options.fetcher),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     queues: new Map(),
   }

@@ -23,6 +23,7 @@ export const agentOptions = {
   'master-socket': { type: 'string' },
   'stats-socket': { type: 'string' },
   listen: { type: 'string' },
+  advertise: { type: 'string' },
   poll: { type: 'string', default: '5s' },
   once: { type: 'boolean', default: false },
   /** Default `$POD_NAME`, else the host name. */

@@ -20,6 +20,7 @@ export function agentRoutes(env: AppEnv) {
     const report = await readJson(c.req.raw, 16 * 1024, agentReport)
     const stored: StoredReport = { pod, ...report, reportedAt: env.clock.now().toISOString() }
     await env.store.put(agentKey(clusterKeys(c.get('record').id).root, pod), JSON.stringify(stored))
+    env.push.heard(c.get('record').id, pod, report.notifyUrl)
     return c.json(stored)
   })
 

@@ -12,6 +12,7 @@ import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
+import { inBackground } from '../in-background.ts'
 import { WriteQueue } from '../write-queue.ts'
 import type { AppVariables } from '../auth.ts'
 import { readJson } from '../read-body.ts'
@@ -62,8 +63,8 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
     queue = new WriteQueue((merged) => ingest(commit, merged, env.limits.eventsPerCommit), env.limits.eventsPerCommit, () => env.queues.delete(commit.cluster))
     env.queues.set(commit.cluster, queue)
   }
-  const result = await queue.submit(events)
-  await touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())
+  const [result] = await Promise.all([queue.submit(events), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
+  if (result.committed && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(c.get('record'), { generation: result.generation, manifest: result.manifest }))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
   env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })

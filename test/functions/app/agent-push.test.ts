@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { app } from '../../support/contracts/cluster-apps.ts'
+import { eventually } from '../../support/eventually.ts'
+import { harness } from './app-harness.ts'
+
+const put = (object: unknown) => ({ type: 'MODIFIED', object })
+const report = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
+
+/** An agent's `--listen` address on loopback that records what it is told. */
+async function listeningAgent() {
+  const notified: unknown[] = []
+  const server: Server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => (body += chunk))
+    request.on('end', () => {
+      notified.push({ method: request.method, path: request.url, body: JSON.parse(body || 'null') })
+      response.writeHead(202).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, notified, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+describe('pushing new generations to agents', () => {
+  const closing: (() => Promise<unknown>)[] = []
+  afterEach(async () => {
+    for (const close of closing.splice(0)) await close()
+  })
+
+  it('tells each agent that reported a URL on an allowed origin, once per generation', async () => {
+    const { register, events, call } = harness()
+    const agent = await listeningAgent()
+    closing.push(agent.close)
+    const token = await register('prod', { agentOrigins: ['http://127.0.0.1:*'] })
+    expect((await call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { ...report, notifyUrl: agent.url })).status).toBe(200)
+    const committed = (await (await events('prod', token, app(1).map(put))).json()) as { generation: number; manifest: string }
+    await eventually('the push', () => agent.notified.length > 0)
+    expect(agent.notified).toEqual([{ method: 'POST', path: '/notify', body: { generation: committed.generation, manifest: committed.manifest } }])
+    await events('prod', token, app(1).map(put))
+    await events('prod', token, app(2).map(put))
+    await eventually('the second push', () => agent.notified.length > 1)
+    expect(agent.notified).toHaveLength(2)
+  })
+
+  it('calls no agent of a cluster that allows no origin, nor a URL outside the allowed ones', async () => {
+    const { register, events, call } = harness()
+    const agent = await listeningAgent()
+    closing.push(agent.close)
+    const closed = await register('closed')
+    await call('POST', '/v1/clusters/closed/agents/haproxy-0', closed, { ...report, notifyUrl: agent.url })
+    const elsewhere = await register('elsewhere', { agentOrigins: ['http://127.0.0.2:*'] })
+    await call('POST', '/v1/clusters/elsewhere/agents/haproxy-0', elsewhere, { ...report, notifyUrl: agent.url })
+    await events('closed', closed, app(1).map(put))
+    await events('elsewhere', elsewhere, app(1).map(put))
+    // A push would have been sent before the answer's background work settles; give it the same chance the first test needed.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(agent.notified).toEqual([])
+  })
+
+  it('refuses an agent report whose URL has credentials, and a registration whose origin is not one', async () => {
+    const { register, call } = harness()
+    const token = await register('prod')
+    const bad = await call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { ...report, notifyUrl: 'http://user:secret@10.0.0.1:9000' })
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { error: { path: string } }).error.path).toBe('notifyUrl')
+    await expect(register('other', { agentOrigins: ['http://10.0.0.1/notify'] })).rejects.toThrow(/agentOrigins\[0\]/)
+  })
+})
