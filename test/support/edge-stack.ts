@@ -1,13 +1,19 @@
+import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
+import { serve } from '@hono/node-server'
 import { Agent } from '../../functions/agent/agent.ts'
+import { agentApp } from '../../functions/agent/agent-app.ts'
+import { statusReporter } from '../../functions/agent/report-status.ts'
 import type { HaproxyControl } from '../../functions/agent/agent.ts'
 import { haproxyConfigs, haproxyControl } from '../../functions/agent/haproxy-control.ts'
 import type { SourceOptions } from '../../functions/agent/pull-generation.ts'
 import { coldContext } from './contracts/cluster-apps.ts'
+import { eventually } from './eventually.ts'
 import { freePort } from './free-port.ts'
 import { haproxyAvailable, haproxyBinary } from './haproxy.ts'
 import { startMasterWorker, type MasterWorker } from './master-worker.ts'
 import { startNamedBackend, type NamedBackend } from './named-backends.ts'
+import { projectRoot } from './run-cli.ts'
 import { startServe, type Served } from './serve-process.ts'
 import { makeTempDir, removeTempDir } from './temp-dir.ts'
 
@@ -22,7 +28,11 @@ export interface EdgeStack {
   control: HaproxyControl
   /** A new agent (a restart: cold cache, the files on disk). */
   agent(): Agent
-  send(events: { type: 'MODIFIED' | 'DELETED'; object: unknown }[]): Promise<void>
+  /** A new agent that listens on loopback and has told the function where: pushes drive it. */
+  listeningAgent(): Promise<{ agent: Agent; url: string; close(): void }>
+  /** The real `hapedge agent` as a process, listening and polling rarely, so that pushes drive it. */
+  agentProcess(pod?: string): Promise<ChildProcess>
+  send(events: { type: 'MODIFIED' | 'DELETED'; object: unknown }[]): Promise<{ generation: number; manifest: string }>
   stop(): Promise<void>
 }
 
@@ -31,7 +41,7 @@ export interface EdgeStack {
  * loopback backends (pools of names sharing a port, one pool per Service), and HAProxy 2.6 in
  * master-worker mode started on the generation an init-container agent wrote from `initial`.
  */
-export async function startEdgeStack(pools: Record<string, string[]>, initial: (stack: Omit<EdgeStack, 'control' | 'agent' | 'stop'>) => unknown[]): Promise<EdgeStack> {
+export async function startEdgeStack(pools: Record<string, string[]>, initial: (stack: Omit<EdgeStack, 'control' | 'agent' | 'listeningAgent' | 'agentProcess' | 'stop'>) => unknown[]): Promise<EdgeStack> {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const root = await makeTempDir('hapedge-edge')
   const backends = new Map<string, NamedBackend>()
@@ -46,7 +56,7 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
   const registered = await fetch(`${served.url}/v1/clusters`, {
     method: 'POST',
     headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'edge', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` }),
+    body: JSON.stringify({ id: 'edge', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}`, agentOrigins: ['http://127.0.0.1:*'] }),
   })
   const token = ((await registered.json()) as { token: string }).token
   const source = { source: served.url, cluster: 'edge', token }
@@ -57,10 +67,12 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
       body: JSON.stringify({ events }),
     })
     if (!response.ok) throw new Error(`POST events: ${response.status} ${await response.text()}`)
+    return (await response.json()) as { generation: number; manifest: string }
   }
   await send(initial({ root, served, token, httpPort, httpsPort, backends, source, send }).map((object) => ({ type: 'MODIFIED' as const, object })))
 
   const dir = join(root, 'haproxy')
+  const children: ChildProcess[] = []
     await new Agent(source, dir, coldContext()).sync()
   const sockets = { dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary }
   const control = await haproxyControl(sockets)
@@ -75,8 +87,28 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
     source,
     control,
     agent: () => new Agent(source, dir, coldContext(), control),
+    async listeningAgent() {
+      const port = await freePort()
+      const url = `http://127.0.0.1:${port}`
+      const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, url))
+      const server = serve({ fetch: agentApp(agent).fetch, hostname: '127.0.0.1', port })
+      await agent.sync()
+      return { agent, url, close: () => void server.close() }
+    },
+    async agentProcess(pod = 'haproxy-0') {
+      const port = await freePort()
+      const child = spawn(
+        process.execPath,
+        ['bin/hapedge.js', 'agent', '--source', served.url, '--cluster', 'edge', '--dir', dir, '--master-socket', sockets.masterSocket, '--stats-socket', sockets.statsSocket, '--listen', `127.0.0.1:${port}`, '--poll', '10m', '--pod', pod],
+        { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HAPEDGE_TOKEN: token, HAPROXY_BIN: haproxyBinary } },
+      )
+      children.push(child)
+      await eventually(`agent ${pod} answering on ${port}`, () => fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false), 30_000)
+      return child
+    },
     send,
     async stop() {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
       await haproxy.stop()
       await served.stop()
       for (const backend of backends.values()) await backend.close()
