@@ -21,7 +21,7 @@ describe('the agent as a process, driven by pushes', () => {
   }
   const agents = async () => {
     const response = await fetch(`${stack.served.url}/v1/clusters/edge/agents`, { headers: { authorization: `Bearer ${stack.token}` } })
-    return ((await response.json()) as { agents: { pod: string; generation: number | null; notifyUrl: string | null }[] }).agents
+    return ((await response.json()) as { agents: { pod: string; generation: number | null; manifest: string | null; notifyUrl: string | null }[] }).agents
   }
 
   beforeAll(async () => {
