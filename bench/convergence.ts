@@ -14,14 +14,14 @@ const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
 /**
  * From the event posted to the new route answering through HAProxy: a path added to an existing
  * backend (a map entry, applied at runtime) and a path to a new Service (a new backend: a
- * reload). The agent is told at once, as a push to its `--listen` address would.
+ * reload). Nothing but the function's push to the agent's `--listen` address tells the agent.
  */
 export async function measureConvergence(samples: number): Promise<Convergence> {
   const paths: { path: string; service: string }[] = [{ path: '/', service: 'web' }]
   const shop = () => ingress({ name: 'shop', annotations: NO_REDIRECT, rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }] })
   const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: Math.max(3, Math.ceil(samples / 4)) }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   const stack = await startEdgeStack(pools, ({ backends }) => [service('web'), endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]), shop()])
-  const agent = stack.agent()
+  const { agent, close } = await stack.listeningAgent()
   const until = async (path: string, backend: string) => {
     for (;;) {
       if (answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } })) === backend) return
@@ -30,10 +30,12 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
   }
   const change = async (events: { type: 'MODIFIED'; object: unknown }[], path: string, backend: string) => {
     const started = performance.now()
-    await stack.send(events)
-    const [status] = await Promise.all([agent.sync(), until(path, backend)])
-    if (status.lastError) throw new Error(status.lastError)
-    return { ms: performance.now() - started, applied: status.applied }
+    const { generation } = await stack.send(events)
+    await until(path, backend)
+    const ms = performance.now() - started
+    while (agent.status.generation !== generation) await new Promise((resolve) => setTimeout(resolve, 1))
+    if (agent.status.lastError) throw new Error(agent.status.lastError)
+    return { ms, applied: agent.status.applied }
   }
   try {
     const runtime: number[] = []
@@ -53,6 +55,7 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
     const summary = (values: number[]) => ({ p50: round(median(values), 1), p95: round(percentile(values, 95), 1), samples: values.length })
     return { runtime: summary(runtime), reload: summary(reload) }
   } finally {
+    close()
     await stack.stop()
   }
 }
