@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { commitEvents } from '../core/commit/commit-events.ts'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
 import { systemClock } from '../core/ports/clock.ts'
-import { clusterRegistration } from '../core/registry/cluster-record.ts'
+import { clusterSettings } from '../core/registry/cluster-record.ts'
 import { Registry } from '../core/registry/registry.ts'
 import { newToken } from '../core/registry/tokens.ts'
 import { NodeCache } from '../core/tree/node-cache.ts'
@@ -51,7 +51,7 @@ export async function measureHttp(size: number, samples: number): Promise<HttpRe
   const seed = async (id: string, ingresses: number): Promise<Seeded> => {
     const random = seededRandom(ingresses + id.length)
     const objects = syntheticCluster(ingresses, random)
-    const { token } = (await registry.register(clusterRegistration.parse({ id })))!
+    const { token } = (await registry.register(clusterSettings.parse({ id })))!
     await commitEvents({ store, cluster: id, options: {}, context: { nodes: new NodeCache(), hash: nodeSha256 } }, objects.map((object) => ({ type: 'ADDED' as const, object })))
     return { id, token, source: new ChangeSource(objects, ingresses, random) }
   }

@@ -3,6 +3,7 @@ import { CLUSTER_ID } from '../commit/cluster-keys.ts'
 import { dnsSubdomain } from '../kube/fields.ts'
 import { bindAddress, DEFAULT_OPTIONS } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
+import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
 
 /** What an operator sends to register a cluster: its id and how its HAProxy serves. */
 export const clusterRegistration = z.strictObject({
@@ -16,19 +17,34 @@ export const clusterRegistration = z.strictObject({
   httpsBind: bindAddress.default(DEFAULT_OPTIONS.httpsBind),
   /** Origins the function may push new generations to (the agents' `--listen` addresses); none: agents poll. */
   agentOrigins: agentOrigins.default([]),
+  /** Access to the cluster's API server, for the `HAProxyCfg` status and Events: stored sealed, never shown again. */
+  kubernetes: kubernetesAccessInput.optional(),
 })
 
 export type ClusterRegistration = z.output<typeof clusterRegistration>
 
 /** A registered cluster as stored: its settings and the sha256 of its token (never the token). */
 export const clusterRecord = clusterRegistration.extend({
+  kubernetes: kubernetesAccess.optional(),
+  /** The cluster's data key, wrapped by the deployment's key: what its sealed values open with. */
+  dataKey: wrappedDataKey.optional(),
   tokenSha256: z.string().regex(/^[0-9a-f]{64}$/),
   createdAt: z.string(),
 })
 
 export type ClusterRecord = z.infer<typeof clusterRecord>
 
-export function optionsOf(record: ClusterRegistration) {
+/** What the record stores besides what the registry adds (token digest, creation time). */
+export const clusterSettings = clusterRecord.omit({ tokenSha256: true, createdAt: true })
+export type ClusterSettings = z.output<typeof clusterSettings>
+
+/** A record as the admin API shows it: no token digest, no key, no sealed credentials. */
+export function publicRecord(record: ClusterRecord) {
+  const { tokenSha256: _token, dataKey: _key, kubernetes, ...shown } = record
+  return { ...shown, ...(kubernetes ? { kubernetes: { server: kubernetes.server, resource: kubernetes.resource } } : {}) }
+}
+
+export function optionsOf(record: Pick<ClusterRegistration, 'ingressClass' | 'configMap' | 'httpBind' | 'httpsBind'>) {
   const { ingressClass, configMap, httpBind, httpsBind } = record
   return { ingressClass, configMap, httpBind, httpsBind }
 }

@@ -2,7 +2,7 @@ import { isClusterId } from '../commit/cluster-keys.ts'
 import type { HashText } from '../hash.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
-import { clusterRecord, type ClusterRecord, type ClusterRegistration } from './cluster-record.ts'
+import { clusterRecord, type ClusterRecord, type ClusterSettings } from './cluster-record.ts'
 import { newToken, sameDigest } from './tokens.ts'
 
 const PREFIX = 'registry/clusters/'
@@ -21,9 +21,9 @@ export class Registry {
   ) {}
 
   /** Registers a cluster; the token is returned once and never stored. Undefined when the id is taken. */
-  async register(registration: ClusterRegistration): Promise<{ record: ClusterRecord; token: string } | undefined> {
-    const token = newToken(registration.id)
-    const record: ClusterRecord = { ...registration, tokenSha256: this.hash(token), createdAt: this.clock.now().toISOString() }
+  async register(settings: ClusterSettings): Promise<{ record: ClusterRecord; token: string } | undefined> {
+    const token = newToken(settings.id)
+    const record: ClusterRecord = { ...settings, tokenSha256: this.hash(token), createdAt: this.clock.now().toISOString() }
     const created = await this.store.put(PREFIX + record.id, `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
     return created === undefined ? undefined : { record, token }
   }

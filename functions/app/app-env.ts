@@ -2,7 +2,9 @@ import type { HashText } from '../../core/hash.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { Registry } from '../../core/registry/registry.ts'
+import type { Sealer } from '../../core/crypto/sealer.ts'
 import type { AgentPush } from './agent-push.ts'
+import type { ClusterMirror } from './cluster-mirror.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
 import type { WriteQueue } from './write-queue.ts'
@@ -18,6 +20,10 @@ export interface AppEnv {
   caches: NodeCaches
   metrics: Metrics
   limits: Limits
+  /** Seals what a cluster's record keeps secret (API server credentials); none when the deployment has no HAPEDGE_SECRET. */
+  sealer?: Sealer
+  /** Mirrors each commit into the cluster (HAProxyCfg status, Events), for clusters whose record gives API server access. */
+  mirror: ClusterMirror
   /** Tells agents of each new generation. */
   push: AgentPush
   /** Each cluster's writes in progress in this process (see WriteQueue). */

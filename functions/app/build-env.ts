@@ -3,7 +3,10 @@ import { systemClock, type Clock } from '../../core/ports/clock.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { Registry } from '../../core/registry/registry.ts'
 import { DEFAULT_LIMITS, type AppEnv, type Limits } from './app-env.ts'
+import { Sealer } from '../../core/crypto/sealer.ts'
+import type { DeploymentSecrets } from '../../core/crypto/deployment-key.ts'
 import { AgentPush } from './agent-push.ts'
+import { ClusterMirror, type ClusterWriterFactory } from './cluster-mirror.ts'
 import { Metrics } from './metrics.ts'
 import { NodeCaches } from './node-caches.ts'
 
@@ -17,6 +20,10 @@ export interface EnvOptions {
   cache?: { perCluster: number; clusters: number }
   /** How the function calls agents (tests pass their own). */
   fetcher?: typeof fetch
+  /** The deployment secret(s) that wrap each cluster's data key; without them, no credentials can be stored. */
+  secrets?: DeploymentSecrets
+  /** How the function writes into a cluster's API server (HAProxyCfg status, Events). */
+  writers?: ClusterWriterFactory
 }
 
 /** The app's environment from a platform's storage and secrets. */
@@ -25,13 +32,17 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const clock = options.clock ?? systemClock
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
   const metrics = new Metrics()
+  const sealer = options.secrets && new Sealer(options.secrets)
+  const caches = new NodeCaches(options.hash, cache.perCluster, cache.clusters)
   return {
     store: options.store,
     registry: new Registry(options.store, options.hash, clock),
     adminTokenSha256: options.hash(options.adminToken),
     hash: options.hash,
     clock,
-    caches: new NodeCaches(options.hash, cache.perCluster, cache.clusters),
+    caches,
+    ...(sealer ? { sealer } : {}),
+    mirror: new ClusterMirror({ store: options.store, caches, metrics, clock, ...(sealer ? { sealer } : {}), ...(options.writers ? { writers: options.writers } : {}) }),
     metrics,
     push: new AgentPush(options.store, metrics, clock, options.fetcher),
     limits: { ...DEFAULT_LIMITS, ...options.limits },

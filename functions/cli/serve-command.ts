@@ -3,6 +3,8 @@ import { resolve } from 'node:path'
 import { serve } from '@hono/node-server'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
+import { deploymentSecrets } from '../app/deployment-secrets.ts'
+import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { adminToken } from '../node/admin-token.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
@@ -22,7 +24,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   const data = resolve(values.data)
   await mkdir(data, { recursive: true })
   const admin = await adminToken(data)
-  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256 }))
+  const secrets = deploymentSecrets(process.env)
+  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, writers: kubernetesWriters, ...(secrets ? { secrets } : {}) }))
 
   const listening = await new Promise<{ address: string; port: number }>((done) => {
     const server = serve({ fetch: app.fetch, port, hostname: values.host }, (info) => done(info))
@@ -33,6 +36,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const url = `http://${listening.address.includes(':') ? `[${listening.address}]` : listening.address}:${listening.port}`
   console.log(`hapedge serving on ${url} (data in ${values.data})`)
   console.log(`admin token: ${admin.token} (from ${admin.source})`)
+  if (!secrets) console.log('no HAPEDGE_SECRET: clusters cannot be given API server credentials (they are stored sealed under it)')
   if (values.example) await seedExample(app, admin.token, data, url)
   return new Promise<number>(() => {})
 }

@@ -2,6 +2,8 @@
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
+import { deploymentSecrets } from '../app/deployment-secrets.ts'
+import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createS3Client } from '../storage/s3-client.ts'
 import { createS3Store } from '../storage/s3-store.ts'
@@ -14,7 +16,8 @@ import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
  */
 export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
   const config = readLambdaConfig(environment)
-  return handle(createApp(buildEnv({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache })))
+  const secrets = deploymentSecrets(environment)
+  return handle(createApp(buildEnv({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, writers: kubernetesWriters, ...(secrets ? { secrets } : {}) })))
 }
 
 /** The S3 store a configuration names. */

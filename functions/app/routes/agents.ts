@@ -6,6 +6,7 @@ import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
+import { inBackground } from '../in-background.ts'
 import { readJson } from '../read-body.ts'
 
 export type StoredReport = AgentReport & { pod: string; reportedAt: string }
@@ -21,6 +22,7 @@ export function agentRoutes(env: AppEnv) {
     const stored: StoredReport = { pod, ...report, reportedAt: env.clock.now().toISOString() }
     await env.store.put(agentKey(clusterKeys(c.get('record').id).root, pod), JSON.stringify(stored))
     env.push.heard(c.get('record').id, pod, report.notifyUrl)
+    inBackground(c, env.mirror.mirror(c.get('record'), []))
     return c.json(stored)
   })
 

@@ -65,6 +65,8 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
   }
   const [result] = await Promise.all([queue.submit(events), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
   if (result.committed && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(c.get('record'), { generation: result.generation, manifest: result.manifest }))
+  // Even a write that committed nothing writes the status: one that failed before is repaired here.
+  inBackground(c, env.mirror.mirror(c.get('record'), result.rejected))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
   env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })

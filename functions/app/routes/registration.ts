@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
-import { clusterRegistration } from '../../../core/registry/cluster-record.ts'
+import { clusterRegistration, publicRecord } from '../../../core/registry/cluster-record.ts'
+import { sealAccess } from '../../../core/registry/kubernetes-access.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
@@ -16,17 +17,20 @@ export function registrationRoutes(env: AppEnv) {
   const admin = requireAdmin(env)
 
   routes.post('/', admin, async (c) => {
-    const registration = await readJson(c.req.raw, 64 * 1024, clusterRegistration)
-    const registered = await env.registry.register(registration)
+    const { kubernetes, ...registration } = await readJson(c.req.raw, 128 * 1024, clusterRegistration)
+    if (kubernetes && !env.sealer) throw new HttpError(400, 'this deployment has no HAPEDGE_SECRET, so API server credentials cannot be stored sealed', 'kubernetes')
+    const dataKey = env.sealer && (await env.sealer.createClusterKey())
+    const access = kubernetes && (await sealAccess(env.sealer!, dataKey!, registration.id, kubernetes))
+    const registered = await env.registry.register({ ...registration, ...(dataKey ? { dataKey } : {}), ...(access ? { kubernetes: access } : {}) })
     if (!registered) throw new HttpError(409, `cluster ${registration.id} is already registered`, 'id')
-    const { tokenSha256: _, ...record } = registered.record
-    return c.json({ ...record, token: registered.token }, 201)
+    return c.json({ ...publicRecord(registered.record), token: registered.token }, 201)
   })
 
   routes.get('/', admin, async (c) => {
     const records = await env.registry.list()
     const clusters = await Promise.all(
-      records.map(async ({ tokenSha256: _, ...record }) => {
+      records.map(async (stored) => {
+        const record = publicRecord(stored)
         const keys = clusterKeys(record.id)
         const head = await readHead(env.store, keys)
         const generation = head?.head.generation ?? null
