@@ -8,7 +8,9 @@ import { Agent, type HaproxyControl } from '../agent/agent.ts'
 import { agentApp } from '../agent/agent-app.ts'
 import { haproxyControl } from '../agent/haproxy-control.ts'
 import { statusReporter } from '../agent/report-status.ts'
+import { dnsLabel, objectName } from '../../core/kube/fields.ts'
 import { notifyUrl } from '../../core/registry/agent-origins.ts'
+import { followFromCluster } from '../kubernetes/follow-from-cluster.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { parseDuration } from './duration.ts'
@@ -24,6 +26,10 @@ export const agentOptions = {
   'stats-socket': { type: 'string' },
   listen: { type: 'string' },
   advertise: { type: 'string' },
+  /** `namespace/name` of the HAProxyCfg to watch: its status names each new generation the moment it is committed. */
+  'follow-resource': { type: 'string' },
+  /** The kubeconfig for --follow-resource; the pod's service account when unset. */
+  kubeconfig: { type: 'string' },
   poll: { type: 'string', default: '5s' },
   once: { type: 'boolean', default: false },
   /** Default `$POD_NAME`, else the host name. */
@@ -32,7 +38,8 @@ export const agentOptions = {
 
 /**
  * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR --master-socket PATH
- * [--stats-socket PATH] [--listen ADDR:PORT [--advertise URL]] [--poll 5s] [--pod NAME] [--once]`: keeps DIR and the HAProxy beside it
+ * [--stats-socket PATH] [--listen ADDR:PORT [--advertise URL]] [--follow-resource NS/NAME [--kubeconfig FILE]]
+ * [--poll 5s] [--pod NAME] [--once]`: keeps DIR and the HAProxy beside it
  * (`haproxy -W -S <master> -f DIR/agent.cfg -f DIR/current`) on the cluster's newest
  * generation; `--once` writes it and exits, for an init container. The token may come from
  * `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
@@ -55,6 +62,7 @@ export async function agentCommand(args: string[]): Promise<number> {
   const control: HaproxyControl | undefined = values.once
     ? undefined
     : await haproxyControl({ dir: values.dir!, statsSocket: values['stats-socket'] ?? join(values.dir!, 'stats.sock'), masterSocket: values['master-socket']!, binary: process.env.HAPROXY_BIN ?? 'haproxy' })
+  const following = values['follow-resource'] === undefined ? undefined : resourceTarget(values['follow-resource'])
   const listen = values.listen === undefined ? undefined : listenAddress(values.listen)
   const advertised = values.advertise ?? (listen && advertisedUrl(listen))
   if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
@@ -69,6 +77,7 @@ export async function agentCommand(args: string[]): Promise<number> {
     return 0
   }
   if (listen) serve({ fetch: agentApp(agent).fetch, hostname: listen.host, port: listen.port })
+  if (following) await followFromCluster(following, values.kubeconfig, () => void agent.sync())
   setInterval(() => void agent.sync(), pollMs)
   return new Promise<number>(() => {})
 }
@@ -85,4 +94,10 @@ function advertisedUrl({ host, port }: { host: string; port: number }): string |
   const ip = process.env.POD_IP ?? (['0.0.0.0', '::', ''].includes(host) ? undefined : host)
   if (!ip) return undefined
   return `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`
+}
+
+function resourceTarget(value: string): { namespace: string; name: string } {
+  const [namespace, name, ...rest] = value.split('/')
+  if (!namespace || !name || rest.length > 0 || !dnsLabel.safeParse(namespace).success || !objectName.safeParse(name).success) throw new UsageError(`--follow-resource ${value}: NAMESPACE/NAME of an HAProxyCfg`)
+  return { namespace, name }
 }

@@ -31,7 +31,7 @@ export interface EdgeStack {
   /** A new agent that listens on loopback and has told the function where: pushes drive it. */
   listeningAgent(): Promise<{ agent: Agent; url: string; close(): void }>
   /** The real `hapedge agent` as a process, listening and polling rarely, so that pushes drive it. */
-  agentProcess(pod?: string): Promise<ChildProcess>
+  agentProcess(pod?: string, extraArgs?: string[]): Promise<ChildProcess>
   send(events: { type: 'MODIFIED' | 'DELETED'; object: unknown }[]): Promise<{ generation: number; manifest: string }>
   stop(): Promise<void>
 }
@@ -41,7 +41,22 @@ export interface EdgeStack {
  * loopback backends (pools of names sharing a port, one pool per Service), and HAProxy 2.6 in
  * master-worker mode started on the generation an init-container agent wrote from `initial`.
  */
-export async function startEdgeStack(pools: Record<string, string[]>, initial: (stack: Omit<EdgeStack, 'control' | 'agent' | 'listeningAgent' | 'agentProcess' | 'stop'>) => unknown[]): Promise<EdgeStack> {
+export interface EdgeOptions {
+  /** Let the function push to agents on loopback (default true). */
+  push?: boolean
+  /** More of the cluster's registration (API server access, say). */
+  registration?: Record<string, unknown>
+  /** Environment for `hapedge serve` (HAPEDGE_SECRET, say). */
+  serveEnv?: Record<string, string>
+}
+
+type EarlyStack = Omit<EdgeStack, 'control' | 'agent' | 'listeningAgent' | 'agentProcess' | 'stop'>
+
+/**
+ * `initial` names the first objects, sent as events; or, returning a promise, brings the first
+ * generation about itself (a forwarder, say) before HAProxy starts.
+ */
+export async function startEdgeStack(pools: Record<string, string[]>, initial: (stack: EarlyStack) => unknown[] | Promise<void>, options: EdgeOptions = {}): Promise<EdgeStack> {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const root = await makeTempDir('hapedge-edge')
   const backends = new Map<string, NamedBackend>()
@@ -51,12 +66,12 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
     backends.set(first.name, first)
     for (const name of names.slice(1)) backends.set(name, await startNamedBackend({ name, host: `127.0.0.${octet++}`, port: first.port }))
   }
-  const served = await startServe(['--data', join(root, 'data')])
+  const served = await startServe(['--data', join(root, 'data')], options.serveEnv)
   const [httpPort, httpsPort] = [await freePort(), await freePort()]
   const registered = await fetch(`${served.url}/v1/clusters`, {
     method: 'POST',
     headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'edge', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}`, agentOrigins: ['http://127.0.0.1:*'] }),
+    body: JSON.stringify({ id: 'edge', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}`, agentOrigins: options.push === false ? [] : ['http://127.0.0.1:*'], ...options.registration }),
   })
   const token = ((await registered.json()) as { token: string }).token
   const source = { source: served.url, cluster: 'edge', token }
@@ -69,7 +84,9 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
     if (!response.ok) throw new Error(`POST events: ${response.status} ${await response.text()}`)
     return (await response.json()) as { generation: number; manifest: string }
   }
-  await send(initial({ root, served, token, httpPort, httpsPort, backends, source, send }).map((object) => ({ type: 'MODIFIED' as const, object })))
+  const first = initial({ root, served, token, httpPort, httpsPort, backends, source, send })
+  if (Array.isArray(first)) await send(first.map((object) => ({ type: 'MODIFIED' as const, object })))
+  else await first
 
   const dir = join(root, 'haproxy')
   const children: ChildProcess[] = []
@@ -95,11 +112,11 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
       await agent.sync()
       return { agent, url, close: () => void server.close() }
     },
-    async agentProcess(pod = 'haproxy-0') {
+    async agentProcess(pod = 'haproxy-0', extraArgs: string[] = []) {
       const port = await freePort()
       const child = spawn(
         process.execPath,
-        ['bin/hapedge.js', 'agent', '--source', served.url, '--cluster', 'edge', '--dir', dir, '--master-socket', sockets.masterSocket, '--stats-socket', sockets.statsSocket, '--listen', `127.0.0.1:${port}`, '--poll', '10m', '--pod', pod],
+        ['bin/hapedge.js', 'agent', '--source', served.url, '--cluster', 'edge', '--dir', dir, '--master-socket', sockets.masterSocket, '--stats-socket', sockets.statsSocket, '--listen', `127.0.0.1:${port}`, '--poll', '10m', '--pod', pod, ...extraArgs],
         { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HAPEDGE_TOKEN: token, HAPROXY_BIN: haproxyBinary } },
       )
       children.push(child)
