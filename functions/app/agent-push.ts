@@ -4,7 +4,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { originAllowed } from '../../core/registry/agent-origins.ts'
 import type { ClusterRecord } from '../../core/registry/cluster-record.ts'
 import type { Metrics } from './metrics.ts'
-import { agentsOf } from './routes/agents.ts'
+import { agentsOf } from './agent-reports.ts'
 
 /** How long the agents' addresses are trusted before they are read from storage again. */
 const REFRESH_MS = 30_000

@@ -1,16 +1,13 @@
-import { clusterKeys } from '../../core/commit/cluster-keys.ts'
-import { readHead } from '../../core/commit/read-head.ts'
 import type { Sealer } from '../../core/crypto/sealer.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 import type { ClusterWriter } from '../../core/ports/cluster-writer.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
-import { optionsOf, type ClusterRecord } from '../../core/registry/cluster-record.ts'
+import type { ClusterRecord } from '../../core/registry/cluster-record.ts'
 import { openAccess, type KubernetesCredentials } from '../../core/registry/kubernetes-access.ts'
-import { statusOfHead } from '../../core/status/status-of-head.ts'
+import { currentStatus } from './current-status.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
-import { agentsOf } from './routes/agents.ts'
 
 /** Makes the writer for one cluster's API server (the Kubernetes adapter, loaded only when a cluster needs it). */
 export type ClusterWriterFactory = (credentials: KubernetesCredentials, cluster: string) => Promise<ClusterWriter>
@@ -45,15 +42,12 @@ export class ClusterMirror {
   }
 
   private async write(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
-    const { store, caches, metrics, clock } = this.options
+    const { metrics } = this.options
     const count = (outcome: string) => metrics.count('hapedge_status_writes_total', 'HAProxyCfg status writes after a commit or report, by cluster and outcome.', { cluster: record.id, outcome })
     try {
       const writer = await this.writerOf(record)
-      const keys = clusterKeys(record.id)
-      const current = await readHead(store, keys)
-      if (!current) return
-      const pods = await agentsOf(store, keys.root)
-      const status = await statusOfHead({ store, cluster: record.id, options: optionsOf(record), context: caches.for(record.id) }, current.head, pods, clock.now())
+      const status = await currentStatus(this.options, record)
+      if (!status) return
       const written = await writer.writeStatus(record.kubernetes!.resource, status)
       count(written.outcome)
       if (written.outcome === 'failed') console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)

@@ -2,7 +2,9 @@ import type { ParseArgsConfig } from 'node:util'
 import { KubeConfig } from '@kubernetes/client-node'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
-import { Forwarder, FunctionClient } from '../kubernetes/forwarder/index.ts'
+import { Forwarder, FunctionClient, type WriteResult } from '../kubernetes/forwarder/index.ts'
+import { StatusRelay } from '../kubernetes/forwarder/status-relay.ts'
+import { kubernetesClusterWriter } from '../kubernetes/status-writer.ts'
 import { parseDuration } from './duration.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
@@ -17,11 +19,16 @@ export const forwardOptions = {
   'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
   resync: { type: 'string', default: '30m' },
   'batch-delay': { type: 'string', default: '75ms' },
+  /** Write the HAProxyCfg status (and rejection Events) from here, for a function that cannot reach the API server. */
+  'write-status': { type: 'boolean', default: false },
+  /** The HAProxyCfg to write: NAMESPACE/NAME, default hapedge/<cluster>. */
+  'status-resource': { type: 'string' },
 } as const satisfies ParseArgsConfig['options']
 
 /**
  * `hapedge forward --source URL --cluster ID --token TOKEN [--kubeconfig FILE]
- * [--config-map NAMESPACE/NAME] [--resync DURATION] [--batch-delay DURATION]`: in the cluster,
+ * [--config-map NAMESPACE/NAME] [--resync DURATION] [--batch-delay DURATION]
+ * [--write-status [--status-resource NAMESPACE/NAME]]`: in the cluster,
  * lists and watches what hapedge reads and sends it to the function (a full resync first, then
  * batches of watch events). Without `--kubeconfig` it uses the pod's ServiceAccount. The token
  * may come from `HAPEDGE_TOKEN` instead, to keep it out of `ps`. Stops on SIGTERM or SIGINT
@@ -40,9 +47,13 @@ export async function forwardCommand(args: string[]): Promise<number> {
   const resyncEveryMs = values.resync === '0' ? 0 : parseDuration('resync', values.resync)
   const delayMs = parseDuration('batch-delay', values['batch-delay'])
 
+  const kubeConfig = loadKubeConfig(values.kubeconfig)
+  const client = new FunctionClient({ source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! })
+  const relay = values['write-status'] ? statusRelay(kubeConfig, client, values.cluster!, values['status-resource'] ?? `hapedge/${values.cluster}`) : undefined
   const forwarder = new Forwarder({
-    kubeConfig: loadKubeConfig(values.kubeconfig),
-    client: new FunctionClient({ source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }),
+    kubeConfig,
+    client,
+    ...(relay ? { onCommitted: (result: WriteResult) => relay.committed(result.rejected) } : {}),
     configMap: { namespace, name },
     resyncEveryMs,
     delivery: { delayMs },
@@ -57,9 +68,17 @@ export async function forwardCommand(args: string[]): Promise<number> {
   const signal = first ?? (await signalled)
   console.log(`hapedge forward: ${signal}, sending what is pending and stopping`)
   await forwarder.stop()
+  await relay?.settled()
   if (!forwarder.pending) return 0
   console.error('hapedge forward: stopped with changes the function has not taken; the next start sends a full resync')
   return 1
+}
+
+function statusRelay(kubeConfig: KubeConfig, client: FunctionClient, cluster: string, resource: string): StatusRelay {
+  const [namespace, name, ...extra] = resource.split('/')
+  if (!namespace || !name || extra.length > 0 || !DNS_NAME.test(namespace) || !DNS_NAME.test(name)) throw new UsageError(`--status-resource ${resource}: NAMESPACE/NAME`)
+  const writer = kubernetesClusterWriter({ kubeConfig, cluster })
+  return new StatusRelay(() => client.status(), writer, { namespace, name }, (line) => console.error(`hapedge forward: ${line}`))
 }
 
 function loadKubeConfig(file: string | undefined): KubeConfig {

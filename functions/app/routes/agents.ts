@@ -1,15 +1,14 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
-import { agentKey, agentReport, podName, type AgentReport } from '../../../core/registry/agent-report.ts'
-import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { agentKey, agentReport, podName } from '../../../core/registry/agent-report.ts'
+import { agentsOf, type StoredReport } from '../agent-reports.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
+import { currentStatus } from '../current-status.ts'
 import { inBackground } from '../in-background.ts'
 import { readJson } from '../read-body.ts'
-
-export type StoredReport = AgentReport & { pod: string; reportedAt: string }
 
 /** Agents report what their HAProxy runs (`POST …/agents/{pod}`); the cluster's status lists them with how far behind each is. */
 export function agentRoutes(env: AppEnv) {
@@ -26,6 +25,13 @@ export function agentRoutes(env: AppEnv) {
     return c.json(stored)
   })
 
+  // The HAProxyCfg status as the function would write it: for a forwarder that writes it itself (`--write-status`), and for people.
+  routes.get('/status', async (c) => {
+    const status = await currentStatus(env, c.get('record'))
+    if (!status) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
+    return c.json(status, 200, { 'cache-control': 'no-store' })
+  })
+
   routes.get('/agents', async (c) => {
     const keys = clusterKeys(c.get('record').id)
     const head = await readHead(env.store, keys)
@@ -33,13 +39,4 @@ export function agentRoutes(env: AppEnv) {
     return c.json({ generation: head?.head.generation ?? null, agents })
   })
   return routes
-}
-
-export async function agentsOf(store: ObjectStore, clusterRoot: string): Promise<StoredReport[]> {
-  const agents: StoredReport[] = []
-  for await (const object of store.list(agentKey(clusterRoot, ''))) {
-    const stored = await store.get(object.key)
-    if (stored) agents.push(JSON.parse(new TextDecoder().decode(stored.body)) as StoredReport)
-  }
-  return agents
 }

@@ -7,7 +7,7 @@ import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
 import { readJson } from '../read-body.ts'
-import { agentsOf } from './agents.ts'
+import { agentsOf } from '../agent-reports.ts'
 import { lastEventAt } from './last-event.ts'
 
 /** `POST /v1/clusters` registers a cluster (its token is shown once); `GET /v1/clusters` lists them. */

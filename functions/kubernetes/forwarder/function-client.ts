@@ -1,3 +1,4 @@
+import type { HAProxyCfgStatus } from '../../../core/status/haproxycfg-resource.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 
 /** What the function answers a write (see the README's HTTP API): the forwarder logs it and hands it to `onCommitted`. */
@@ -48,6 +49,14 @@ export class FunctionClient {
 
   postEvents(events: readonly WatchEvent[]): Promise<WriteResult> {
     return this.send('POST', 'events', { events })
+  }
+
+  /** The `HAProxyCfg` status the function computes for the cluster's newest generation. */
+  async status(): Promise<HAProxyCfgStatus> {
+    const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/status`
+    const response = await this.fetcher(url, { headers: { authorization: `Bearer ${this.target.token}` } })
+    if (!response.ok) throw new DeliveryError(response.status, `GET ${url}: ${response.status} ${await response.text()}`)
+    return (await response.json()) as HAProxyCfgStatus
   }
 
   private async send(method: string, route: string, body: unknown): Promise<WriteResult> {
