@@ -113,10 +113,12 @@ describe(`infra/${TEMPLATE}`, () => {
     }
   })
 
-  it('takes the admin token from a generated Secrets Manager secret, never from a parameter in plain text', () => {
-    const [secretId, secret] = resourceOfType('AWS::SecretsManager::Secret')
-    expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32)
-    expect(template.Globals.Function.Environment.Variables.HAPEDGE_ADMIN_TOKEN).toEqual({ 'Fn::Sub': `{{resolve:secretsmanager:\${${secretId}}:SecretString}}` })
+  it('takes the admin token and the deployment secret from generated Secrets Manager secrets, never from a parameter in plain text', () => {
+    for (const [variable, secretId] of [['HAPEDGE_ADMIN_TOKEN', 'AdminToken'], ['HAPEDGE_SECRET', 'DeploymentSecret']] as const) {
+      expect(template.Resources[secretId]!.Type).toBe('AWS::SecretsManager::Secret')
+      expect(template.Resources[secretId]!.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32)
+      expect(template.Globals.Function.Environment.Variables[variable]).toEqual({ 'Fn::Sub': `{{resolve:secretsmanager:\${${secretId}}:SecretString}}` })
+    }
     for (const [name, parameter] of Object.entries(template.Parameters ?? {})) if (/token|secret/i.test(name)) expect(parameter.NoEcho, name).toBe(true)
   })
 
