@@ -53,9 +53,10 @@ export class Agent {
         await this.syncOnce().catch((error: unknown) => {
           this.status.lastError = error instanceof Error ? error.message : String(error)
         })
+        // A report that fails is tried again after the next sync; it never stops the agent.
+        // A sync asked for while the report is on its way runs after it, not never.
+        if (!this.again) await this.report?.(this.status).catch(() => undefined)
       } while (this.again)
-      // A report that fails is tried again after the next sync; it never stops the agent.
-      await this.report?.(this.status).catch(() => undefined)
       this.running = undefined
       return this.status
     })()

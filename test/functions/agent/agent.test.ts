@@ -97,6 +97,23 @@ describe('the agent', () => {
     expect(await installedGeneration(dir)).toEqual(before)
   })
 
+  it('runs a sync asked for while the previous one is still reporting its status', async () => {
+    const { server, token } = await setup()
+    let reported!: () => void
+    const reporting = new Promise<void>((resolve) => (reported = resolve))
+    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
+    // The first report hangs until released: a push that comes meanwhile must not be lost.
+    const agent = new Agent(source, dir, coldContext(), new RecordingHaproxy(), (status) => (status.generation === 1 ? reporting : Promise.resolve()))
+    await server.events('prod', token, app(1).map(put))
+    const first = agent.sync()
+    while (agent.status.generation !== 1) await new Promise((resolve) => setTimeout(resolve, 1))
+    await server.events('prod', token, app(2).map(put))
+    const pushed = agent.sync()
+    reported()
+    await Promise.all([first, pushed])
+    expect(agent.status).toMatchObject({ generation: 2, lastError: null })
+  })
+
   it('refuses a generation with a tampered blob, naming it, and keeps the files it has', async () => {
     let tampering = false
     const { server, token, agent } = await setup((_, body) => (tampering ? new TextEncoder().encode('backend evil\n').buffer : body))
