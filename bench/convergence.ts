@@ -2,11 +2,11 @@ import { answeredBy } from '../test/integration/serve-cluster.ts'
 import { startEdgeStack } from '../test/support/edge-stack.ts'
 import { request } from '../test/support/http-client.ts'
 import { endpointSlice, ingress, service } from '../test/support/objects.ts'
-import { median, percentile, round } from './stats.ts'
+import { latency, type Latency } from './stats.ts'
 
 export interface Convergence {
-  runtime: { p50: number; p95: number; samples: number }
-  reload: { p50: number; p95: number; samples: number }
+  runtime: Latency
+  reload: Latency
 }
 
 const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
@@ -52,8 +52,7 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
       const result = await change([service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop()].map((object) => ({ type: 'MODIFIED' as const, object })), `/${name}/x`, name)
       if (result.applied === 'reload') reload.push(result.ms)
     }
-    const summary = (values: number[]) => ({ p50: round(median(values), 1), p95: round(percentile(values, 95), 1), samples: values.length })
-    return { runtime: summary(runtime), reload: summary(reload) }
+    return { runtime: latency(runtime), reload: latency(reload) }
   } finally {
     close()
     await stack.stop()

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printConvergenceReport, printHttpReport, printReport, printStorageReport } from './report.ts'
+import { printChurnReport, printConvergenceReport, printHttpReport, printReport, printStorageReport } from './report.ts'
+import { measureChurn } from './churn.ts'
 import { measureConvergence } from './convergence.ts'
 import { measureHttp } from './http.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     'http-size': { type: 'string', default: '20000' },
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
+    'churn-changes': { type: 'string', default: '200' },
     json: { type: 'string' },
   },
 })
@@ -56,4 +58,11 @@ const convergenceSamples = Number(values['convergence-samples'])
 if (convergenceSamples > 0) {
   console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
   printConvergenceReport(await measureConvergence(convergenceSamples))
+}
+
+const churnChanges = Number(values['churn-changes'])
+if (!Number.isInteger(churnChanges) || churnChanges < 0) throw new Error(`--churn-changes: a whole number, 0 to skip, got ${values['churn-changes']}`)
+if (churnChanges > 0) {
+  console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
+  printChurnReport(await measureChurn(churnChanges))
 }

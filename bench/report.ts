@@ -1,8 +1,9 @@
 import type { Row, SizeResult } from './measure.ts'
+import type { ChurnResult } from './churn.ts'
 import type { Convergence } from './convergence.ts'
 import type { HttpResult } from './http.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
-import { median, round } from './stats.ts'
+import { median, round, type Latency } from './stats.ts'
 
 type Columns<T> = [keyof T, string][]
 
@@ -129,4 +130,17 @@ export function printConvergenceReport({ runtime, reload }: Convergence): void {
   console.log(`  path change, applied at runtime: p50 ${runtime.p50} ms, p95 ${runtime.p95} ms (${runtime.samples} changes)`)
   console.log(`  new Service, applied by a checked reload: p50 ${reload.p50} ms, p95 ${reload.p95} ms (${reload.samples} changes)`)
   console.log(`  ${mark(runtime.p50 < 50 && runtime.p95 < 150)} a path or endpoint change serves in < 50 ms median and < 150 ms p95 with no reload`)
+}
+
+/** Prints the churn run: how many of its changes the agent applied without a reload, and how long each kind took. */
+export function printChurnReport({ changes, runtime, reload, unchanged }: ChurnResult): void {
+  const applied = runtime.samples + reload.samples
+  const times = (kind: Latency) => (kind.samples ? `p50 ${kind.p50} ms, p95 ${kind.p95} ms (${kind.samples} changes)` : 'no changes')
+  console.log(`\nconvergence through ${changes} mixed changes (the agent-churn test's mix and seed, no client load; event posted → the listening agent reports the generation applied):`)
+  console.log(
+    `  applied without a reload: ${runtime.samples}/${applied}${applied ? ` = ${round((runtime.samples / applied) * 100, 1)}%` : ''}` +
+      (unchanged ? ` (${unchanged} more committed no new generation: nothing to apply)` : ''),
+  )
+  console.log(`  at runtime: ${times(runtime)}`)
+  console.log(`  by a checked reload: ${times(reload)}`)
 }

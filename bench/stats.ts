@@ -16,3 +16,12 @@ export function collectGarbage(): void {
 }
 
 export const round = (value: number, digits = 3) => Number(value.toFixed(digits))
+
+export interface Latency {
+  p50: number
+  p95: number
+  samples: number
+}
+
+/** Median and p95 in ms, to 0.1 ms, with how many values they were taken from. */
+export const latency = (values: readonly number[]): Latency => ({ p50: round(median(values), 1), p95: round(percentile(values, 95), 1), samples: values.length })
