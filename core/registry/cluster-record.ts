@@ -5,6 +5,8 @@ import { bindAddress, DEFAULT_OPTIONS } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
 import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
 
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/)
+
 /** What an operator sends to register a cluster: its id and how its HAProxy serves. */
 export const clusterRegistration = z.strictObject({
   id: z.string().regex(CLUSTER_ID, "must be a DNS label: lowercase letters, digits and '-', at most 63"),
@@ -28,19 +30,25 @@ export const clusterRecord = clusterRegistration.extend({
   kubernetes: kubernetesAccess.optional(),
   /** The cluster's data key, wrapped by the deployment's key: what its sealed values open with. */
   dataKey: wrappedDataKey.optional(),
-  tokenSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  tokenSha256: sha256Hex,
   createdAt: z.string(),
+  /** The token before the last rotation, still accepted until `previousTokenExpiresAt` so agents can switch without downtime. */
+  previousTokenSha256: sha256Hex.optional(),
+  previousTokenExpiresAt: z.string().optional(),
+  /** Set by `DELETE`: from then on the cluster's token is refused, and garbage collection deletes its data after `purgeAfter`. */
+  removedAt: z.string().optional(),
+  purgeAfter: z.string().optional(),
 })
 
 export type ClusterRecord = z.infer<typeof clusterRecord>
 
-/** What the record stores besides what the registry adds (token digest, creation time). */
-export const clusterSettings = clusterRecord.omit({ tokenSha256: true, createdAt: true })
+/** What the record stores besides what the registry adds (token digests, creation and removal times). */
+export const clusterSettings = clusterRecord.omit({ tokenSha256: true, createdAt: true, previousTokenSha256: true, previousTokenExpiresAt: true, removedAt: true, purgeAfter: true })
 export type ClusterSettings = z.output<typeof clusterSettings>
 
 /** A record as the admin API shows it: no token digest, no key, no sealed credentials. */
 export function publicRecord(record: ClusterRecord) {
-  const { tokenSha256: _token, dataKey: _key, kubernetes, ...shown } = record
+  const { tokenSha256: _token, previousTokenSha256: _previous, dataKey: _key, kubernetes, ...shown } = record
   return { ...shown, ...(kubernetes ? { kubernetes: { server: kubernetes.server, resource: kubernetes.resource } } : {}) }
 }
 

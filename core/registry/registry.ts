@@ -5,13 +5,24 @@ import type { ObjectStore } from '../ports/object-store.ts'
 import { clusterRecord, type ClusterRecord, type ClusterSettings } from './cluster-record.ts'
 import { newToken, sameDigest } from './tokens.ts'
 
-const PREFIX = 'registry/clusters/'
+export const REGISTRY_PREFIX = 'registry/clusters/'
 const decoder = new TextDecoder()
+
+/** A record with the entity tag it was read at: what a compare-and-swap replaces. */
+export interface VersionedRecord {
+  record: ClusterRecord
+  etag: string
+}
+
+export function parseRecord(body: Uint8Array): ClusterRecord {
+  return clusterRecord.parse(JSON.parse(decoder.decode(body)))
+}
 
 /**
  * The registered clusters, one record each under `registry/clusters/<id>`, holding the sha256 of
  * the cluster's token: a reader of the bucket learns no token, and a token is checked by
- * hashing it and comparing digests in constant time.
+ * hashing it and comparing digests in constant time. A record changes only by compare-and-swap
+ * on the entity tag it was read at, so two admins' changes never overwrite each other unseen.
  */
 export class Registry {
   constructor(
@@ -24,27 +35,61 @@ export class Registry {
   async register(settings: ClusterSettings): Promise<{ record: ClusterRecord; token: string } | undefined> {
     const token = newToken(settings.id)
     const record: ClusterRecord = { ...settings, tokenSha256: this.hash(token), createdAt: this.clock.now().toISOString() }
-    const created = await this.store.put(PREFIX + record.id, `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
+    const created = await this.store.put(REGISTRY_PREFIX + record.id, `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
     return created === undefined ? undefined : { record, token }
   }
 
-  async get(id: string): Promise<ClusterRecord | undefined> {
+  async read(id: string): Promise<VersionedRecord | undefined> {
     if (!isClusterId(id)) return undefined
-    const stored = await this.store.get(PREFIX + id)
-    return stored && clusterRecord.parse(JSON.parse(decoder.decode(stored.body)))
+    const stored = await this.store.get(REGISTRY_PREFIX + id)
+    return stored && { record: parseRecord(stored.body), etag: stored.etag }
+  }
+
+  async get(id: string): Promise<ClusterRecord | undefined> {
+    return (await this.read(id))?.record
   }
 
   async list(): Promise<ClusterRecord[]> {
     const records: ClusterRecord[] = []
-    for await (const object of this.store.list(PREFIX)) {
-      const record = await this.get(object.key.slice(PREFIX.length))
+    for await (const object of this.store.list(REGISTRY_PREFIX)) {
+      const record = await this.get(object.key.slice(REGISTRY_PREFIX.length))
       if (record) records.push(record)
     }
     return records
   }
 
-  /** Whether `token` is this cluster's. */
+  /** Writes `record` in place of the version read at `etag`; false when it changed since. */
+  async replace(record: ClusterRecord, etag: string): Promise<boolean> {
+    return (await this.store.put(REGISTRY_PREFIX + record.id, `${JSON.stringify(record)}\n`, { ifMatch: etag })) !== undefined
+  }
+
+  /**
+   * A new token for the cluster, returned once; the current one stays valid for `overlapSeconds`
+   * more, so agents can be given the new one without downtime. Only one previous token is kept:
+   * rotating again ends the older one's overlap at once. Undefined when the record changed since read.
+   */
+  async rotateToken({ record, etag }: VersionedRecord, overlapSeconds: number): Promise<{ record: ClusterRecord; token: string } | undefined> {
+    const token = newToken(record.id)
+    const previousTokenExpiresAt = new Date(this.clock.now().getTime() + overlapSeconds * 1000).toISOString()
+    const rotated: ClusterRecord = { ...record, tokenSha256: this.hash(token), previousTokenSha256: record.tokenSha256, previousTokenExpiresAt }
+    return (await this.replace(rotated, etag)) ? { record: rotated, token } : undefined
+  }
+
+  /** Marks the cluster removed: its token is refused from now, its data purged after `graceSeconds`. Undefined when the record changed since read. */
+  async remove({ record, etag }: VersionedRecord, graceSeconds: number): Promise<ClusterRecord | undefined> {
+    const now = this.clock.now()
+    const removed: ClusterRecord = { ...record, removedAt: now.toISOString(), purgeAfter: new Date(now.getTime() + graceSeconds * 1000).toISOString() }
+    return (await this.replace(removed, etag)) ? removed : undefined
+  }
+
+  /** Whether `token` is this cluster's: its current token, or the previous one within its overlap; never a removed cluster's. */
   authenticates(record: ClusterRecord, token: string): boolean {
-    return sameDigest(this.hash(token), record.tokenSha256)
+    if (record.removedAt !== undefined) return false
+    const digest = this.hash(token)
+    // Both digests are compared whatever the first answer, so timing does not tell which token matched.
+    const current = sameDigest(digest, record.tokenSha256)
+    const previous = sameDigest(digest, record.previousTokenSha256 ?? '')
+    const overlapping = record.previousTokenExpiresAt !== undefined && this.clock.now().getTime() < Date.parse(record.previousTokenExpiresAt)
+    return current || (previous && overlapping)
   }
 }

@@ -33,6 +33,7 @@ export async function gcCommand(args: string[]): Promise<number> {
 
 function describe(outcome: GarbageOutcome, grace: string): string {
   if ('error' in outcome) return `${outcome.cluster}: ${outcome.error}`
+  if ('purged' in outcome) return `${outcome.cluster}: removed and past its grace period, purged (${outcome.purged} objects and its record)`
   const { report } = outcome
   if (!report) return `${outcome.cluster}: no generation committed, nothing to collect`
   return (
