@@ -5,6 +5,7 @@ import type { AppEnv } from './app-env.ts'
 import { requireCluster, type AppVariables } from './auth.ts'
 import { HttpError } from './http-error.ts'
 import { agentRoutes } from './routes/agents.ts'
+import { clusterAdminRoutes } from './routes/cluster-admin.ts'
 import { contentRoutes } from './routes/content.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
 import { registrationRoutes } from './routes/registration.ts'
@@ -27,6 +28,7 @@ export function createApp(env: AppEnv) {
   app.get('/healthz', (c) => c.json({ ok: true }))
   app.get('/metrics', (c) => c.text(env.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' }))
   app.route('/v1/clusters', registrationRoutes(env))
+  app.route('/v1/clusters', clusterAdminRoutes(env))
   app.use('/v1/clusters/:id/*', requireCluster(env))
   app.route('/v1/clusters/:id', ingestionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))

@@ -25,7 +25,7 @@ export function requireAdmin(env: AppEnv): MiddlewareHandler<{ Variables: AppVar
 }
 
 /**
- * A cluster's routes: its own token (or the admin's). Another cluster's valid token is 403;
+ * A cluster's routes: its own token (or the admin's), while the cluster is not removed. Another cluster's valid token is 403;
  * anything else is 401, and an unknown cluster answers 401 too, so ids cannot be probed.
  */
 export function requireCluster(env: AppEnv): MiddlewareHandler<{ Variables: AppVariables }> {
@@ -33,7 +33,8 @@ export function requireCluster(env: AppEnv): MiddlewareHandler<{ Variables: AppV
     const token = bearer(c)
     const id = c.req.param('id') ?? ''
     const record = await env.registry.get(id).catch(() => undefined)
-    if (record && (isAdmin(env, token) || (claimedCluster(token) === id && env.registry.authenticates(record, token)))) {
+    // A removed cluster answers as an unknown one, to the admin too: its data is only waiting to be purged.
+    if (record && record.removedAt === undefined && (isAdmin(env, token) || (claimedCluster(token) === id && env.registry.authenticates(record, token)))) {
       c.set('record', record)
       return next()
     }

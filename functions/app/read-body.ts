@@ -19,10 +19,20 @@ export async function readJson<T extends z.ZodType>(request: Request, maxBytes: 
   } catch (error) {
     throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`, '')
   }
+  return parseWith(schema, json)
+}
+
+function parseWith<T extends z.ZodType>(schema: T, json: unknown): z.output<T> {
   const parsed = schema.safeParse(json)
   if (parsed.success) return parsed.data
   const [issue] = issuesFromZod(parsed.error)
   throw new HttpError(400, issue?.message ?? 'invalid body', issue?.path ?? '')
+}
+
+/** As `readJson`, for a body that may be left out (no Content-Type, or empty): then `{}` is checked, so the schema's defaults apply. */
+export async function readOptionalJson<T extends z.ZodType>(request: Request, maxBytes: number, schema: T): Promise<z.output<T>> {
+  if (request.headers.get('content-type') === null || request.headers.get('content-length') === '0') return parseWith(schema, {})
+  return readJson(request, maxBytes, schema)
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {

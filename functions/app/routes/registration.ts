@@ -22,7 +22,10 @@ export function registrationRoutes(env: AppEnv) {
     const dataKey = env.sealer && (await env.sealer.createClusterKey())
     const access = kubernetes && (await sealAccess(env.sealer!, dataKey!, registration.id, kubernetes))
     const registered = await env.registry.register({ ...registration, ...(dataKey ? { dataKey } : {}), ...(access ? { kubernetes: access } : {}) })
-    if (!registered) throw new HttpError(409, `cluster ${registration.id} is already registered`, 'id')
+    if (!registered) {
+      const removed = (await env.registry.get(registration.id))?.purgeAfter
+      throw new HttpError(409, removed ? `cluster ${registration.id} was removed; its id can be registered again once its data is purged after ${removed}` : `cluster ${registration.id} is already registered`, 'id')
+    }
     return c.json({ ...publicRecord(registered.record), token: registered.token }, 201)
   })
 
