@@ -30,6 +30,8 @@ export class Agent {
   readonly status: AgentStatus = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
   private running: Promise<AgentStatus> | undefined
   private again = false
+  private reporting: Promise<void> | undefined
+  private reportAgain = false
   /** The installed generation, read from disk once at start, then kept: a poll costs a HEAD request, not a read of every file. */
   private installed: Installed | undefined
   private read = false
@@ -53,14 +55,37 @@ export class Agent {
         await this.syncOnce().catch((error: unknown) => {
           this.status.lastError = error instanceof Error ? error.message : String(error)
         })
-        // A report that fails is tried again after the next sync; it never stops the agent.
-        // A sync asked for while the report is on its way runs after it, not never.
-        if (!this.again) await this.report?.(this.status).catch(() => undefined)
       } while (this.again)
       this.running = undefined
+      this.sendReport()
       return this.status
     })()
     return this.running
+  }
+
+  /** Settles when the function has been told of the newest status (or the report has failed). */
+  reported(): Promise<void> {
+    return this.reporting ?? Promise.resolve()
+  }
+
+  /**
+   * Reports in a lane of its own: a sync asked for meanwhile (the next push) does not wait for
+   * the function to store the last report. Reports made while one is on its way collapse into
+   * one with the newest status; one that fails is tried again after the next sync.
+   */
+  private sendReport(): void {
+    if (!this.report) return
+    if (this.reporting) {
+      this.reportAgain = true
+      return
+    }
+    this.reporting = (async () => {
+      do {
+        this.reportAgain = false
+        await this.report!({ ...this.status }).catch(() => undefined)
+      } while (this.reportAgain)
+      this.reporting = undefined
+    })()
   }
 
   private async syncOnce(): Promise<void> {

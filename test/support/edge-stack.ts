@@ -110,6 +110,7 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
       const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, url))
       const server = serve({ fetch: agentApp(agent).fetch, hostname: '127.0.0.1', port })
       await agent.sync()
+      await agent.reported()
       return { agent, url, close: () => void server.close() }
     },
     async agentProcess(pod = 'haproxy-0', extraArgs: string[] = []) {

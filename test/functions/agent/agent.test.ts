@@ -75,6 +75,7 @@ describe('the agent', () => {
     expect((await readdir(join(dir, '.generations'))).length).toBe(3)
 
     // The cluster's status shows what this pod runs, and how far behind it is.
+    await agent.reported()
     await server.events('prod', token, app(9).map(put))
     const listed = (await (await server.call('GET', '/v1/clusters', ADMIN)).json()) as { clusters: { generation: number; agents: unknown[] }[] }
     expect(listed.clusters[0]).toMatchObject({ generation: 9, agents: [{ pod: 'haproxy-0', generation: 8, behind: 1, lastError: null }] })
@@ -97,21 +98,25 @@ describe('the agent', () => {
     expect(await installedGeneration(dir)).toEqual(before)
   })
 
-  it('runs a sync asked for while the previous one is still reporting its status', async () => {
+  it('takes a push at once while the last report is still on its way, and reports the newest status after it', async () => {
     const { server, token } = await setup()
-    let reported!: () => void
-    const reporting = new Promise<void>((resolve) => (reported = resolve))
+    let release!: () => void
+    const hanging = new Promise<void>((resolve) => (release = resolve))
+    const reports: (number | null)[] = []
     const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
-    // The first report hangs until released: a push that comes meanwhile must not be lost.
-    const agent = new Agent(source, dir, coldContext(), new RecordingHaproxy(), (status) => (status.generation === 1 ? reporting : Promise.resolve()))
+    // The first report hangs until released (a slow function): the next sync must neither wait for it nor be lost.
+    const agent = new Agent(source, dir, coldContext(), new RecordingHaproxy(), async (status) => {
+      reports.push(status.generation)
+      if (status.generation === 1) await hanging
+    })
     await server.events('prod', token, app(1).map(put))
-    const first = agent.sync()
-    while (agent.status.generation !== 1) await new Promise((resolve) => setTimeout(resolve, 1))
+    await agent.sync()
     await server.events('prod', token, app(2).map(put))
-    const pushed = agent.sync()
-    reported()
-    await Promise.all([first, pushed])
-    expect(agent.status).toMatchObject({ generation: 2, lastError: null })
+    expect(await agent.sync()).toMatchObject({ generation: 2, lastError: null })
+    expect(reports).toEqual([1])
+    release()
+    await agent.reported()
+    expect(reports).toEqual([1, 2])
   })
 
   it('refuses a generation with a tampered blob, naming it, and keeps the files it has', async () => {
