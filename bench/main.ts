@@ -29,6 +29,16 @@ const sizes = sizesOf('sizes')
 const storageSizes = sizesOf('storage-sizes')
 if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-gc (npm run bench does) for steadier heap figures')
 
+// Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
+// (where the agent runs) and gigabytes of fsynced files for the disk to write back.
+const convergenceSamples = Number(values['convergence-samples'])
+const churnChanges = Number(values['churn-changes'])
+if (!Number.isInteger(churnChanges) || churnChanges < 0) throw new Error(`--churn-changes: a whole number, 0 to skip, got ${values['churn-changes']}`)
+if (convergenceSamples > 0) console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
+const convergence = convergenceSamples > 0 ? await measureConvergence(convergenceSamples) : undefined
+if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
+const churn = churnChanges > 0 ? await measureChurn(churnChanges) : undefined
+
 const results: SizeResult[] = []
 for (const size of sizes) {
   console.error(`measuring ${size} Ingresses…`)
@@ -54,15 +64,5 @@ if (values.json) {
   console.log(`\nwrote ${values.json}`)
 }
 
-const convergenceSamples = Number(values['convergence-samples'])
-if (convergenceSamples > 0) {
-  console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
-  printConvergenceReport(await measureConvergence(convergenceSamples))
-}
-
-const churnChanges = Number(values['churn-changes'])
-if (!Number.isInteger(churnChanges) || churnChanges < 0) throw new Error(`--churn-changes: a whole number, 0 to skip, got ${values['churn-changes']}`)
-if (churnChanges > 0) {
-  console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
-  printChurnReport(await measureChurn(churnChanges))
-}
+if (convergence) printConvergenceReport(convergence)
+if (churn) printChurnReport(churn)
