@@ -3,12 +3,18 @@ import { sha256Text } from '../../core/hash.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
+import { deploymentSecrets } from '../app/deployment-secrets.ts'
+import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { createR2Store, type R2BucketBinding } from '../storage/r2-store.ts'
 
 export interface WorkerEnv {
   STORE: R2BucketBinding
   /** A secret (`wrangler secret put ADMIN_TOKEN`): registers and lists clusters. */
   ADMIN_TOKEN: string
+  /** A secret: wraps each cluster's data key (API server credentials are stored sealed under it). */
+  HAPEDGE_SECRET?: string
+  /** The previous HAPEDGE_SECRET, while clusters' keys are rewrapped under a new one. */
+  HAPEDGE_PREVIOUS_SECRET?: string
   /** Generations kept by garbage collection (default 50). */
   GC_KEEP?: string
   /** Unreferenced objects younger than this are kept (seconds, default 900). */
@@ -21,16 +27,23 @@ interface ExecutionContextLike {
 
 /** One app per isolate (its node caches stay warm across requests), made on the first request. */
 let app: ReturnType<typeof createApp> | undefined
-const appFor = (env: WorkerEnv) =>
-  (app ??= createApp(
+const appFor = (env: WorkerEnv) => (app ??= workerApp(env))
+
+function workerApp(env: WorkerEnv) {
+  const secrets = deploymentSecrets({ ...env })
+  return createApp(
     buildEnv({
       store: createR2Store({ bucket: env.STORE }),
       adminToken: env.ADMIN_TOKEN,
       hash: sha256Text,
+      // From a Worker the API server must present a publicly trusted certificate: workerd takes no custom CA.
+      writers: kubernetesWriters,
+      ...(secrets ? { secrets } : {}),
       // 128 MB per isolate: a few clusters' hot nodes, well clear of one change's working set.
       cache: { perCluster: 8 * 1024 * 1024, clusters: 4 },
     }),
-  ))
+  )
+}
 
 export default {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContextLike): Response | Promise<Response> {

@@ -12,6 +12,8 @@ const WRANGLER_TOML = fileURLToPath(new URL('../../wrangler.toml', import.meta.u
 const WORKER_ENV = {
   STORE: 'r2 bucket',
   ADMIN_TOKEN: 'secret',
+  HAPEDGE_SECRET: 'secret',
+  HAPEDGE_PREVIOUS_SECRET: 'secret',
   GC_KEEP: 'var',
   GC_GRACE_SECONDS: 'var',
 } as const satisfies Record<keyof WorkerEnv, 'r2 bucket' | 'secret' | 'var'>
