@@ -12,6 +12,6 @@ export async function followFromCluster(target: ResourceTarget, kubeconfig: stri
   if (kubeconfig) config.loadFromFile(kubeconfig)
   else config.loadFromCluster()
   return followHaproxyCfg(config, target, changed, {
-    onError: (error) => console.error(`hapedge agent: following HAProxyCfg ${target.namespace}/${target.name}: ${error instanceof Error ? error.message : String(error)}`),
+    log: (line) => console.error(`hapedge agent: following HAProxyCfg ${target.namespace}/${target.name}: ${line}`),
   })
 }

@@ -14,7 +14,7 @@ describe("the agent's watch of its HAProxyCfg, against an API server double", ()
   const seen: number[] = []
   const errors: unknown[] = []
   const follow = () => {
-    following = followHaproxyCfg(kubeConfigOf(double), target, (pointer: StatusPointer) => seen.push(pointer.generation), { onError: (error) => errors.push(error), retryMs: 20 })
+    following = followHaproxyCfg(kubeConfigOf(double), target, (pointer: StatusPointer) => seen.push(pointer.generation), { log: (line) => errors.push(line), backoff: { baseMs: 20, maxMs: 1_000 } })
   }
   const until = (generation: number) => eventually(`generation ${generation} to be seen`, () => seen.includes(generation))
 
