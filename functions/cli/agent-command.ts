@@ -8,12 +8,11 @@ import { Agent, type HaproxyControl } from '../agent/agent.ts'
 import { agentApp } from '../agent/agent-app.ts'
 import { haproxyControl } from '../agent/haproxy-control.ts'
 import { statusReporter } from '../agent/report-status.ts'
-import { dnsLabel, objectName } from '../../core/kube/fields.ts'
 import { notifyUrl } from '../../core/registry/agent-origins.ts'
-import { followFromCluster } from '../kubernetes/follow-from-cluster.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { parseDuration } from './duration.ts'
+import { namespacedName } from './namespaced-name.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
 /** The flags of `hapedge agent`, as `parseArgs` takes them; the manifests' tests parse the agent containers' args with them. */
@@ -62,7 +61,7 @@ export async function agentCommand(args: string[]): Promise<number> {
   const control: HaproxyControl | undefined = values.once
     ? undefined
     : await haproxyControl({ dir: values.dir!, statsSocket: values['stats-socket'] ?? join(values.dir!, 'stats.sock'), masterSocket: values['master-socket']!, binary: process.env.HAPROXY_BIN ?? 'haproxy' })
-  const following = values['follow-resource'] === undefined ? undefined : resourceTarget(values['follow-resource'])
+  const following = values['follow-resource'] === undefined ? undefined : namespacedName('follow-resource', values['follow-resource'], ' of an HAProxyCfg')
   const listen = values.listen === undefined ? undefined : listenAddress(values.listen)
   const advertised = values.advertise ?? (listen && advertisedUrl(listen))
   if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
@@ -77,7 +76,13 @@ export async function agentCommand(args: string[]): Promise<number> {
     return 0
   }
   if (listen) serve({ fetch: agentApp(agent).fetch, hostname: listen.host, port: listen.port })
-  if (following) await followFromCluster(following, values.kubeconfig, () => void agent.sync())
+  if (following) {
+    // Loaded only here: @kubernetes/client-node costs every other start about a second.
+    const [{ loadKubeConfig }, { followHaproxyCfg }] = await Promise.all([import('./kube-config-flag.ts'), import('../kubernetes/watch-haproxycfg.ts')])
+    followHaproxyCfg(loadKubeConfig(values.kubeconfig), following, () => void agent.sync(), {
+      log: (line) => console.error(`hapedge agent: following HAProxyCfg ${following.namespace}/${following.name}: ${line}`),
+    })
+  }
   setInterval(() => void agent.sync(), pollMs)
   return new Promise<number>(() => {})
 }
@@ -94,10 +99,4 @@ function advertisedUrl({ host, port }: { host: string; port: number }): string |
   const ip = process.env.POD_IP ?? (['0.0.0.0', '::', ''].includes(host) ? undefined : host)
   if (!ip) return undefined
   return `http://${ip.includes(':') ? `[${ip}]` : ip}:${port}`
-}
-
-function resourceTarget(value: string): { namespace: string; name: string } {
-  const [namespace, name, ...rest] = value.split('/')
-  if (!namespace || !name || rest.length > 0 || !dnsLabel.safeParse(namespace).success || !objectName.safeParse(name).success) throw new UsageError(`--follow-resource ${value}: NAMESPACE/NAME of an HAProxyCfg`)
-  return { namespace, name }
 }

@@ -1,14 +1,14 @@
 import type { ParseArgsConfig } from 'node:util'
-import { KubeConfig } from '@kubernetes/client-node'
+import type { KubeConfig } from '@kubernetes/client-node'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { Forwarder, FunctionClient, type WriteResult } from '../kubernetes/forwarder/index.ts'
 import { StatusRelay } from '../kubernetes/forwarder/status-relay.ts'
 import { kubernetesClusterWriter } from '../kubernetes/status-writer.ts'
 import { parseDuration } from './duration.ts'
+import { loadKubeConfig } from './kube-config-flag.ts'
+import { namespacedName } from './namespaced-name.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
-
-const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/
 
 /** The flags of `hapedge forward`, as `parseArgs` takes them; the manifests' tests parse the forwarder container's args with them. */
 export const forwardOptions = {
@@ -42,8 +42,7 @@ export async function forwardCommand(args: string[]): Promise<number> {
   }
   if (!isClusterId(values.cluster!)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
   if (!/^https?:\/\/[^/]+/.test(values.source!)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
-  const [namespace, name, ...extra] = values['config-map'].split('/')
-  if (!namespace || !name || extra.length > 0 || !DNS_NAME.test(namespace) || !DNS_NAME.test(name)) throw new UsageError(`--config-map ${values['config-map']}: NAMESPACE/NAME`)
+  const configMap = namespacedName('config-map', values['config-map'])
   const resyncEveryMs = values.resync === '0' ? 0 : parseDuration('resync', values.resync)
   const delayMs = parseDuration('batch-delay', values['batch-delay'])
 
@@ -54,7 +53,7 @@ export async function forwardCommand(args: string[]): Promise<number> {
     kubeConfig,
     client,
     ...(relay ? { onCommitted: (result: WriteResult) => relay.committed(result.rejected) } : {}),
-    configMap: { namespace, name },
+    configMap,
     resyncEveryMs,
     delivery: { delayMs },
   })
@@ -75,22 +74,7 @@ export async function forwardCommand(args: string[]): Promise<number> {
 }
 
 function statusRelay(kubeConfig: KubeConfig, client: FunctionClient, cluster: string, resource: string): StatusRelay {
-  const [namespace, name, ...extra] = resource.split('/')
-  if (!namespace || !name || extra.length > 0 || !DNS_NAME.test(namespace) || !DNS_NAME.test(name)) throw new UsageError(`--status-resource ${resource}: NAMESPACE/NAME`)
+  const target = namespacedName('status-resource', resource)
   const writer = kubernetesClusterWriter({ kubeConfig, cluster })
-  return new StatusRelay(() => client.status(), writer, { namespace, name }, (line) => console.error(`hapedge forward: ${line}`))
-}
-
-function loadKubeConfig(file: string | undefined): KubeConfig {
-  const config = new KubeConfig()
-  try {
-    if (file) config.loadFromFile(file)
-    else if (process.env.KUBERNETES_SERVICE_HOST) config.loadFromCluster()
-    else throw new UsageError('not running in a cluster (no KUBERNETES_SERVICE_HOST): give --kubeconfig FILE')
-  } catch (error) {
-    if (error instanceof UsageError) throw error
-    throw new UsageError(`--kubeconfig ${file}: ${(error as Error).message}`)
-  }
-  if (!config.getCurrentCluster()) throw new UsageError(`--kubeconfig ${file}: no current cluster`)
-  return config
+  return new StatusRelay(() => client.status(), writer, target, (line) => console.error(`hapedge forward: ${line}`))
 }
