@@ -1,13 +1,12 @@
+import { encodeBase64url } from '../crypto/base64url.ts'
+
 /**
  * A new bearer token: 32 random bytes, base64url, after a prefix that names whose it is
  * (`hpe.<cluster>.` or `hpa.` for the admin), so a token found in a log says what it opens, and
  * a request can tell "another cluster's token" (403) from "no valid token" (401).
  */
 export function newToken(cluster?: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32))
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  const secret = btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+  const secret = encodeBase64url(crypto.getRandomValues(new Uint8Array(32)))
   return cluster === undefined ? `hpa.${secret}` : `hpe.${cluster}.${secret}`
 }
 
