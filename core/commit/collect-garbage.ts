@@ -3,7 +3,8 @@ import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
 import { CommitContention } from './errors.ts'
-import { generationRecord, type Head } from './head.ts'
+import type { Head } from './head.ts'
+import { readGenerationRecord } from './generation-records.ts'
 import { NodeLoader } from './node-loader.ts'
 import { readHead } from './read-head.ts'
 import { walkGeneration } from './walk-generation.ts'
@@ -69,10 +70,11 @@ export async function collectGarbage(store: ObjectStore, cluster: string, contex
 async function markRetained(store: ObjectStore, keys: ClusterKeys, head: Head, keep: number, loader: NodeLoader, context: TreeContext, live: Set<string>): Promise<number[]> {
   const retained = [head.generation]
   await walkGeneration({ manifest: head.manifest, snapshot: head.snapshot }, loader, context, { leaves: false, seen: live })
+  // A pinned cluster's latest state is served on release: it is live, though no generation names it yet.
+  if (head.pin) await walkGeneration(head.pin.latest, loader, context, { leaves: false, seen: live })
   for (let n = head.generation - 1; n > head.generation - keep && n > 0; n--) {
-    const stored = await store.get(keys.generation(n))
-    if (!stored) continue
-    const record = generationRecord.parse(JSON.parse(new TextDecoder().decode(stored.body)))
+    const record = await readGenerationRecord(store, keys, n)
+    if (!record) continue
     await walkGeneration({ manifest: record.manifest, snapshot: record.snapshot }, loader, context, { leaves: false, seen: live })
     retained.push(n)
   }

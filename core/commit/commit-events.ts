@@ -10,7 +10,8 @@ import { utf8Length } from '../tree/tree-shape.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
 import { CommitContention } from './errors.ts'
-import type { GenerationRecord, Head } from './head.ts'
+import { workingState, type CommittedState, type Head } from './head.ts'
+import { recordGeneration } from './generation-records.ts'
 import { NodeLoader, type LoadStats } from './node-loader.ts'
 import { openTrees } from './open-trees.ts'
 import { preload } from './preload.ts'
@@ -32,6 +33,8 @@ export interface Committed {
   head: Head | undefined
   /** False when the events changed nothing: no generation was made. */
   committed: boolean
+  /** True when the cluster is pinned: the change is committed to its latest state, and served on release. */
+  held: boolean
   applied?: Applied
   attempts: number
   loaded: LoadStats
@@ -64,28 +67,30 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
       if (attempt < attempts) await clock.sleep(Math.min(collecting, backoff(attempt + 2, clock)))
       continue
     }
-    const trees = current && (await openTrees(current.head, loader, ctx.context, keys))
+    const base = current && workingState(current.head)
+    const trees = base && (await openTrees(base, loader, ctx.context, keys))
     if (trees) await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
     const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
-    if (current && applied.snapshot.root.sha256 === current.head.snapshot.sha256 && applied.generation.record.sha256 === current.head.manifest) {
-      return { head: current.head, committed: false, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
+    const held = current?.head.pin !== undefined
+    if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
+      return { head: current!.head, committed: false, held, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
     }
     await writeCreated(ctx.store, keys, applied, written)
-    const head: Head = {
-      generation: (current?.head.generation ?? 0) + 1,
-      revision: (current?.head.revision ?? 0) + 1,
-      manifest: applied.generation.record.sha256,
-      snapshot: applied.snapshot.root,
-      parent: current?.head.manifest ?? null,
-    }
+    const head = nextHead(current?.head, { manifest: applied.generation.record.sha256, snapshot: applied.snapshot.root })
     const moved = await ctx.store.put(keys.head, `${JSON.stringify(head)}\n`, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' })
     if (moved !== undefined) {
-      const warnings = await recordGeneration(ctx.store, keys, head, applied, clock)
-      return { head, committed: true, applied, attempts: attempt, loaded: loader.stats, written, warnings }
+      const warnings = held ? [] : await recordGeneration(ctx.store, keys, head, { plan: applied.plan, files: [...applied.files] }, clock)
+      return { head, committed: true, held, applied, attempts: attempt, loaded: loader.stats, written, warnings }
     }
     if (attempt < attempts) await clock.sleep(backoff(attempt, clock))
   }
   throw new CommitContention(ctx.cluster, attempts, 1)
+}
+
+/** HEAD after a commit of `latest`: the next generation, or while pinned the same one with `latest` moved on. */
+function nextHead(current: Head | undefined, latest: CommittedState): Head {
+  if (current?.pin) return { ...current, revision: current.revision + 1, pin: { ...current.pin, latest, held: current.pin.held + 1 } }
+  return { generation: (current?.generation ?? 0) + 1, revision: (current?.revision ?? 0) + 1, ...latest, parent: current?.manifest ?? null }
 }
 
 /** How long until the garbage collector's hold on HEAD ends (0 when there is none, or it has lapsed). */
@@ -112,15 +117,4 @@ async function writeCreated(store: ObjectStore, keys: ClusterKeys, applied: Appl
     }
   }
   await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, queue.length) }, worker))
-}
-
-/** After HEAD moved: the generation's record (its plan, for agents that skip generations; retention for GC). */
-async function recordGeneration(store: ObjectStore, keys: ClusterKeys, head: Head, applied: Applied, clock: Clock): Promise<string[]> {
-  const record: GenerationRecord = { ...head, committedAt: clock.now().toISOString(), plan: applied.plan, files: [...applied.files].sort() }
-  try {
-    await store.put(keys.generation(head.generation), `${JSON.stringify(record)}\n`)
-    return []
-  } catch (error) {
-    return [`generation ${head.generation} is committed, but its record was not written: ${(error as Error).message}`]
-  }
 }

@@ -20,3 +20,22 @@ export class CommitContention extends Error {
     this.name = 'CommitContention'
   }
 }
+
+/** A generation that is not retained (never made, or collected), or a cluster with no generation yet. */
+export class UnknownGeneration extends Error {
+  constructor(
+    readonly cluster: string,
+    readonly generation: number | undefined,
+  ) {
+    super(generation === undefined ? `cluster ${cluster} has no generation yet` : `cluster ${cluster} retains no generation ${generation}`)
+    this.name = 'UnknownGeneration'
+  }
+}
+
+/** A release asked of a cluster that no rollback pinned. */
+export class NotPinned extends Error {
+  constructor(readonly cluster: string) {
+    super(`cluster ${cluster} is not pinned: there is nothing to release`)
+    this.name = 'NotPinned'
+  }
+}

@@ -9,6 +9,22 @@ const treeRoot = z.object({
   weight: z.number().int().min(0),
 })
 
+/** A committed state of a cluster: a generation's manifest and the model snapshot it was made from. */
+const committedState = z.object({ manifest: sha256, snapshot: treeRoot })
+
+/**
+ * Set by a rollback: the cluster serves the generation rolled back to until it is released.
+ * Events are still applied and committed, to `latest`, so nothing is lost; releasing serves it.
+ */
+const pin = z.object({
+  /** The generation whose content is served. */
+  generation: z.number().int().min(1),
+  since: z.string(),
+  latest: committedState,
+  /** Commits made to `latest` since the pin. */
+  held: z.number().int().min(0),
+})
+
 /** The only mutable object of a cluster: which generation is current, and where its trees are. */
 export const head = z.object({
   generation: z.number().int().min(1),
@@ -29,9 +45,16 @@ export const head = z.object({
    * collector's marking (and is marked) or after its deletions (and re-writes what it needs).
    */
   collecting: z.object({ until: z.string() }).optional(),
+  pin: pin.optional(),
 })
 
 export type Head = z.infer<typeof head>
+export type CommittedState = z.infer<typeof committedState>
+
+/** Where events apply: the latest state, which is what HEAD serves unless the cluster is pinned. */
+export function workingState(head: Head): CommittedState {
+  return head.pin?.latest ?? { manifest: head.manifest, snapshot: head.snapshot }
+}
 
 /**
  * The record of one generation, kept under `generations/<n>` after HEAD names it: what it was
@@ -39,6 +62,8 @@ export type Head = z.infer<typeof head>
  */
 export const generationRecord = head.extend({
   committedAt: z.string(),
+  /** How it was made when not from events: a rollback to an earlier generation, or the release of a pin. */
+  origin: z.discriminatedUnion('kind', [z.object({ kind: z.literal('rollback'), to: z.number().int().min(1) }), z.object({ kind: z.literal('release') })]).optional(),
   plan: z.object({
     reload: z.boolean(),
     reasons: z.array(z.string()),

@@ -5,11 +5,11 @@ import { SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
 import type { ClusterKeys } from './cluster-keys.ts'
 import { CorruptObject } from './errors.ts'
-import type { Head } from './head.ts'
+import type { CommittedState } from './head.ts'
 import type { NodeLoader } from './node-loader.ts'
 
-/** The snapshot and manifest trees a HEAD names (the manifest record is loaded and checked). */
-export async function openTrees(head: Head, loader: NodeLoader, context: TreeContext, keys: ClusterKeys): Promise<ClusterTrees> {
+/** The snapshot and manifest trees of a committed state (the manifest record is loaded and checked). */
+export async function openTrees(head: CommittedState, loader: NodeLoader, context: TreeContext, keys: ClusterKeys): Promise<ClusterTrees> {
   const text = await loader.text('blobs', head.manifest)
   let manifest
   try {

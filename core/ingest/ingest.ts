@@ -21,6 +21,8 @@ export interface IngestResult {
   rejected: Rejection[]
   /** Events refused as older than what was already applied to their object. */
   stale: number
+  /** Set while the cluster is pinned by a rollback: `generation` stays served, and this write is held until release. */
+  pinned?: { generation: number; since: string; held: number }
 }
 
 /**
@@ -47,6 +49,8 @@ export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], 
   result.changed.files = files.size
   result.generation = last.head?.generation ?? null
   result.manifest = last.head?.manifest ?? null
+  const pin = last.head?.pin
+  if (pin) result.pinned = { generation: pin.generation, since: pin.since, held: pin.held }
   if (last.applied) result.rejected = await rejectionsOf(ctx, last, events)
   return result
 }

@@ -1,5 +1,6 @@
 import { clusterKeys } from '../commit/cluster-keys.ts'
-import { generationRecord, type GenerationRecord, type Head } from '../commit/head.ts'
+import type { Head } from '../commit/head.ts'
+import { readGenerationRecord } from '../commit/generation-records.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
 import { openTrees } from '../commit/open-trees.ts'
 import { runLoading } from '../commit/run-loading.ts'
@@ -32,7 +33,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
   const trees = await openTrees(head, loader, sources.context, keys)
   const files = await runLoading(() => statusFiles(trees.manifest), loader)
   const rejected = await runLoading(() => new IncrementalCluster(trees, sources.options, sources.context).rejections(), loader)
-  const record = await readRecord(sources.store, keys.generation(head.generation))
+  const record = await readGenerationRecord(sources.store, keys, head.generation)
   return haproxyCfgStatus({
     generation: head.generation,
     manifest: head.manifest,
@@ -43,11 +44,4 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
     rejected,
     pods,
   })
-}
-
-async function readRecord(store: ObjectStore, key: string): Promise<GenerationRecord | undefined> {
-  const stored = await store.get(key)
-  if (!stored) return undefined
-  const parsed = generationRecord.safeParse(JSON.parse(new TextDecoder().decode(stored.body)))
-  return parsed.success ? parsed.data : undefined
 }

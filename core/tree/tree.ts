@@ -78,6 +78,14 @@ export class Tree {
     return this.scan(prefix, `${prefix}\uffff`)
   }
 
+  /**
+   * How many entries have `from <= key < to`: subtrees wholly inside the range are counted from
+   * their parent's row, so it reads the nodes along the range's two edges, not the range.
+   */
+  countRange(from: string, to: string): number {
+    return this.countNode(this.root.sha256, this.root.level, undefined, from, to)
+  }
+
   /** Every entry, for tests and for reading a whole (small) tree. */
   entries(): TreeEntry[] {
     return [...this.scan()]
@@ -175,6 +183,23 @@ export class Tree {
       yield* this.scanNode(child.sha256, level - 1, from, to)
       if (to !== undefined && child.key >= to) return
     }
+  }
+
+  /** Entries in range under one node, whose keys are all above `after` (undefined: no bound). */
+  private countNode(sha256: string, level: number, after: string | undefined, from: string, to: string): number {
+    const node = this.node(sha256, level)
+    if (isLeaf(node)) return node.entries.filter((entry) => entry.key >= from && entry.key < to).length
+    let count = 0
+    let previous = after
+    for (const child of node.children) {
+      if (previous !== undefined && previous >= to) break
+      if (child.key >= from) {
+        const startsInside = previous === undefined ? from === '' : previous >= from
+        count += startsInside && child.key < to ? child.count : this.countNode(child.sha256, level - 1, previous, from, to)
+      }
+      previous = child.key
+    }
+    return count
   }
 
   private node(sha256: string, level: number): TreeNode {

@@ -59,6 +59,42 @@ describe('Tree', () => {
     )
   })
 
+  it('counts the entries of a range as a sorted map would', () => {
+    fc.assert(
+      fc.property(editsArb, keyArb, keyArb, (batch, a, b) => {
+        const reference = new Map<string, string>()
+        applyTo(reference, new Map(batch))
+        const tree = Tree.build(shape, context(), sorted(reference)).tree
+        const [from, to] = a < b ? [a, b] : [b, a]
+        expect(tree.countRange(from, to)).toBe([...reference.keys()].filter((key) => key >= from && key < to).length)
+        expect(tree.countRange('', '\uffff')).toBe(reference.size)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('counts a range by reading the nodes along its edges, not the nodes inside it', () => {
+    const wide: TreeShape = { ...shape, leafTarget: 32, branchTarget: 32 }
+    const built = context()
+    const entries = Array.from({ length: 100_000 }, (_, i) => ({ key: `key-${String(i).padStart(6, '0')}`, value: `value ${i}` }))
+    const full = Tree.build(wide, built, entries).tree
+    const cold = context()
+    const tree = new Tree(wide, full.root, cold)
+    let loaded = 0
+    for (;;) {
+      try {
+        expect(tree.countRange('key-012345', 'key-087654')).toBe(87654 - 12345)
+        break
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        for (const node of error.nodes) cold.nodes.add(node.sha256, built.nodes.text(node.sha256)!)
+        loaded += error.nodes.length
+      }
+    }
+    // Depth 4: two edges of at most 4 nodes each below the shared root, against ~3,000 leaves inside the range.
+    expect(loaded).toBeLessThanOrEqual(10)
+  })
+
   it('writes a number of nodes per one-key edit that grows with the depth, not the size', () => {
     const wide: TreeShape = { ...shape, leafTarget: 32, branchTarget: 32 }
     const written: Record<number, number> = {}
