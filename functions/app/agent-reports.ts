@@ -13,3 +13,24 @@ export async function agentsOf(store: ObjectStore, clusterRoot: string): Promise
   }
   return agents
 }
+
+/** An agent as the admin API shows it: what it runs, how many generations it is behind the cluster's, when it last reported. */
+export interface AgentSummary {
+  pod: string
+  generation: number | null
+  behind: number | null
+  applied: AgentReport['applied']
+  reportedAt: string
+  lastError: string | null
+}
+
+export async function agentSummaries(store: ObjectStore, clusterRoot: string, generation: number | null): Promise<AgentSummary[]> {
+  return (await agentsOf(store, clusterRoot)).map(({ pod, generation: runs, applied, reportedAt, lastError }) => ({
+    pod,
+    generation: runs,
+    behind: generation !== null && runs !== null ? generation - runs : null,
+    applied,
+    reportedAt,
+    lastError,
+  }))
+}

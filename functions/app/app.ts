@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { CommitContention, CorruptObject } from '../../core/commit/errors.ts'
+import { CommitContention, CorruptObject, NotPinned, UnknownGeneration } from '../../core/commit/errors.ts'
 import { StorageError } from '../../core/ports/object-store.ts'
 import type { AppEnv } from './app-env.ts'
 import { requireCluster, type AppVariables } from './auth.ts'
@@ -7,6 +7,8 @@ import { HttpError } from './http-error.ts'
 import { agentRoutes } from './routes/agents.ts'
 import { clusterAdminRoutes } from './routes/cluster-admin.ts'
 import { contentRoutes } from './routes/content.ts'
+import { fleetRoutes } from './routes/fleet.ts'
+import { generationRoutes } from './routes/generations.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
 import { registrationRoutes } from './routes/registration.ts'
 
@@ -29,6 +31,8 @@ export function createApp(env: AppEnv) {
   app.get('/metrics', (c) => c.text(env.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' }))
   app.route('/v1/clusters', registrationRoutes(env))
   app.route('/v1/clusters', clusterAdminRoutes(env))
+  app.route('/v1/clusters', generationRoutes(env))
+  app.route('/v1/fleet', fleetRoutes(env))
   app.use('/v1/clusters/:id/*', requireCluster(env))
   app.route('/v1/clusters/:id', ingestionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))
@@ -49,6 +53,8 @@ function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error
   if (error instanceof CommitContention) return new HttpError(503, error.message, undefined, error.retryAfterSeconds)
   if (error instanceof StorageError) return new HttpError(503, error.message, undefined, 2)
+  if (error instanceof UnknownGeneration) return new HttpError(404, error.message, 'generation')
+  if (error instanceof NotPinned) return new HttpError(409, error.message)
   if (error instanceof CorruptObject) return new HttpError(500, `refused to use a stored object: ${error.message}`)
   return new HttpError(500, 'internal error')
 }

@@ -22,6 +22,11 @@ export async function readJson<T extends z.ZodType>(request: Request, maxBytes: 
   return parseWith(schema, json)
 }
 
+/** A request's query parameters checked against `schema`; a 400 names the parameter that is wrong. */
+export function readQuery<T extends z.ZodType>(query: Record<string, string>, schema: T): z.output<T> {
+  return parseWith(schema, query)
+}
+
 function parseWith<T extends z.ZodType>(schema: T, json: unknown): z.output<T> {
   const parsed = schema.safeParse(json)
   if (parsed.success) return parsed.data

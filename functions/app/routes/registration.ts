@@ -7,7 +7,7 @@ import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
 import { readJson } from '../read-body.ts'
-import { agentsOf } from '../agent-reports.ts'
+import { agentSummaries } from '../agent-reports.ts'
 import { lastEventAt } from './last-event.ts'
 
 /** `POST /v1/clusters` registers a cluster (its token is shown once); `GET /v1/clusters` lists them. */
@@ -37,7 +37,7 @@ export function registrationRoutes(env: AppEnv) {
         const keys = clusterKeys(record.id)
         const head = await readHead(env.store, keys)
         const generation = head?.head.generation ?? null
-        const agents = (await agentsOf(env.store, keys.root)).map(({ pod, generation: runs, lastError }) => ({ pod, generation: runs, behind: generation !== null && runs !== null ? generation - runs : null, lastError }))
+        const agents = await agentSummaries(env.store, keys.root, generation)
         return { ...record, generation, lastEventAt: await lastEventAt(env.store, keys), agents }
       }),
     )

@@ -1,0 +1,71 @@
+import { clusterKeys } from '../commit/cluster-keys.ts'
+import { readGenerationRecord } from '../commit/generation-records.ts'
+import type { Head } from '../commit/head.ts'
+import { NodeLoader } from '../commit/node-loader.ts'
+import { openTrees } from '../commit/open-trees.ts'
+import { readHead } from '../commit/read-head.ts'
+import { runLoading } from '../commit/run-loading.ts'
+import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import type { Rejection } from '../model/rejection.ts'
+import type { ObjectStore } from '../ports/object-store.ts'
+import type { TreeContext } from '../tree/tree.ts'
+import { clusterCounts, type ClusterCounts } from './cluster-counts.ts'
+
+/** What a cluster serves now: its generation, when it was made, what it holds and what it refuses. */
+export interface ClusterOverview {
+  generation: number
+  manifest: string
+  committedAt: string | null
+  /** Set while a rollback pins the cluster: the generation whose content is served, since when, and the changes held. */
+  pinned: { generation: number; since: string; held: number } | null
+  counts: ClusterCounts
+  rejected: Rejection[]
+}
+
+/**
+ * A cluster's overview from its HEAD, or undefined before its first generation. It reads the
+ * nodes along the counted tables' edges and the rejection tables, so it costs the same at any
+ * cluster size, and nothing at all again while the snapshot is unchanged (`cache`).
+ */
+export async function clusterOverview(store: ObjectStore, cluster: string, context: TreeContext, cache?: OverviewCache): Promise<ClusterOverview | undefined> {
+  const keys = clusterKeys(cluster)
+  const current = await readHead(store, keys)
+  if (!current) return undefined
+  const { head } = current
+  const derived = cache?.get(cluster, head) ?? (await derive(store, cluster, context, head))
+  cache?.set(cluster, head, derived)
+  const pin = head.pin ? { generation: head.pin.generation, since: head.pin.since, held: head.pin.held } : null
+  return { generation: head.generation, manifest: head.manifest, pinned: pin, ...derived }
+}
+
+type Derived = Pick<ClusterOverview, 'committedAt' | 'counts' | 'rejected'>
+
+async function derive(store: ObjectStore, cluster: string, context: TreeContext, head: Head): Promise<Derived> {
+  const keys = clusterKeys(cluster)
+  const loader = new NodeLoader(store, keys, context)
+  const trees = await openTrees(head, loader, context, keys)
+  const counts = await runLoading(() => clusterCounts(trees.snapshot), loader)
+  const rejected = await runLoading(() => new IncrementalCluster(trees, {}, context).rejections(), loader)
+  const record = await readGenerationRecord(store, keys, head.generation)
+  return { committedAt: record?.committedAt ?? null, counts, rejected }
+}
+
+/** Overviews by cluster, valid while HEAD names the same generation, manifest and snapshot (all immutable). */
+export class OverviewCache {
+  private readonly entries = new Map<string, { key: string; derived: Derived }>()
+
+  constructor(private readonly maxClusters = 10_000) {}
+
+  get(cluster: string, head: Head): Derived | undefined {
+    const entry = this.entries.get(cluster)
+    return entry?.key === keyOf(head) ? entry.derived : undefined
+  }
+
+  set(cluster: string, head: Head, derived: Derived): void {
+    this.entries.delete(cluster)
+    this.entries.set(cluster, { key: keyOf(head), derived })
+    if (this.entries.size > this.maxClusters) this.entries.delete(this.entries.keys().next().value!)
+  }
+}
+
+const keyOf = (head: Head) => `${head.generation}/${head.manifest}/${head.snapshot.sha256}`
