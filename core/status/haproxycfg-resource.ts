@@ -46,7 +46,7 @@ export interface StatusCondition {
   observedGeneration: number
 }
 
-export type ConditionType = 'Committed' | 'Converged' | 'Degraded'
+export type ConditionType = 'Committed' | 'Converged' | 'Degraded' | 'Pinned'
 
 /** What one agent last reported of its HAProxy (fields it has not reported yet are left out, as Kubernetes omits empty fields). */
 export interface StatusPod {

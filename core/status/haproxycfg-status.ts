@@ -28,6 +28,8 @@ export interface CommitFacts {
   /** Every object of the cluster that is not served (or those of the write, if that is all the caller has). */
   rejected: readonly Rejection[]
   pods: readonly (AgentReport & { pod: string })[]
+  /** Set while a rollback pins the cluster (HEAD's pin). */
+  pinned?: { generation: number; since: string; held: number } | undefined
 }
 
 /**
@@ -50,7 +52,7 @@ export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
     reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason)),
     rejectedCount: facts.rejected.length,
     rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason) })),
-    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, pods }),
+    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, pods, pinned: facts.pinned }),
     pods: pods.slice(0, STATUS_LIMITS.pods),
   }
 }

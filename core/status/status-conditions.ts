@@ -10,12 +10,13 @@ interface ConditionFacts {
   at: string
   rejected: number
   pods: readonly StatusPod[]
+  pinned?: { generation: number; since: string; held: number } | undefined
 }
 
 /**
  * `Committed` (always True once a generation exists), `Converged` (every reporting agent runs
  * this generation; Unknown before any reports), `Degraded` (an object is rejected or an agent
- * reports an error). `observedGeneration` is the resource's `metadata.generation`, which only
+ * reports an error), `Pinned` (a rollback holds the cluster on an earlier generation's content). `observedGeneration` is the resource's `metadata.generation`, which only
  * the writer knows: it is 0 until `carryConditions` sets it.
  */
 export function statusConditions(facts: ConditionFacts): StatusCondition[] {
@@ -31,7 +32,13 @@ export function statusConditions(facts: ConditionFacts): StatusCondition[] {
     condition('Committed', 'True', 'Committed', `generation ${facts.generation} is committed (manifest ${facts.manifest.slice(0, 12)})`),
     converged(facts, condition),
     degraded(facts, condition),
+    pinned(facts, condition),
   ]
+}
+
+function pinned({ pinned }: ConditionFacts, condition: Make): StatusCondition {
+  if (!pinned) return condition('Pinned', 'False', 'Following', 'each change is served as it is committed')
+  return condition('Pinned', 'True', 'RolledBack', `rolled back to generation ${pinned.generation} at ${pinned.since}; ${pinned.held} change(s) since are held until the cluster is released`)
 }
 
 type Make = (type: StatusCondition['type'], status: StatusCondition['status'], reason: string, message: string) => StatusCondition

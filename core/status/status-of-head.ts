@@ -43,5 +43,6 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
     reloadReasons: record?.plan.reasons ?? [],
     rejected,
     pods,
+    pinned: head.pin && { generation: head.pin.generation, since: head.pin.since, held: head.pin.held },
   })
 }

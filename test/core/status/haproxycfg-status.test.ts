@@ -46,6 +46,13 @@ describe('haproxyCfgStatus', () => {
     expect(status.rejectedCount).toBe(STATUS_LIMITS.rejected + 5)
     expect(status.pods).toEqual([{ pod: 'fresh' }])
   })
+
+  it('says Pinned while a rollback holds the cluster, with the generation and the changes held', () => {
+    expect(byType(haproxyCfgStatus(statusFacts())).Pinned).toMatchObject({ status: 'False', reason: 'Following' })
+    const pinned = byType(haproxyCfgStatus({ ...statusFacts(), pinned: { generation: 3, since: '2026-12-03T10:00:00.000Z', held: 2 } })).Pinned!
+    expect(pinned).toMatchObject({ status: 'True', reason: 'RolledBack' })
+    expect(pinned.message).toMatch(/generation 3 .* 2 change\(s\)/)
+  })
 })
 
 describe('carryConditions', () => {
