@@ -48,9 +48,11 @@ function diffBackends(before: string, after: string, plan: Plan): void {
 
 /** Server slot changes as runtime commands; false when the section differs in more than its server lines. */
 function diffServers(backend: string, before: string, after: string, plan: Plan): boolean {
-  const old = serversOf(before)
-  const now = serversOf(after)
-  if (!old || !now) return false
+  const was = slotsOf(before)
+  const is = slotsOf(after)
+  if (!was || !is || was.rest !== is.rest) return false
+  const { servers: old } = was
+  const { servers: now } = is
   for (let slot = 0; slot < Math.max(old.length, now.length); slot++) {
     const was = old[slot]
     const is = now[slot]
@@ -64,15 +66,20 @@ function diffServers(backend: string, before: string, after: string, plan: Plan)
   return true
 }
 
-/** A section's server slots in order, or undefined when it holds anything but its header and server lines. */
-function serversOf(section: string): { address: string; disabled: boolean }[] | undefined {
-  const [, ...lines] = section.split(/(?<=\n)/)
+/**
+ * A section's server slots in order, and the rest of it (its header and configuration snippet,
+ * which come before the slots); undefined when its server lines are not the slots s1, s2, … at its end.
+ */
+function slotsOf(section: string): { rest: string; servers: { address: string; disabled: boolean }[] } | undefined {
+  const lines = section.split(/(?<=\n)/)
+  const first = lines.findIndex((line) => SERVER.test(line))
+  const rest = lines.slice(0, first < 0 ? lines.length : first).join('')
   const servers: { address: string; disabled: boolean }[] = []
-  for (const line of lines) {
+  for (const line of first < 0 ? [] : lines.slice(first)) {
     if (line === '\n') continue
     const match = SERVER.exec(line)
     if (!match || match[1] !== `s${servers.length + 1}`) return undefined
     servers.push({ address: match[2]!, disabled: match[3] !== undefined || match[2] === EMPTY_SLOT_ADDRESS })
   }
-  return servers
+  return { rest, servers }
 }

@@ -6,12 +6,12 @@ import { objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/o
 import { backendName, type BackendRef } from '../model/backend-ref.ts'
 import { ClusterState, hostsOf, serviceKeyOfSlice, type InvalidObject } from '../model/cluster-state.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
-import { deriveSettings, rejectionOfInvalid } from '../model/derive-cluster.ts'
+import { deriveSettings, rejectionOfObject } from '../model/derive-cluster.ts'
 import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
-import type { ClusterOptions, Settings } from '../model/settings.ts'
+import { canonicalOptions, type ClusterOptions, type Settings } from '../model/settings.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { certificateFile, CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderBackend } from '../render/render-backends.ts'
@@ -31,6 +31,14 @@ import { emptyPlan, needReload, type Plan } from './plan.ts'
 import { planServerChanges } from './server-changes.ts'
 import { compareResourceVersions, resourceVersionOf, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
+
+/** The snapshot's cluster-wide settings entry: the ConfigMap's settings and what was wrong in it, and the options everything was derived under. */
+interface ClusterWide {
+  settings: Settings
+  rejections: Rejection[]
+  /** Absent in snapshots made before options were recorded: taken as changed. */
+  options?: ClusterOptions
+}
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -70,7 +78,9 @@ export class IncrementalCluster {
   private readonly dirty = new DirtySet()
   private readonly genesis: boolean
   private settings: Settings
-  private readonly settingsTable: Table<{ settings: Settings; rejections: Rejection[] }>
+  /** Whether the snapshot was derived under other options than this change's (or does not say: it predates their recording). */
+  private readonly optionsChanged: boolean
+  private readonly settingsTable: Table<ClusterWide>
   private readonly hosts: Table<HostConfig>
   private readonly hostRejections: Table<Rejection[]>
   private readonly backends: Table<Backend>
@@ -102,6 +112,7 @@ export class IncrementalCluster {
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
+    this.optionsChanged = stored !== undefined && JSON.stringify(stored.options) !== JSON.stringify(canonicalOptions(this.state.options))
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
   }
 
@@ -176,6 +187,7 @@ export class IncrementalCluster {
       dirty.defaultBackend = true
       for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
     }
+    if (this.optionsChanged) this.markOptionsChanged()
     if (dirty.settings) this.reconcileSettings(plan)
     if (dirty.ingressClass) {
       for (const ingress of this.state.ingressesWithoutClass()) for (const host of hostsOf(ingress)) dirty.hosts.add(host)
@@ -200,11 +212,29 @@ export class IncrementalCluster {
     return plan
   }
 
+  /**
+   * The snapshot was derived under other options (the cluster's settings changed): everything
+   * they feed is derived again, as a full rebuild under the new ones would (a scan of the
+   * snapshot, once per change of options). The class decides which Ingresses are served, so
+   * every host, the default backend and the malformed objects' reports; the snippet policy every
+   * backend and Service report; the ConfigMap's name the settings (one stored under the old name
+   * is forgotten); the binds the frontend, which every change renders.
+   */
+  private markOptionsChanged(): void {
+    const { dirty, state } = this
+    dirty.settings = true
+    dirty.defaultBackend = true
+    for (const host of state.hosts()) dirty.hosts.add(host)
+    for (const object of [...state.invalid(), ...state.services()]) dirty.objects.push('issues' in object ? object.ref : objectRef(object))
+    dirty.objects.push(...state.dropOtherConfigMaps())
+    for (const service of this.backendsByService.keys()) dirty.services.add(service)
+  }
+
   private reconcileSettings(plan: Plan): void {
     const { settings, rejections } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
     this.settings = settings
-    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections })
+    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options) })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
     if (redirectChanged) for (const secret of this.hostsBySecret.keys()) for (const host of this.hostsBySecret.members(secret)) this.dirty.hosts.add(host)
   }
@@ -212,7 +242,7 @@ export class IncrementalCluster {
   private reconcileObjectRejection(ref: ObjectRef): void {
     const key = objectKey(ref)
     const object = this.state.get(ref)
-    const rejection = object && 'issues' in object ? rejectionOfInvalid(object, this.state) : undefined
+    const rejection = object && rejectionOfObject(object, this.state)
     if (rejection) this.objectRejections.set(key, rejection)
     else if (this.objectRejections.has(key)) this.objectRejections.delete(key)
   }
@@ -291,6 +321,7 @@ export class IncrementalCluster {
     this.backends.set(name, after)
     if (!this.files.setEntry(FILES.backends, name, renderBackend(after))) return
     if (!before) needReload(plan, `backend ${name} is new`)
+    else if (JSON.stringify(before.snippet) !== JSON.stringify(after.snippet)) needReload(plan, `backend ${name}'s configuration snippet changed`)
     else planServerChanges(before, after, plan)
   }
 

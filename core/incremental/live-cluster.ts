@@ -16,7 +16,8 @@ export class LiveCluster {
   private trees: ClusterTrees
 
   constructor(
-    readonly options: Partial<ClusterOptions> = {},
+    /** The options each change runs under; set them to change the cluster's settings, as a PATCH of its record does. */
+    public options: Partial<ClusterOptions> = {},
     hash: HashText = sha256Text,
   ) {
     this.context = { nodes: new NodeCache(), hash }

@@ -144,6 +144,29 @@ export class ClusterState {
     return this.objects.get(`ConfigMap/${this.options.configMap}`) as ConfigMap | undefined
   }
 
+  /** Every Service (a scan: for the full rebuild and option changes). */
+  services(): Service[] {
+    return [...this.objects.entries('Service/')].map(([, service]) => service as Service)
+  }
+
+  /**
+   * Forgets the ConfigMaps kept under another name than the configured one (after the option
+   * changed), as if they had never been read; returns them. The newly named one is read when it
+   * next arrives (a change of it, or a resync).
+   */
+  dropOtherConfigMaps(): ObjectRef[] {
+    const dropped: ObjectRef[] = []
+    for (const table of [this.objects, this.invalidObjects] as Table<unknown>[]) {
+      for (const [key] of table.entries('ConfigMap/')) {
+        if (key === `ConfigMap/${this.options.configMap}`) continue
+        table.delete(key)
+        const [namespace = '', name = ''] = key.slice('ConfigMap/'.length).split('/')
+        dropped.push({ kind: 'ConfigMap', namespace, name })
+      }
+    }
+    return dropped
+  }
+
   ingressClasses(): Iterable<IngressClass> {
     return [...this.classes.entries()].map(([, ingressClass]) => ingressClass)
   }

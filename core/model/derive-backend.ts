@@ -1,6 +1,7 @@
 import type { EndpointSlice } from '../kube/endpoint-slice.ts'
 import type { Service } from '../kube/service.ts'
 import { backendName, type BackendRef } from './backend-ref.ts'
+import { backendSnippet } from './backend-snippet.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { compareText } from './routes.ts'
 
@@ -15,13 +16,16 @@ export interface Backend {
   ref: BackendRef
   /** Ready endpoints in a stable order; empty when the Service, its port or ready endpoints are missing (HAProxy answers 503). */
   servers: Server[]
+  /** The Service's configuration snippet, line by line, when the cluster allows snippets and it is safe (see checkSnippet). */
+  snippet?: string[]
 }
 
 export function deriveBackend(ref: BackendRef, state: ClusterState): Backend {
   const service = state.service(ref.namespace, ref.service)
   const port = service && findServicePort(service, ref.port)
   const servers = port ? readyServers(state.endpointSlices(ref.namespace, ref.service), port.name ?? '') : []
-  return { name: backendName(ref), ref, servers }
+  const snippet = backendSnippet(service, state.options)
+  return { name: backendName(ref), ref, servers, ...(snippet.length > 0 ? { snippet } : {}) }
 }
 
 function findServicePort(service: Service, port: number | string) {

@@ -1,6 +1,8 @@
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
+import type { KubeObject } from '../kube/objects.ts'
 import { backendName, type BackendRef } from './backend-ref.ts'
+import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { deriveBackend, type Backend } from './derive-backend.ts'
 import { deriveDefaultBackend } from './derive-default-backend.ts'
@@ -67,12 +69,18 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
   return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
 }
 
-/** Malformed objects that this cluster reports (see rejectionOfInvalid). */
+/** Objects that this cluster reports on their own: malformed ones (see rejectionOfInvalid), and Services whose snippet is not rendered. */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
-  for (const invalid of state.invalid()) {
-    const rejection = rejectionOfInvalid(invalid, state)
+  for (const object of [...state.invalid(), ...state.services()]) {
+    const rejection = rejectionOfObject(object, state)
     if (rejection) yield rejection
   }
+}
+
+/** What is wrong with an object on its own, in this cluster, if anything. */
+export function rejectionOfObject(object: KubeObject | InvalidObject, state: ClusterState): Rejection | undefined {
+  if ('issues' in object) return rejectionOfInvalid(object, state)
+  return object.kind === 'Service' ? snippetRejection(object, state.options) : undefined
 }
 
 /**

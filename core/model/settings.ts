@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 
-/** What the operator chooses for a cluster (command line today, the cluster's record later). */
+/** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
   /** The IngressClass name this cluster's Ingresses must ask for (or be defaulted to). */
   ingressClass: string
@@ -9,6 +9,8 @@ export interface ClusterOptions {
   configMap: string
   httpBind: string
   httpsBind: string
+  /** Whether a Service's `hapedge.io/backend-config-snippet` is rendered into its backends. */
+  snippets: SnippetPolicy
 }
 
 export const DEFAULT_OPTIONS: ClusterOptions = {
@@ -16,6 +18,17 @@ export const DEFAULT_OPTIONS: ClusterOptions = {
   configMap: 'hapedge/hapedge',
   httpBind: '0.0.0.0:80',
   httpsBind: '0.0.0.0:443',
+  snippets: 'forbidden',
+}
+
+/** Raw configuration snippets are off unless an operator turns them on for a cluster. */
+export const snippetPolicy = z.enum(['forbidden', 'allowed'], { error: 'must be "forbidden" or "allowed"' })
+export type SnippetPolicy = z.output<typeof snippetPolicy>
+
+/** Every option in one order: how a snapshot records the options it was derived under, and how they are compared. */
+export function canonicalOptions(options: ClusterOptions): ClusterOptions {
+  const { ingressClass, configMap, httpBind, httpsBind, snippets } = options
+  return { ingressClass, configMap, httpBind, httpsBind, snippets }
 }
 
 const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HAProxy time such as "5s" or "500ms"')

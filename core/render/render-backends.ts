@@ -25,5 +25,6 @@ export function renderBackend(backend: Backend): string {
     const server = backend.servers[slot]
     servers.push(server ? `    server s${slot + 1} ${serverAddress(server)}` : `    server s${slot + 1} ${EMPTY_SLOT_ADDRESS} disabled`)
   }
-  return lines([`backend ${backend.name}`, ...servers, ''])
+  const snippet = (backend.snippet ?? []).map((line) => `    ${line}`)
+  return lines([`backend ${backend.name}`, ...snippet, ...servers, ''])
 }

@@ -35,17 +35,17 @@ export class Table<V> {
     this.writes.set(key, undefined)
   }
 
-  /** Every entry, in key order (a scan of the table: for small tables and whole-cluster work). */
-  *entries(): Generator<[string, V]> {
+  /** Every entry (or those whose key starts with `within`), in key order: a scan, for small tables and whole-cluster work. */
+  *entries(within = ''): Generator<[string, V]> {
     const seen = new Set<string>()
     const merged: [string, V][] = []
-    for (const entry of this.base.prefix(this.prefix)) {
+    for (const entry of this.base.prefix(this.prefix + within)) {
       const key = entry.key.slice(this.prefix.length)
       seen.add(key)
       const value = this.get(key)
       if (value !== undefined) merged.push([key, value])
     }
-    for (const [key, value] of this.writes) if (!seen.has(key) && value !== undefined) merged.push([key, value])
+    for (const [key, value] of this.writes) if (!seen.has(key) && value !== undefined && key.startsWith(within)) merged.push([key, value])
     yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 

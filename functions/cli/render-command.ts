@@ -17,6 +17,7 @@ export async function renderCommand(args: string[]): Promise<number> {
     'ingress-class': { type: 'string', default: DEFAULT_OPTIONS.ingressClass },
     'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
     namespace: { type: 'string', default: 'default' },
+    'allow-snippets': { type: 'boolean', default: false },
   })
   if (!values.in?.length) throw new UsageError('--in PATH is required (a file or directory of Kubernetes objects; repeatable)')
   if (!values.out) throw new UsageError('--out DIR is required')
@@ -38,7 +39,7 @@ export async function renderCommand(args: string[]): Promise<number> {
   for (const duplicate of findDuplicates(objects)) console.error(duplicate)
   const { model, layout, files } = fullRebuild(
     objects.map(({ object }) => object),
-    { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'] },
+    { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'], snippets: values['allow-snippets'] ? 'allowed' : 'forbidden' },
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)
   await writeRendered(values.out, layout)

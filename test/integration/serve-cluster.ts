@@ -1,4 +1,5 @@
 import { fullRebuild, type Rendered } from '../../core/full-rebuild.ts'
+import type { ClusterOptions } from '../../core/model/settings.ts'
 import { FILES } from '../../core/render/files.ts'
 import { writeRendered } from '../../functions/disk/write-rendered.ts'
 import { freePort } from '../support/free-port.ts'
@@ -22,10 +23,7 @@ export interface ServedCluster extends Pick<Rendered, 'model' | 'files'> {
   stop(): Promise<void>
 }
 
-export interface ServeOptions {
-  ingressClass?: string
-  configMap?: string
-}
+export type ServeOptions = Partial<Pick<ClusterOptions, 'ingressClass' | 'configMap' | 'snippets'>>
 
 /** Renders `objects` exactly as the CLI would, without starting anything. */
 export async function renderToDir(objects: unknown[], options: ServeOptions & { httpBind: string; httpsBind: string }) {

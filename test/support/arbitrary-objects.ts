@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
+import type { ClusterOptions } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
@@ -43,9 +45,14 @@ const arbitraryIngress = fc
   })
   .map(({ sslRedirect, ...spec }) => ingress({ ...spec, annotations: sslRedirect ? { 'hapedge.io/ssl-redirect': sslRedirect } : undefined }))
 
+/** Configuration snippets: none (most often), two that HAProxy takes, and one that would open a frontend. */
+export const snippets = [undefined, undefined, 'http-response set-header X-Snippet yes', 'timeout server 7s\noption forwardfor', 'timeout server 1s\nfrontend evil\n bind :9999'] as const
+
 const arbitraryService = fc
-  .record({ name: fc.constantFrom(...services), namespace: fc.constantFrom(...namespaces), named: fc.boolean(), extra: fc.boolean() })
-  .map(({ name, namespace, named, extra }) => service(name, [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])], namespace))
+  .record({ name: fc.constantFrom(...services), namespace: fc.constantFrom(...namespaces), named: fc.boolean(), extra: fc.boolean(), snippet: fc.constantFrom(...snippets) })
+  .map(({ name, namespace, named, extra, snippet }) =>
+    service(name, [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])], namespace, snippet === undefined ? undefined : { [BACKEND_SNIPPET]: snippet, 'other.io/kept': 'no' }),
+  )
 
 const arbitrarySlice = fc
   .record({
@@ -70,9 +77,12 @@ const arbitrarySecret = fc
 
 const arbitraryClass = fc.record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() }).map(({ name, isDefault }) => ingressClass(name, isDefault))
 
+/** The ConfigMaps an option may name (the first is the default's). */
+export const configMapNames = ['hapedge/hapedge', 'hapedge/other'] as const
+
 const arbitraryConfigMap = fc
-  .record({ redirect: fc.constantFrom('true', 'false', 'maybe'), timeout: fc.constantFrom('30s', '5m', 'soon') })
-  .map(({ redirect, timeout }) => configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout }))
+  .record({ redirect: fc.constantFrom('true', 'false', 'maybe'), timeout: fc.constantFrom('30s', '5m', 'soon'), name: fc.constantFrom(...configMapNames) })
+  .map(({ redirect, timeout, name }) => configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout }, name.split('/')[1], name.split('/')[0]))
 
 export const arbitraryObject = fc.oneof(
   { weight: 5, arbitrary: arbitraryIngress },
@@ -82,6 +92,15 @@ export const arbitraryObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },
 )
+
+/** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */
+export const arbitraryOptions: fc.Arbitrary<ClusterOptions> = fc.record({
+  ingressClass: fc.constantFrom('hapedge', 'nginx'),
+  configMap: fc.constantFrom(...configMapNames),
+  httpBind: fc.constantFrom('0.0.0.0:80', '127.0.0.1:8080'),
+  httpsBind: fc.constantFrom('0.0.0.0:443', '[::]:8443'),
+  snippets: fc.constantFrom('forbidden', 'allowed'),
+})
 
 type AnyObject = { kind: string; metadata: { name: string; namespace?: string } }
 

@@ -60,8 +60,8 @@ export function ingress(spec: IngressSpec) {
   }
 }
 
-export function service(name: string, ports: { port: number; name?: string }[] = [{ port: 80 }], namespace = 'default') {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { type: 'ClusterIP', ports } }
+export function service(name: string, ports: { port: number; name?: string }[] = [{ port: 80 }], namespace = 'default', annotations?: Record<string, string>) {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, ...(annotations ? { annotations } : {}) }, spec: { type: 'ClusterIP', ports } }
 }
 
 export interface EndpointSpec {

@@ -6,7 +6,9 @@ import type { Plan } from '../../../core/incremental/plan.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
-import { endpointSlice } from '../../support/objects.ts'
+import { BACKEND_SNIPPET } from '../../../core/kube/service.ts'
+import { FILES } from '../../../core/render/files.ts'
+import { endpointSlice, service } from '../../support/objects.ts'
 
 const sortedServers = (plan: Plan) => [...plan.servers].sort((a, b) => `${a.backend}/${a.server}`.localeCompare(`${b.backend}/${b.server}`))
 const mapKeys = (plan: Plan) => plan.maps.map((change) => `${change.map} ${change.key} ${change.value ?? '∅'}`).sort()
@@ -25,10 +27,25 @@ describe('the plan an agent finds by comparing files', () => {
     expect(planFromFiles(grown, cluster.files())).toMatchObject({ reload: true, reasons: ['backend default_app-2_80 is new'] })
   })
 
-  it('agrees with the engine’s own plan on every step of any event sequence: reload or not, server slots, map entries', () => {
+  it('moves the servers of a backend with a snippet at runtime, and reloads when its snippet changes', () => {
+    const withSnippet = (snippet: string) => ({ type: 'MODIFIED' as const, object: service('app-1', [{ port: 80 }], 'default', { [BACKEND_SNIPPET]: snippet }) as Record<string, unknown> })
+    const cluster = new LiveCluster({ snippets: 'allowed' })
+    cluster.apply([...app(1).map((object) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })), withSnippet('http-response set-header X-Snippet yes')])
+    expect(cluster.files().get(FILES.backends)).toContain('backend default_app-1_80\n    http-response set-header X-Snippet yes\n    server s1 ')
+    const before = cluster.files()
+    const scaled = cluster.apply([{ type: 'MODIFIED', object: endpointSlice('app-1', ['10.0.0.9']) as Record<string, unknown> }])
+    expect(scaled.plan.reload).toBe(false)
+    expect(planFromFiles(before, cluster.files())).toMatchObject({ reload: false, servers: [{ op: 'set', server: 's1', address: '10.0.0.9:8080' }] })
+    const edited = cluster.files()
+    const changed = cluster.apply([withSnippet('http-response set-header X-Snippet no')])
+    expect(changed.plan).toMatchObject({ reload: true, reasons: ["backend default_app-1_80's configuration snippet changed"] })
+    expect(planFromFiles(edited, cluster.files())).toMatchObject({ reload: true, reasons: ['backend default_app-1_80 changed beyond its servers'] })
+  })
+
+  it('agrees with the engine’s own plan on every step of any event sequence: reload or not, server slots, map entries (with and without snippets)', () => {
     fc.assert(
-      fc.property(fc.array(arbitraryObject, { minLength: 1, maxLength: 30 }), (objects) => {
-        const cluster = new LiveCluster()
+      fc.property(fc.array(arbitraryObject, { minLength: 1, maxLength: 30 }), fc.constantFrom('forbidden' as const, 'allowed' as const), (objects, snippets) => {
+        const cluster = new LiveCluster({ snippets })
         const seen = new Set<string>()
         for (const object of objects) {
           const before = cluster.files()
@@ -45,5 +62,5 @@ describe('the plan an agent finds by comparing files', () => {
       }),
       { numRuns: 300 },
     )
-  })
+  }, 30_000)
 })

@@ -6,42 +6,76 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../../../functions/node/sha256.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
-import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
+import type { ClusterOptions } from '../../../core/model/settings.ts'
+import { arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
-/** A step: put an object (ADDED or MODIFIED), or delete the n-th object currently in the cluster. */
+/**
+ * A step: put an object (ADDED or MODIFIED), delete the n-th object currently in the cluster, or
+ * change the cluster's settings (its record's options), which the next batch runs under.
+ */
 const arbitraryStep = fc.oneof(
-  { weight: 3, arbitrary: arbitraryObject.map((object) => ({ put: object as AnyObject })) },
-  { weight: 1, arbitrary: fc.nat().map((pick) => ({ deletePick: pick })) },
+  { weight: 6, arbitrary: arbitraryObject.map((object) => ({ put: object as AnyObject })) },
+  { weight: 2, arbitrary: fc.nat().map((pick) => ({ deletePick: pick })) },
+  { weight: 1, arbitrary: arbitraryOptions.map((options) => ({ options })) },
 )
+
+type Step = { put: AnyObject } | { deletePick: number } | { options: ClusterOptions }
+
+/**
+ * The steps as batches of events, each with the options it runs under: a change of options ends
+ * the batch. `live` ends as the objects a full rebuild reads. A ConfigMap that came while it was
+ * not the configured one was never kept (as the forwarder sends only the configured one, it
+ * arrives again when it is reconfigured), so a change of the ConfigMap's name forgets them all.
+ */
+function batchesOf(steps: Step[], batchSizes: number[]) {
+  const live = new Map<string, AnyObject>()
+  const batches: { options: Partial<ClusterOptions>; events: WatchEvent[] }[] = []
+  let options: Partial<ClusterOptions> = {}
+  let pending: WatchEvent[] = []
+  const flush = () => {
+    for (let i = 0, b = batches.length; i < pending.length; b++) {
+      const size = batchSizes[b % batchSizes.length]!
+      batches.push({ options, events: pending.slice(i, i + size) })
+      i += size
+    }
+    pending = []
+  }
+  for (const step of steps) {
+    if ('options' in step) {
+      flush()
+      if (step.options.configMap !== (options.configMap ?? 'hapedge/hapedge')) for (const id of live.keys()) if (id.startsWith('ConfigMap/')) live.delete(id)
+      options = step.options
+      // An empty change, as a PATCH commits: the new options alone.
+      batches.push({ options, events: [] })
+    } else if ('put' in step) {
+      const id = identityOf(step.put)
+      pending.push({ type: live.has(id) ? 'MODIFIED' : 'ADDED', object: step.put })
+      live.set(id, step.put)
+    } else if (live.size > 0) {
+      const id = [...live.keys()][step.deletePick % live.size]!
+      pending.push({ type: 'DELETED', object: live.get(id)! })
+      live.delete(id)
+    }
+  }
+  flush()
+  return { batches, live, options }
+}
 
 const sortedFiles = (files: ReadonlyMap<string, string>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1))
 
 describe('the incremental path equals the full rebuild', () => {
-  it('for any sequence of events, in any batching: files, generation, model, rejections; and the snapshot is history-independent', () => {
+  it('for any sequence of events and changes of settings, in any batching: files, generation, model, rejections; and the snapshot is history-independent', () => {
     fc.assert(
       fc.property(fc.array(arbitraryStep, { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), fc.integer(), (steps, batchSizes, seed) => {
         const cluster = new LiveCluster({}, nodeSha256)
-        const live = new Map<string, AnyObject>()
-        const events: WatchEvent[] = []
-        for (const step of steps) {
-          if ('put' in step) {
-            const id = identityOf(step.put)
-            events.push({ type: live.has(id) ? 'MODIFIED' : 'ADDED', object: step.put })
-            live.set(id, step.put)
-          } else if (live.size > 0) {
-            const id = [...live.keys()][step.deletePick % live.size]!
-            events.push({ type: 'DELETED', object: live.get(id)! })
-            live.delete(id)
-          }
+        const { batches, live, options } = batchesOf(steps, batchSizes)
+        for (const batch of batches) {
+          cluster.options = batch.options
+          cluster.apply(batch.events)
         }
-        for (let i = 0, b = 0; i < events.length; b++) {
-          const size = batchSizes[b % batchSizes.length]!
-          cluster.apply(events.slice(i, i + size))
-          i += size
-        }
-        const reference = fullRebuild(live.values())
+        const reference = fullRebuild(live.values(), options)
         expect(sortedFiles(cluster.files())).toEqual(sortedFiles(reference.files))
         const generation = buildGeneration(reference.layout, { nodes: new NodeCache(), hash: nodeSha256 })
         expect(recordOf(cluster.current.manifest, cluster.context).text).toBe(generation.record.text)
@@ -55,13 +89,13 @@ describe('the incremental path equals the full rebuild', () => {
         expect(new Map([...model.certificates].sort())).toEqual(new Map([...reference.model.certificates].sort()))
 
         const shuffled = [...live.values()].sort((a, b) => hashOrder(identityOf(a), seed) - hashOrder(identityOf(b), seed))
-        const direct = new LiveCluster({}, nodeSha256)
+        const direct = new LiveCluster(options, nodeSha256)
         direct.apply(shuffled.map((object) => ({ type: 'ADDED' as const, object })))
         expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
       }),
       { numRuns: 400 },
     )
-  })
+  }, 30_000)
 })
 
 /** A seeded order of ids, so the second cluster sees the final objects in an order unrelated to the first's. */
