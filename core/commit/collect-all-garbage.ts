@@ -1,6 +1,7 @@
 import { systemClock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import { purgeRemovedClusters } from '../registry/purge-removed-clusters.ts'
+import { parseRecord, REGISTRY_PREFIX } from '../registry/registry.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { collectGarbage, type GarbageOptions, type GarbageReport } from './collect-garbage.ts'
 import { listClusters } from './list-clusters.ts'
@@ -10,8 +11,9 @@ export type GarbageOutcome = { cluster: string } & ({ report: GarbageReport | un
 
 /**
  * The scheduled job: first deletes the data of clusters removed longer ago than their grace
- * period, then collects every remaining cluster's garbage in turn; one cluster's failure is
- * reported and does not stop the others.
+ * period, then collects every remaining cluster's garbage in turn, keeping as many generations
+ * as its record's `retention` says (else `options.keep`); one cluster's failure is reported and
+ * does not stop the others.
  */
 export async function collectAllGarbage(store: ObjectStore, context: () => TreeContext, options: GarbageOptions = {}): Promise<GarbageOutcome[]> {
   const outcomes: GarbageOutcome[] = []
@@ -22,10 +24,17 @@ export async function collectAllGarbage(store: ObjectStore, context: () => TreeC
   }
   for (const cluster of await listClusters(store)) {
     try {
-      outcomes.push({ cluster, report: await collectGarbage(store, cluster, context(), options) })
+      outcomes.push({ cluster, report: await collectGarbage(store, cluster, context(), { ...options, ...(await retentionOf(store, cluster)) }) })
     } catch (error) {
       outcomes.push({ cluster, error: (error as Error).message })
     }
   }
   return outcomes
+}
+
+/** The cluster's own retention, from its registry record; nothing when it has no record (data without registration) or sets none. */
+async function retentionOf(store: ObjectStore, cluster: string): Promise<{ keep?: number }> {
+  const stored = await store.get(REGISTRY_PREFIX + cluster)
+  const generations = stored && parseRecord(stored.body).retention?.generations
+  return generations === undefined ? {} : { keep: generations }
 }

@@ -1,11 +1,18 @@
 import { z } from 'zod'
 import { CLUSTER_ID } from '../commit/cluster-keys.ts'
 import { dnsSubdomain } from '../kube/fields.ts'
-import { bindAddress, DEFAULT_OPTIONS } from '../model/settings.ts'
+import { bindAddress, canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
 import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/)
+
+const retention = z.strictObject({
+  generations: z
+    .int({ error: (issue) => (issue.input === undefined ? 'is required: how many generations to keep' : 'must be a whole number') })
+    .min(1, 'must be 1 to 1000')
+    .max(1000, 'must be 1 to 1000'),
+})
 
 /** What an operator sends to register a cluster: its id and how its HAProxy serves. */
 export const clusterRegistration = z.strictObject({
@@ -17,6 +24,10 @@ export const clusterRegistration = z.strictObject({
     .default(DEFAULT_OPTIONS.configMap),
   httpBind: bindAddress.default(DEFAULT_OPTIONS.httpBind),
   httpsBind: bindAddress.default(DEFAULT_OPTIONS.httpsBind),
+  /** Whether Services' `hapedge.io/backend-config-snippet` lines are rendered into their backends. */
+  snippets: snippetPolicy.default(DEFAULT_OPTIONS.snippets),
+  /** How many generations garbage collection keeps for this cluster; without it, the deployment's setting (50 unless changed). */
+  retention: retention.optional(),
   /** Origins the function may push new generations to (the agents' `--listen` addresses); none: agents poll. */
   agentOrigins: agentOrigins.default([]),
   /** Access to the cluster's API server, for the `HAProxyCfg` status and Events: stored sealed, never shown again. */
@@ -52,7 +63,7 @@ export function publicRecord(record: ClusterRecord) {
   return { ...shown, ...(kubernetes ? { kubernetes: { server: kubernetes.server, resource: kubernetes.resource } } : {}) }
 }
 
-export function optionsOf(record: Pick<ClusterRegistration, 'ingressClass' | 'configMap' | 'httpBind' | 'httpsBind'>) {
-  const { ingressClass, configMap, httpBind, httpsBind } = record
-  return { ingressClass, configMap, httpBind, httpsBind }
+/** The record's rendering options: what the cluster's files are derived under. */
+export function optionsOf(record: ClusterOptions): ClusterOptions {
+  return canonicalOptions(record)
 }

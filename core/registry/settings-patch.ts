@@ -15,6 +15,9 @@ export const settingsPatch = z.strictObject({
   httpBind: field.httpBind.unwrap().optional(),
   httpsBind: field.httpsBind.unwrap().optional(),
   agentOrigins: field.agentOrigins.unwrap().optional(),
+  snippets: field.snippets.unwrap().optional(),
+  /** `null` removes it: the deployment's retention applies again. */
+  retention: field.retention.unwrap().nullable().optional(),
 })
 
 export type SettingsPatch = z.output<typeof settingsPatch>

@@ -1,6 +1,7 @@
 import type { HashText } from '../../core/hash.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
+import type { CommitContext } from '../../core/commit/commit-events.ts'
 import type { Registry } from '../../core/registry/registry.ts'
 import type { Sealer } from '../../core/crypto/sealer.ts'
 import type { AgentPush } from './agent-push.ts'
@@ -27,7 +28,7 @@ export interface AppEnv {
   /** Tells agents of each new generation. */
   push: AgentPush
   /** Each cluster's writes in progress in this process (see WriteQueue). */
-  queues: Map<string, WriteQueue>
+  queues: Map<string, WriteQueue<CommitContext>>
 }
 
 export interface Limits {

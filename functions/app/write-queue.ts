@@ -1,8 +1,9 @@
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { namedObjects, type IngestResult } from '../../core/ingest/ingest.ts'
 
-interface Waiting {
+interface Waiting<C> {
   events: readonly WatchEvent[]
+  context: C
   resolve(result: IngestResult): void
   reject(error: unknown): void
 }
@@ -11,21 +12,22 @@ interface Waiting {
  * One cluster's writes from this process, one commit at a time: requests that arrive while a
  * commit runs wait, and are then committed together (group commit), so a burst on one cluster
  * costs a few commits instead of many writers racing for HEAD. Each request hears of the
- * generation that holds its events and of the rejections that name its own objects.
+ * generation that holds its events and of the rejections that name its own objects. A group
+ * commits in the context of its last request (the cluster's settings as most recently read).
  */
-export class WriteQueue {
-  private waiting: Waiting[] = []
+export class WriteQueue<C = unknown> {
+  private waiting: Waiting<C>[] = []
   private running = false
 
   constructor(
-    private readonly commit: (events: readonly WatchEvent[]) => Promise<IngestResult>,
+    private readonly commit: (events: readonly WatchEvent[], context: C) => Promise<IngestResult>,
     private readonly maxEvents: number,
     private readonly idle: () => void,
   ) {}
 
-  submit(events: readonly WatchEvent[]): Promise<IngestResult> {
+  submit(events: readonly WatchEvent[], context: C): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ events, resolve, reject })
+      this.waiting.push({ events, context, resolve, reject })
       if (!this.running) void this.drain()
     })
   }
@@ -35,7 +37,10 @@ export class WriteQueue {
     while (this.waiting.length > 0) {
       const group = this.takeGroup()
       try {
-        const result = await this.commit(group.flatMap((request) => request.events))
+        const result = await this.commit(
+          group.flatMap((request) => request.events),
+          group[group.length - 1]!.context,
+        )
         for (const request of group) {
           const named = namedObjects(request.events)
           request.resolve({ ...result, rejected: result.rejected.filter((rejection) => named.has(rejection.object)) })
@@ -49,7 +54,7 @@ export class WriteQueue {
   }
 
   /** The requests to commit together: at least one, then as many as fit in `maxEvents`. */
-  private takeGroup(): Waiting[] {
+  private takeGroup(): Waiting<C>[] {
     const group = [this.waiting.shift()!]
     let events = group[0]!.events.length
     while (this.waiting.length > 0 && events + this.waiting[0]!.events.length <= this.maxEvents) {

@@ -1,5 +1,7 @@
-import { Hono } from 'hono'
-import { publicRecord } from '../../../core/registry/cluster-record.ts'
+import { Hono, type Context } from 'hono'
+import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { readHead } from '../../../core/commit/read-head.ts'
+import { publicRecord, type ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import { clusterRemoval, tokenRotation } from '../../../core/registry/lifecycle-requests.ts'
 import type { VersionedRecord } from '../../../core/registry/registry.ts'
 import { settingsPatch } from '../../../core/registry/settings-patch.ts'
@@ -7,6 +9,7 @@ import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
 import { readJson, readOptionalJson } from '../read-body.ts'
+import { write } from './ingestion.ts'
 
 const BODY_BYTES = 64 * 1024
 
@@ -35,10 +38,25 @@ export function clusterAdminRoutes(env: AppEnv) {
     const { id: sentId, ...patch } = await readJson(c.req.raw, BODY_BYTES, settingsPatch)
     if (sentId !== undefined && sentId !== id) throw new HttpError(400, 'a cluster id cannot change: register a new cluster instead', 'id')
     const found = await current(id, true)
-    const record = { ...found.record, ...patch }
+    const { retention, ...changes } = patch
+    const record: ClusterRecord = { ...found.record, ...changes }
+    if (retention === null) delete record.retention
+    else if (retention) record.retention = retention
     if (!(await env.registry.replace(record, found.etag))) throw raced(id)
-    return c.json(publicRecord(record))
+    return c.json({ ...publicRecord(record), ...(await renderUnder(c, record)) })
   })
+
+  /**
+   * Takes the record's settings into the cluster's files at once: an empty change, committed
+   * through the writes' own path, derives again what the options feed when the snapshot was made
+   * under others, and commits nothing when it was not (a retried PATCH finishes one whose render
+   * failed). A cluster with no generation yet has nothing to render: its first write uses these settings.
+   */
+  const renderUnder = async (c: Context<{ Variables: AppVariables }>, record: ClusterRecord) => {
+    if (!(await readHead(env.store, clusterKeys(record.id)))) return { generation: null, committed: false, reload: false, reasons: [] }
+    const { generation, committed, reload, reasons } = await write(env, c, [], record)
+    return { generation, committed, reload, reasons }
+  }
 
   routes.post('/:id/token', admin, async (c) => {
     const id = c.req.param('id')

@@ -50,23 +50,26 @@ export function ingestionRoutes(env: AppEnv) {
   return routes
 }
 
-export function commitContext(env: AppEnv, c: ClusterContext): CommitContext {
-  const record = c.get('record')
+export function commitContext(env: AppEnv, c: ClusterContext, record = c.get('record')): CommitContext {
   return { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id), clock: env.clock }
 }
 
-/** Commits a request's events (with others waiting for the same cluster) and answers what changed. */
-export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[]) {
-  const commit = commitContext(env, c)
+/**
+ * Commits a request's events (with others waiting for the same cluster) and answers what
+ * changed. A commit renders under the settings its last request read, so a write that follows
+ * a change of the cluster's record never commits the old ones.
+ */
+export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[], record = c.get('record')) {
+  const commit = commitContext(env, c, record)
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
-    queue = new WriteQueue((merged) => ingest(commit, merged, env.limits.eventsPerCommit), env.limits.eventsPerCommit, () => env.queues.delete(commit.cluster))
+    queue = new WriteQueue<CommitContext>((merged, latest) => ingest(latest, merged, env.limits.eventsPerCommit), env.limits.eventsPerCommit, () => env.queues.delete(commit.cluster))
     env.queues.set(commit.cluster, queue)
   }
-  const [result] = await Promise.all([queue.submit(events), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
-  if (result.committed && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(c.get('record'), { generation: result.generation, manifest: result.manifest }))
+  const [result] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
+  if (result.committed && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
-  inBackground(c, env.mirror.mirror(c.get('record'), result.rejected))
+  inBackground(c, env.mirror.mirror(record, result.rejected))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
   env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })
