@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printChurnReport, printConvergenceReport, printHttpReport, printReport, printStorageReport } from './report.ts'
+import { printChurnReport, printConvergenceReport, printHttpReport, printReport, printSealingReport, printStorageReport } from './report.ts'
 import { measureChurn } from './churn.ts'
 import { measureConvergence } from './convergence.ts'
 import { measureHttp } from './http.ts'
+import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 
 const { values } = parseArgs({
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '40' },
     'storage-sizes': { type: 'string', default: '20000,62500' },
     'storage-samples': { type: 'string', default: '10' },
+    'sealing-size': { type: 'string', default: '5000' },
     'http-size': { type: 'string', default: '20000' },
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
@@ -52,6 +54,12 @@ for (const [i, size] of storageSizes.entries()) {
   stored.push(await measureStorage(size, Number(values['storage-samples']), i === storageSizes.length - 1))
 }
 if (stored.length > 0) printStorageReport(stored)
+
+const sealingSize = Number(values['sealing-size'])
+if (sealingSize > 0) {
+  console.error(`measuring ${sealingSize} Ingresses sealed and plain…`)
+  printSealingReport(await measureSealing(sealingSize, Number(values['storage-samples'])))
+}
 
 const httpSize = Number(values['http-size'])
 if (httpSize > 0) {

@@ -33,15 +33,15 @@ export class Sealer {
   }
 
   async seal(wrappedClusterKey: string, plaintext: string | Uint8Array, context: string): Promise<string> {
-    return seal(await this.clusterKey(wrappedClusterKey), plaintext, context)
+    return seal(await this.dataKey(wrappedClusterKey), plaintext, context)
   }
 
   async open(wrappedClusterKey: string, sealed: string, context: string): Promise<string> {
-    return open(await this.clusterKey(wrappedClusterKey), sealed, context)
+    return open(await this.dataKey(wrappedClusterKey), sealed, context)
   }
 
   async openBytes(wrappedClusterKey: string, sealed: string, context: string): Promise<Uint8Array> {
-    return openBytes(await this.clusterKey(wrappedClusterKey), sealed, context)
+    return openBytes(await this.dataKey(wrappedClusterKey), sealed, context)
   }
 
   /** Whether the record's key is wrapped under the previous secret and should be rewrapped before that secret is retired. */
@@ -59,7 +59,8 @@ export class Sealer {
     return this.deploymentKeys
   }
 
-  private clusterKey(wrapped: string): Promise<CryptoKey> {
+  /** The cluster's data key from its record's wrapped form, unwrapped once and cached: what sealed object bodies open with. */
+  dataKey(wrapped: string): Promise<CryptoKey> {
     const cached = this.clusterKeys.get(wrapped)
     if (cached) {
       this.clusterKeys.delete(wrapped)

@@ -9,6 +9,7 @@ import { AgentPush } from './agent-push.ts'
 import { ClusterMirror, type ClusterWriterFactory } from './cluster-mirror.ts'
 import { Metrics } from './metrics.ts'
 import { NodeCaches } from './node-caches.ts'
+import { sealedStore } from './sealed-store.ts'
 
 export interface EnvOptions {
   store: ObjectStore
@@ -20,7 +21,7 @@ export interface EnvOptions {
   cache?: { perCluster: number; clusters: number }
   /** How the function calls agents (tests pass their own). */
   fetcher?: typeof fetch
-  /** The deployment secret(s) that wrap each cluster's data key; without them, no credentials can be stored. */
+  /** The deployment secret(s) that wrap each cluster's data key; without them nothing is sealed, and no credentials can be stored. */
   secrets?: DeploymentSecrets
   /** How the function writes into a cluster's API server (HAProxyCfg status, Events). */
   writers?: ClusterWriterFactory
@@ -34,17 +35,19 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const metrics = new Metrics()
   const sealer = options.secrets && new Sealer(options.secrets)
   const caches = new NodeCaches(options.hash, cache.perCluster, cache.clusters)
+  // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
+  const store = sealedStore(options.store, sealer, options.hash, clock)
   return {
-    store: options.store,
-    registry: new Registry(options.store, options.hash, clock),
+    store,
+    registry: new Registry(store, options.hash, clock),
     adminTokenSha256: options.hash(options.adminToken),
     hash: options.hash,
     clock,
     caches,
     ...(sealer ? { sealer } : {}),
-    mirror: new ClusterMirror({ store: options.store, caches, metrics, clock, ...(sealer ? { sealer } : {}), ...(options.writers ? { writers: options.writers } : {}) }),
+    mirror: new ClusterMirror({ store, caches, metrics, clock, ...(sealer ? { sealer } : {}), ...(options.writers ? { writers: options.writers } : {}) }),
     metrics,
-    push: new AgentPush(options.store, metrics, clock, options.fetcher),
+    push: new AgentPush(store, metrics, clock, options.fetcher),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     queues: new Map(),
   }

@@ -2,6 +2,8 @@ import { collectAllGarbage, type GarbageOutcome } from '../../core/commit/collec
 import { collectGarbage } from '../../core/commit/collect-garbage.ts'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
+import { sealedStore } from '../app/sealed-store.ts'
+import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
 import { parseDuration } from './duration.ts'
@@ -22,7 +24,9 @@ export async function gcCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(keep) || keep < 1) throw new UsageError(`--keep ${values.keep}: a whole number of generations, at least 1`)
   const options = { keep, graceMs: parseDuration('grace', values.grace) }
 
-  const store = createDiskStore({ root: values.data })
+  // Marking reads sealed nodes: the secret `hapedge serve` used (HAPEDGE_SECRET, or the one in the data directory).
+  const sealing = await nodeDeploymentSecrets(values.data, { create: false })
+  const store = sealedStore(createDiskStore({ root: values.data }), sealing?.secrets, nodeSha256)
   const outcomes: GarbageOutcome[] = values.cluster
     ? await Promise.all(values.cluster.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), options) })))
     : await collectAllGarbage(store, context, options)

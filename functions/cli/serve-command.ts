@@ -3,9 +3,9 @@ import { resolve } from 'node:path'
 import { serve } from '@hono/node-server'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
-import { deploymentSecrets } from '../app/deployment-secrets.ts'
 import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { adminToken } from '../node/admin-token.ts'
+import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
 import { seedExample } from './seed-example.ts'
@@ -24,8 +24,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   const data = resolve(values.data)
   await mkdir(data, { recursive: true })
   const admin = await adminToken(data)
-  const secrets = deploymentSecrets(process.env)
-  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, writers: kubernetesWriters, ...(secrets ? { secrets } : {}) }))
+  // Made on the first start when HAPEDGE_SECRET is unset, so the default path seals too.
+  const sealing = (await nodeDeploymentSecrets(data, { create: true }))!
+  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, writers: kubernetesWriters, secrets: sealing.secrets }))
 
   const listening = await new Promise<{ address: string; port: number }>((done) => {
     const server = serve({ fetch: app.fetch, port, hostname: values.host }, (info) => done(info))
@@ -36,7 +37,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   const url = `http://${listening.address.includes(':') ? `[${listening.address}]` : listening.address}:${listening.port}`
   console.log(`hapedge serving on ${url} (data in ${values.data})`)
   console.log(`admin token: ${admin.token} (from ${admin.source})`)
-  if (!secrets) console.log('no HAPEDGE_SECRET: clusters cannot be given API server credentials (they are stored sealed under it)')
+  const fromFile = sealing.source !== 'HAPEDGE_SECRET'
+  console.log(`sealing cluster content (snapshot nodes and rendered files: TLS private keys) and API server credentials under ${fromFile ? `the deployment secret in ${sealing.source}` : 'HAPEDGE_SECRET'}`)
+  if (fromFile) console.log('  kept beside the data, it protects copies of clusters/ made without it, not the data directory: set HAPEDGE_SECRET to keep it elsewhere')
   if (values.example) await seedExample(app, admin.token, data, url)
   return new Promise<number>(() => {})
 }

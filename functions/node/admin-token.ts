@@ -1,6 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { newToken } from '../../core/registry/tokens.ts'
+import { keptSecret } from './kept-secret.ts'
 
 /**
  * The admin token: `HAPEDGE_ADMIN_TOKEN` if set, else the one kept in the data directory,
@@ -10,12 +10,6 @@ export async function adminToken(dataDir: string, environment = process.env): Pr
   const fromEnvironment = environment.HAPEDGE_ADMIN_TOKEN
   if (fromEnvironment) return { token: fromEnvironment, source: 'HAPEDGE_ADMIN_TOKEN' }
   const path = join(dataDir, 'admin-token')
-  try {
-    return { token: (await readFile(path, 'utf8')).trim(), source: path }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-  const token = newToken()
-  await writeFile(path, `${token}\n`, { mode: 0o600, flag: 'wx' })
-  return { token, source: `${path} (new)` }
+  const kept = (await keptSecret(path, () => newToken()))!
+  return { token: kept.value, source: kept.created ? `${path} (new)` : path }
 }

@@ -4,6 +4,7 @@ import { NodeCache } from '../../core/tree/node-cache.ts'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
 import { deploymentSecrets } from '../app/deployment-secrets.ts'
+import { sealedStore } from '../app/sealed-store.ts'
 import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { createR2Store, type R2BucketBinding } from '../storage/r2-store.ts'
 
@@ -11,7 +12,7 @@ export interface WorkerEnv {
   STORE: R2BucketBinding
   /** A secret (`wrangler secret put ADMIN_TOKEN`): registers and lists clusters. */
   ADMIN_TOKEN: string
-  /** A secret: wraps each cluster's data key (API server credentials are stored sealed under it). */
+  /** A secret: wraps each cluster's data key, under which its nodes, blobs and API server credentials are stored sealed. */
   HAPEDGE_SECRET?: string
   /** The previous HAPEDGE_SECRET, while clusters' keys are rewrapped under a new one. */
   HAPEDGE_PREVIOUS_SECRET?: string
@@ -54,7 +55,8 @@ export default {
     const context = () => ({ nodes: new NodeCache(16 * 1024 * 1024), hash: sha256Text })
     const options = { keep: Number(env.GC_KEEP ?? 50), graceMs: Number(env.GC_GRACE_SECONDS ?? 900) * 1000 }
     ctx.waitUntil(
-      collectAllGarbage(createR2Store({ bucket: env.STORE }), context, options).then((outcomes) => {
+      // Through the sealing store: marking reads the clusters' sealed nodes.
+      collectAllGarbage(sealedStore(createR2Store({ bucket: env.STORE }), deploymentSecrets({ ...env }), sha256Text), context, options).then((outcomes) => {
         for (const outcome of outcomes) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)
       }),
     )

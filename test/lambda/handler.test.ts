@@ -6,6 +6,11 @@ import { collectGarbageHandler } from '../../functions/lambda/scheduled.ts'
 import { clusterKeys } from '../../core/commit/cluster-keys.ts'
 import { commitEvents } from '../../core/commit/commit-events.ts'
 import { readHead } from '../../core/commit/read-head.ts'
+import { isSealedBody } from '../../core/crypto/sealed-body.ts'
+import { systemClock } from '../../core/ports/clock.ts'
+import { clusterSettings } from '../../core/registry/cluster-record.ts'
+import { Registry } from '../../core/registry/registry.ts'
+import { sealedStore } from '../../functions/app/sealed-store.ts'
 import { nodeSha256 } from '../../functions/node/sha256.ts'
 import { createS3Store } from '../../functions/storage/s3-store.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
@@ -141,6 +146,20 @@ describe('the Lambda scheduled entry', () => {
     expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true } })
     expect(await count()).toBeLessThan(before)
     const head = await readHead(store, clusterKeys(cluster))
+    expect(await readGeneration(store, cluster, head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
+  })
+
+  it('with HAPEDGE_SECRET, marks through the sealed nodes of a registered cluster', async () => {
+    const secret = 'lambda-deployment-secret-0123456789abcdef'
+    const raw = createS3Store({ client: loopbackClient(server.endpoint), bucket: BUCKET })
+    const store = sealedStore(raw, { current: secret }, nodeSha256)
+    const cluster = `gc-sealed-${Date.now().toString(36)}`
+    await new Registry(raw, nodeSha256, systemClock).register(clusterSettings.parse({ id: cluster }))
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })))
+    const head = await readHead(store, clusterKeys(cluster))
+    expect(isSealedBody((await raw.get(`clusters/${cluster}/blobs/${head!.head.manifest}`))!.body)).toBe(true)
+    const outcomes = await collectGarbageHandler({}, {}, { ...environment(server.endpoint), HAPEDGE_SECRET: secret, HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
+    expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true, deleted: expect.arrayContaining([expect.any(String)]) } })
     expect(await readGeneration(store, cluster, head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
   })
 })

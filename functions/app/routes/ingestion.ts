@@ -4,6 +4,7 @@ import type { CommitContext } from '../../../core/commit/commit-events.ts'
 import { NodeLoader } from '../../../core/commit/node-loader.ts'
 import { openTrees } from '../../../core/commit/open-trees.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
+import { workingState } from '../../../core/commit/head.ts'
 import { runLoading } from '../../../core/commit/run-loading.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
@@ -43,7 +44,7 @@ export function ingestionRoutes(env: AppEnv) {
     const keys = clusterKeys(commit.cluster)
     const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
-    const trees = current && (await openTrees(current.head, loader, commit.context, keys))
+    const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
     const events = trees ? await runLoading(() => resyncEvents(trees.snapshot, list.items, list.metadata?.resourceVersion), loader) : list.items.map((object): WatchEvent => ({ type: 'MODIFIED', object }))
     return c.json(await write(env, c, events))
   })
@@ -67,11 +68,11 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
     env.queues.set(commit.cluster, queue)
   }
   const [result] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
-  if (result.committed && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
+  if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
   inBackground(c, env.mirror.mirror(record, result.rejected))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
-  env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: result.committed ? 'committed' : 'unchanged' })
+  env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: !result.committed ? 'unchanged' : result.pinned ? 'held' : 'committed' })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })
   return result
 }

@@ -2,6 +2,7 @@ import { createApp } from '../../../functions/app/app.ts'
 import type { Limits } from '../../../functions/app/app-env.ts'
 import { buildEnv } from '../../../functions/app/build-env.ts'
 import { sha256Text } from '../../../core/hash.ts'
+import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import type { Clock } from '../../../core/ports/clock.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
@@ -9,9 +10,11 @@ import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
 export const ADMIN = 'admin-token-for-tests-0123456789'
 
 /** The app on a memory store, with helpers that speak its HTTP API as a client would. */
-export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock } = {}) {
+export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets } = {}) {
   const store = options.store ?? createMemoryStore()
-  const app = createApp(buildEnv({ store, adminToken: ADMIN, hash: sha256Text, ...(options.limits ? { limits: options.limits } : {}), ...(options.clock ? { clock: options.clock } : {}) }))
+  const app = createApp(
+    buildEnv({ store, adminToken: ADMIN, hash: sha256Text, ...(options.limits ? { limits: options.limits } : {}), ...(options.clock ? { clock: options.clock } : {}), ...(options.secrets ? { secrets: options.secrets } : {}) }),
+  )
   const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(path, {
       method,

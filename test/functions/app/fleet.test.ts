@@ -95,6 +95,18 @@ describe('the fleet API', () => {
     ])
   })
 
+  it('diffs a resync sent while pinned against the latest state, not the generation served', async () => {
+    const { call, prod } = await fleet()
+    await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 1 })
+    // app-3 came after generation 1, and the cluster no longer has it: only the latest state knows to delete it.
+    const list = { apiVersion: 'v1', kind: 'List', items: [...app(1), app(2, ['/', '/v2'])[0], ...app(2).slice(1)] }
+    const resync = await json(await call('PUT', '/v1/clusters/prod/objects', prod, list))
+    expect(resync.body).toMatchObject({ generation: 4, committed: true, pinned: { generation: 1, held: 1 } })
+    const released = await json(await call('POST', '/v1/clusters/prod/release', ADMIN))
+    expect(released.body).toMatchObject({ generation: 5 })
+    expect((await json(await call('GET', '/v1/fleet/prod', ADMIN))).body.counts).toMatchObject({ ingresses: 2, hosts: 2 })
+  })
+
   it('refuses what it cannot do with the reason and the field: unknown generation 404, release unpinned 409, bad input 400, no admin 401', async () => {
     const { call, prod } = await fleet()
     expect(await json(await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 40 }))).toMatchObject({ status: 404, body: { error: { path: 'generation' } } })

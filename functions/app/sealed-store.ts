@@ -1,0 +1,19 @@
+import { sealingStore } from '../../core/commit/sealing-store.ts'
+import { Sealer } from '../../core/crypto/sealer.ts'
+import type { DeploymentSecrets } from '../../core/crypto/deployment-key.ts'
+import type { HashText } from '../../core/hash.ts'
+import { systemClock, type Clock } from '../../core/ports/clock.ts'
+import type { ObjectStore } from '../../core/ports/object-store.ts'
+import { ClusterDataKeys } from '../../core/registry/cluster-data-keys.ts'
+import { Registry } from '../../core/registry/registry.ts'
+
+/**
+ * The store every platform's functions use (the app, scheduled garbage collection, `hapedge gc`):
+ * with a deployment secret, each cluster's nodes and blobs sealed under its data key, found in
+ * its registry record (and added there when the record has none); without one, `store` itself.
+ */
+export function sealedStore(store: ObjectStore, sealer: Sealer | DeploymentSecrets | undefined, hash: HashText, clock: Clock = systemClock): ObjectStore {
+  if (!sealer) return store
+  const keys = new ClusterDataKeys(new Registry(store, hash, clock), sealer instanceof Sealer ? sealer : new Sealer(sealer), clock)
+  return sealingStore(store, keys.keyOf)
+}
