@@ -1,18 +1,15 @@
-import { agentCommand } from './agent-command.ts'
-import { gcCommand } from './gc-command.ts'
-import { renderCommand } from './render-command.ts'
-import { serveCommand } from './serve-command.ts'
 import { UsageError } from './usage-error.ts'
 
 type Command = (args: string[]) => Promise<number>
 
+// Each command is loaded when used: tsx compiles what a command imports on every start, and the
+// app (for serve) or @kubernetes/client-node (for forward) would cost every other command a second or more.
 const commands: Record<string, { run: Command; summary: string }> = {
-  render: { run: renderCommand, summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
-  serve: { run: serveCommand, summary: 'run the functions as a Node server on local disk storage (npm start)' },
-  agent: { run: agentCommand, summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
-  // Loaded when used: @kubernetes/client-node takes about a second to import, which every other command would pay.
+  render: { run: async (args) => (await import('./render-command.ts')).renderCommand(args), summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)' },
+  serve: { run: async (args) => (await import('./serve-command.ts')).serveCommand(args), summary: 'run the functions as a Node server on local disk storage (npm start)' },
+  agent: { run: async (args) => (await import('./agent-command.ts')).agentCommand(args), summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation' },
   forward: { run: async (args) => (await import('./forward-command.ts')).forwardCommand(args), summary: 'in the cluster: watch what hapedge reads and send it to the function' },
-  gc: { run: gcCommand, summary: 'delete stored nodes and blobs that no retained generation references' },
+  gc: { run: async (args) => (await import('./gc-command.ts')).gcCommand(args), summary: 'delete stored nodes and blobs that no retained generation references' },
 }
 
 /** `hapedge <command> …`: returns the process exit code. */

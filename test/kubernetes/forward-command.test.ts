@@ -22,7 +22,8 @@ describe('hapedge forward (the command)', () => {
     expect(await hapedge([...base, '--resync', 'often'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--resync often: a duration/) })
     expect(await hapedge(base)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--kubeconfig \/nonexistent: /) })
     expect(await hapedge(['forward', '--sauce', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/hapedge forward: Unknown option '--sauce'/) })
-  })
+    // Seven process starts, each importing @kubernetes/client-node: seconds each on a loaded 2-core machine.
+  }, 180_000)
 
   describe('between the API server double and the real hapedge serve', () => {
     let tmp: string

@@ -35,5 +35,6 @@ describe('hapedge gc (CLI)', () => {
     expect(await hapedge(['gc', '--data', data, '--cluster', '../etc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/) })
     expect(await hapedge(['gc', '--data', data, '--cluster', 'a', '--grace', 'soon'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--grace soon: a duration/) })
     expect(await hapedge(['gc', '--data', data, '--keep', '0'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--keep 0: a whole number/) })
-  })
+    // Three process starts, each compiling the command through tsx: seconds on a loaded 2-core machine.
+  }, 30_000)
 })
