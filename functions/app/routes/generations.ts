@@ -1,15 +1,14 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { readHead } from '../../../core/commit/read-head.ts'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
-import { release, rollback, type Moved, type PinContext } from '../../../core/commit/pin.ts'
+import type { Moved } from '../../../core/commit/pin.ts'
 import { diffQuery, historyQuery, rollbackRequest } from '../../../core/fleet/fleet-requests.ts'
 import { generationDiff } from '../../../core/fleet/generation-diff.ts'
 import { generationHistory } from '../../../core/fleet/generation-history.ts'
-import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
-import { inBackground } from '../in-background.ts'
+import { liveCluster, pinActions } from '../pin-actions.ts'
 import { readJson, readOptionalJson, readQuery } from '../read-body.ts'
 
 const BODY_BYTES = 4 * 1024
@@ -22,13 +21,8 @@ const BODY_BYTES = 4 * 1024
 export function generationRoutes(env: AppEnv) {
   const routes = new Hono<{ Variables: AppVariables }>()
   const admin = requireAdmin(env)
-
-  const clusterOf = async (id: string): Promise<ClusterRecord> => {
-    const record = await env.registry.get(id)
-    if (!record || record.removedAt !== undefined) throw new HttpError(404, `no cluster ${id}`)
-    return record
-  }
-  const pinContext = (record: ClusterRecord): PinContext => ({ store: env.store, cluster: record.id, context: env.caches.for(record.id), clock: env.clock })
+  const actions = pinActions(env)
+  const clusterOf = (id: string) => liveCluster(env, id)
 
   routes.get('/:id/generations', admin, async (c) => {
     const record = await clusterOf(c.req.param('id'))
@@ -46,27 +40,22 @@ export function generationRoutes(env: AppEnv) {
     return c.json(await generationDiff(env.store, record.id, env.caches.for(record.id), from, current))
   })
 
-  /** Answers what moved, and tells the agents and the cluster's status as a commit does. */
-  const moved = (c: Context, record: ClusterRecord, result: Moved) => {
-    const { head } = result
-    if (result.changed) inBackground(c, env.push.push(record, { generation: head.generation, manifest: head.manifest }))
-    inBackground(c, env.mirror.mirror(record, []))
+  /** What moved, as the JSON API answers it. */
+  const answer = ({ head, changed, files, plan, warnings }: Moved) => {
     const pin = head.pin ? { generation: head.pin.generation, since: head.pin.since, held: head.pin.held } : null
-    return c.json({ generation: head.generation, manifest: head.manifest, changed: result.changed, files: result.files, reload: result.plan.reload, reasons: result.plan.reasons, pinned: pin, warnings: result.warnings })
+    return { generation: head.generation, manifest: head.manifest, changed, files, reload: plan.reload, reasons: plan.reasons, pinned: pin, warnings }
   }
 
   routes.post('/:id/rollback', admin, async (c) => {
     const record = await clusterOf(c.req.param('id'))
     const { generation } = await readJson(c.req.raw, BODY_BYTES, rollbackRequest)
-    const result = await rollback(pinContext(record), generation)
-    env.metrics.count('hapedge_rollbacks_total', 'Rollbacks, by cluster.', { cluster: record.id })
-    return moved(c, record, result)
+    return c.json(answer(await actions.rollback(c, record, generation)))
   })
 
   routes.post('/:id/release', admin, async (c) => {
     const record = await clusterOf(c.req.param('id'))
     await readOptionalJson(c.req.raw, BODY_BYTES, rollbackRequest.pick({}))
-    return moved(c, record, await release(pinContext(record)))
+    return c.json(answer(await actions.release(c, record)))
   })
   return routes
 }

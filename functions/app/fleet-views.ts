@@ -1,0 +1,76 @@
+import { clusterKeys } from '../../core/commit/cluster-keys.ts'
+import { clusterOverview, OverviewCache } from '../../core/fleet/cluster-overview.ts'
+import type { Rejection } from '../../core/model/rejection.ts'
+import type { ClusterRecord } from '../../core/registry/cluster-record.ts'
+import { agentSummaries, type AgentSummary } from './agent-reports.ts'
+import type { AppEnv } from './app-env.ts'
+import { lastEventAt } from './routes/last-event.ts'
+
+/** Clusters read at once for the fleet view: enough to hide storage latency, few enough to be gentle on it. */
+const CONCURRENCY = 16
+
+/** A cluster as the admin sees it (`GET /v1/fleet` and the fleet page): what it serves, refuses, and how far its agents run behind. */
+export interface ClusterView {
+  id: string
+  ingressClass: string
+  removed: boolean
+  generation: number | null
+  manifest: string | null
+  committedAt: string | null
+  lastEventAt: string | null
+  pinned: { generation: number; since: string; held: number } | null
+  counts: { ingresses: number; hosts: number; backends: number; rejected: number }
+  /** Only in one cluster's view. */
+  rejected?: Rejection[]
+  converged: boolean
+  agentsBehind: number
+  agents: AgentSummary[]
+}
+
+/**
+ * The fleet's views, shared by the JSON API and the page. Each keeps its own cache of overviews,
+ * keyed by HEAD's generation, manifest and snapshot: a cluster that did not change costs one HEAD read.
+ */
+export function fleetViews(env: AppEnv) {
+  const overviews = new OverviewCache()
+
+  const view = async (record: ClusterRecord, detail: boolean): Promise<ClusterView> => {
+    const keys = clusterKeys(record.id)
+    const [overview, lastEvent] = await Promise.all([clusterOverview(env.store, record.id, env.caches.for(record.id), overviews), lastEventAt(env.store, keys)])
+    const agents = await agentSummaries(env.store, keys.root, overview?.generation ?? null)
+    const rejected = overview?.rejected ?? []
+    return {
+      id: record.id,
+      ingressClass: record.ingressClass,
+      removed: record.removedAt !== undefined,
+      generation: overview?.generation ?? null,
+      manifest: overview?.manifest ?? null,
+      committedAt: overview?.committedAt ?? null,
+      lastEventAt: lastEvent,
+      pinned: overview?.pinned ?? null,
+      counts: { ingresses: 0, hosts: 0, backends: 0, ...overview?.counts, rejected: rejected.length },
+      ...(detail ? { rejected } : {}),
+      converged: agents.length > 0 && agents.every((agent) => agent.behind === 0),
+      agentsBehind: agents.filter((agent) => agent.behind !== 0).length,
+      agents,
+    }
+  }
+
+  return {
+    /** Every registered cluster (removed ones too, marked), in the registry's order. */
+    all: async (): Promise<ClusterView[]> => mapLimited(await env.registry.list(), CONCURRENCY, (record) => view(record, false)),
+    /** One cluster, with its rejected objects. */
+    one: (record: ClusterRecord): Promise<ClusterView> => view(record, true),
+  }
+}
+
+/** `map` over `items` with at most `limit` calls in flight, results in order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await map(items[index]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
