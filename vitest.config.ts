@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config'
  * `e2e`: the real `hapedge serve` process on loopback, driven over HTTP.
  * `kubernetes`: the forwarder, the status writer and the agent's watch, through `@kubernetes/client-node` against an API server double on loopback.
  * `lambda`: the AWS Lambda handler invoked with API Gateway HTTP API and function URL events, on s3rver.
+ * `browser`: the fleet page in Debian's headless Chromium (driven by playwright-core) against the real `hapedge serve`.
  * `workers`: inside workerd: the R2 adapter on the local R2 of wrangler.toml's `STORE` binding, and the S3 adapter's error paths.
  */
 export default defineConfig({
@@ -29,6 +30,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'kubernetes', include: ['test/kubernetes/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 } },
       {
         test: {

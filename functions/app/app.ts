@@ -7,6 +7,7 @@ import { HttpError } from './http-error.ts'
 import { agentRoutes } from './routes/agents.ts'
 import { clusterAdminRoutes } from './routes/cluster-admin.ts'
 import { contentRoutes } from './routes/content.ts'
+import { fleetPage } from './fleet-page/index.ts'
 import { fleetRoutes } from './routes/fleet.ts'
 import { generationRoutes } from './routes/generations.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
@@ -33,6 +34,7 @@ export function createApp(env: AppEnv) {
   app.route('/v1/clusters', clusterAdminRoutes(env))
   app.route('/v1/clusters', generationRoutes(env))
   app.route('/v1/fleet', fleetRoutes(env))
+  app.route('/fleet', fleetPage(env))
   app.use('/v1/clusters/:id/*', requireCluster(env))
   app.route('/v1/clusters/:id', ingestionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))

@@ -14,7 +14,8 @@ function bearer(c: AppContext): string {
   return match[1]!
 }
 
-const isAdmin = (env: AppEnv, token: string) => sameDigest(env.hash(token), env.adminTokenSha256)
+/** Whether `token` is the admin token (compared by digest, in constant time). */
+export const isAdmin = (env: AppEnv, token: string) => sameDigest(env.hash(token), env.adminTokenSha256)
 
 /** Admin routes: the admin token only. */
 export function requireAdmin(env: AppEnv): MiddlewareHandler<{ Variables: AppVariables }> {

@@ -1,0 +1,1 @@
+export { fleetPage } from './page-routes.tsx'
