@@ -13,6 +13,7 @@ import { createMemoryStore } from '../functions/storage/memory-store.ts'
 import { startServe } from '../test/support/serve-process.ts'
 import { ChangeSource } from './changes.ts'
 import { copyToDisk } from './copy-to-disk.ts'
+import { sendWrite } from './serve-client.ts'
 import { seededRandom } from './random.ts'
 import { median, percentile, round } from './stats.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
@@ -63,19 +64,7 @@ export async function measureHttp(size: number, samples: number): Promise<HttpRe
   process.env.HAPEDGE_ADMIN_TOKEN = newToken()
   const served = await startServe(['--data', root])
   try {
-    const post = async (cluster: Seeded, events: WatchEvent[]) => {
-      for (let retries = 0; ; retries++) {
-        const response = await fetch(`${served.url}/v1/clusters/${cluster.id}/events`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${cluster.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ events }),
-        })
-        await response.arrayBuffer()
-        if (response.status === 200) return retries
-        if (response.status !== 503) throw new Error(`POST events: ${response.status}`)
-        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80))
-      }
-    }
+    const post = async (cluster: Seeded, events: WatchEvent[]) => (await sendWrite(served.url, cluster, { events })).retries
     const times: number[] = []
     for (let sample = 0; sample < samples; sample++) {
       const events = big.source.next('ingress-path')

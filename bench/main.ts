@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printChurnReport, printConvergenceReport, printHttpReport, printReport, printSealingReport, printStorageReport } from './report.ts'
+import { printChurnReport, printConvergenceReport, printFleetReport, printHttpReport, printReport, printSealingReport, printStorageReport } from './report.ts'
 import { measureChurn } from './churn.ts'
 import { measureConvergence } from './convergence.ts'
+import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
@@ -19,6 +20,9 @@ const { values } = parseArgs({
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
     'churn-changes': { type: 'string', default: '200' },
+    'fleet-clusters': { type: 'string', default: '100' },
+    'fleet-ingresses': { type: 'string', default: '1000' },
+    'fleet-events': { type: 'string', default: '1000' },
     json: { type: 'string' },
   },
 })
@@ -34,12 +38,22 @@ if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-
 // Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
 // (where the agent runs) and gigabytes of fsynced files for the disk to write back.
 const convergenceSamples = Number(values['convergence-samples'])
-const churnChanges = Number(values['churn-changes'])
-if (!Number.isInteger(churnChanges) || churnChanges < 0) throw new Error(`--churn-changes: a whole number, 0 to skip, got ${values['churn-changes']}`)
+const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events') => {
+  const value = Number(values[flag])
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag}: a whole number, 0 to skip, got ${values[flag]}`)
+  return value
+}
+const churnChanges = wholeNumber('churn-changes')
 if (convergenceSamples > 0) console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
 const convergence = convergenceSamples > 0 ? await measureConvergence(convergenceSamples) : undefined
 if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
 const churn = churnChanges > 0 ? await measureChurn(churnChanges) : undefined
+
+// The fleet next, while this process (its client) holds a small heap; it leaves its fsynced files behind as well.
+const fleetOptions = { clusters: wholeNumber('fleet-clusters'), ingresses: wholeNumber('fleet-ingresses'), events: wholeNumber('fleet-events') }
+const fleetRuns = Object.values(fleetOptions).every((value) => value > 0)
+if (fleetRuns) console.error(`measuring ${fleetOptions.clusters} clusters of ${fleetOptions.ingresses} Ingresses behind one hapedge serve…`)
+const fleet = fleetRuns ? await measureFleet(fleetOptions) : undefined
 
 const results: SizeResult[] = []
 for (const size of sizes) {
@@ -74,3 +88,4 @@ if (values.json) {
 
 if (convergence) printConvergenceReport(convergence)
 if (churn) printChurnReport(churn)
+if (fleet) printFleetReport(fleet)

@@ -1,6 +1,7 @@
 import type { Row, SizeResult } from './measure.ts'
 import type { ChurnResult } from './churn.ts'
 import type { Convergence } from './convergence.ts'
+import type { FleetResult } from './fleet.ts'
 import type { HttpResult } from './http.ts'
 import type { SealingResult, SealingRow } from './sealing.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
@@ -130,8 +131,8 @@ export function printHttpReport(result: HttpResult, inProcessP50?: number): void
     `  one-Ingress event, request in → committed → response: p50 ${latencyMs.p50} ms, p95 ${latencyMs.p95} ms (${latencyMs.samples} sequential requests)` +
       (inProcessP50 === undefined ? '' : `; the same change in process: p50 ${inProcessP50} ms`),
   )
-  console.log(`  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after 503: writers race for HEAD)`)
-  console.log(`  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after 503)`)
+  console.log(`  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after a 503 (writers race for HEAD) or a reset connection)`)
+  console.log(`  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after a 503 or a reset connection)`)
 }
 
 /** Prints the time from an event posted to its route answering through HAProxy, with the agent's target. */
@@ -160,4 +161,43 @@ export function printSealingReport({ size, plainBuildMs, sealedBuildMs, rows }: 
   console.log(`\nsealed vs plain (in memory, ${size} Ingresses, the same changes through both; medians):`)
   console.log(table(rows, sealingColumns))
   console.log(`first commit of the whole cluster: plain ${round(plainBuildMs / 1000, 1)} s, sealed ${round(sealedBuildMs / 1000, 1)} s`)
+}
+
+/** Prints the fleet: many clusters behind one serve process, and whether one cluster's load slows another's. */
+export function printFleetReport(result: FleetResult): void {
+  const { load, spread, quiet, noisy, fleetView } = result
+  const times = (kind: Latency) => `p50 ${kind.p50} ms, p95 ${kind.p95} ms`
+  const ratio = (of: Latency, to: Latency) => `p50 ${round(of.p50 / to.p50, 2)}×, p95 ${round(of.p95 / to.p95, 2)}×`
+  console.log(
+    `\nfleet (${result.clusters} clusters of ${result.ingresses} Ingresses, ${result.objectsPerCluster} objects each, behind one hapedge serve on local disk with fsync, ` +
+      `content sealed under HAPEDGE_SECRET; ${result.cpus} CPUs shared by the server and this client):`,
+  )
+  console.log(`  loading, one resync (PUT …/objects) per cluster, ${result.inFlight} in flight: ${load.seconds} s in all; per cluster ${times(load.perCluster)}`)
+  console.log(`  one-Ingress event at a random cluster, one at a time: ${times(result.oneAtATime)} (${result.oneAtATime.samples} events)`)
+  console.log(
+    `  one-Ingress events at random clusters, ${result.inFlight} in flight: ${times(spread.latency)} per event (${spread.latency.samples} events in ${spread.seconds} s = ` +
+      `${round(spread.latency.samples / spread.seconds, 1)} events/s, ${spread.retries} retried after a 503 or a reset connection)`,
+  )
+  console.log(`  isolation: one quiet cluster's events, one at a time`)
+  console.log(`    (a) nothing else running: ${times(quiet.alone)} (${quiet.alone.samples} events)`)
+  console.log(
+    `    (b) while ${noisy.writers} writers flood another cluster with ${noisy.batch}-event batches: ${times(quiet.beside)}; ` +
+      `the noisy cluster took ${round(noisy.events / noisy.seconds)} events/s (${noisy.events} events in ${noisy.seconds} s, a batch answered in ${times(noisy.request)}, ${noisy.retries} retried after a 503 or a reset connection)`,
+  )
+  const busy = quiet.cpuBeside.server + quiet.cpuBeside.client
+  console.log(
+    `    (b)/(a): ${ratio(quiet.beside, quiet.alone)} on ${result.cpus} CPUs. Writes queue per cluster, so the quiet cluster's events never wait in the noisy one's queue ` +
+      `(where a batch waited ${noisy.request.p50} ms at p50); what the clusters share is the server's one JavaScript thread, the CPUs and the disk's fsyncs, so some slowdown is expected. ` +
+      `Cores busy, server + this client: ${quiet.cpuAlone.server} + ${quiet.cpuAlone.client} during (a), ${quiet.cpuBeside.server} + ${quiet.cpuBeside.client} during (b)` +
+      (busy < result.cpus * 0.8 ? ': the CPUs were not saturated, so the rest of the slowdown is the shared disk (every object a commit writes is fsynced)' : ': the CPUs were saturated'),
+  )
+  console.log(`    a quiet event right after each GET /v1/fleet: ${times(quiet.afterFleetView)}; vs (a): ${ratio(quiet.afterFleetView, quiet.alone)}`)
+  console.log(`  GET /v1/fleet over ${result.clusters} clusters (client round trip; answeredInMs as the server reports it):`)
+  console.log(`    cold, first call after loading: ${fleetView.cold.clientMs} ms; answeredInMs ${fleetView.cold.answeredInMs}`)
+  console.log(`    warm, ${fleetView.warm.client.samples} calls: ${times(fleetView.warm.client)}; answeredInMs ${times(fleetView.warm.answered)}`)
+  const flowing = fleetView.whileEventsFlow
+  console.log(
+    `    while events flow (${result.inFlight} in flight at random clusters), ${flowing.client.samples} calls: ${times(flowing.client)}; answeredInMs ${times(flowing.answered)}; ` +
+      `the events meanwhile: ${times(flowing.events)} (${flowing.events.samples} events)`,
+  )
 }
