@@ -1,3 +1,4 @@
+import { sealAllPlaintext, type SealPlaintextOutcome } from '../../core/commit/seal-plaintext.ts'
 import { sealingStore } from '../../core/commit/sealing-store.ts'
 import { Sealer } from '../../core/crypto/sealer.ts'
 import type { DeploymentSecrets } from '../../core/crypto/deployment-key.ts'
@@ -16,4 +17,15 @@ export function sealedStore(store: ObjectStore, sealer: Sealer | DeploymentSecre
   if (!sealer) return store
   const keys = new ClusterDataKeys(new Registry(store, hash, clock), sealer instanceof Sealer ? sealer : new Sealer(sealer), clock)
   return sealingStore(store, keys.keyOf)
+}
+
+/**
+ * After a scheduled collection: seals, a budget per cluster and run, what clusters stored in the
+ * clear before they had a data key (see sealPlaintext); logs each failure. Nothing without a secret.
+ */
+export async function sealLeftoverPlaintext(raw: ObjectStore, store: ObjectStore): Promise<SealPlaintextOutcome[]> {
+  if (store === raw) return []
+  const outcomes = await sealAllPlaintext(raw, store)
+  for (const outcome of outcomes) if ('error' in outcome) console.error(`sealing what ${outcome.cluster} stored in the clear failed: ${outcome.error}`)
+  return outcomes
 }

@@ -2,7 +2,7 @@ import { collectAllGarbage, type GarbageOutcome } from '../../core/commit/collec
 import { collectGarbage } from '../../core/commit/collect-garbage.ts'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
-import { sealedStore } from '../app/sealed-store.ts'
+import { sealedStore, sealLeftoverPlaintext } from '../app/sealed-store.ts'
 import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
@@ -26,13 +26,19 @@ export async function gcCommand(args: string[]): Promise<number> {
 
   // Marking reads sealed nodes: the secret `hapedge serve` used (HAPEDGE_SECRET, or the one in the data directory).
   const sealing = await nodeDeploymentSecrets(values.data, { create: false })
-  const store = sealedStore(createDiskStore({ root: values.data }), sealing?.secrets, nodeSha256)
+  const raw = createDiskStore({ root: values.data })
+  const store = sealedStore(raw, sealing?.secrets, nodeSha256)
   const outcomes: GarbageOutcome[] = values.cluster
     ? await Promise.all(values.cluster.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), options) })))
     : await collectAllGarbage(store, context, options)
   if (outcomes.length === 0) console.log(`no cluster has a committed generation in ${values.data}`)
   for (const outcome of outcomes) console[('error' in outcome ? 'error' : 'log')](describe(outcome, values.grace))
-  return outcomes.some((outcome) => 'error' in outcome) ? 1 : 0
+  const sealed = await sealLeftoverPlaintext(raw, store)
+  for (const { cluster, ...outcome } of sealed) {
+    const report = 'report' in outcome ? outcome.report : undefined
+    if (report?.sealed) console.log(`${cluster}: sealed ${report.sealed} objects stored in the clear before it had a data key${report.complete ? '' : ' — more remain: run again'}`)
+  }
+  return [...outcomes, ...sealed].some((outcome) => 'error' in outcome) ? 1 : 0
 }
 
 function describe(outcome: GarbageOutcome, grace: string): string {

@@ -1,7 +1,7 @@
 import { collectAllGarbage, type GarbageOutcome } from '../../core/commit/collect-all-garbage.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { deploymentSecrets } from '../app/deployment-secrets.ts'
-import { sealedStore } from '../app/sealed-store.ts'
+import { sealedStore, sealLeftoverPlaintext } from '../app/sealed-store.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { storeOf } from './handler.ts'
 import { readLambdaConfig } from './lambda-config.ts'
@@ -20,8 +20,10 @@ export async function collectGarbageHandler(
   const config = readLambdaConfig(environment)
   const options = { keep: Number(environment.HAPEDGE_GC_KEEP ?? 50), graceMs: Number(environment.HAPEDGE_GC_GRACE_SECONDS ?? 900) * 1000 }
   // Through the sealing store: marking reads the clusters' sealed nodes.
-  const store = sealedStore(storeOf(config), deploymentSecrets(environment), nodeSha256)
+  const raw = storeOf(config)
+  const store = sealedStore(raw, deploymentSecrets(environment), nodeSha256)
   const outcomes = await collectAllGarbage(store, () => ({ nodes: new NodeCache(config.cache.perCluster), hash: nodeSha256 }), options)
   for (const outcome of outcomes) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)
+  await sealLeftoverPlaintext(raw, store)
   return outcomes
 }

@@ -4,7 +4,7 @@ import { NodeCache } from '../../core/tree/node-cache.ts'
 import { createApp } from '../app/app.ts'
 import { buildEnv } from '../app/build-env.ts'
 import { deploymentSecrets } from '../app/deployment-secrets.ts'
-import { sealedStore } from '../app/sealed-store.ts'
+import { sealedStore, sealLeftoverPlaintext } from '../app/sealed-store.ts'
 import { kubernetesWriters } from '../kubernetes/cluster-writers.ts'
 import { createR2Store, type R2BucketBinding } from '../storage/r2-store.ts'
 
@@ -54,10 +54,13 @@ export default {
   scheduled(_controller: unknown, env: WorkerEnv, ctx: ExecutionContextLike): void {
     const context = () => ({ nodes: new NodeCache(16 * 1024 * 1024), hash: sha256Text })
     const options = { keep: Number(env.GC_KEEP ?? 50), graceMs: Number(env.GC_GRACE_SECONDS ?? 900) * 1000 }
+    const raw = createR2Store({ bucket: env.STORE })
+    // Through the sealing store: marking reads the clusters' sealed nodes.
+    const store = sealedStore(raw, deploymentSecrets({ ...env }), sha256Text)
     ctx.waitUntil(
-      // Through the sealing store: marking reads the clusters' sealed nodes.
-      collectAllGarbage(sealedStore(createR2Store({ bucket: env.STORE }), deploymentSecrets({ ...env }), sha256Text), context, options).then((outcomes) => {
+      collectAllGarbage(store, context, options).then(async (outcomes) => {
         for (const outcome of outcomes) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)
+        await sealLeftoverPlaintext(raw, store)
       }),
     )
   },

@@ -5,6 +5,7 @@ import { collectGarbage } from '../../../core/commit/collect-garbage.ts'
 import { CorruptObject } from '../../../core/commit/errors.ts'
 import { readGeneration } from '../../../core/commit/read-generation.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
+import { sealAllPlaintext, sealPlaintext } from '../../../core/commit/seal-plaintext.ts'
 import { sealingStore } from '../../../core/commit/sealing-store.ts'
 import { isSealedBody, SEALED_BODY_OVERHEAD } from '../../../core/crypto/sealed-body.ts'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
@@ -131,5 +132,31 @@ describe('the sealing store', () => {
     const report = await collectGarbage(store, 'prod-eu', coldContext(), { keep: 1, graceMs: 0, clock: instantClock(Date.now() + 1000) })
     expect(report?.deleted.length).toBeGreaterThan(0)
     expect(await filesOf('prod-eu')).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
+  })
+
+  it('seals in place, a budget at a time, what a cluster stored in the clear before it had a key, and then costs one read', async () => {
+    const { raw, store, commit, filesOf, contentKeys } = await sealedSetup()
+    await commit('prod-eu', app(3), raw)
+    const total = (await contentKeys('prod-eu')).length
+    const runs = []
+    for (let run = 0; run < 20 && !runs.at(-1)?.complete; run++) runs.push((await sealPlaintext(raw, store, 'prod-eu', 4))!)
+    expect(runs.at(-1)).toMatchObject({ complete: true })
+    expect(runs.reduce((sum, report) => sum + report.examined, 0)).toBe(total)
+    expect(runs.slice(0, -1).every((report) => report.examined === 4 && !report.complete)).toBe(true)
+    for (const key of await contentKeys('prod-eu')) expect(isSealedBody((await raw.get(key))!.body), key).toBe(true)
+    expect(await filesOf('prod-eu')).toEqual(fullRebuild(app(3)).files)
+    expect(await sealPlaintext(raw, store, 'prod-eu', 4)).toEqual({ examined: 0, sealed: 0, complete: true })
+  })
+
+  it('marks nothing for a cluster without a data key, and reports each cluster of a run', async () => {
+    const { raw, store, commit } = await sealedSetup()
+    await commit('staging', app(1), raw)
+    await commit('prod-us', app(1), raw)
+    const outcomes = await sealAllPlaintext(raw, store)
+    expect(outcomes).toEqual([
+      { cluster: 'prod-us', report: expect.objectContaining({ complete: true, sealed: expect.any(Number) }) },
+      { cluster: 'staging', report: undefined },
+    ])
+    expect(await raw.head('clusters/staging/sealed')).toBeUndefined()
   })
 })
