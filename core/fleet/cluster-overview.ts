@@ -25,14 +25,15 @@ export interface ClusterOverview {
 /**
  * A cluster's overview from its HEAD, or undefined before its first generation. It reads the
  * nodes along the counted tables' edges and the rejection tables, so it costs the same at any
- * cluster size, and nothing at all again while the snapshot is unchanged (`cache`).
+ * cluster size, and nothing at all again while the snapshot is unchanged (`cache`). The node
+ * cache to read through is asked for only then.
  */
-export async function clusterOverview(store: ObjectStore, cluster: string, context: TreeContext, cache?: OverviewCache): Promise<ClusterOverview | undefined> {
+export async function clusterOverview(store: ObjectStore, cluster: string, context: () => TreeContext, cache?: OverviewCache): Promise<ClusterOverview | undefined> {
   const keys = clusterKeys(cluster)
   const current = await readHead(store, keys)
   if (!current) return undefined
   const { head } = current
-  const derived = cache?.get(cluster, head) ?? (await derive(store, cluster, context, head))
+  const derived = cache?.get(cluster, head) ?? (await derive(store, cluster, context(), head))
   cache?.set(cluster, head, derived)
   const pin = head.pin ? { generation: head.pin.generation, since: head.pin.since, held: head.pin.held } : null
   return { generation: head.generation, manifest: head.manifest, pinned: pin, ...derived }

@@ -8,7 +8,7 @@ import type { DeploymentSecrets } from '../../core/crypto/deployment-key.ts'
 import { AgentPush } from './agent-push.ts'
 import { ClusterMirror, type ClusterWriterFactory } from './cluster-mirror.ts'
 import { Metrics } from './metrics.ts'
-import { NodeCaches } from './node-caches.ts'
+import { NodeCaches, type CacheBudget } from './node-caches.ts'
 import { sealedStore } from './sealed-store.ts'
 
 export interface EnvOptions {
@@ -17,8 +17,8 @@ export interface EnvOptions {
   hash: HashText
   clock?: Clock
   limits?: Partial<Limits>
-  /** Node text cached per cluster, and how many clusters' caches are kept (a Worker has 128 MB in all). */
-  cache?: { perCluster: number; clusters: number }
+  /** Node text cached per cluster, how many clusters' caches are kept, and in all (a Worker has 128 MB in all). */
+  cache?: CacheBudget
   /** How the function calls agents (tests pass their own). */
   fetcher?: typeof fetch
   /** The deployment secret(s) that wrap each cluster's data key; without them nothing is sealed, and no credentials can be stored. */
@@ -34,7 +34,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
   const metrics = new Metrics()
   const sealer = options.secrets && new Sealer(options.secrets)
-  const caches = new NodeCaches(options.hash, cache.perCluster, cache.clusters)
+  const caches = new NodeCaches(options.hash, cache)
   // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
   const store = sealedStore(options.store, sealer, options.hash, clock)
   return {

@@ -1,6 +1,8 @@
 import { clusterKeys } from '../../core/commit/cluster-keys.ts'
 import { clusterOverview, OverviewCache } from '../../core/fleet/cluster-overview.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
+import { NodeCache } from '../../core/tree/node-cache.ts'
+import type { TreeContext } from '../../core/tree/tree.ts'
 import type { ClusterRecord } from '../../core/registry/cluster-record.ts'
 import { agentSummaries, type AgentSummary } from './agent-reports.ts'
 import type { AppEnv } from './app-env.ts'
@@ -28,6 +30,14 @@ export interface ClusterView {
 }
 
 /**
+ * The node cache a fleet view reads through: the cluster's own when this process keeps it, else
+ * a small one of its own, so that a view of every cluster never pushes the writers' caches out.
+ */
+function readingContext(env: AppEnv, cluster: string): TreeContext {
+  return env.caches.peek(cluster) ?? { nodes: new NodeCache(8 * 1024 * 1024), hash: env.hash }
+}
+
+/**
  * The fleet's views, shared by the JSON API and the page. Each keeps its own cache of overviews,
  * keyed by HEAD's generation, manifest and snapshot: a cluster that did not change costs one HEAD read.
  */
@@ -36,7 +46,7 @@ export function fleetViews(env: AppEnv) {
 
   const view = async (record: ClusterRecord, detail: boolean): Promise<ClusterView> => {
     const keys = clusterKeys(record.id)
-    const [overview, lastEvent] = await Promise.all([clusterOverview(env.store, record.id, env.caches.for(record.id), overviews), lastEventAt(env.store, keys)])
+    const [overview, lastEvent] = await Promise.all([clusterOverview(env.store, record.id, () => readingContext(env, record.id), overviews), lastEventAt(env.store, keys)])
     const agents = await agentSummaries(env.store, keys.root, overview?.generation ?? null)
     const rejected = overview?.rejected ?? []
     return {

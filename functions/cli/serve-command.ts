@@ -11,6 +11,12 @@ import { createDiskStore } from '../storage/disk-store.ts'
 import { seedExample } from './seed-example.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
+/**
+ * A long-lived server keeps many clusters warm: one budget over all of them, so a fleet of small
+ * clusters stays cached where a fixed count (16) sent most events to a cold cache.
+ */
+const SERVER_CACHE = { perCluster: 64 * 1024 * 1024, clusters: 4096, total: 256 * 1024 * 1024 }
+
 /** `hapedge serve [--data DIR] [--port N] [--host ADDR] [--example]`: the functions as a Node server on local disk. */
 export async function serveCommand(args: string[]): Promise<number> {
   const values = parseOptions(args, {
@@ -26,7 +32,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const admin = await adminToken(data)
   // Made on the first start when HAPEDGE_SECRET is unset, so the default path seals too.
   const sealing = (await nodeDeploymentSecrets(data, { create: true }))!
-  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, writers: kubernetesWriters, secrets: sealing.secrets }))
+  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, cache: SERVER_CACHE, writers: kubernetesWriters, secrets: sealing.secrets }))
 
   const listening = await new Promise<{ address: string; port: number }>((done) => {
     const server = serve({ fetch: app.fetch, port, hostname: values.host }, (info) => done(info))
