@@ -51,6 +51,14 @@ export const head = z.object({
 export type Head = z.infer<typeof head>
 export type CommittedState = z.infer<typeof committedState>
 
+/** A pin as people read it (its latest state left out), or null when the cluster follows its events. */
+export type PinSummary = { generation: number; since: string; held: number }
+
+export function pinSummary(head: Head | undefined): PinSummary | null {
+  const pin = head?.pin
+  return pin ? { generation: pin.generation, since: pin.since, held: pin.held } : null
+}
+
 /** Where events apply: the latest state, which is what HEAD serves unless the cluster is pinned. */
 export function workingState(head: Head): CommittedState {
   return head.pin?.latest ?? { manifest: head.manifest, snapshot: head.snapshot }

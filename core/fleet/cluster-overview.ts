@@ -1,6 +1,6 @@
 import { clusterKeys } from '../commit/cluster-keys.ts'
 import { readGenerationRecord } from '../commit/generation-records.ts'
-import type { Head } from '../commit/head.ts'
+import { pinSummary, type Head, type PinSummary } from '../commit/head.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
 import { openTrees } from '../commit/open-trees.ts'
 import { readHead } from '../commit/read-head.ts'
@@ -17,7 +17,7 @@ export interface ClusterOverview {
   manifest: string
   committedAt: string | null
   /** Set while a rollback pins the cluster: the generation whose content is served, since when, and the changes held. */
-  pinned: { generation: number; since: string; held: number } | null
+  pinned: PinSummary | null
   counts: ClusterCounts
   rejected: Rejection[]
 }
@@ -35,8 +35,7 @@ export async function clusterOverview(store: ObjectStore, cluster: string, conte
   const { head } = current
   const derived = cache?.get(cluster, head) ?? (await derive(store, cluster, context(), head))
   cache?.set(cluster, head, derived)
-  const pin = head.pin ? { generation: head.pin.generation, since: head.pin.since, held: head.pin.held } : null
-  return { generation: head.generation, manifest: head.manifest, pinned: pin, ...derived }
+  return { generation: head.generation, manifest: head.manifest, pinned: pinSummary(head), ...derived }
 }
 
 type Derived = Pick<ClusterOverview, 'committedAt' | 'counts' | 'rejected'>

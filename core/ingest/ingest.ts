@@ -1,3 +1,4 @@
+import { pinSummary, type PinSummary } from '../commit/head.ts'
 import { commitEvents, type CommitContext, type Committed } from '../commit/commit-events.ts'
 import { runLoading } from '../commit/run-loading.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
@@ -22,7 +23,7 @@ export interface IngestResult {
   /** Events refused as older than what was already applied to their object. */
   stale: number
   /** Set while the cluster is pinned by a rollback: `generation` stays served, and this write is held until release. */
-  pinned?: { generation: number; since: string; held: number }
+  pinned?: PinSummary
 }
 
 /**
@@ -49,8 +50,8 @@ export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], 
   result.changed.files = files.size
   result.generation = last.head?.generation ?? null
   result.manifest = last.head?.manifest ?? null
-  const pin = last.head?.pin
-  if (pin) result.pinned = { generation: pin.generation, since: pin.since, held: pin.held }
+  const pinned = pinSummary(last.head)
+  if (pinned) result.pinned = pinned
   if (last.applied) result.rejected = await rejectionsOf(ctx, last, events)
   return result
 }

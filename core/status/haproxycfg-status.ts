@@ -1,3 +1,4 @@
+import type { PinSummary } from '../commit/head.ts'
 import type { AgentReport } from '../registry/agent-report.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { statusConditions } from './status-conditions.ts'
@@ -29,7 +30,7 @@ export interface CommitFacts {
   rejected: readonly Rejection[]
   pods: readonly (AgentReport & { pod: string })[]
   /** Set while a rollback pins the cluster (HEAD's pin). */
-  pinned?: { generation: number; since: string; held: number } | undefined
+  pinned?: PinSummary | undefined
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PinSummary } from '../commit/head.ts'
 import type { HAProxyCfgStatus, StatusCondition, StatusPod } from './haproxycfg-resource.ts'
 
 /** Pods named in a condition's message; the rest are counted. */
@@ -10,7 +11,7 @@ interface ConditionFacts {
   at: string
   rejected: number
   pods: readonly StatusPod[]
-  pinned?: { generation: number; since: string; held: number } | undefined
+  pinned?: PinSummary | undefined
 }
 
 /**

@@ -1,5 +1,5 @@
 import { clusterKeys } from '../commit/cluster-keys.ts'
-import type { Head } from '../commit/head.ts'
+import { pinSummary, type Head } from '../commit/head.ts'
 import { readGenerationRecord } from '../commit/generation-records.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
 import { openTrees } from '../commit/open-trees.ts'
@@ -43,6 +43,6 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
     reloadReasons: record?.plan.reasons ?? [],
     rejected,
     pods,
-    pinned: head.pin && { generation: head.pin.generation, since: head.pin.since, held: head.pin.held },
+    pinned: pinSummary(head) ?? undefined,
   })
 }

@@ -1,4 +1,5 @@
 import { clusterKeys } from '../../core/commit/cluster-keys.ts'
+import type { PinSummary } from '../../core/commit/head.ts'
 import { clusterOverview, OverviewCache } from '../../core/fleet/cluster-overview.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
@@ -20,7 +21,7 @@ export interface ClusterView {
   manifest: string | null
   committedAt: string | null
   lastEventAt: string | null
-  pinned: { generation: number; since: string; held: number } | null
+  pinned: PinSummary | null
   counts: { ingresses: number; hosts: number; backends: number; rejected: number }
   /** Only in one cluster's view. */
   rejected?: Rejection[]

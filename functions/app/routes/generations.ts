@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { pinSummary } from '../../../core/commit/head.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import type { Moved } from '../../../core/commit/pin.ts'
@@ -28,8 +29,7 @@ export function generationRoutes(env: AppEnv) {
     const record = await clusterOf(c.req.param('id'))
     const page = readQuery(c.req.query(), historyQuery)
     const head = await readHead(env.store, clusterKeys(record.id))
-    const pin = head?.head.pin
-    return c.json({ current: head?.head.generation ?? null, pinned: pin ? { generation: pin.generation, since: pin.since, held: pin.held } : null, ...(await generationHistory(env.store, record.id, page)) })
+    return c.json({ current: head?.head.generation ?? null, pinned: pinSummary(head?.head), ...(await generationHistory(env.store, record.id, page)) })
   })
 
   routes.get('/:id/diff', admin, async (c) => {
@@ -42,8 +42,7 @@ export function generationRoutes(env: AppEnv) {
 
   /** What moved, as the JSON API answers it. */
   const answer = ({ head, changed, files, plan, warnings }: Moved) => {
-    const pin = head.pin ? { generation: head.pin.generation, since: head.pin.since, held: head.pin.held } : null
-    return { generation: head.generation, manifest: head.manifest, changed, files, reload: plan.reload, reasons: plan.reasons, pinned: pin, warnings }
+    return { generation: head.generation, manifest: head.manifest, changed, files, reload: plan.reload, reasons: plan.reasons, pinned: pinSummary(head), warnings }
   }
 
   routes.post('/:id/rollback', admin, async (c) => {
