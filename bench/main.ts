@@ -60,7 +60,7 @@ for (const size of sizes) {
   console.error(`measuring ${size} Ingresses…`)
   results.push(await measureSize(size, { samples: Number(values.samples), fullRuns: size >= 20_000 ? 5 : 9 }))
 }
-printReport(results)
+if (results.length > 0) printReport(results)
 
 const stored: StorageResult[] = []
 for (const [i, size] of storageSizes.entries()) {

@@ -8,6 +8,7 @@ import { adminToken } from '../node/admin-token.ts'
 import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
+import { fairStore } from '../storage/fair-store.ts'
 import { seedExample } from './seed-example.ts'
 import { parseOptions, UsageError } from './usage-error.ts'
 
@@ -32,7 +33,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   const admin = await adminToken(data)
   // Made on the first start when HAPEDGE_SECRET is unset, so the default path seals too.
   const sealing = (await nodeDeploymentSecrets(data, { create: true }))!
-  const app = createApp(buildEnv({ store: createDiskStore({ root: data }), adminToken: admin.token, hash: nodeSha256, cache: SERVER_CACHE, writers: kubernetesWriters, secrets: sealing.secrets }))
+  const app = createApp(buildEnv({ store: fairStore(createDiskStore({ root: data })), adminToken: admin.token, hash: nodeSha256, cache: SERVER_CACHE, writers: kubernetesWriters, secrets: sealing.secrets }))
 
   const listening = await new Promise<{ address: string; port: number }>((done) => {
     const server = serve({ fetch: app.fetch, port, hostname: values.host }, (info) => done(info))
