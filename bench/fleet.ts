@@ -21,6 +21,8 @@ export interface FleetOptions {
 /** Cores busy on average over a phase: the serve process's, and this client's. */
 export interface CpuUse {
   server: number
+  /** The part of `server` spent in the kernel for it: on local disk, mostly the fsyncs' journal work. */
+  serverKernel: number
   client: number
 }
 
@@ -75,16 +77,21 @@ function cpuMeter(pid: number) {
   const server = () => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return (Number(fields[11]) + Number(fields[12])) / ticks
+      return { total: (Number(fields[11]) + Number(fields[12])) / ticks, kernel: Number(fields[12]) / ticks }
     } catch {
-      return Number.NaN
+      return { total: Number.NaN, kernel: Number.NaN }
     }
   }
   const client = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6
   const from = { at: performance.now(), server: server(), client: client() }
   return (): CpuUse => {
     const seconds = (performance.now() - from.at) / 1000
-    return { server: round((server() - from.server) / seconds, 2), client: round((client() - from.client) / seconds, 2) }
+    const now = server()
+    return {
+      server: round((now.total - from.server.total) / seconds, 2),
+      serverKernel: round((now.kernel - from.server.kernel) / seconds, 2),
+      client: round((client() - from.client) / seconds, 2),
+    }
   }
 }
 

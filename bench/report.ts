@@ -188,7 +188,8 @@ export function printFleetReport(result: FleetResult): void {
   console.log(
     `    (b)/(a): ${ratio(quiet.beside, quiet.alone)} on ${result.cpus} CPUs. Writes queue per cluster, so the quiet cluster's events never wait in the noisy one's queue ` +
       `(where a batch waited ${noisy.request.p50} ms at p50); what the clusters share is the server's one JavaScript thread, the CPUs and the disk's fsyncs, so some slowdown is expected. ` +
-      `Cores busy, server + this client: ${quiet.cpuAlone.server} + ${quiet.cpuAlone.client} during (a), ${quiet.cpuBeside.server} + ${quiet.cpuBeside.client} during (b)` +
+      `Cores busy, server (of it in the kernel) + this client: ${quiet.cpuAlone.server} (${quiet.cpuAlone.serverKernel}) + ${quiet.cpuAlone.client} during (a), ` +
+      `${quiet.cpuBeside.server} (${quiet.cpuBeside.serverKernel}) + ${quiet.cpuBeside.client} during (b)` +
       (busy < result.cpus * 0.8 ? ': the CPUs were not saturated, so the rest of the slowdown is the shared disk (every object a commit writes is fsynced)' : ': the CPUs were saturated'),
   )
   console.log(`    a quiet event right after each GET /v1/fleet: ${times(quiet.afterFleetView)}; vs (a): ${ratio(quiet.afterFleetView, quiet.alone)}`)
