@@ -1,5 +1,5 @@
 import type { Applied } from '../incremental/incremental-cluster.ts'
-import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { IncrementalCluster, rederivesAll } from '../incremental/incremental-cluster.ts'
 import { likelyReads } from '../incremental/likely-reads.ts'
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import type { ClusterOptions } from '../model/settings.ts'
@@ -17,6 +17,7 @@ import { openTrees } from './open-trees.ts'
 import { preload } from './preload.ts'
 import { readHead } from './read-head.ts'
 import { runLoading } from './run-loading.ts'
+import { walkGeneration } from './walk-generation.ts'
 
 export interface CommitContext {
   store: ObjectStore
@@ -69,7 +70,10 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
     }
     const base = current && workingState(current.head)
     const trees = base && (await openTrees(base, loader, ctx.context, keys))
-    if (trees) await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
+    if (trees && (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader))) {
+      // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
+      await walkGeneration(base!, loader, ctx.context, { leaves: true })
+    } else if (trees) await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
     const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
     const held = current?.head.pin !== undefined
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {

@@ -11,7 +11,7 @@ import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
-import { canonicalOptions, type ClusterOptions, type Settings } from '../model/settings.ts'
+import { canonicalOptions, DEFAULT_OPTIONS, type ClusterOptions, type Settings } from '../model/settings.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { certificateFile, CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderBackend } from '../render/render-backends.ts'
@@ -38,6 +38,20 @@ interface ClusterWide {
   rejections: Rejection[]
   /** Absent in snapshots made before options were recorded: taken as changed. */
   options?: ClusterOptions
+}
+
+/** Whether a snapshot was derived under other options than these (or does not say: it predates their recording). */
+function derivedUnderOther(stored: ClusterWide, options: ClusterOptions): boolean {
+  return JSON.stringify(stored.options) !== JSON.stringify(canonicalOptions(options))
+}
+
+/**
+ * Whether a change under `options` will derive the whole cluster again (its snapshot was made
+ * under other ones): the committer then loads the snapshot whole, level by level, first.
+ */
+export function rederivesAll(snapshot: Tree, options: Partial<ClusterOptions>): boolean {
+  const stored = new Keyspace(snapshot).table<ClusterWide>(TABLE.settings).get(CLUSTER_WIDE)
+  return stored !== undefined && derivedUnderOther(stored, { ...DEFAULT_OPTIONS, ...options })
 }
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
@@ -112,7 +126,7 @@ export class IncrementalCluster {
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
-    this.optionsChanged = stored !== undefined && JSON.stringify(stored.options) !== JSON.stringify(canonicalOptions(this.state.options))
+    this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
   }
 

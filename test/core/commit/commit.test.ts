@@ -58,6 +58,19 @@ describe('committing events to object storage', () => {
     expect(loaded[400]).toBeLessThan(loaded[20]! * 3)
   })
 
+  it('derives a cluster again under new options from a cold process in a round trip per tree level, equal to a full rebuild under them', async () => {
+    const store = createMemoryStore()
+    const objects = Array.from({ length: 400 }, (_, n) => app(n)).flat()
+    await commitEvents(context(store), objects.map(added))
+    const options = { httpBind: '127.0.0.1:8080', ingressClass: 'hapedge' }
+    const changed = await commitEvents(context(store, { options }), [])
+    expect(changed.committed).toBe(true)
+    expect(await filesOf(store)).toEqual(fullRebuild(objects, options).files)
+    // The whole snapshot and generation, loaded level by level: a scan node by node would take a round per node.
+    expect(changed.loaded.nodes).toBeGreaterThan(100)
+    expect(changed.loaded.rounds).toBeLessThan(15)
+  })
+
   it('retries when HEAD moved under it, and gives up with a retryable error when it keeps moving', async () => {
     const store = createMemoryStore()
     await commitEvents(context(store), app(1).map(added))
