@@ -117,6 +117,28 @@ describe.each(Object.entries(envelopes))('the Lambda handler, invoked with %s ev
     const notJson = jsonOf(await invoke({ method: 'POST', path, token, json: '{"events": [' }))
     expect(notJson).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^the body is not JSON/), path: '' } } })
   })
+
+  it('serves the fleet page: a sign-in form post answers with the session cookie, which the next request sends back as AWS does', async () => {
+    const id = `${prefix}-page`
+    await register(id)
+    const login = invocation(envelope, { method: 'POST', path: '/fleet/login' })
+    const form = `token=${encodeURIComponent(ADMIN)}`
+    login.headers = { ...login.headers, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(form.length) }
+    login.body = form
+    const signedIn = (await handler(login)) as LambdaResult & { cookies?: string[] }
+    expect(signedIn.statusCode).toBe(303)
+    // Payload format 2.0 returns cookies beside the headers, and the client sends them back in `cookies`.
+    const cookie = signedIn.cookies?.find((value) => value.startsWith('hapedge_fleet='))
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).not.toContain(ADMIN)
+    const page = invocation(envelope, { method: 'GET', path: '/fleet' })
+    page.cookies = [cookie!.split(';')[0]!]
+    const fleet = (await handler(page)) as LambdaResult
+    expect(fleet.statusCode).toBe(200)
+    expect(fleet.headers?.['content-type']).toMatch(/^text\/html/)
+    expect(fleet.body).toContain(id)
+    expect((await handler(invocation(envelope, { method: 'GET', path: '/fleet' })) as LambdaResult).statusCode).toBe(303)
+  })
 })
 
 describe('the Lambda handler, misconfigured', () => {
