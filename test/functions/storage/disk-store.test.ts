@@ -88,7 +88,11 @@ describe('disk store', () => {
 
     await writeFile(lock, `${process.pid} ${hostname()}`)
     await utimes(lock, minuteAgo, minuteAgo)
-    await expect(store.put('locks/HEAD', 'blocked')).rejects.toThrow(/storage put locks\/HEAD failed: lock .* still held/)
+    const etag = (await store.head('locks/HEAD'))!.etag
+    await expect(store.put('locks/HEAD', 'blocked', { ifMatch: etag })).rejects.toThrow(/storage put locks\/HEAD failed: lock .* still held/)
+    // Only a compare-and-swap takes the lock: a plain put replaces the name atomically by rename alone.
+    expect(await store.put('locks/HEAD', 'plain')).toEqual(expect.any(String))
+    expect(new TextDecoder().decode((await store.get('locks/HEAD'))!.body)).toBe('plain')
   })
 
   it('keeps compare-and-swap across processes: two processes, 15 increments each, no update lost', async () => {
