@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
 import { printChurnReport, printConvergenceReport, printFleetReport, printHttpReport, printReport, printSealingReport, printStorageReport } from './report.ts'
 import { measureChurn } from './churn.ts'
-import { measureConvergence } from './convergence.ts'
+import { measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureSealing } from './sealing.ts'
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     'http-size': { type: 'string', default: '20000' },
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
+    'convergence-runs': { type: 'string', default: '3' },
     'churn-changes': { type: 'string', default: '200' },
     'fleet-clusters': { type: 'string', default: '100' },
     'fleet-ingresses': { type: 'string', default: '1000' },
@@ -44,8 +45,11 @@ const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses
   return value
 }
 const churnChanges = wholeNumber('churn-changes')
-if (convergenceSamples > 0) console.error('measuring convergence through hapedge serve, the agent and HAProxy…')
-const convergence = convergenceSamples > 0 ? await measureConvergence(convergenceSamples) : undefined
+const convergenceRuns = Math.max(1, Number(values['convergence-runs']) || 1)
+if (convergenceSamples > 0) console.error(`measuring convergence through hapedge serve, the agent and HAProxy (${convergenceRuns} runs, each on a fresh stack)…`)
+// Runs, not only samples: on these machines a whole run drifts with the disk, so its spread is part of the figure.
+const convergence: Convergence[] = []
+for (let run = 0; run < (convergenceSamples > 0 ? convergenceRuns : 0); run++) convergence.push(await measureConvergence(convergenceSamples))
 if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
 const churn = churnChanges > 0 ? await measureChurn(churnChanges) : undefined
 
@@ -86,6 +90,6 @@ if (values.json) {
   console.log(`\nwrote ${values.json}`)
 }
 
-if (convergence) printConvergenceReport(convergence)
+if (convergence.length > 0) printConvergenceReport(convergence)
 if (churn) printChurnReport(churn)
 if (fleet) printFleetReport(fleet)
