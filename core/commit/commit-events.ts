@@ -70,10 +70,12 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
     }
     const base = current && workingState(current.head)
     const trees = base && (await openTrees(base, loader, ctx.context, keys))
-    if (trees && (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader))) {
+    if (trees) {
+      // The settings entry is among the likely reads, so the check after them reads from the cache.
+      await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
       // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
-      await walkGeneration(base!, loader, ctx.context, { leaves: true })
-    } else if (trees) await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
+      if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
+    }
     const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
     const held = current?.head.pin !== undefined
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
