@@ -8,4 +8,5 @@ export function fixtureCertificate(name: 'shop.example.com' | 'apps.example.com'
   return { certPem: readFileSync(fixturePath(`tls/${name}.crt`), 'utf8'), keyPem: readFileSync(fixturePath(`tls/${name}.key`), 'utf8') }
 }
 
-export const corpusPath = fileURLToPath(new URL('../../../shared/corpus', import.meta.url))
+/** Real-world manifests kept verbatim, with their sources and licences (test/fixtures/corpus/SOURCES.tsv). */
+export const corpusPath = fixturePath('corpus')

@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InputError, loadObjects, MAX_FILE_BYTES, type LoadedObject } from '../../../functions/cli/load-objects.ts'
+import { corpusPath } from '../../support/fixtures.ts'
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus', import.meta.url))
+const CORPUS = corpusPath
 
 let dir = ''
 
@@ -265,7 +265,7 @@ describe('loadObjects: paths', () => {
 })
 
 describe('loadObjects: the Ingress corpus', () => {
-  it('loads every file in ../shared/corpus as mappings', async () => {
+  it('loads every file in the corpus of real-world manifests as mappings', async () => {
     const loaded = await loadObjects([CORPUS])
     expect(loaded.length).toBeGreaterThan(0)
     for (const { object, source } of loaded) {
