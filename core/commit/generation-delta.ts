@@ -1,4 +1,4 @@
-import { MANIFEST_SHAPE, parseManifest } from '../generation/manifest.ts'
+import { MANIFEST_SHAPE, parseManifest, type Manifest } from '../generation/manifest.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { childrenOf, pointsOn, rootNode, spaceOf, type GenerationNode } from './generation-nodes.ts'
@@ -12,7 +12,8 @@ import type { NodeLoader } from './node-loader.ts'
  * line up and the walk costs the nodes on the paths to what changed, not the generation.
  *
  * The answer is a hint: it stops at `budgetBytes`, and a reader still verifies every text
- * against the address its verified parent gives, fetching whatever the hint left out.
+ * against the address its verified parent gives, fetching whatever the hint left out. A `have`
+ * whose text is not a manifest record (a tree node, a file) is taken as holding nothing.
  */
 export async function generationDelta(want: string, have: string | undefined, loader: NodeLoader, context: TreeContext, budgetBytes: number): Promise<Map<string, string>> {
   const delta = new Map<string, string>()
@@ -27,7 +28,8 @@ export async function generationDelta(want: string, have: string | undefined, lo
   const record = await loader.text(MANIFEST_SHAPE.space, want)
   if (!add(want, record)) return delta
   let wants = [rootNode(MANIFEST_SHAPE, parseManifest(record).tree)]
-  let haves = have ? [rootNode(MANIFEST_SHAPE, parseManifest(await loader.text(MANIFEST_SHAPE.space, have)).tree)] : []
+  const heldManifest = have === undefined ? undefined : manifestIn(await loader.text(MANIFEST_SHAPE.space, have))
+  let haves = heldManifest ? [rootNode(MANIFEST_SHAPE, heldManifest.tree)] : []
 
   while (wants.length > 0) {
     const held = new Set(haves.map((node) => node.sha256))
@@ -46,6 +48,15 @@ export async function generationDelta(want: string, have: string | undefined, lo
     for (const node of haveNow) haves.push(...childrenOf(node, context))
   }
   return delta
+}
+
+/** The manifest a stored text records, or undefined when it records none. */
+function manifestIn(text: string): Manifest | undefined {
+  try {
+    return parseManifest(text)
+  } catch {
+    return undefined
+  }
 }
 
 /** Walk order: the manifest's levels above every file's, and within a tree, higher levels first, so the two sides meet at the same height. */

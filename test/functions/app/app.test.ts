@@ -161,6 +161,20 @@ describe('the HTTP API', () => {
     expect(await bad.json()).toEqual({ error: { message: 'must be a lowercase hex sha256', path: 'have' } })
   })
 
+  it('takes a have= that names a stored blob other than a manifest as unknown, answering the whole generation', async () => {
+    const { register, events, call } = harness()
+    const token = await register('a')
+    const { manifest } = (await (await events('a', token, app(1).map(put))).json()) as { manifest: string }
+    const headWith = async (have: string) => {
+      const answer = await call('GET', `/v1/clusters/a/head?have=${have}`, token)
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { blobs: Record<string, string> }).blobs
+    }
+    const whole = await headWith('0'.repeat(64))
+    const notAManifest = Object.keys(whole).find((sha256) => sha256 !== manifest)!
+    expect(await headWith(notAManifest)).toEqual(whole)
+  })
+
   it('resyncs from a full List: objects it no longer holds are deleted, the rest is unchanged', async () => {
     const { register, events, call, store } = harness()
     const token = await register('prod-eu')
