@@ -11,6 +11,7 @@ import { fleetPage } from './fleet-page/index.ts'
 import { fleetRoutes } from './routes/fleet.ts'
 import { generationRoutes } from './routes/generations.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
+import { landingRoutes } from './routes/landing.tsx'
 import { registrationRoutes } from './routes/registration.ts'
 
 /**
@@ -28,6 +29,7 @@ export function createApp(env: AppEnv) {
     env.metrics.count('hapedge_requests_total', 'Requests, by route and status.', { route, status: String(c.res.status) })
   })
 
+  app.route('/', landingRoutes())
   app.get('/healthz', (c) => c.json({ ok: true }))
   app.get('/metrics', (c) => c.text(env.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' }))
   app.route('/v1/clusters', registrationRoutes(env))
