@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { link, open, readFile, rename, rm, stat } from 'node:fs/promises'
-import { hostname } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { holderAlive, thisHolder } from './lock-holder.ts'
 
 export interface LockTiming {
-  /** A lock older than this whose holder is gone (dead process, or another host) is broken. */
+  /** A lock older than this whose holder is gone (an exited or earlier process, or another host) is broken. */
   staleMs: number
   /** How long to wait for a lock before giving up. */
   timeoutMs: number
@@ -25,10 +25,11 @@ export async function withLock<T>(lockPath: string, timing: LockTiming, fn: () =
 
 async function acquire(lockPath: string, timing: LockTiming): Promise<void> {
   const deadline = Date.now() + timing.timeoutMs
+  const holder = await thisHolder()
   for (let backoff = 1; ; backoff = Math.min(backoff * 2, 50)) {
     try {
       const handle = await open(lockPath, 'wx')
-      await handle.writeFile(`${process.pid} ${hostname()}`).finally(() => handle.close())
+      await handle.writeFile(holder).finally(() => handle.close())
       return
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
@@ -44,23 +45,11 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean>
   const seen = await stat(lockPath).catch(() => undefined)
   if (!seen) return true
   if (Date.now() - seen.mtimeMs < staleMs) return false
-  if (holderAlive(await readFile(lockPath, 'utf8').catch(() => ''))) return false
+  if (await holderAlive(await readFile(lockPath, 'utf8').catch(() => ''))) return false
   // Move it aside before deleting: two breakers of one stale lock must not delete a fresh one.
   const aside = `${lockPath}.${randomBytes(6).toString('hex')}.stale`
   if (!(await rename(lockPath, aside).then(() => true, () => false))) return true
   if ((await stat(aside)).ino !== seen.ino) await link(aside, lockPath).catch(() => undefined)
   await rm(aside, { force: true })
   return true
-}
-
-/** Whether the lock's writer, `pid host`, still runs; a holder on another host cannot be asked. */
-function holderAlive(content: string): boolean {
-  const [pid, host] = content.split(' ')
-  if (host !== hostname() || !Number(pid)) return false
-  try {
-    process.kill(Number(pid), 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +9,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { createDiskStore } from '../../../functions/storage/disk-store.ts'
+import { thisHolder } from '../../../functions/storage/lock-holder.ts'
 import { readCounter } from '../../support/contracts/cas-counter.ts'
 import { objectStoreContract } from '../../support/contracts/object-store-contract.ts'
 import { storageError } from '../../support/contracts/storage-error.ts'
@@ -78,21 +81,43 @@ describe('disk store', () => {
     expect(seen.size).toBeGreaterThan(0)
   }, 30_000)
 
-  it('breaks a stale lock whose holder is gone, and waits out a live one', async () => {
-    await mkdir(join(root, 'locks'), { recursive: true })
-    const lock = join(root, 'locks', '.~lock-HEAD')
-    await writeFile(lock, `999999999 ${hostname()}`)
+  describe('a lock file left behind', () => {
     const minuteAgo = new Date(Date.now() - 60_000)
-    await utimes(lock, minuteAgo, minuteAgo)
-    expect(await store.put('locks/HEAD', 'after a crash', { ifNoneMatch: '*' })).toEqual(expect.any(String))
+    /** Leaves a lock on `key` as if written a minute ago by `holder`. */
+    const leaveLock = async (key: string, holder: string) => {
+      await mkdir(join(root, 'locks'), { recursive: true })
+      const lock = join(root, 'locks', `.~lock-${key}`)
+      await writeFile(lock, holder)
+      await utimes(lock, minuteAgo, minuteAgo)
+    }
+    const swapSucceeds = async (key: string) => expect(await store.put(`locks/${key}`, 'after a crash', { ifNoneMatch: '*' })).toEqual(expect.any(String))
 
-    await writeFile(lock, `${process.pid} ${hostname()}`)
-    await utimes(lock, minuteAgo, minuteAgo)
-    const etag = (await store.head('locks/HEAD'))!.etag
-    await expect(store.put('locks/HEAD', 'blocked', { ifMatch: etag })).rejects.toThrow(/storage put locks\/HEAD failed: lock .* still held/)
-    // Only a compare-and-swap takes the lock: a plain put replaces the name atomically by rename alone.
-    expect(await store.put('locks/HEAD', 'plain')).toEqual(expect.any(String))
-    expect(new TextDecoder().decode((await store.get('locks/HEAD'))!.body)).toBe('plain')
+    it('is broken when its holder is gone', async () => {
+      await leaveLock('gone', `999999999 ${hostname()}`)
+      await swapSucceeds('gone')
+    })
+
+    it("is broken when it names this process's PID under another process id: an earlier server's, as a restarted container's PID 1 is", async () => {
+      await leaveLock('earlier', `${process.pid} ${hostname()} ${randomBytes(9).toString('base64url')} 1`)
+      await swapSucceeds('earlier')
+    })
+
+    it.skipIf(!existsSync('/proc/self/stat'))('is broken when its PID now runs a process that started at another time (a reused PID)', async () => {
+      await leaveLock('reused', `${process.ppid} ${hostname()} ${randomBytes(9).toString('base64url')} 1`)
+      await swapSucceeds('reused')
+    })
+
+    it('is waited out while its holder runs: another operation of this process, or another process', async () => {
+      await store.put('locks/live', 'committed')
+      const etag = (await store.head('locks/live'))!.etag
+      for (const holder of [await thisHolder(), `${process.ppid} ${hostname()}`]) {
+        await leaveLock('live', holder)
+        await expect(store.put('locks/live', 'blocked', { ifMatch: etag })).rejects.toThrow(/storage put locks\/live failed: lock .* still held/)
+      }
+      // Only a compare-and-swap takes the lock: a plain put replaces the name atomically by rename alone.
+      expect(await store.put('locks/live', 'plain')).toEqual(expect.any(String))
+      expect(new TextDecoder().decode((await store.get('locks/live'))!.body)).toBe('plain')
+    })
   })
 
   it('keeps compare-and-swap across processes: two processes, 15 increments each, no update lost', async () => {
