@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { CommitContention, CorruptObject, NotPinned, UnknownGeneration } from '../../core/commit/errors.ts'
 import { StorageError } from '../../core/ports/object-store.ts'
 import type { AppEnv } from './app-env.ts'
-import { requireCluster, type AppVariables } from './auth.ts'
+import { requireCluster, showsAdmin, type AppVariables } from './auth.ts'
 import { HttpError } from './http-error.ts'
 import { agentRoutes } from './routes/agents.ts'
 import { clusterAdminRoutes } from './routes/cluster-admin.ts'
@@ -31,7 +31,8 @@ export function createApp(env: AppEnv) {
 
   app.route('/', landingRoutes())
   app.get('/healthz', (c) => c.json({ ok: true }))
-  app.get('/metrics', (c) => c.text(env.metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' }))
+  // Per-cluster series name every cluster: the admin's only; anyone else gets the deployment's totals.
+  app.get('/metrics', (c) => c.text(env.metrics.render({ perCluster: showsAdmin(env, c) }), 200, { 'content-type': 'text/plain; version=0.0.4' }))
   app.route('/v1/clusters', registrationRoutes(env))
   app.route('/v1/clusters', clusterAdminRoutes(env))
   app.route('/v1/clusters', generationRoutes(env))

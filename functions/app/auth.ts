@@ -17,6 +17,13 @@ function bearer(c: AppContext): string {
 /** Whether `token` is the admin token (compared by digest, in constant time). */
 export const isAdmin = (env: AppEnv, token: string) => sameDigest(env.hash(token), env.adminTokenSha256)
 
+/** Whether the request shows the admin token: false when it shows none, 401 when it shows another. */
+export function showsAdmin(env: AppEnv, c: AppContext): boolean {
+  if (c.req.header('authorization') === undefined) return false
+  if (!isAdmin(env, bearer(c))) throw new HttpError(401, 'not the admin token')
+  return true
+}
+
 /** Admin routes: the admin token only. */
 export function requireAdmin(env: AppEnv): MiddlewareHandler<{ Variables: AppVariables }> {
   return async (c, next) => {

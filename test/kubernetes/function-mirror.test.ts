@@ -28,7 +28,8 @@ describe('the function mirrors each commit into the cluster', () => {
     app.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
   const resource = () => double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'hapedge', name: 'prod' } })
   const status = () => resource()?.status as HAProxyCfgStatus | undefined
-  const metrics = async () => (await app.request('/metrics')).text()
+  // Its series are per cluster, which only the admin token is shown.
+  const metrics = async () => (await call('GET', '/metrics', ADMIN)).text()
   let token: string
 
   beforeAll(async () => {

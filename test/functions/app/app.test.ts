@@ -23,6 +23,23 @@ describe('the HTTP API', () => {
     expect(metrics).toMatch(/^hapedge_request_duration_seconds_count\{route="\/healthz"\} 1$/m)
   })
 
+  it('shows per-cluster series to the admin token only; anyone else gets them summed, with no cluster id', async () => {
+    const { call, register, events } = harness()
+    const sent = { 'prod-eu': app(1), 'prod-us': [...app(2), ...app(3)] }
+    const tokens: Record<string, string> = {}
+    for (const [id, objects] of Object.entries(sent)) {
+      tokens[id] = await register(id)
+      await events(id, tokens[id], objects.map(put))
+    }
+    const open = await (await call('GET', '/metrics')).text()
+    expect(open).not.toMatch(/cluster=|prod-/)
+    expect(open).toMatch(new RegExp(`^hapedge_events_total ${sent['prod-eu'].length + sent['prod-us'].length}$`, 'm'))
+    const admin = await (await call('GET', '/metrics', ADMIN)).text()
+    for (const [id, objects] of Object.entries(sent)) expect(admin).toMatch(new RegExp(`^hapedge_events_total\\{cluster="${id}"\\} ${objects.length}$`, 'm'))
+    const clusterToken = await call('GET', '/metrics', tokens['prod-eu'])
+    expect(clusterToken.status).toBe(401)
+  })
+
   it('registers clusters with the admin token, shows each token once, and lists them with their generation', async () => {
     const { call, register, events } = harness()
     expect((await call('POST', '/v1/clusters', undefined, { id: 'prod-eu' })).status).toBe(401)
