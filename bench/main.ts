@@ -1,13 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printChurnReport, printConvergenceReport, printFleetReport, printHttpReport, printReport, printSealingReport, printStorageReport } from './report.ts'
+import { printChurnReport, printConvergenceReport, printFleetReport, printHttpReport, printReport, printSealingReport, printStorageReport, printWorkerBundleReport } from './report.ts'
 import { measureChurn } from './churn.ts'
 import { measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
+import { measureWorkerBundle } from './worker-bundle.ts'
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     'fleet-clusters': { type: 'string', default: '100' },
     'fleet-ingresses': { type: 'string', default: '1000' },
     'fleet-events': { type: 'string', default: '1000' },
+    'skip-worker-bundle': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 })
@@ -93,3 +95,4 @@ if (values.json) {
 if (convergence.length > 0) printConvergenceReport(convergence)
 if (churn) printChurnReport(churn)
 if (fleet) printFleetReport(fleet)
+if (!values['skip-worker-bundle']) printWorkerBundleReport(await measureWorkerBundle())

@@ -5,6 +5,7 @@ import type { FleetResult } from './fleet.ts'
 import type { HttpResult } from './http.ts'
 import type { SealingResult, SealingRow } from './sealing.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
+import { WORKER_GZIP_LIMITS, type WorkerBundle } from './worker-bundle.ts'
 import { median, round, type Latency } from './stats.ts'
 
 type Columns<T> = [keyof T, string][]
@@ -207,4 +208,11 @@ export function printFleetReport(result: FleetResult): void {
     `    while events flow (${result.inFlight} in flight at random clusters), ${flowing.client.samples} calls: ${times(flowing.client)}; answeredInMs ${times(flowing.answered)}; ` +
       `the events meanwhile: ${times(flowing.events)} (${flowing.events.samples} events)`,
   )
+}
+
+export function printWorkerBundleReport({ files, bytes, gzipBytes }: WorkerBundle): void {
+  const kib = (n: number) => `${round(n / 1024, 1)} KiB`
+  const share = (limit: number) => `${round((100 * gzipBytes) / limit, 1)}%`
+  console.log(`\nWorker bundle (wrangler deploy --dry-run): ${files} module(s), ${kib(bytes)}, ${kib(gzipBytes)} gzipped`)
+  console.log(`  ${share(WORKER_GZIP_LIMITS.free)} of the free plan's ${kib(WORKER_GZIP_LIMITS.free)}, ${share(WORKER_GZIP_LIMITS.paid)} of the paid plan's ${kib(WORKER_GZIP_LIMITS.paid)}`)
 }
