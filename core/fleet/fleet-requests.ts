@@ -13,3 +13,13 @@ export const historyQuery = z.strictObject({
 
 /** `GET /v1/clusters/{id}/diff?from=&to=`: the two generations compared (`to` defaults to the current one). */
 export const diffQuery = z.strictObject({ from: generation, to: generation.optional() })
+
+/** A host as the host table keys it (`*.parent` for wildcards, `''` for rules without a host): only the characters a host can hold. */
+const hostKey = z.string().max(253, 'must be at most 253 characters').regex(/^(\*\.)?[a-z0-9.-]*$/, 'must be a lowercase host name, *.parent, or empty for rules without a host')
+
+/** `GET /v1/clusters/{id}/routes?host=&after=&limit=`: what the cluster serves, host by host. */
+export const routesQuery = z.strictObject({
+  host: hostKey.optional(),
+  after: hostKey.optional(),
+  limit: z.coerce.number().int().min(1).max(1000, 'must be at most 1000').default(200),
+})

@@ -13,6 +13,7 @@ import { generationRoutes } from './routes/generations.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
 import { landingRoutes } from './routes/landing.tsx'
 import { registrationRoutes } from './routes/registration.ts'
+import { servedRoutes } from './routes/served-routes.ts'
 
 /**
  * The one HTTP app every platform runs (Node server, Cloudflare Worker, AWS Lambda): the routes
@@ -42,6 +43,7 @@ export function createApp(env: AppEnv) {
   app.route('/v1/clusters/:id', ingestionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))
   app.route('/v1/clusters/:id', agentRoutes(env))
+  app.route('/v1/clusters/:id', servedRoutes(env))
 
   app.notFound((c) => c.json(new HttpError(404, `no route ${c.req.method} ${c.req.path}`).toJSON(), 404))
   app.onError((error, c) => {
