@@ -63,23 +63,27 @@ export const portName = z
   .refine((name) => /[a-z]/.test(name), { message: 'must contain at least one letter' })
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
-const IPV6 = /^[0-9a-fA-F:.]+$/
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/
 
 export const isIpv4 = (address: string) => IPV4.test(address)
 export const ipv6Address = z.string().max(45).refine(isIpv6, { message: 'must be an IPv6 address' })
 
+/**
+ * RFC 4291 text form: eight groups of 1 to 4 hex digits, or fewer around a single `::`; the last
+ * two may be written as an IPv4 address. Each side of the `::` is split on its own, so a stray
+ * colon (`1:::2`, `1::2:`, `:::::`) leaves an empty group and is refused.
+ */
 export function isIpv6(address: string): boolean {
-  if (address.length > 45 || !IPV6.test(address) || !address.includes(':')) return false
-  const doubleColons = address.split('::').length - 1
-  if (doubleColons > 1) return false
-  const groups = address.split(':').filter((group) => group !== '')
-  const last = groups[groups.length - 1] ?? ''
-  const embedsIpv4 = last.includes('.')
-  if (embedsIpv4 && !IPV4.test(last)) return false
-  const hexGroups = embedsIpv4 ? groups.slice(0, -1) : groups
-  if (hexGroups.some((group) => !/^[0-9a-fA-F]{1,4}$/.test(group))) return false
+  const sides = address.split('::')
+  if (sides.length > 2) return false
+  const groups = sides.map((side) => (side === '' ? [] : side.split(':')))
+  const last = groups[groups.length - 1]!
+  const embedsIpv4 = last.length > 0 && isIpv4(last[last.length - 1]!)
+  if (embedsIpv4) last.pop()
+  const hexGroups = groups.flat()
+  if (!hexGroups.every((group) => HEX_GROUP.test(group))) return false
   const width = hexGroups.length + (embedsIpv4 ? 2 : 0)
-  return doubleColons ? width < 8 : width === 8
+  return sides.length === 2 ? width < 8 : width === 8
 }
 
 /** Kubernetes timestamps are RFC 3339; only their order matters here. */

@@ -65,12 +65,3 @@ export function readSettings(data: Record<string, string> | null | undefined): {
   }
   return { settings: settingsSchema.parse(accepted), issues }
 }
-
-/** `ADDR:PORT` as HAProxy's `bind` takes it: an IPv4 address, `[IPv6]`, or empty for all. */
-export const bindAddress = z
-  .string()
-  .regex(/^((\d{1,3}\.){3}\d{1,3}|\[[0-9a-fA-F:.]+\]|\*)?:\d{1,5}$/, 'must be ADDR:PORT, e.g. 0.0.0.0:80 or [::]:443')
-  .refine((bind) => {
-    const port = Number(bind.slice(bind.lastIndexOf(':') + 1))
-    return port >= 1 && port <= 65535
-  }, 'port must be 1 to 65535')

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { CLUSTER_ID } from '../commit/cluster-keys.ts'
 import { dnsSubdomain } from '../kube/fields.ts'
-import { bindAddress, canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
+import { bindAddress } from '../model/bind-address.ts'
+import { canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
 import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
 
@@ -38,6 +39,12 @@ export type ClusterRegistration = z.output<typeof clusterRegistration>
 
 /** A registered cluster as stored: its settings and the sha256 of its token (never the token). */
 export const clusterRecord = clusterRegistration.extend({
+  /**
+   * Read as stored: a record registered under an older, looser check must still open (the fleet
+   * list and garbage collection read every record), so its admin can PATCH a valid address in.
+   */
+  httpBind: z.string().default(DEFAULT_OPTIONS.httpBind),
+  httpsBind: z.string().default(DEFAULT_OPTIONS.httpsBind),
   kubernetes: kubernetesAccess.optional(),
   /** The cluster's data key, wrapped by the deployment's key: what its sealed values open with. */
   dataKey: wrappedDataKey.optional(),

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path'
 import { fullRebuild } from '../../core/full-rebuild.ts'
-import { bindAddress, DEFAULT_OPTIONS } from '../../core/model/settings.ts'
+import { bindAddress } from '../../core/model/bind-address.ts'
+import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { writeRendered } from '../disk/write-rendered.ts'
 import { withDefaultNamespace } from './default-namespace.ts'
 import { findDuplicates } from './find-duplicates.ts'

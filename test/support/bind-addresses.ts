@@ -1,0 +1,53 @@
+/** Binds every surface that takes one (registration, PATCH, `hapedge render`) must accept: HAProxy takes each as it is meant. */
+export const VALID_BINDS = [
+  '0.0.0.0:80',
+  '127.0.0.1:8080',
+  '255.255.255.255:65535',
+  '10.0.0.1:1',
+  ':80',
+  '*:443',
+  '[::]:443',
+  '[::1]:8443',
+  '[2001:db8::8:800:200c:417a]:80',
+  '[FD00::A]:80',
+  '[::ffff:10.0.0.1]:80',
+  '[64:ff9b::192.0.2.33]:80',
+  '[1:2:3:4:5:6:7:8]:80',
+  '[1:2:3:4:5:6:7::]:80',
+  '[::2:3:4:5:6:7:8]:80',
+  '[1:2:3:4:5:6:1.2.3.4]:80',
+]
+
+/** Binds every surface must refuse, with what its message says is wrong. */
+export const INVALID_BINDS: [bind: string, problem: RegExp][] = [
+  // The two addresses of issue 16: HAProxy refused the rendered `bind` and the cluster stopped reloading.
+  ['999.999.999.999:80', /"999\.999\.999\.999" is not an IPv4 address/],
+  ['[:::::]:80', /":::::" is not an IPv6 address/],
+  ['256.0.0.1:80', /"256\.0\.0\.1" is not an IPv4 address/],
+  ['1.2.3:80', /"1\.2\.3" is not an IPv4 address/],
+  ['1.2.3.4.5:80', /"1\.2\.3\.4\.5" is not an IPv4 address/],
+  // HAProxy would read it as 8.0.0.1.
+  ['010.0.0.1:80', /"010\.0\.0\.1" is not an IPv4 address: .*without leading zeros/],
+  ['[1:::2]:80', /"1:::2" is not an IPv6 address/],
+  ['[1::2::3]:80', /"1::2::3" is not an IPv6 address/],
+  ['[1::2:]:80', /"1::2:" is not an IPv6 address/],
+  ['[:1::2]:80', /":1::2" is not an IPv6 address/],
+  ['[1:2:3:4:5:6:7:8:9]:80', /"1:2:3:4:5:6:7:8:9" is not an IPv6 address/],
+  ['[1:2:3:4:5:6:7:8::]:80', /"1:2:3:4:5:6:7:8::" is not an IPv6 address/],
+  ['[12345::]:80', /"12345::" is not an IPv6 address/],
+  ['[1.2.3.4::]:80', /"1\.2\.3\.4::" is not an IPv6 address/],
+  ['[::1.2.3]:80', /"::1\.2\.3" is not an IPv6 address/],
+  ['[fe80::1%eth0]:80', /"fe80::1%eth0" is not an IPv6 address/],
+  ['[]:80', /"" is not an IPv6 address/],
+  ['[::1:80', /must be ADDR:PORT/],
+  [':::80', /must be ADDR:PORT/],
+  ['localhost:80', /must be ADDR:PORT/],
+  ['everywhere', /must be ADDR:PORT/],
+  ['0.0.0.0', /must be ADDR:PORT/],
+  ['0.0.0.0:0', /port "0" must be 1 to 65535/],
+  ['0.0.0.0:65536', /port "65536" must be 1 to 65535/],
+  ['0.0.0.0:080', /port "080" must be 1 to 65535, without leading zeros/],
+  ['[::]:', /port "" must be 1 to 65535/],
+  ['0.0.0.0:80 ssl crt /etc/passwd', /port "80 ssl crt \/etc\/passwd" must be 1 to 65535/],
+  ['0.0.0.0:80\n', /port "80\\n" must be 1 to 65535/],
+]
