@@ -1,3 +1,4 @@
+import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 
 export interface FrontendOptions {
@@ -48,8 +49,13 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
   ])
 }
 
-/** To HTTPS on the same host and URI; the port is named only when the HTTPS bind is not on 443. */
+/**
+ * To HTTPS on the same host, path and query, naming the port only when it is not 443. The host is
+ * `txn.host`, the Host header without its port, so the HTTP port never follows onto HTTPS (as it
+ * does with `redirect scheme`); and `pathq`, not `url`, which is the whole URI of an absolute-form
+ * request (`GET http://host/x`).
+ */
 function redirectTarget(httpsBind: string): string {
-  const port = httpsBind.slice(httpsBind.lastIndexOf(':') + 1)
-  return port === '443' ? 'scheme https' : `location https://%[var(txn.host)]:${port}%[url]`
+  const port = bindPort(httpsBind)
+  return `location https://%[var(txn.host)]${port === 443 ? '' : `:${port}`}%[pathq]`
 }
