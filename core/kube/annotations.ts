@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ownValue } from '../own-value.ts'
 
 export const ANNOTATION_PREFIX = 'hapedge.io/'
 export const LEGACY_CLASS_ANNOTATION = 'kubernetes.io/ingress.class'
@@ -15,7 +16,7 @@ export type HapedgeAnnotation = keyof typeof hapedgeAnnotations
 export function checkHapedgeAnnotations(annotations: Record<string, string> | null | undefined, addIssue: (path: string, message: string) => void): void {
   for (const [key, value] of Object.entries(annotations ?? {})) {
     if (!key.startsWith(ANNOTATION_PREFIX)) continue
-    const schema = hapedgeAnnotations[key as HapedgeAnnotation]
+    const schema = ownValue<z.ZodType<string>>(hapedgeAnnotations, key)
     if (!schema) {
       addIssue(key, `unknown annotation (hapedge reads ${Object.keys(hapedgeAnnotations).join(', ')})`)
       continue

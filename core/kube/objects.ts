@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { issuesFromZod, type Issue } from '../issues.ts'
+import { ownValue } from '../own-value.ts'
 import { quote } from './fields.ts'
 import { configMap, type ConfigMap } from './config-map.ts'
 import { endpointSlice, type EndpointSlice } from './endpoint-slice.ts'
@@ -44,8 +45,8 @@ export type ReadResult =
 export function readObject(input: unknown): ReadResult {
   if (!isRecord(input)) return { status: 'skipped', reason: 'not a Kubernetes object' }
   const { apiVersion, kind } = input
-  if (typeof kind !== 'string' || !(kind in schemas)) return { status: 'skipped', reason: `${String(kind)} is not a kind hapedge reads` }
-  const entry = schemas[kind as Kind]
+  const entry = typeof kind === 'string' ? ownValue(schemas, kind) : undefined
+  if (!entry) return { status: 'skipped', reason: `${quote(kind)} is not a kind hapedge reads` }
   if (apiVersion !== entry.apiVersion) return { status: 'skipped', reason: `${String(apiVersion)} ${kind} is not read (only ${entry.apiVersion})` }
   if (kind === 'Secret' && input.type !== TLS_SECRET_TYPE) return { status: 'skipped', reason: `Secret of type ${String(input.type)} is not read` }
   const result = entry.schema.safeParse(input)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
+import { ownValue } from '../own-value.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
@@ -53,7 +54,7 @@ export function readSettings(data: Record<string, string> | null | undefined): {
   const accepted: Record<string, string> = {}
   const issues: Issue[] = []
   for (const [key, value] of Object.entries(data ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const field = shape[key]
+    const field = ownValue(shape, key)
     const path = formatPath(['data', key])
     if (!field) {
       issues.push({ code: 'unrecognized_keys', path, message: `unknown setting (known: ${Object.keys(shape).join(', ')})` })
