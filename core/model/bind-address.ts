@@ -29,7 +29,6 @@ export const bindAddress = z.string().superRefine((bind, context) => {
   if (problem) context.addIssue({ code: 'custom', message: problem })
 })
 
-
 /** The port of a bind `bindAddress` accepted. */
 export function bindPort(bind: string): number {
   return Number(bind.slice(bind.lastIndexOf(':') + 1))
