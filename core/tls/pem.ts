@@ -1,3 +1,5 @@
+import { readElement, TAG } from './der.ts'
+
 /**
  * PEM checks for TLS Secrets. HAProxy refuses to start on a certificate it cannot parse, so a
  * Secret is re-emitted block by block in canonical form (nothing else from it reaches the file),
@@ -16,6 +18,15 @@ export type PemResult = { ok: true; pem: string } | { ok: false; reason: string 
 
 /** Builds the file HAProxy loads (certificate chain, then key) from a Secret's `tls.crt` and `tls.key`. */
 export function certificatePem(tlsCrtBase64: string, tlsKeyBase64: string): PemResult {
+  const pair = readPemPair(tlsCrtBase64, tlsKeyBase64)
+  if (!pair.ok) return pair
+  return { ok: true, pem: [...pair.certificates, pair.key].map(encodePemBlock).join('') }
+}
+
+export type PemPair = { ok: true; certificates: PemBlock[]; key: PemBlock } | { ok: false; reason: string }
+
+/** The blocks HAProxy is given: every CERTIFICATE of `tls.crt` (the leaf first) and the one private key of `tls.key`. */
+export function readPemPair(tlsCrtBase64: string, tlsKeyBase64: string): PemPair {
   const crt = decodePemField(tlsCrtBase64, 'tls.crt')
   if (!crt.ok) return crt
   const key = decodePemField(tlsKeyBase64, 'tls.key')
@@ -24,7 +35,7 @@ export function certificatePem(tlsCrtBase64: string, tlsKeyBase64: string): PemR
   if (certificates.length === 0) return { ok: false, reason: 'tls.crt holds no CERTIFICATE block' }
   const keys = key.blocks.filter((block) => KEY_LABELS.has(block.label))
   if (keys.length !== 1) return { ok: false, reason: `tls.key must hold exactly one unencrypted private key block, found ${keys.length}` }
-  return { ok: true, pem: [...certificates, ...keys].map(encodePemBlock).join('') }
+  return { ok: true, certificates, key: keys[0]! }
 }
 
 function decodePemField(base64: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
@@ -51,14 +62,11 @@ function decodePemField(base64: string, field: string): { ok: true; blocks: PemB
 
 /** True when `der` is exactly one ASN.1 SEQUENCE whose encoded length matches its size. */
 export function isDerSequence(der: Uint8Array): boolean {
-  if (der.length < 2 || der[0] !== 0x30) return false
-  const first = der[1]!
-  if (first < 0x80) return 2 + first === der.length
-  const lengthBytes = first & 0x7f
-  if (lengthBytes === 0 || lengthBytes > 4 || der.length < 2 + lengthBytes) return false
-  let length = 0
-  for (let i = 0; i < lengthBytes; i++) length = length * 256 + der[2 + i]!
-  return 2 + lengthBytes + length === der.length
+  try {
+    return der[0] === TAG.sequence && readElement(der).encoded.length === der.length
+  } catch {
+    return false
+  }
 }
 
 function encodePemBlock({ label, der }: PemBlock): string {
