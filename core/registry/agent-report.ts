@@ -1,8 +1,12 @@
 import { z } from 'zod'
 import { dnsSubdomain } from '../kube/fields.ts'
+import { clip } from '../status/haproxycfg-status.ts'
 import { notifyUrl } from './agent-origins.ts'
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
+
+/** Characters of an agent's last error that are kept (a longer one is cut, ending in `…`): every fleet answer lists it. */
+export const LAST_ERROR_CHARS = 2048
 
 /** What an agent says of itself: the generation its HAProxy runs, how it took it, and its last error. */
 export const agentReport = z.strictObject({
@@ -10,7 +14,11 @@ export const agentReport = z.strictObject({
   manifest: sha256.nullable(),
   applied: z.enum(['runtime', 'reload', 'written']).nullable(),
   appliedAt: z.string().max(64).nullable(),
-  lastError: z.string().max(4096).nullable(),
+  /** Cut rather than refused: `haproxy -c` can say a lot, and the report is what tells the agent is alive. */
+  lastError: z
+    .string()
+    .transform((text) => clip(text, LAST_ERROR_CHARS))
+    .nullable(),
   /** Where the agent takes pushes (`POST <url>/notify`), when it listens. */
   notifyUrl: notifyUrl.nullable().optional(),
 })

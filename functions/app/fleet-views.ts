@@ -1,5 +1,6 @@
 import { clusterKeys } from '../../core/commit/cluster-keys.ts'
 import type { PinSummary } from '../../core/commit/head.ts'
+import { mapLimited } from '../../core/map-limited.ts'
 import { clusterOverview, OverviewCache } from '../../core/fleet/cluster-overview.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
@@ -48,7 +49,7 @@ export function fleetViews(env: AppEnv) {
   const view = async (record: ClusterRecord, detail: boolean): Promise<ClusterView> => {
     const keys = clusterKeys(record.id)
     const [overview, lastEvent] = await Promise.all([clusterOverview(env.store, record.id, () => readingContext(env, record.id), overviews), lastEventAt(env.store, keys)])
-    const agents = await agentSummaries(env.store, keys.root, overview?.generation ?? null)
+    const agents = await agentSummaries(env.store, keys.root, overview?.generation ?? null, env.clock.now())
     const rejected = overview?.rejected ?? []
     return {
       id: record.id,
@@ -73,15 +74,4 @@ export function fleetViews(env: AppEnv) {
     /** One cluster, with its rejected objects. */
     one: (record: ClusterRecord): Promise<ClusterView> => view(record, true),
   }
-}
-
-/** `map` over `items` with at most `limit` calls in flight, results in order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length)
-  let next = 0
-  const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await map(items[index]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
 }

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
-import { agentKey, agentReport, podName } from '../../../core/registry/agent-report.ts'
-import { agentsOf, type StoredReport } from '../agent-reports.ts'
+import { agentReport, podName } from '../../../core/registry/agent-report.ts'
+import { agentsOf, recordReport, type StoredReport } from '../agent-reports.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../auth.ts'
 import { HttpError } from '../http-error.ts'
@@ -18,8 +18,9 @@ export function agentRoutes(env: AppEnv) {
     const pod = c.req.param('pod')
     if (!podName.safeParse(pod).success) throw new HttpError(400, 'must be a pod name (a DNS subdomain)', 'pod')
     const report = await readJson(c.req.raw, 16 * 1024, agentReport)
-    const stored: StoredReport = { pod, ...report, reportedAt: env.clock.now().toISOString() }
-    await env.store.put(agentKey(clusterKeys(c.get('record').id).root, pod), JSON.stringify(stored))
+    const now = env.clock.now()
+    const stored: StoredReport = { pod, ...report, reportedAt: now.toISOString() }
+    await recordReport(env.store, clusterKeys(c.get('record').id).root, stored, now)
     env.push.heard(c.get('record').id, pod, report.notifyUrl)
     inBackground(c, env.mirror.mirror(c.get('record'), []))
     return c.json(stored)
@@ -35,7 +36,7 @@ export function agentRoutes(env: AppEnv) {
   routes.get('/agents', async (c) => {
     const keys = clusterKeys(c.get('record').id)
     const head = await readHead(env.store, keys)
-    const agents = (await agentsOf(env.store, keys.root)).map((agent) => ({ ...agent, behind: head && agent.generation !== null ? head.head.generation - agent.generation : null }))
+    const agents = (await agentsOf(env.store, keys.root, env.clock.now())).map((agent) => ({ ...agent, behind: head && agent.generation !== null ? head.head.generation - agent.generation : null }))
     return c.json({ generation: head?.head.generation ?? null, agents })
   })
   return routes

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
+import { PUSH_CONCURRENCY } from '../../../functions/app/agent-push.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { eventually } from '../../support/eventually.ts'
 import { harness } from './app-harness.ts'
@@ -57,6 +59,54 @@ describe('pushing new generations to agents', () => {
     // A push would have been sent before the answer's background work settles; give it the same chance the first test needed.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(agent.notified).toEqual([])
+  })
+
+  it('has at most PUSH_CONCURRENCY pushes in flight at once, however many agents the cluster has', async () => {
+    let inFlight = 0
+    let mostInFlight = 0
+    const notified: string[] = []
+    const fetcher = (async (url: string | URL | Request) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      inFlight--
+      notified.push(String(url))
+      return new Response(null, { status: 202 })
+    }) as typeof fetch
+    const { register, events, call } = harness({ fetcher })
+    const token = await register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
+    const agents = Array.from({ length: PUSH_CONCURRENCY * 3 }, (_, n) => `haproxy-${n}`)
+    for (const pod of agents) await call('POST', `/v1/clusters/prod/agents/${pod}`, token, { ...report, notifyUrl: `http://${pod}.agents.test:9000` })
+    await events('prod', token, app(1).map(put))
+    await eventually('every push', () => notified.length === agents.length)
+    expect(mostInFlight).toBe(PUSH_CONCURRENCY)
+  })
+
+  it('pushes to no more agents than a cluster keeps, even those reported since their addresses were last read', async () => {
+    const pushedTo = new Map<string, string[]>()
+    const fetcher = (async (url: string | URL | Request, init?: RequestInit) => {
+      const { manifest } = JSON.parse(String(init?.body)) as { manifest: string }
+      pushedTo.set(manifest, [...(pushedTo.get(manifest) ?? []), String(url)])
+      return new Response(null, { status: 202 })
+    }) as typeof fetch
+    const { register, call, app: hapedge } = harness({ fetcher })
+    const token = await register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
+    const reportAs = (pod: string) => call('POST', `/v1/clusters/prod/agents/${pod}`, token, { ...report, notifyUrl: `http://${pod}.agents.test:9000` })
+    // A commit, and the pushes it runs past its answer, as a Worker's waitUntil would keep them.
+    const commitAndPush = async (objects: unknown[]) => {
+      const background: Promise<unknown>[] = []
+      const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ events: objects.map(put) }) }
+      const answer = await hapedge.request('/v1/clusters/prod/events', init, undefined, { waitUntil: (work: Promise<unknown>) => background.push(work), passThroughOnException: () => {}, props: {} })
+      const { manifest } = (await answer.json()) as { manifest: string }
+      await Promise.all(background)
+      return pushedTo.get(manifest) ?? []
+    }
+    await reportAs('haproxy-first')
+    expect(await commitAndPush(app(1))).toEqual(['http://haproxy-first.agents.test:9000/notify'])
+    for (let n = 0; n < AGENTS_PER_CLUSTER + 8; n++) await reportAs(`haproxy-${n}`)
+    const second = await commitAndPush(app(2))
+    expect(new Set(second).size).toBe(AGENTS_PER_CLUSTER)
+    expect(second).toHaveLength(AGENTS_PER_CLUSTER)
+    expect(second).not.toContain('http://haproxy-first.agents.test:9000/notify')
   })
 
   it('refuses an agent report whose URL has credentials, and a registration whose origin is not one', async () => {

@@ -10,10 +10,10 @@ import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
 export const ADMIN = 'admin-token-for-tests-0123456789'
 
 /** The app on a memory store, with helpers that speak its HTTP API as a client would. */
-export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets } = {}) {
+export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets; fetcher?: typeof fetch } = {}) {
   const store = options.store ?? createMemoryStore()
   const app = createApp(
-    buildEnv({ store, adminToken: ADMIN, hash: sha256Text, ...(options.limits ? { limits: options.limits } : {}), ...(options.clock ? { clock: options.clock } : {}), ...(options.secrets ? { secrets: options.secrets } : {}) }),
+    buildEnv({ store, adminToken: ADMIN, hash: sha256Text, ...(options.limits ? { limits: options.limits } : {}), ...(options.clock ? { clock: options.clock } : {}), ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.fetcher ? { fetcher: options.fetcher } : {}) }),
   )
   const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(path, {
