@@ -5,6 +5,7 @@ import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
 import { CommitContention } from './errors.ts'
 import type { Head } from './head.ts'
 import { readGenerationRecord } from './generation-records.ts'
+import { ensureHeadRecord } from './head-record.ts'
 import { NodeLoader } from './node-loader.ts'
 import { readHead } from './read-head.ts'
 import { walkGeneration } from './walk-generation.ts'
@@ -49,6 +50,8 @@ export async function collectGarbage(store: ObjectStore, cluster: string, contex
   for (let attempt = 1; attempt <= 5; attempt++) {
     const current = await readHead(store, keys)
     if (!current) return undefined
+    // Before its parent may go: HEAD's record is made from the two manifests when a crash kept its commit from writing it.
+    await ensureHeadRecord(store, keys, current.head, loader, context, clock)
     const retained = await markRetained(store, keys, current.head, keep, loader, context, live)
     const held: Head = { ...current.head, revision: current.head.revision + 1, collecting: { until: new Date(clock.now().getTime() + (options.leaseMs ?? 60_000)).toISOString() } }
     const holdEtag = await store.put(keys.head, `${JSON.stringify(held)}\n`, { ifMatch: current.etag })

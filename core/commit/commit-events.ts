@@ -12,6 +12,7 @@ import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
 import { CommitContention } from './errors.ts'
 import { workingState, type CommittedState, type Head } from './head.ts'
 import { recordGeneration } from './generation-records.ts'
+import { ensureHeadRecord } from './head-record.ts'
 import { NodeLoader, type LoadStats } from './node-loader.ts'
 import { openTrees } from './open-trees.ts'
 import { preload } from './preload.ts'
@@ -50,9 +51,11 @@ const WRITE_CONCURRENCY = 16
 /**
  * Applies events to a cluster's committed state and commits the result: load HEAD and the
  * nodes the events touch, apply, write every new node and blob, then move HEAD by
- * compare-and-swap. Until HEAD moves nothing names the new objects, so a failure at any
- * step leaves the last generation whole. A writer that loses the race starts again from the
- * new HEAD (events are idempotent), with jittered backoff, a bounded number of times.
+ * compare-and-swap, then write the generation's record. Until HEAD moves nothing names the new
+ * objects, so a failure at any step leaves the last generation whole (and a record a crash kept
+ * from being written is made again from HEAD before HEAD moves on). A writer that loses the race
+ * starts again from the new HEAD (events are idempotent), with jittered backoff, a bounded number
+ * of times.
  */
 export async function commitEvents(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
   const keys = clusterKeys(ctx.cluster)
@@ -69,20 +72,14 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
       continue
     }
     const base = current && workingState(current.head)
-    const trees = base && (await openTrees(base, loader, ctx.context, keys))
-    if (trees) {
-      // The settings entry is among the likely reads, so the check after them reads from the cache.
-      await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
-      // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
-      if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
-    }
-    const applied = await runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
     const held = current?.head.pin !== undefined
+    // Beside the loading: HEAD's generation must have its record before this commit moves HEAD past it.
+    const [applied] = await Promise.all([apply(ctx, keys, base, events, loader), current && !held && ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock)])
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
       return { head: current!.head, committed: false, held, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
     }
     await writeCreated(ctx.store, keys, applied, written)
-    const head = nextHead(current?.head, { manifest: applied.generation.record.sha256, snapshot: applied.snapshot.root })
+    const head = nextHead(current?.head, { manifest: applied.generation.record.sha256, snapshot: applied.snapshot.root }, clock)
     const moved = await ctx.store.put(keys.head, `${JSON.stringify(head)}\n`, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' })
     if (moved !== undefined) {
       const warnings = held ? [] : await recordGeneration(ctx.store, keys, head, { plan: applied.plan, files: [...applied.files] }, clock)
@@ -93,10 +90,22 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
   throw new CommitContention(ctx.cluster, attempts, 1)
 }
 
+/** The events applied to the committed state `base` (none: a new cluster), loading what they touch. */
+async function apply(ctx: CommitContext, keys: ClusterKeys, base: CommittedState | undefined, events: readonly WatchEvent[], loader: NodeLoader): Promise<Applied> {
+  const trees = base && (await openTrees(base, loader, ctx.context, keys))
+  if (trees) {
+    // The settings entry is among the likely reads, so the check after them reads from the cache.
+    await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
+    // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
+    if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
+  }
+  return runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
+}
+
 /** HEAD after a commit of `latest`: the next generation, or while pinned the same one with `latest` moved on. */
-function nextHead(current: Head | undefined, latest: CommittedState): Head {
+function nextHead(current: Head | undefined, latest: CommittedState, clock: Clock): Head {
   if (current?.pin) return { ...current, revision: current.revision + 1, pin: { ...current.pin, latest, held: current.pin.held + 1 } }
-  return { generation: (current?.generation ?? 0) + 1, revision: (current?.revision ?? 0) + 1, ...latest, parent: current?.manifest ?? null }
+  return { generation: (current?.generation ?? 0) + 1, revision: (current?.revision ?? 0) + 1, ...latest, parent: current?.manifest ?? null, committedAt: clock.now().toISOString() }
 }
 
 /** How long until the garbage collector's hold on HEAD ends (0 when there is none, or it has lapsed). */

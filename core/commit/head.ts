@@ -25,6 +25,9 @@ const pin = z.object({
   held: z.number().int().min(0),
 })
 
+/** How a generation was made when not from events: a rollback to an earlier generation, or the release of a pin. */
+const origin = z.discriminatedUnion('kind', [z.object({ kind: z.literal('rollback'), to: z.number().int().min(1) }), z.object({ kind: z.literal('release') })])
+
 /** The only mutable object of a cluster: which generation is current, and where its trees are. */
 export const head = z.object({
   generation: z.number().int().min(1),
@@ -39,6 +42,14 @@ export const head = z.object({
   snapshot: treeRoot,
   /** The previous generation's manifest, or null for the first. */
   parent: sha256.nullable(),
+  /**
+   * When the generation was made, and how when not from events. With these, HEAD holds all its
+   * generation's record says but the plan and the files changed, which its manifest and its
+   * parent's give: a record a crash kept from being written is made again from HEAD. (Absent
+   * from HEADs written before they were kept here.)
+   */
+  committedAt: z.string().optional(),
+  origin: origin.optional(),
   /**
    * Set while garbage collection deletes: writers wait until it is released or `until` passes.
    * Taking it is a compare-and-swap on HEAD, so every commit lands either before the
@@ -70,8 +81,6 @@ export function workingState(head: Head): CommittedState {
  */
 export const generationRecord = head.extend({
   committedAt: z.string(),
-  /** How it was made when not from events: a rollback to an earlier generation, or the release of a pin. */
-  origin: z.discriminatedUnion('kind', [z.object({ kind: z.literal('rollback'), to: z.number().int().min(1) }), z.object({ kind: z.literal('release') })]).optional(),
   plan: z.object({
     reload: z.boolean(),
     reasons: z.array(z.string()),

@@ -1,14 +1,14 @@
-import { planFromFiles } from '../agent/plan-from-files.ts'
 import type { Plan } from '../incremental/plan.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
-import { changedFiles, changedTexts } from './changed-files.ts'
 import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
 import { CommitContention, NotPinned, UnknownGeneration } from './errors.ts'
 import { readGenerationRecord, recordGeneration } from './generation-records.ts'
+import { ensureHeadRecord } from './head-record.ts'
 import { workingState, type CommittedState, type GenerationRecord, type Head } from './head.ts'
 import { NodeLoader } from './node-loader.ts'
+import { planBetween } from './plan-between.ts'
 import { readHead } from './read-head.ts'
 
 export interface PinContext {
@@ -76,20 +76,20 @@ async function moveHead(ctx: PinContext, keys: ClusterKeys, clock: Clock, decide
       continue
     }
     const target = await decide(current.head)
-    const changes = await changedFiles(current.head.manifest, target.state.manifest, loader, ctx.context)
-    const changed = changes.length > 0 || target.state.snapshot.sha256 !== current.head.snapshot.sha256
+    const { files, plan } = await planBetween(current.head.manifest, target.state.manifest, loader, ctx.context)
+    const changed = files.length > 0 || target.state.snapshot.sha256 !== current.head.snapshot.sha256
     const { pin: _pin, collecting: _collecting, ...served } = current.head
+    const made = { parent: served.manifest, committedAt: clock.now().toISOString(), origin: target.origin }
     const head: Head = changed
-      ? { generation: served.generation + 1, revision: served.revision + 1, ...target.state, parent: served.manifest, ...(target.pin ? { pin: target.pin } : {}) }
+      ? { generation: served.generation + 1, revision: served.revision + 1, ...target.state, ...made, ...(target.pin ? { pin: target.pin } : {}) }
       : { ...served, revision: served.revision + 1, ...(target.pin ? { pin: target.pin } : {}) }
-    const texts = await changedTexts(changes, loader, ctx.context)
-    const plan = planFromFiles(texts.before, texts.after)
-    const files = changes.map((change) => change.path)
+    // HEAD's generation keeps its record when HEAD moves past it, though a crash kept its commit from writing it.
+    if (changed) await ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock)
     if ((await ctx.store.put(keys.head, `${JSON.stringify(head)}\n`, { ifMatch: current.etag })) === undefined) {
       await clock.sleep(25 * 2 ** attempt * (0.5 + clock.random()))
       continue
     }
-    const warnings = changed ? await recordGeneration(ctx.store, keys, head, { plan, files, origin: target.origin }, clock) : []
+    const warnings = changed ? await recordGeneration(ctx.store, keys, head, { plan, files }, clock) : []
     return { head, changed, plan, files, warnings }
   }
   throw new CommitContention(ctx.cluster, attempts, 1)

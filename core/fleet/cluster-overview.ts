@@ -46,8 +46,9 @@ async function derive(store: ObjectStore, cluster: string, context: TreeContext,
   const trees = await openTrees(head, loader, context, keys)
   const counts = await runLoading(() => clusterCounts(trees.snapshot), loader)
   const rejected = await runLoading(() => new IncrementalCluster(trees, {}, context).rejections(), loader)
-  const record = await readGenerationRecord(store, keys, head.generation)
-  return { committedAt: record?.committedAt ?? null, counts, rejected }
+  // HEADs written before they held their time: the record's.
+  const committedAt = head.committedAt ?? (await readGenerationRecord(store, keys, head.generation))?.committedAt ?? null
+  return { committedAt, counts, rejected }
 }
 
 /** Overviews by cluster, valid while HEAD names the same generation, manifest and snapshot (all immutable). */

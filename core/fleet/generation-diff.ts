@@ -2,7 +2,9 @@ import { changedFiles } from '../commit/changed-files.ts'
 import { clusterKeys } from '../commit/cluster-keys.ts'
 import { UnknownGeneration } from '../commit/errors.ts'
 import { readGenerationRecord } from '../commit/generation-records.ts'
+import { headRecord } from '../commit/head-record.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
+import { readHead } from '../commit/read-head.ts'
 import { diffTrees } from '../commit/tree-diff.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
@@ -51,10 +53,12 @@ export interface GenerationDiff {
  */
 export async function generationDiff(store: ObjectStore, cluster: string, context: TreeContext, from: number, to: number): Promise<GenerationDiff> {
   const keys = clusterKeys(cluster)
-  const [before, after] = await Promise.all([from, to].map((n) => readGenerationRecord(store, keys, n)))
+  const loader = new NodeLoader(store, keys, context)
+  const current = await readHead(store, keys)
+  const record = (n: number) => (n === current?.head.generation ? headRecord(store, keys, current.head, loader, context) : readGenerationRecord(store, keys, n))
+  const [before, after] = await Promise.all([from, to].map(record))
   if (!before) throw new UnknownGeneration(cluster, from)
   if (!after) throw new UnknownGeneration(cluster, to)
-  const loader = new NodeLoader(store, keys, context)
   const hostTable = `${TABLE.host}${SEPARATOR}`
   const [fileChanges, hostChanges] = await Promise.all([
     changedFiles(before.manifest, after.manifest, loader, context),

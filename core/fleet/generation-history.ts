@@ -1,7 +1,11 @@
 import { clusterKeys } from '../commit/cluster-keys.ts'
 import { readGenerationRecord, retainedGenerations } from '../commit/generation-records.ts'
+import { ensureHeadRecord } from '../commit/head-record.ts'
 import type { GenerationRecord } from '../commit/head.ts'
+import { NodeLoader } from '../commit/node-loader.ts'
+import { readHead } from '../commit/read-head.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
+import type { TreeContext } from '../tree/tree.ts'
 
 /** One retained generation as people read it: when, what changed, how HAProxy takes it, and how it was made. */
 export interface GenerationSummary {
@@ -22,9 +26,14 @@ export interface HistoryPage {
   next: number | null
 }
 
-/** The cluster's retained generations, newest first, `limit` at a time (records are read in parallel). */
-export async function generationHistory(store: ObjectStore, cluster: string, page: { limit: number; before?: number | undefined }): Promise<HistoryPage> {
+/**
+ * The cluster's retained generations, newest first, `limit` at a time (records are read in
+ * parallel); HEAD's own among them though a crash kept its commit from writing its record.
+ */
+export async function generationHistory(store: ObjectStore, cluster: string, context: TreeContext, page: { limit: number; before?: number | undefined }): Promise<HistoryPage> {
   const keys = clusterKeys(cluster)
+  const current = await readHead(store, keys)
+  if (current) await ensureHeadRecord(store, keys, current.head, new NodeLoader(store, keys, context), context)
   const numbers = (await retainedGenerations(store, keys)).filter((n) => page.before === undefined || n < page.before)
   const chosen = numbers.slice(0, page.limit)
   const records = await Promise.all(chosen.map((n) => readGenerationRecord(store, keys, n)))

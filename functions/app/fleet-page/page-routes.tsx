@@ -101,7 +101,7 @@ export function fleetPage(env: AppEnv) {
     const record = await env.registry.get(c.req.param('id'))
     if (!record) throw new HttpError(404, `There is no cluster ${c.req.param('id')}.`)
     const query = readQuery(c.req.query(), clusterQuery)
-    const [cluster, { generations }] = await Promise.all([views.one(record), generationHistory(env.store, record.id, { limit: HISTORY })])
+    const [cluster, { generations }] = await Promise.all([views.one(record), generationHistory(env.store, record.id, env.caches.for(record.id), { limit: HISTORY })])
     const to = query.to ?? cluster.generation
     const from = query.from ?? generations.find((summary) => to !== null && summary.generation < to)?.generation
     const comparison = from !== undefined && to !== null ? await generationDiff(env.store, record.id, env.caches.for(record.id), from, to) : undefined

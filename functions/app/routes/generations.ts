@@ -29,7 +29,7 @@ export function generationRoutes(env: AppEnv) {
     const record = await clusterOf(c.req.param('id'))
     const page = readQuery(c.req.query(), historyQuery)
     const head = await readHead(env.store, clusterKeys(record.id))
-    return c.json({ current: head?.head.generation ?? null, pinned: pinSummary(head?.head), ...(await generationHistory(env.store, record.id, page)) })
+    return c.json({ current: head?.head.generation ?? null, pinned: pinSummary(head?.head), ...(await generationHistory(env.store, record.id, env.caches.for(record.id), page)) })
   })
 
   routes.get('/:id/diff', admin, async (c) => {

@@ -1,0 +1,43 @@
+import { systemClock, type Clock } from '../ports/clock.ts'
+import type { ObjectStore } from '../ports/object-store.ts'
+import type { TreeContext } from '../tree/tree.ts'
+import type { ClusterKeys } from './cluster-keys.ts'
+import { CorruptObject } from './errors.ts'
+import { readGenerationRecord, recordOf } from './generation-records.ts'
+import type { GenerationRecord, Head } from './head.ts'
+import type { NodeLoader } from './node-loader.ts'
+import { planBetween } from './plan-between.ts'
+
+/**
+ * A commit writes its generation's record after HEAD moves, so a crash between the two leaves HEAD
+ * naming a generation without one. HEAD then holds all the record needs but the plan and the files
+ * changed, which its manifest and its parent's give, as they give a rollback's: the record is made
+ * again from HEAD. Whatever moves HEAD past its generation (a commit, a rollback or release) does
+ * so first, since afterwards nothing names that generation's snapshot, and so does the collector
+ * before it may delete the parent; readers of the history do too, so no hole shows meanwhile.
+ */
+export async function ensureHeadRecord(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock = systemClock): Promise<void> {
+  if (!(await store.head(keys.generation(head.generation)))) await writeFromHead(store, keys, head, loader, context, clock)
+}
+
+/** HEAD's generation's record: as its commit wrote it, or made again from HEAD (and written) when a crash kept it from being written. */
+export async function headRecord(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock = systemClock): Promise<GenerationRecord> {
+  return (await readGenerationRecord(store, keys, head.generation)) ?? (await writeFromHead(store, keys, head, loader, context, clock))
+}
+
+async function writeFromHead(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock): Promise<GenerationRecord> {
+  const record = recordOf(head, await changeFromParent(head, loader, context), clock)
+  // Created only: a record its commit wrote meanwhile stays (it says the same, with the engine's own plan).
+  await store.put(keys.generation(head.generation), `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
+  return record
+}
+
+/** The files and plan from HEAD's parent to HEAD; from nothing when the parent's objects are gone (a full reload). */
+async function changeFromParent(head: Head, loader: NodeLoader, context: TreeContext) {
+  try {
+    return await planBetween(head.parent ?? undefined, head.manifest, loader, context)
+  } catch (error) {
+    if (!(error instanceof CorruptObject) || head.parent === null) throw error
+    return planBetween(undefined, head.manifest, loader, context)
+  }
+}
