@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isRecord, readObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
+import { withTlsProblem } from '../kube/tls-secret-check.ts'
 
 /** A Kubernetes watch event, as the API server streams it (`BOOKMARK` and `ERROR` carry no object change). */
 export const watchEvent = z.object({
@@ -7,7 +8,8 @@ export const watchEvent = z.object({
   object: z.record(z.string(), z.unknown()),
 })
 
-export type WatchEvent = z.infer<typeof watchEvent>
+/** A watch event; `tlsProblem` is set where events come in (never from a request body) on a TLS Secret whose certificate and key do not load together. */
+export type WatchEvent = z.infer<typeof watchEvent> & { tlsProblem?: string }
 
 const READ_KINDS = new Set(['Ingress', 'IngressClass', 'Service', 'EndpointSlice', 'Secret', 'ConfigMap'])
 
@@ -21,7 +23,7 @@ export type ObjectChange = { put: Exclude<ReadResult, { status: 'skipped' }> } |
 export function objectChange(event: WatchEvent): ObjectChange {
   const ref = identity(event.object)
   if (event.type === 'DELETED') return ref ? { remove: ref } : { ignore: 'a deleted object without kind and name' }
-  const read = readObject(event.object)
+  const read = withTlsProblem(readObject(event.object), event.tlsProblem)
   if (read.status !== 'skipped') return { put: read }
   return ref ? { remove: ref } : { ignore: read.reason }
 }

@@ -6,6 +6,7 @@ import { clusterKeys } from '../commit/cluster-keys.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { describeRef, objectRef } from '../kube/objects.ts'
+import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 
@@ -31,7 +32,8 @@ export interface IngestResult {
  * whatever the batch (each chunk is a consistent generation), and reports on the objects the
  * request named.
  */
-export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
+export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
+  const events = await judgeTlsSecrets(received)
   const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], stale: 0 }
   let last: Committed | undefined
   const files = new Set<string>()
@@ -54,6 +56,16 @@ export async function ingest(ctx: CommitContext, events: readonly WatchEvent[], 
   if (pinned) result.pinned = pinned
   if (last.applied) result.rejected = await rejectionsOf(ctx, last, events)
   return result
+}
+
+/** The events, each TLS Secret they put judged once, here, so the commit (and its retries) read a Secret HAProxy could not load as invalid. */
+async function judgeTlsSecrets(events: readonly WatchEvent[]): Promise<readonly WatchEvent[]> {
+  const problems = await tlsSecretProblems(events.filter((event) => event.type !== 'DELETED').map((event) => event.object))
+  if (problems.size === 0) return events
+  return events.map((event) => {
+    const tlsProblem = event.type === 'DELETED' ? undefined : problems.get(event.object)
+    return tlsProblem === undefined ? event : { ...event, tlsProblem }
+  })
 }
 
 /** How rejections name the objects that events put (`Ingress ns/name`). */

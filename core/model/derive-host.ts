@@ -1,4 +1,5 @@
 import type { Ingress } from '../kube/ingress.ts'
+import { describeRef } from '../kube/objects.ts'
 import { backendName, backendRef, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
@@ -80,6 +81,8 @@ function chooseTls(host: string, ingresses: Ingress[], state: ClusterState, reje
       const resolved = resolveTlsSecret(state, ingress.metadata.namespace, tls.secretName)
       if (!resolved.ok) {
         rejections.push({ object: owner, reason: `spec.tls[${t}]: ${resolved.reason}` })
+        // The Secret is told too, so that a write of the Secret alone answers why it is not served.
+        if (resolved.problem) rejections.push({ object: describeRef({ kind: 'Secret', namespace: ingress.metadata.namespace, name: tls.secretName! }), reason: resolved.problem })
         return
       }
       if (!chosen) chosen = { secret: resolved.key, ingress }

@@ -1,7 +1,11 @@
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Agent } from '../../functions/agent/agent.ts'
+import { harness } from '../functions/app/app-harness.ts'
 import { makeCertificate, type Certificate } from '../support/certificates.ts'
+import { coldContext } from '../support/contracts/cluster-apps.ts'
 import { haproxyCheck } from '../support/haproxy.ts'
-import { ingress, tlsSecret } from '../support/objects.ts'
+import { ingress, service, tlsSecret } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
@@ -122,6 +126,47 @@ describe('TLS', () => {
     it('still serves the host over plain HTTP, without redirect', async () => {
       const response = await cluster.get('broken.test', '/x')
       expect(answeredBy(response)).toBe('broken')
+    })
+  })
+
+  describe('a Secret whose certificate and key HAProxy could not load together', () => {
+    const put = (object: unknown) => ({ type: 'MODIFIED', object })
+    const stub = '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n'
+
+    it('is rejected alone at the write, and every later change of the cluster is served', async () => {
+      const server = harness()
+      const token = await server.register('prod', { httpsBind: '127.0.0.1:8443' })
+      const write = async (objects: unknown[]) => {
+        const response = await server.events('prod', token, objects.map(put))
+        expect(response.status).toBe(200)
+        return (await response.json()) as { generation: number; committed: boolean; rejected: { object: string; reason: string }[] }
+      }
+      const shopIngress = ingress({ name: 'shop', namespace: 'shop', rules: [{ host: 'shop.test', paths: prefixAll('shop') }], tls: [{ hosts: ['shop.test'], secretName: 'shop-tls' }] })
+      const mismatched = tlsSecret('shop-tls', certs.shop.certPem, certs.apps.keyPem, 'shop')
+
+      const first = await write([service('shop', [{ port: 80 }], 'shop'), shopIngress, mismatched])
+      expect(first.rejected).toEqual([
+        { object: 'Ingress shop/shop', reason: 'spec.tls[0]: Secret shop/shop-tls is invalid: tls.key does not match the certificate in tls.crt' },
+        { object: 'Secret shop/shop-tls', reason: 'tls.key does not match the certificate in tls.crt' },
+      ])
+      // The Secret alone, now with a DER stub for a certificate: its write answers why.
+      const alone = await write([tlsSecret('shop-tls', stub, certs.shop.keyPem, 'shop')])
+      expect(alone.rejected).toEqual([{ object: 'Secret shop/shop-tls', reason: expect.stringMatching(/^tls\.crt: CERTIFICATE block 1 is not an X\.509 certificate/) }])
+
+      // A harmless Ingress in another namespace, with a good Secret of its own.
+      const other = await write([
+        service('other', [{ port: 80 }], 'other'),
+        tlsSecret('other-tls', certs.relaxed.certPem, certs.relaxed.keyPem, 'other'),
+        ingress({ name: 'other', namespace: 'other', rules: [{ host: 'relaxed.test', paths: prefixAll('other') }], tls: [{ hosts: ['relaxed.test'], secretName: 'other-tls' }] }),
+      ])
+      expect(other).toMatchObject({ committed: true, rejected: [] })
+
+      // What an agent pulls of that generation is what HAProxy loads: shop.test over plain HTTP, relaxed.test with its certificate.
+      const dir = join(certDir, 'agent')
+      const fetcher = (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
+      expect(await new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext()).sync()).toMatchObject({ generation: other.generation, lastError: null })
+      const check = await haproxyCheck(join(dir, 'current'))
+      expect(check.ok, check.output).toBe(true)
     })
   })
 })

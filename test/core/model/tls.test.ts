@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { tlsSecretProblems } from '../../../core/kube/tls-secret-check.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, ingress, tlsSecret } from '../../support/objects.ts'
@@ -30,17 +31,46 @@ describe('TLS', () => {
 
   it('rejects the TLS entry, not the Ingress, when its Secret is missing or invalid, and leaves HTTPS out', () => {
     const garbage = { ...shopSecret, metadata: { name: 'bad-tls', namespace: 'default' }, data: { 'tls.crt': btoa('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), 'tls.key': btoa(shop.keyPem) } }
-    for (const [secretName, objects, reason] of [
-      ['missing', [], 'spec.tls[0]: Secret default/missing does not exist (or is not of type kubernetes.io/tls)'],
-      ['bad-tls', [garbage], 'spec.tls[0]: Secret default/bad-tls: tls.crt: a CERTIFICATE block is not valid DER'],
-      ['shop-tls', [{ ...shopSecret, data: { 'tls.crt': 'not base64!', 'tls.key': 'x' } }], expect.stringContaining('Secret default/shop-tls is invalid: data["tls.crt"]: must be base64')],
+    for (const [secretName, objects, reason, secretReason] of [
+      ['missing', [], 'spec.tls[0]: Secret default/missing does not exist (or is not of type kubernetes.io/tls)', undefined],
+      ['bad-tls', [garbage], 'spec.tls[0]: Secret default/bad-tls: tls.crt: a CERTIFICATE block is not valid DER', 'tls.crt: a CERTIFICATE block is not valid DER'],
+      [
+        'shop-tls',
+        [{ ...shopSecret, data: { 'tls.crt': 'not base64!', 'tls.key': 'x' } }],
+        expect.stringContaining('Secret default/shop-tls is invalid: data["tls.crt"]: must be base64'),
+        expect.stringMatching(/^data\["tls.crt"\]: must be base64/),
+      ],
     ] as const) {
       const { model, files } = fullRebuild([tlsIngress('shop', secretName), ...objects])
-      expect(model.rejections).toEqual([{ object: 'Ingress default/shop', reason }])
+      // A Secret that exists is told what is wrong with it too; a missing one has no one to tell.
+      const secretRejection = secretReason === undefined ? [] : [{ object: `Secret default/${secretName}`, reason: secretReason }]
+      expect(model.rejections).toEqual([{ object: 'Ingress default/shop', reason }, ...secretRejection])
       expect(model.hosts.get('shop.example.com')!.routes).toHaveLength(1)
       expect(files.has(FILES.crtList)).toBe(false)
       expect(files.get(FILES.frontend)).not.toContain(' ssl ')
     }
+  })
+
+  it.each([
+    ['a key that is not the certificate’s', tlsSecret('bad-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem), 'tls.key does not match the certificate in tls.crt'],
+    [
+      'a DER stub as its certificate',
+      tlsSecret('bad-tls', '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n', shop.keyPem),
+      expect.stringMatching(/^tls\.crt: CERTIFICATE block 1 is not an X\.509 certificate \(a Certificate is a SEQUENCE of 3 elements/),
+    ],
+  ])('reads a Secret with %s as invalid, as a write does, and serves its hosts without it', async (_, secret, reason) => {
+    const apps = fixtureCertificate('apps.example.com')
+    const appsIngress = ingress({ name: 'apps', tls: [{ hosts: ['apps.example.com'], secretName: 'apps-tls' }], rules: [{ host: 'apps.example.com', paths: [{ service: 'web' }] }] })
+    const objects = [tlsIngress('shop', 'bad-tls'), secret, appsIngress, tlsSecret('apps-tls', apps.certPem, apps.keyPem)]
+    const { model, files } = fullRebuild(objects, {}, await tlsSecretProblems(objects))
+    expect(model.rejections).toEqual([
+      { object: 'Ingress default/shop', reason: `spec.tls[0]: Secret default/bad-tls is invalid: ${model.rejections[1]?.reason}` },
+      { object: 'Secret default/bad-tls', reason },
+    ])
+    // Its host is served over plain HTTP, as with a missing Secret; the other Ingress's certificate is served.
+    expect(model.hosts.get('shop.example.com')).toMatchObject({ routes: [expect.anything()], redirectToHttps: false })
+    expect(model.hosts.get('shop.example.com')!.tlsSecret).toBeUndefined()
+    expect(files.get(FILES.crtList)).toBe('tls/default_apps-tls.pem apps.example.com\n')
   })
 
   it('gives a host the certificate of the oldest Ingress and reports a different one', () => {
