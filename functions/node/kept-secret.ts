@@ -1,25 +1,42 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { link, readFile, rm, writeFile } from 'node:fs/promises'
+import { tempPathFor } from '../storage/disk-paths.ts'
 
 /**
  * A secret kept in a file of the data directory: its first line, or, when the file does not
  * exist and `make` is given, a new one written readable by its owner only. Two processes
- * starting at once agree on one: the loser of the exclusive create reads the winner's.
- * Undefined when the file does not exist and nothing may be made.
+ * starting at once agree on one: the secret is written whole under a temp name and linked into
+ * place, which fails for the loser, who reads the winner's; a reader never sees a file without
+ * its secret. Undefined when the file does not exist and nothing may be made.
  */
 export async function keptSecret(path: string, make?: () => string): Promise<{ value: string; created: boolean } | undefined> {
   for (;;) {
-    try {
-      return { value: (await readFile(path, 'utf8')).trim(), created: false }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
+    const kept = await readKept(path)
+    if (kept !== undefined) return { value: kept, created: false }
     if (!make) return undefined
     const value = make()
+    const temp = tempPathFor(path)
+    await writeFile(temp, `${value}\n`, { mode: 0o600, flag: 'wx' })
     try {
-      await writeFile(path, `${value}\n`, { mode: 0o600, flag: 'wx' })
+      await link(temp, path)
       return { value, created: true }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    } finally {
+      await rm(temp, { force: true })
     }
   }
+}
+
+/** The secret in the file, or undefined when there is no file; an empty one is refused rather than taken as the secret. */
+async function readKept(path: string): Promise<string | undefined> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  const value = text.trim()
+  if (!value) throw new Error(`${path} is empty: write the secret in it, or remove it to have a new one made`)
+  return value
 }
