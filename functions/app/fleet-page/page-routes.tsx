@@ -18,6 +18,7 @@ import { readQuery } from '../read-body.ts'
 import { ClusterPage } from './cluster-page.tsx'
 import { FleetTable } from './fleet-table.tsx'
 import { ErrorPage, Layout, LoginPage } from './layout.tsx'
+import { revokedSessions } from './revoked-sessions.ts'
 import { carriesCsrf, SESSION_SECONDS, sessions, type Session } from './session.ts'
 
 const COOKIE = 'hapedge_fleet'
@@ -41,7 +42,7 @@ export function fleetPage(env: AppEnv) {
   const page = new Hono<PageEnv>()
   const views = fleetViews(env)
   const actions = pinActions(env)
-  const signer = sessions(env.adminTokenSha256)
+  const signer = sessions(env.adminTokenSha256, revokedSessions(env.store))
   const render = (c: Context, status: ContentfulStatusCode, node: Child) => c.html(html`<!DOCTYPE html>${node}`, status)
 
   page.use('*', async (c, next) => {
@@ -73,7 +74,8 @@ export function fleetPage(env: AppEnv) {
     await next()
   })
 
-  page.post('/logout', (c) => {
+  page.post('/logout', async (c) => {
+    await signer.end(getCookie(c, COOKIE), env.clock.now())
     deleteCookie(c, COOKIE, { path: '/fleet', secure: !plainLoopback(c.req.url) })
     return c.redirect('/fleet/login', 303)
   })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { sha256Text } from '../../../../core/hash.ts'
+import { revokedSessions } from '../../../../functions/app/fleet-page/revoked-sessions.ts'
 import { sessions } from '../../../../functions/app/fleet-page/session.ts'
+import { createMemoryStore } from '../../../../functions/storage/memory-store.ts'
 import { app } from '../../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../../support/objects.ts'
 import { ADMIN, harness } from '../app-harness.ts'
@@ -48,13 +50,49 @@ describe('the fleet page', () => {
 
   it('signs sessions under the admin token: another token, or an expired session, is refused', async () => {
     const now = new Date('2026-12-03T00:00:00Z')
-    const mine = sessions(sha256Text(ADMIN))
+    const mine = sessions(sha256Text(ADMIN), revokedSessions(createMemoryStore()))
     const { cookie, session } = await mine.issue(now)
     expect(await mine.open(cookie, now)).toEqual(session)
-    expect(await sessions(sha256Text('a rotated admin token')).open(cookie, now)).toBeUndefined()
+    expect(await sessions(sha256Text('a rotated admin token'), revokedSessions(createMemoryStore())).open(cookie, now)).toBeUndefined()
     expect(await mine.open(cookie, new Date(session.expires.getTime() + 1))).toBeUndefined()
     expect(await mine.open(cookie.replace(/^\d+/, (at) => String(Number(at) + 3600)), now)).toBeUndefined()
     expect((await mine.issue(now)).session.csrf).not.toBe(session.csrf)
+  })
+
+  it('ends the session on sign-out: the cookie is refused from then on, by every instance on the same store, and the other sessions go on', async () => {
+    const { cookie, page, csrf, store, app: served } = await signedIn()
+    const other = await served.request('/fleet/login', { method: 'POST', body: new URLSearchParams({ token: ADMIN }) })
+    const otherCookie = /^(hapedge_fleet=[^;]+)/.exec(other.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    const signOut = await page('/fleet/logout', { method: 'POST', body: new URLSearchParams({ csrf }) })
+    expect(signOut.status).toBe(303)
+    expect(signOut.headers.get('location')).toBe('/fleet/login')
+
+    // A copy of the cookie kept after sign-out, here and in another instance of the app on the same bucket (a stateless function).
+    for (const instance of [served, harness({ store }).app]) {
+      const replayed = await instance.request('/fleet', { headers: { cookie } })
+      expect(replayed.status).toBe(303)
+      expect(replayed.headers.get('location')).toBe('/fleet/login')
+      expect((await instance.request('/fleet', { headers: { cookie: otherCookie } })).status).toBe(200)
+    }
+  })
+
+  it('forgets a sign-out once its session would have expired anyway', async () => {
+    const now = new Date('2026-12-03T00:00:00Z')
+    const store = createMemoryStore()
+    const signer = sessions(sha256Text(ADMIN), revokedSessions(store))
+    const kept = async () => {
+      const keys: string[] = []
+      for await (const { key } of store.list('')) keys.push(key)
+      return keys
+    }
+    const expiry = (cookie: string) => cookie.split('.')[0]
+    const first = await signer.issue(now)
+    await signer.end(first.cookie, now)
+    expect((await kept()).map((key) => key.split('/').pop()!.split('.')[0])).toEqual([expiry(first.cookie)])
+    const later = new Date(first.session.expires.getTime() + 1000)
+    const second = await signer.issue(later)
+    await signer.end(second.cookie, later)
+    expect((await kept()).map((key) => key.split('/').pop()!.split('.')[0])).toEqual([expiry(second.cookie)])
   })
 
   it('shows what clusters send as text, never as markup', async () => {
