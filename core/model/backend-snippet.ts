@@ -3,6 +3,10 @@ import { describeRef } from '../kube/objects.ts'
 import { BACKEND_SNIPPET, type Service } from '../kube/service.ts'
 import type { Rejection } from './rejection.ts'
 import type { ClusterOptions } from './settings.ts'
+import { readDirective } from './snippet/directives.ts'
+import { checkLogFormat } from './snippet/log-format.ts'
+import { SnippetRefusal } from './snippet/refusal.ts'
+import { splitWords, WordReader } from './snippet/words.ts'
 
 export const SNIPPET_LIMITS = { lines: 50, lineLength: 1000 }
 
@@ -24,11 +28,13 @@ const KEYWORD = /^[a-z][a-z0-9._-]*$/i
 export type SnippetCheck = { lines: string[] } | { problem: string }
 
 /**
- * The lines of a snippet, each trimmed (blank lines dropped), or the first reason it could
- * reach beyond its backend: a control character other than newline, a line that opens a
- * section or a conditional block, a server slot line, an environment variable expanded when
- * HAProxy reads its files, too many or too long lines. What a line does inside the backend is
- * HAProxy's to check (`haproxy -c` before a reload), which is why snippets are off by default.
+ * The lines of a snippet, each trimmed (blank lines dropped), or the first reason to refuse it.
+ * Lines that could leave the backend get their own reasons: a control character other than
+ * newline, a section or conditional block (`.if`), a server slot line, an environment variable
+ * expanded when HAProxy reads its files, too many or too long lines. Every other line must be
+ * an allowed directive (snippet/directives.ts) whose sample fetches and converters are on the
+ * allow-list (snippet/vocabulary.ts), read word by word as HAProxy reads it; anything else is
+ * refused with the line and the word.
  */
 export function checkSnippet(text: string): SnippetCheck {
   const control = /[\u0000-\u0009\u000b-\u001f\u007f]/.exec(text)
@@ -36,17 +42,31 @@ export function checkSnippet(text: string): SnippetCheck {
   const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
   if (lines.length > SNIPPET_LIMITS.lines) return { problem: `has ${lines.length} lines, more than ${SNIPPET_LIMITS.lines}` }
   for (const [index, line] of lines.entries()) {
-    const where = `line ${index + 1}`
-    if (line.length > SNIPPET_LIMITS.lineLength) return { problem: `${where} is longer than ${SNIPPET_LIMITS.lineLength} characters` }
-    if (line.startsWith('#')) continue
-    const word = line.split(/\s/, 1)[0]!
-    if (!KEYWORD.test(word)) return { problem: `${where} must start with an HAProxy keyword, not ${quote(word)}` }
-    const keyword = word.toLowerCase()
-    if (SECTIONS.has(keyword)) return { problem: `${where} opens a section (${quote(word)}), which would escape the backend` }
-    if (SLOT_LINES.has(keyword)) return { problem: `${where} declares servers (${quote(word)}): a backend's server slots are hapedge's` }
-    if (line.includes('${')) return { problem: `${where} expands an environment variable ("\${…}") when HAProxy reads its files` }
+    const problem = lineProblem(line, `line ${index + 1}`)
+    if (problem) return { problem }
   }
   return { lines }
+}
+
+function lineProblem(line: string, where: string): string | undefined {
+  if (line.length > SNIPPET_LIMITS.lineLength) return `${where} is longer than ${SNIPPET_LIMITS.lineLength} characters`
+  if (line.startsWith('#')) return undefined
+  const word = line.split(/\s/, 1)[0]!
+  if (!KEYWORD.test(word)) return `${where} must start with an HAProxy keyword, not ${quote(word)}`
+  const keyword = word.toLowerCase()
+  if (SECTIONS.has(keyword)) return `${where} opens a section (${quote(word)}), which would escape the backend`
+  if (SLOT_LINES.has(keyword)) return `${where} declares servers (${quote(word)}): a backend's server slots are hapedge's`
+  if (line.includes('${')) return `${where} expands an environment variable ("\${…}") when HAProxy reads its files`
+  try {
+    const words = splitWords(line)
+    readDirective(new WordReader(words))
+    // Whatever position a word holds, a sample expression in it is checked: a literal never needs one.
+    for (const word of words) checkLogFormat(word)
+  } catch (error) {
+    if (error instanceof SnippetRefusal) return `${where}: ${error.message}`
+    throw error
+  }
+  return undefined
 }
 
 /** The snippet lines to render in a Service's backends: none unless the cluster allows snippets and the snippet is safe. */
