@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fixtureCertificate } from '../support/fixtures.ts'
 import { haproxyCheck } from '../support/haproxy.ts'
 import { startNamedBackend, type NamedBackend } from '../support/named-backends.ts'
-import { configMap, endpointSlice, ingress, service, type IngressSpec } from '../support/objects.ts'
+import { configMap, endpointSlice, ingress, service, tlsSecret, type IngressSpec } from '../support/objects.ts'
+import { removeTempDir } from '../support/temp-dir.ts'
 import { readTextTree } from './read-tree.ts'
-import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { answeredBy, renderToDir, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 import { quote } from '../../core/kube/fields.ts'
 
@@ -166,5 +168,115 @@ describe('hostile input beside one good Ingress', () => {
   it('answers 503 for the Service whose only EndpointSlice was rejected', async () => {
     expect((await cluster.get('good.test', '/victim')).status).toBe(503)
     expect(victim.requests).toBe(0)
+  })
+})
+
+/**
+ * Each character that could end, comment out, quote or expand a line of HAProxy configuration,
+ * put in turn into every field that reaches a file: the object is rejected naming that field, or,
+ * where hapedge does not read the field as its own (another class, an unreferenced Secret), it is
+ * left out whole; the files hold none of it and `haproxy -c` accepts them.
+ */
+const hostileCharacters = [
+  { name: 'a newline', value: '\n    http-request deny if TRUE # injected' },
+  { name: 'a carriage return', value: '\r    http-request deny # injected' },
+  { name: 'quotes', value: '" "injected\'' },
+  { name: '#', value: '#injected' },
+  { name: 'spaces', value: ' if TRUE injected' },
+  { name: '%[', value: '%[env(injected)]' },
+  { name: '${', value: '${injected}' },
+  { name: 'a backslash', value: '\\ injected' },
+  { name: 'a unicode letter', value: 'é-injected' },
+  { name: 'a unicode line separator and bidi override', value: '\u2028injected\u202e' },
+]
+
+interface HostileField {
+  /** The object as a rejection names it, for a hostile value `v`. */
+  object(v: string): string
+  /** The field's path in that rejection. */
+  field: string
+  build(v: string): unknown
+}
+
+const web = (host: string, path = '/', serviceName = 'web', port: number | string = 80) => ({ host, paths: [{ path, pathType: 'Prefix' as const, service: serviceName, port }] })
+const hostileFields: HostileField[] = [
+  { object: () => 'Ingress default/host', field: 'spec.rules[0].host', build: (v) => ingress({ name: 'host', rules: [web(`evil${v}.test`)] }) },
+  { object: () => 'Ingress default/path', field: 'spec.rules[0].http.paths[0].path', build: (v) => ingress({ name: 'path', rules: [web('path.test', `/p${v}`)] }) },
+  { object: () => 'Ingress default/service', field: 'spec.rules[0].http.paths[0].backend.service.name', build: (v) => ingress({ name: 'service', rules: [web('service.test', '/', `web${v}`)] }) },
+  { object: () => 'Ingress default/port', field: 'spec.rules[0].http.paths[0].backend.service.port', build: (v) => ingress({ name: 'port', rules: [web('port.test', '/', 'web', `http${v}`)] }) },
+  { object: () => 'Ingress default/default-backend', field: 'spec.defaultBackend.service.name', build: (v) => ingress({ name: 'default-backend', defaultBackend: { service: `web${v}` } }) },
+  { object: (v) => `Ingress ${shown(`ns${v}`)}/namespace`, field: 'metadata.namespace', build: (v) => ingress({ name: 'namespace', namespace: `ns${v}`, rules: [web('namespace.test')] }) },
+  { object: (v) => `Ingress default/${shown(`name${v}`)}`, field: 'metadata.name', build: (v) => ingress({ name: `name${v}`, rules: [web('name.test')] }) },
+  {
+    object: () => 'Ingress default/annotation',
+    field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
+    build: (v) => ingress({ name: 'annotation', annotations: { 'hapedge.io/ssl-redirect': `false${v}` }, rules: [web('annotation.test')] }),
+  },
+  { object: () => 'Ingress default/tls-host', field: 'spec.tls[0].hosts[0]', build: (v) => ingress({ name: 'tls-host', rules: [web('tls-host.test')], tls: [{ hosts: [`tls-host${v}.test`], secretName: 'shop' }] }) },
+  { object: () => 'Ingress default/tls-secret', field: 'spec.tls[0].secretName', build: (v) => ingress({ name: 'tls-secret', rules: [web('tls-secret.test')], tls: [{ hosts: ['tls-secret.test'], secretName: `shop${v}` }] }) },
+  { object: (v) => `Service default/${shown(`web${v}`)}`, field: 'metadata.name', build: (v) => service(`web${v}`) },
+  { object: (v) => `Service ${shown(`ns${v}`)}/web`, field: 'metadata.namespace', build: (v) => service('web', [{ port: 80 }], `ns${v}`) },
+  { object: () => 'Service default/named-port', field: 'spec.ports[0].name', build: (v) => service('named-port', [{ port: 80, name: `http${v}` }]) },
+  { object: () => 'EndpointSlice default/web-hostile', field: 'endpoints[0].addresses[0]', build: (v) => endpointSlice('web', [`10.0.0.2${v}`], [{ port: 8080 }], { name: 'web-hostile' }) },
+]
+
+/** Every ConfigMap setting, each given the hostile value after a valid one. */
+const settings: Record<string, string> = { 'ssl-redirect': 'true', 'timeout-connect': '5s', 'timeout-client': '50s', 'timeout-server': '50s', 'timeout-http-request': '10s', balance: 'leastconn' }
+const settingPath = (key: string) => (/^\w+$/.test(key) ? `data.${key}` : `data[${JSON.stringify(key)}]`)
+
+/** Fields hapedge does not read as its own: the object is neither served nor reported. */
+const inertObjects = (v: string) => [
+  ingress({ name: 'other-class', className: `hapedge${v}`, rules: [web('other-class.test')] }),
+  tlsSecret(`unused${v}`, fixtureCertificate('shop.example.com').certPem, fixtureCertificate('shop.example.com').keyPem),
+]
+
+describe.each(hostileCharacters)('$name in every field that reaches a file', ({ value }) => {
+  let rendered: Awaited<ReturnType<typeof renderToDir>>
+
+  beforeAll(async () => {
+    const shop = fixtureCertificate('shop.example.com')
+    rendered = await renderToDir(
+      [
+        service('web'),
+        endpointSlice('web', ['127.0.0.1'], [{ port: 8080 }]),
+        tlsSecret('shop', shop.certPem, shop.keyPem),
+        ingress({ name: 'good', rules: [web('shop.example.com')], tls: [{ hosts: ['shop.example.com'], secretName: 'shop' }] }),
+        ...hostileFields.map((entry) => entry.build(value)),
+        ...inertObjects(value),
+        configMap(Object.fromEntries(Object.entries(settings).map(([key, valid]) => [key, `${valid}${value}`]))),
+      ],
+      { httpBind: '127.0.0.1:8080', httpsBind: '127.0.0.1:8443' },
+    )
+  })
+
+  afterAll(async () => {
+    if (rendered) await removeTempDir(rendered.dir)
+  })
+
+  const reasonsFor = (object: string) => rendered.model.rejections.filter((rejection) => rejection.object === object).map((rejection) => rejection.reason)
+
+  it.each(hostileFields.map((entry) => ({ ...entry, name: entry.object(value) })))('rejects $name naming $field', (entry) => {
+    expect(reasonsFor(entry.object(value)).join('\n')).toContain(entry.field)
+  })
+
+  it('rejects each ConfigMap setting naming its key, and uses its default', () => {
+    const reasons = reasonsFor('ConfigMap hapedge/hapedge').join('\n')
+    for (const key of Object.keys(settings)) expect(reasons).toContain(settingPath(key))
+    expect(rendered.files.get('00-global.cfg')).toMatch(/balance roundrobin\n/)
+  })
+
+  it('rejects nothing else, and leaves another class’s Ingress and an unreferenced Secret out without a report', () => {
+    const expected = new Set([...hostileFields.map((entry) => entry.object(value)), 'ConfigMap hapedge/hapedge'])
+    expect(new Set(rendered.model.rejections.map((rejection) => rejection.object))).toEqual(expected)
+  })
+
+  it('writes none of it to the files, which still serve the good Ingress and pass haproxy -c', async () => {
+    for (const [file, content] of rendered.files) {
+      expect(content, file).not.toMatch(/injected|other-class\.test/i)
+      expect(content, file).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/)
+    }
+    expect([...rendered.files.values()].join('\n')).toContain('shop.example.com')
+    const check = await haproxyCheck(rendered.dir)
+    expect(check.ok, check.output).toBe(true)
   })
 })
