@@ -1,12 +1,16 @@
-import { link, readFile, rm, writeFile } from 'node:fs/promises'
+import { link, readFile, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { tempPathFor } from '../storage/disk-paths.ts'
+import { syncDirectory, writeDurably } from '../storage/durable-file.ts'
 
 /**
  * A secret kept in a file of the data directory: its first line, or, when the file does not
  * exist and `make` is given, a new one written readable by its owner only. Two processes
  * starting at once agree on one: the secret is written whole under a temp name and linked into
  * place, which fails for the loser, who reads the winner's; a reader never sees a file without
- * its secret. Undefined when the file does not exist and nothing may be made.
+ * its secret. The file is flushed before it is linked and the directory after, so a crash
+ * leaves the whole secret or no file, never an empty one. Undefined when the file does not
+ * exist and nothing may be made.
  */
 export async function keptSecret(path: string, make?: () => string): Promise<{ value: string; created: boolean } | undefined> {
   for (;;) {
@@ -15,9 +19,10 @@ export async function keptSecret(path: string, make?: () => string): Promise<{ v
     if (!make) return undefined
     const value = make()
     const temp = tempPathFor(path)
-    await writeFile(temp, `${value}\n`, { mode: 0o600, flag: 'wx' })
     try {
+      await writeDurably(temp, `${value}\n`, 0o600)
       await link(temp, path)
+      await syncDirectory(dirname(path))
       return { value, created: true }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { toBytes } from '../../core/hash.ts'
 import { StorageError } from '../../core/ports/object-store.ts'
@@ -10,6 +10,7 @@ import { conditionHolds } from './condition-holds.ts'
 import { withLock } from './disk-lock.ts'
 import type { LockTiming } from './disk-lock.ts'
 import { isReservedName, keyPath, lockPathFor, prefixDirectory, tempPathFor } from './disk-paths.ts'
+import { syncDirectory, writeDurably } from './durable-file.ts'
 
 export interface DiskStoreOptions {
   /** The directory that holds every object, as files at the keys' relative paths. */
@@ -89,21 +90,6 @@ export function createDiskStore(options: DiskStoreOptions): ObjectStore {
       for (const key of keys) await at('delete', key, (path) => withLock(lockPathFor(path), timing, () => rm(path, { force: true })))
     },
   }
-}
-
-async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
-  const handle = await open(path, 'wx')
-  try {
-    await handle.writeFile(bytes)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r')
-  await handle.sync().finally(() => handle.close())
 }
 
 function fileEtag(path: string): Promise<string> {
