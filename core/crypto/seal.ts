@@ -1,3 +1,4 @@
+import { decryptGcm, encryptGcm, IV_BYTES, TAG_BYTES } from './aes-gcm.ts'
 import { decodeBase64url, encodeBase64url } from './base64url.ts'
 import { SealedValueError } from './errors.ts'
 
@@ -9,8 +10,6 @@ import { SealedValueError } from './errors.ts'
  */
 export const SEALED_VALUE = /^hps1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)$/
 
-const IV_BYTES = 12
-const TAG_BYTES = 16
 const encoder = new TextEncoder()
 // ignoreBOM keeps a leading U+FEFF, so text opens exactly as it was sealed.
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -21,10 +20,8 @@ export function isSealed(value: unknown): value is string {
 
 export async function seal(key: CryptoKey, plaintext: string | Uint8Array, context: string): Promise<string> {
   checkContext(context)
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
-  const data = typeof plaintext === 'string' ? encoder.encode(plaintext) : (plaintext as Uint8Array<ArrayBuffer>)
-  const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(context) }, key, data)
-  return `hps1.${encodeBase64url(iv)}.${encodeBase64url(new Uint8Array(ciphertext))}`
+  const { iv, ciphertext } = await encryptGcm(key, typeof plaintext === 'string' ? encoder.encode(plaintext) : plaintext, context)
+  return `hps1.${encodeBase64url(iv)}.${encodeBase64url(ciphertext)}`
 }
 
 /** The plaintext bytes of a sealed value; a SealedValueError when it is malformed, or the key or context is not the one it was sealed with. */
@@ -35,11 +32,7 @@ export async function openBytes(key: CryptoKey, sealed: string, context: string)
   const ciphertext = match && decodeBase64url(match[2]!)
   if (!iv || !ciphertext || iv.length !== IV_BYTES) throw new SealedValueError('format', context, 'not a sealed value (hps1.<iv>.<ciphertext>)')
   if (ciphertext.length < TAG_BYTES) throw new SealedValueError('format', context, `the ciphertext is shorter than its ${TAG_BYTES}-byte tag: truncated`)
-  try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(context) }, key, ciphertext))
-  } catch {
-    throw new SealedValueError('authentication', context, 'wrong key, sealed for another context, or altered since it was sealed')
-  }
+  return decryptGcm(key, iv, ciphertext, context, 'wrong key, sealed for another context, or altered since it was sealed')
 }
 
 /** The plaintext of a sealed value as UTF-8 text (what `seal` was given as a string). */

@@ -1,3 +1,4 @@
+import { decryptGcm, encryptGcm, IV_BYTES, TAG_BYTES } from './aes-gcm.ts'
 import { SealedValueError } from './errors.ts'
 
 /**
@@ -9,8 +10,6 @@ import { SealedValueError } from './errors.ts'
  */
 const encoder = new TextEncoder()
 const MAGIC = encoder.encode('\0hapedge-sealed-v1\0')
-const IV_BYTES = 12
-const TAG_BYTES = 16
 
 /** What sealing adds to a body's length. */
 export const SEALED_BODY_OVERHEAD = MAGIC.length + IV_BYTES + TAG_BYTES
@@ -22,8 +21,7 @@ export function isSealedBody(body: Uint8Array): boolean {
 }
 
 export async function sealBody(key: CryptoKey, plaintext: Uint8Array, context: string): Promise<Uint8Array> {
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES))
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(context) }, key, plaintext as Uint8Array<ArrayBuffer>))
+  const { iv, ciphertext } = await encryptGcm(key, plaintext, context)
   const sealed = new Uint8Array(MAGIC.length + IV_BYTES + ciphertext.length)
   sealed.set(MAGIC)
   sealed.set(iv, MAGIC.length)
@@ -35,11 +33,6 @@ export async function sealBody(key: CryptoKey, plaintext: Uint8Array, context: s
 export async function openBody(key: CryptoKey, body: Uint8Array, context: string): Promise<Uint8Array> {
   if (!isSealedBody(body)) throw new SealedValueError('format', context, 'not a sealed body (no hapedge-sealed-v1 prefix)')
   if (body.length < SEALED_BODY_OVERHEAD) throw new SealedValueError('format', context, `${body.length} bytes, shorter than the IV and tag of a sealed body: truncated`)
-  const iv = body.subarray(MAGIC.length, MAGIC.length + IV_BYTES) as Uint8Array<ArrayBuffer>
-  const ciphertext = body.subarray(MAGIC.length + IV_BYTES)
-  try {
-    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(context) }, key, ciphertext as Uint8Array<ArrayBuffer>))
-  } catch {
-    throw new SealedValueError('authentication', context, 'wrong key, stored under another key or cluster, or altered since it was sealed')
-  }
+  const iv = body.subarray(MAGIC.length, MAGIC.length + IV_BYTES)
+  return decryptGcm(key, iv, body.subarray(MAGIC.length + IV_BYTES), context, 'wrong key, stored under another key or cluster, or altered since it was sealed')
 }
