@@ -1,4 +1,5 @@
 import type { PinSummary } from '../commit/head.ts'
+import { runsHead } from '../registry/agent-behind.ts'
 import type { HAProxyCfgStatus, StatusCondition, StatusPod } from './haproxycfg-resource.ts'
 
 /** Pods named in a condition's message; the rest are counted. */
@@ -16,7 +17,7 @@ interface ConditionFacts {
 
 /**
  * `Committed` (always True once a generation exists), `Converged` (every reporting agent runs
- * this generation; Unknown before any reports), `Degraded` (an object is rejected or an agent
+ * this generation's manifest, whichever generation it took it from; Unknown before any reports), `Degraded` (an object is rejected or an agent
  * reports an error), `Pinned` (a rollback holds the cluster on an earlier generation's content). `observedGeneration` is the resource's `metadata.generation`, which only
  * the writer knows: it is 0 until `carryConditions` sets it.
  */
@@ -44,9 +45,9 @@ function pinned({ pinned }: ConditionFacts, condition: Make): StatusCondition {
 
 type Make = (type: StatusCondition['type'], status: StatusCondition['status'], reason: string, message: string) => StatusCondition
 
-function converged({ generation, pods }: ConditionFacts, condition: Make): StatusCondition {
+function converged({ generation, manifest, pods }: ConditionFacts, condition: Make): StatusCondition {
   if (pods.length === 0) return condition('Converged', 'Unknown', 'NoAgentReports', 'no agent has reported the generation it runs')
-  const behind = pods.filter((pod) => pod.generation !== generation)
+  const behind = pods.filter((pod) => !runsHead({ generation, manifest }, pod))
   if (behind.length === 0) return condition('Converged', 'True', 'AllPodsCurrent', `${pods.length} pod(s) run generation ${generation}`)
   const named = behind.map((pod) => `${pod.pod} (${pod.generation ?? 'none'})`)
   return condition('Converged', 'False', 'PodsBehind', `${behind.length} of ${pods.length} pod(s) do not run generation ${generation} yet: ${listSome(named)}`)

@@ -1,5 +1,6 @@
 import { mapLimited } from '../../core/map-limited.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
+import { generationsBehind, type CommittedPointer } from '../../core/registry/agent-behind.ts'
 import { agentKey, type AgentReport } from '../../core/registry/agent-report.ts'
 import { agentsToExpire, isCurrent } from '../../core/registry/agent-retention.ts'
 
@@ -39,7 +40,7 @@ export async function recordReport(store: ObjectStore, clusterRoot: string, repo
   if (expire.length > 0) await store.delete(expire.map((pod) => agentKey(clusterRoot, pod)))
 }
 
-/** An agent as the admin API shows it: what it runs, how many generations it is behind the cluster's, when it last reported. */
+/** An agent as the admin API shows it: what it runs, how many generations it is behind the cluster's (0 once it runs HEAD's manifest), when it last reported. */
 export interface AgentSummary {
   pod: string
   generation: number | null
@@ -49,11 +50,11 @@ export interface AgentSummary {
   lastError: string | null
 }
 
-export async function agentSummaries(store: ObjectStore, clusterRoot: string, generation: number | null, now: Date): Promise<AgentSummary[]> {
-  return (await agentsOf(store, clusterRoot, now)).map(({ pod, generation: runs, applied, reportedAt, lastError }) => ({
+export async function agentSummaries(store: ObjectStore, clusterRoot: string, head: CommittedPointer | null, now: Date): Promise<AgentSummary[]> {
+  return (await agentsOf(store, clusterRoot, now)).map(({ pod, generation, manifest, applied, reportedAt, lastError }) => ({
     pod,
-    generation: runs,
-    behind: generation !== null && runs !== null ? generation - runs : null,
+    generation,
+    behind: generationsBehind(head, { generation, manifest }),
     applied,
     reportedAt,
     lastError,

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
+import { generationsBehind } from '../../../core/registry/agent-behind.ts'
 import { agentReport, podName } from '../../../core/registry/agent-report.ts'
 import { agentsOf, recordReport, type StoredReport } from '../agent-reports.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -36,7 +37,7 @@ export function agentRoutes(env: AppEnv) {
   routes.get('/agents', async (c) => {
     const keys = clusterKeys(c.get('record').id)
     const head = await readHead(env.store, keys)
-    const agents = (await agentsOf(env.store, keys.root, env.clock.now())).map((agent) => ({ ...agent, behind: head && agent.generation !== null ? head.head.generation - agent.generation : null }))
+    const agents = (await agentsOf(env.store, keys.root, env.clock.now())).map((agent) => ({ ...agent, behind: generationsBehind(head?.head, agent) }))
     return c.json({ generation: head?.head.generation ?? null, agents })
   })
   return routes

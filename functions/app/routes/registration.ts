@@ -37,7 +37,7 @@ export function registrationRoutes(env: AppEnv) {
         const keys = clusterKeys(record.id)
         const head = await readHead(env.store, keys)
         const generation = head?.head.generation ?? null
-        const agents = await agentSummaries(env.store, keys.root, generation, env.clock.now())
+        const agents = await agentSummaries(env.store, keys.root, head?.head ?? null, env.clock.now())
         return { ...record, generation, lastEventAt: await lastEventAt(env.store, keys), agents }
       }),
     )

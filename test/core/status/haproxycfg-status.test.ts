@@ -30,12 +30,20 @@ describe('haproxyCfgStatus', () => {
 
   it('is Converged when every pod runs the generation, Unknown before any reports, and not Degraded when all is served', () => {
     const facts = statusFacts()
-    const current = facts.pods.map((pod) => ({ ...pod, generation: facts.generation, lastError: null }))
+    const current = facts.pods.map((pod) => ({ ...pod, generation: facts.generation, manifest: facts.manifest, lastError: null }))
     expect(byType(haproxyCfgStatus({ ...facts, pods: current, rejected: [] }))).toMatchObject({
       Converged: { status: 'True', reason: 'AllPodsCurrent' },
       Degraded: { status: 'False', reason: 'AsExpected' },
     })
     expect(byType(haproxyCfgStatus({ ...facts, pods: [] })).Converged).toMatchObject({ status: 'Unknown', reason: 'NoAgentReports' })
+  })
+
+  it('is Converged when a pod runs an earlier generation whose manifest is this one\'s (a generation that changed no file)', () => {
+    const facts = statusFacts()
+    const earlier = facts.pods.map((pod) => ({ ...pod, generation: facts.generation - 1, manifest: facts.manifest }))
+    expect(byType(haproxyCfgStatus({ ...facts, pods: earlier })).Converged).toMatchObject({ status: 'True', reason: 'AllPodsCurrent' })
+    const unsaid = facts.pods.map((pod) => ({ ...pod, generation: facts.generation - 1, manifest: null }))
+    expect(byType(haproxyCfgStatus({ ...facts, pods: unsaid })).Converged).toMatchObject({ status: 'False', reason: 'PodsBehind' })
   })
 
   it('keeps the first rejections and counts them all, and leaves out what an agent has not reported', () => {
