@@ -29,7 +29,7 @@ import type { Entry } from '../render/files.ts'
 import { DirtySet } from './dirty-set.ts'
 import { emptyPlan, needReload, type Plan } from './plan.ts'
 import { planServerChanges } from './server-changes.ts'
-import { compareResourceVersions, resourceVersionOf, type SeenVersion } from './resource-version.ts'
+import { isResyncEvent, repeatsSeen, resourceVersionOf, versionAfter, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
 /** The snapshot's cluster-wide settings entry: the ConfigMap's settings and what was wrong in it, and the options everything was derived under. */
@@ -71,7 +71,7 @@ export interface Applied extends ApplyResult {
   generation: Generation
   /** What this change made, which a commit writes before it moves HEAD: snapshot nodes, file content, file metadata. */
   created: { snapshot: NewNode[] } & Created
-  /** Events refused because their object had been seen at the same or a later resourceVersion. */
+  /** Events dropped as repeats of what was last applied to their object (the same resourceVersion). */
   stale: number
 }
 
@@ -151,7 +151,7 @@ export class IncrementalCluster {
     const change = objectChange(event)
     if ('ignore' in change) return
     const ref = 'remove' in change ? change.remove : change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
-    if (!this.isNewer(objectKey(ref), event)) {
+    if (!this.recordVersion(objectKey(ref), event)) {
       this.stale++
       return
     }
@@ -167,18 +167,21 @@ export class IncrementalCluster {
   }
 
   /**
-   * Whether the event is newer than what was applied to its object: audit batches arrive out of
-   * order and retried, so a write older than one already applied (or than a deletion) is refused.
-   * Objects without a decimal resourceVersion are applied as they come.
+   * Records the version the event leaves its object at; false when the event repeats what was
+   * last applied to it (a retried request), which is then dropped. Versions are only compared for
+   * equality: events apply in the order they come (a request's in its order, requests in the
+   * order they commit), since a restored etcd numbers from an older revision and a far-future
+   * version would otherwise lock its object. A resync's events always apply, and a deletion by
+   * resync leaves no tombstone: the list is the truth.
    */
-  private isNewer(key: string, event: WatchEvent): boolean {
+  private recordVersion(key: string, event: WatchEvent): boolean {
     const version = resourceVersionOf(event.object)
     const seen = this.versions.get(key)
-    if (version && seen && compareResourceVersions(version, seen.version) <= 0) return false
-    const latest = version ?? seen?.version
-    if (event.type === 'DELETED') {
-      if (latest) this.versions.set(key, { version: latest, deleted: true })
-    } else if (version) this.versions.set(key, { version })
+    const deletion = event.type === 'DELETED'
+    const resync = isResyncEvent(event)
+    if (!resync && repeatsSeen(seen, version, deletion)) return false
+    const after = resync && deletion ? undefined : versionAfter(seen, version, deletion)
+    if (after) this.versions.set(key, after)
     else if (seen) this.versions.delete(key)
     return true
   }

@@ -1,19 +1,60 @@
 import { isRecord } from '../kube/objects.ts'
+import type { WatchEvent } from './watch-event.ts'
 
-/** An object's `metadata.resourceVersion` when it is an etcd revision (decimal), the only form that can be ordered. */
+/** Longer than any version an API server makes: taken as none rather than kept in the snapshot. */
+const MAX_VERSION_LENGTH = 256
+
+/**
+ * An object's `metadata.resourceVersion`, as the Kubernetes API defines it: an opaque string that
+ * tells only whether two states of one object are the same (equal) or not.
+ */
 export function resourceVersionOf(object: Record<string, unknown>): string | undefined {
   const metadata = isRecord(object.metadata) ? object.metadata : undefined
   const version = metadata?.resourceVersion
-  return typeof version === 'string' && /^[1-9]\d{0,19}$/.test(version) ? version : undefined
+  return typeof version === 'string' && version !== '' && version.length <= MAX_VERSION_LENGTH ? version : undefined
 }
 
-/** Orders decimal resource versions without parsing them (they can exceed 2^53). */
+/**
+ * Orders decimal resource versions (etcd revisions, which can exceed 2^53) without parsing them.
+ * Only for changes one stream carries together (the items of one audit batch, one forwarder's
+ * watches), never across requests: a restored etcd counts again from an older revision, and one
+ * far-future version would outrank every later one.
+ */
 export function compareResourceVersions(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)
 }
 
-/** The last version applied to an object; a tombstone keeps a deleted object's, so an older write arriving late is refused. */
+/**
+ * The version last applied to an object; a deletion keeps its own or, without one, the last
+ * write's (a tombstone), so that the deleted write, sent again, is known as a repeat.
+ */
 export interface SeenVersion {
   version: string
   deleted?: true
 }
+
+/**
+ * Whether an event repeats what was last applied to its object (a retried request): a write at
+ * the version last written or deleted at, or a deletion at the version deleted at. Equal versions
+ * are the same state, so dropping it changes nothing, except that a deleted object stays deleted.
+ * Anything else applies in the order it comes, whatever its version says.
+ */
+export function repeatsSeen(seen: SeenVersion | undefined, version: string | undefined, deletion: boolean): boolean {
+  return version !== undefined && seen?.version === version && (!deletion || seen.deleted === true)
+}
+
+/** What an event leaves recorded for its object (undefined: nothing). */
+export function versionAfter(seen: SeenVersion | undefined, version: string | undefined, deletion: boolean): SeenVersion | undefined {
+  if (!deletion) return version === undefined ? undefined : { version }
+  const last = version ?? seen?.version
+  return last === undefined ? undefined : { version: last, deleted: true }
+}
+
+/**
+ * An event of a full resync (`PUT …/objects`): the list is the truth, so its events apply whatever
+ * was seen before and leave recorded only the versions the list holds. Made only by `resyncEvents`;
+ * a request body cannot carry the mark, since the request schemas keep only `type` and `object`.
+ */
+export type ResyncEvent = WatchEvent & { resync: true }
+
+export const isResyncEvent = (event: WatchEvent): event is ResyncEvent => (event as Partial<ResyncEvent>).resync === true

@@ -36,7 +36,8 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
 /**
  * Translates an audit webhook batch into the watch events it stands for: successful writes to
  * the objects hapedge reads, each once (`auditID` + `stage`), ordered per object by
- * resourceVersion. A malformed event is reported with its path and the others still apply.
+ * resourceVersion within the batch (never against other batches: see orderPerObject). A
+ * malformed event is reported with its path and the others still apply.
  */
 export function watchEventsFromAudit(list: { readonly items: readonly unknown[] }): AuditTranslation {
   const changes: Ordered<AuditChange>[] = []
@@ -141,8 +142,8 @@ function readIdentity(metadata: unknown, resource: AuditedResource, path: Proper
 
 /**
  * A DELETED that names the object and nothing else. Its resourceVersion is stamped only when it
- * is the deletion's own (or, for a Secret hapedge does not read, the write's): an older one would
- * make the engine take the deletion for a stale event.
+ * is the deletion's own (or, for a Secret hapedge does not read, the write's): an older one is a
+ * write's, and the engine's tombstone keeps the last write's version by itself.
  */
 function deleted(resource: AuditedResource, identity: Identity, stamped: boolean): Ordered<WatchEvent> {
   const object = identityObject(resource, identity.name, identity.namespace, stamped ? identity.resourceVersion : undefined)

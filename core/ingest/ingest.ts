@@ -21,7 +21,7 @@ export interface IngestResult {
   reasons: string[]
   /** Objects of this request that are not served, with the reason. */
   rejected: Rejection[]
-  /** Events refused as older than what was already applied to their object. */
+  /** Events dropped as repeats of what was last applied to their object (the same resourceVersion: a retried request). */
   stale: number
   /** Set while the cluster is pinned by a rollback: `generation` stays served, and this write is held until release. */
   pinned?: PinSummary

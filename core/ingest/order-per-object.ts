@@ -21,7 +21,10 @@ interface Rank {
 /**
  * The batch's changes in item order, except that the changes to one object are put in
  * resourceVersion order among the places they hold: the webhook sends an event when its request
- * completes, not when its write committed, so two writes to one object can come reversed. A
+ * completes, not when its write committed, so two writes to one object can come reversed. The
+ * versions are ordered only within the batch, the items one API server reported together; batches
+ * apply in the order they arrive, whatever their versions (a restored etcd counts again from an
+ * older revision, and a far-future version must not outrank every later write). A
  * deletion known only by name (a `Status` answer) has no version; it is ranked after the writes
  * to the same uid, since a uid's life ends with its deletion. Changes with no rank keep their place.
  */

@@ -45,7 +45,7 @@ export function ingestionRoutes(env: AppEnv) {
     const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
-    const events = trees ? await runLoading(() => resyncEvents(trees.snapshot, list.items, list.metadata?.resourceVersion), loader) : list.items.map((object): WatchEvent => ({ type: 'MODIFIED', object }))
+    const events = await runLoading(() => resyncEvents(trees?.snapshot, list.items), loader)
     return c.json(await write(env, c, events))
   })
   return routes

@@ -6,22 +6,36 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../../../functions/node/sha256.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
+import { resyncEvents } from '../../../core/ingest/resync.ts'
 import type { ClusterOptions } from '../../../core/model/settings.ts'
 import { arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
+/** How a put's resourceVersion relates to the others': none, rising, falling (an etcd restore) or far in the future. Each is unique to its step. */
+type Versioning = 'none' | 'rising' | 'falling' | 'far'
+
+const versionAt = (versioning: Versioning, step: number): string | undefined =>
+  versioning === 'none' ? undefined : versioning === 'rising' ? String(1000 + step) : versioning === 'falling' ? String(1000 - step) : `${'9'.repeat(20)}${step}`
+
 /**
- * A step: put an object (ADDED or MODIFIED), delete the n-th object currently in the cluster, or
- * change the cluster's settings (its record's options), which the next batch runs under.
+ * A step: put an object (ADDED or MODIFIED) at some resourceVersion, delete the n-th object
+ * currently in the cluster, send a full resync of the objects currently in it, or change the
+ * cluster's settings (its record's options), which the next batch runs under.
  */
 const arbitraryStep = fc.oneof(
-  { weight: 6, arbitrary: arbitraryObject.map((object) => ({ put: object as AnyObject })) },
+  { weight: 6, arbitrary: fc.record({ put: arbitraryObject, versioning: fc.constantFrom<Versioning>('none', 'none', 'rising', 'falling', 'far') }) },
   { weight: 2, arbitrary: fc.nat().map((pick) => ({ deletePick: pick })) },
+  { weight: 1, arbitrary: fc.constant({ resync: true as const }) },
   { weight: 1, arbitrary: arbitraryOptions.map((options) => ({ options })) },
 )
 
-type Step = { put: AnyObject } | { deletePick: number } | { options: ClusterOptions }
+type Step = { put: unknown; versioning: Versioning } | { deletePick: number } | { resync: true } | { options: ClusterOptions }
+
+type Batch = { options: Partial<ClusterOptions>; events: WatchEvent[] } | { options: Partial<ClusterOptions>; resync: AnyObject[] }
+
+const withVersion = (object: AnyObject, version: string | undefined): AnyObject =>
+  version === undefined ? object : { ...object, metadata: Object.assign({}, object.metadata, { resourceVersion: version }) }
 
 /**
  * The steps as batches of events, each with the options it runs under: a change of options ends
@@ -31,7 +45,7 @@ type Step = { put: AnyObject } | { deletePick: number } | { options: ClusterOpti
  */
 function batchesOf(steps: Step[], batchSizes: number[]) {
   const live = new Map<string, AnyObject>()
-  const batches: { options: Partial<ClusterOptions>; events: WatchEvent[] }[] = []
+  const batches: Batch[] = []
   let options: Partial<ClusterOptions> = {}
   let pending: WatchEvent[] = []
   const flush = () => {
@@ -42,17 +56,21 @@ function batchesOf(steps: Step[], batchSizes: number[]) {
     }
     pending = []
   }
-  for (const step of steps) {
-    if ('options' in step) {
+  for (const [index, step] of steps.entries()) {
+    if ('resync' in step) {
+      flush()
+      batches.push({ options, resync: [...live.values()] })
+    } else if ('options' in step) {
       flush()
       if (step.options.configMap !== (options.configMap ?? 'hapedge/hapedge')) for (const id of live.keys()) if (id.startsWith('ConfigMap/')) live.delete(id)
       options = step.options
       // An empty change, as a PATCH commits: the new options alone.
       batches.push({ options, events: [] })
     } else if ('put' in step) {
-      const id = identityOf(step.put)
-      pending.push({ type: live.has(id) ? 'MODIFIED' : 'ADDED', object: step.put })
-      live.set(id, step.put)
+      const object = withVersion(step.put as AnyObject, versionAt(step.versioning, index))
+      const id = identityOf(object)
+      pending.push({ type: live.has(id) ? 'MODIFIED' : 'ADDED', object })
+      live.set(id, object)
     } else if (live.size > 0) {
       const id = [...live.keys()][step.deletePick % live.size]!
       pending.push({ type: 'DELETED', object: live.get(id)! })
@@ -73,7 +91,7 @@ describe('the incremental path equals the full rebuild', () => {
         const { batches, live, options } = batchesOf(steps, batchSizes)
         for (const batch of batches) {
           cluster.options = batch.options
-          cluster.apply(batch.events)
+          cluster.apply('resync' in batch ? resyncEvents(cluster.current.snapshot, batch.resync) : batch.events)
         }
         const reference = fullRebuild(live.values(), options)
         expect(sortedFiles(cluster.files())).toEqual(sortedFiles(reference.files))
@@ -91,6 +109,8 @@ describe('the incremental path equals the full rebuild', () => {
         const shuffled = [...live.values()].sort((a, b) => hashOrder(identityOf(a), seed) - hashOrder(identityOf(b), seed))
         const direct = new LiveCluster(options, nodeSha256)
         direct.apply(shuffled.map((object) => ({ type: 'ADDED' as const, object })))
+        // Deletions leave tombstones, which a full resync of the same objects replaces with the list's versions alone.
+        cluster.apply(resyncEvents(cluster.current.snapshot, [...live.values()]))
         expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
       }),
       { numRuns: 400 },

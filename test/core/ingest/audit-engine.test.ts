@@ -70,4 +70,18 @@ describe('audit batches through the engine', () => {
     expect(files.has('tls/shop_shop-tls.pem')).toBe(true)
     expect([...files.values()].join('\n')).toContain('10.0.0.3')
   })
+
+  it('apply batch after batch in the order they arrive: a far-future version locks nothing, and versions may go back (an etcd restore)', () => {
+    const future = served(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]), '99999999999999999999')
+    const cluster = new LiveCluster()
+    const send = (...items: unknown[]) => cluster.apply(watchEventsFromAudit(auditEventList.parse(eventList(...items))).events.map(({ event }) => event))
+    const rest = [objects.class, objects.web, objects.webSlice, objects.api, objects.apiSlice, objects.tls]
+    send(...rest.map((object) => written('create', object)), written('create', future))
+    send(written('update', objects.ingressV2))
+    expect(sorted(cluster.files())).toEqual(sorted(fullRebuild([...rest, objects.ingressV2]).files))
+    send(deleted(objects.ingressV2))
+    expect(sorted(cluster.files())).toEqual(sorted(fullRebuild(rest).files))
+    send(written('create', objects.ingressV1))
+    expect(sorted(cluster.files())).toEqual(sorted(fullRebuild([...rest, objects.ingressV1]).files))
+  })
 })
