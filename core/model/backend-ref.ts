@@ -20,3 +20,9 @@ export function backendRef(namespace: string, backend: IngressBackend): BackendR
 export function backendName(ref: BackendRef): string {
   return `${ref.namespace}_${ref.service}_${ref.port}`
 }
+
+/** The Service (`namespace/name`) behind a backend name, or undefined for hapedge's own backends. */
+export function serviceOfBackend(name: string): string | undefined {
+  const [namespace, service, port, ...rest] = name.split('_')
+  return port !== undefined && rest.length === 0 ? `${namespace}/${service}` : undefined
+}

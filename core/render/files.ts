@@ -40,6 +40,11 @@ export function certificateFile(secret: string): string {
   return `tls/${secret.replace('/', '_')}.pem`
 }
 
+/** The Secret (`namespace/name`) a certificate file is rendered from: namespaces and Secret names never hold `_`. */
+export function secretOfCertificateFile(path: string): string | undefined {
+  return /^tls\/([a-z0-9-]+)_([a-z0-9.-]+)\.pem$/.exec(path)?.slice(1).join('/')
+}
+
 export function lines(rows: Iterable<string>): string {
   let text = ''
   for (const row of rows) text += `${row}\n`

@@ -1,8 +1,10 @@
+import { blameFromCheck } from '../../core/agent/check-blame.ts'
 import { planFromFiles } from '../../core/agent/plan-from-files.ts'
 import type { Plan } from '../../core/incremental/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
-import { installedGeneration, installGeneration, pruneGenerations, type Installed } from './generation-dir.ts'
-import { pullGeneration, type SourceOptions } from './pull-generation.ts'
+import { refusalOutput, type HaproxyCheck } from './config-check.ts'
+import { installedGeneration, installGeneration, pruneGenerations, stageGeneration, switchCurrent, type Installed } from './generation-dir.ts'
+import { pullGeneration, type Pulled, type SourceOptions } from './pull-generation.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
 export interface HaproxyControl {
@@ -24,7 +26,10 @@ export interface AgentStatus {
  * and verify it, install it whole, then apply the difference at runtime, or by a checked
  * reload when the difference needs one or the runtime API fails. When the new files do not
  * pass the check, the previous generation is put back, so the files on disk always equal what
- * runs. Syncs never overlap: a sync asked for during one runs right after it.
+ * runs; the refusal is reported with the objects HAProxy's words point at, and that generation
+ * is not tried again, while the next one is. Without a running HAProxy (an init container), a
+ * generation is checked where it is staged and becomes `current` only if HAProxy accepts it.
+ * Syncs never overlap: a sync asked for during one runs right after it.
  */
 export class Agent {
   readonly status: AgentStatus = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
@@ -35,12 +40,15 @@ export class Agent {
   /** The installed generation, read from disk once at start, then kept: a poll costs a HEAD request, not a read of every file. */
   private installed: Installed | undefined
   private read = false
+  /** The manifest of the last generation `haproxy -c` refused: the same files would fail again, so only a newer one is taken. */
+  private refused: string | undefined
 
   constructor(
     private readonly source: SourceOptions,
     private readonly dir: string,
     private readonly context: TreeContext,
-    private readonly haproxy?: HaproxyControl,
+    /** The HAProxy beside the agent; or, none running yet, the binary that checks each generation before it is written. */
+    private readonly haproxy?: HaproxyControl | HaproxyCheck,
     private readonly report?: (status: AgentStatus) => Promise<void>,
   ) {}
 
@@ -94,15 +102,30 @@ export class Agent {
       this.read = true
     }
     const installed = this.installed
-    const pulled = await pullGeneration(this.source, this.context, installed?.manifest)
+    // A refused generation is the one "held" here: HEAD still naming it is nothing new.
+    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest)
     if (pulled === 'none' || pulled === 'unchanged') {
       if (installed && this.status.manifest === null) Object.assign(this.status, { manifest: installed.manifest })
       return
     }
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
-    const applied = await this.take(pulled, plan, installed)
+    const applied = await this.take(pulled, plan, installed).catch((error: unknown) => {
+      const output = refusalOutput(error)
+      if (output === undefined) throw error
+      this.refused = pulled.manifest
+      throw new Error(this.describeRefusal(pulled, output))
+    })
+    this.refused = undefined
     Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
     await pruneGenerations(this.dir, pulled.manifest)
+  }
+
+  /** What the agent reports of a refused generation: which one, the objects to blame where HAProxy's words name them, and those words. */
+  private describeRefusal(refused: Pulled, output: string): string {
+    const blamed = blameFromCheck(output, refused.files)
+    const running = this.installed ? 'the files before it stay current' : 'no generation is current'
+    const words = output.split('\n').filter((line) => line.trim() && !line.startsWith('[NOTICE]')).join('\n')
+    return `haproxy -c refused generation ${refused.generation} (${refused.manifest.slice(0, 12)})${blamed.length ? `, blaming ${blamed.join(', ')}` : ''}; ${running}:\n${words}`
   }
 
   /** Installs the generation and makes HAProxy run it; on failure, the previous generation is what is installed and what runs. */
@@ -111,8 +134,11 @@ export class Agent {
       await installGeneration(this.dir, next.manifest, next.files, previous)
       this.installed = next
     }
-    if (!this.haproxy) {
-      await install()
+    if (!this.haproxy || !('checkedReload' in this.haproxy)) {
+      const staged = await stageGeneration(this.dir, next.manifest, next.files, previous)
+      await this.haproxy?.check(staged)
+      await switchCurrent(this.dir, next.manifest)
+      this.installed = next
       return 'written'
     }
     const runtime = plan !== undefined && !plan.reload

@@ -14,6 +14,12 @@ const KEPT = 3
  * mix. The two generations before are kept for a rollback.
  */
 export async function installGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed): Promise<string> {
+  await stageGeneration(dir, manifest, files, previous)
+  return switchCurrent(dir, manifest)
+}
+
+/** Writes a generation whole into its own directory, which it returns, without making it current: what `haproxy -c` checks first. */
+export async function stageGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed): Promise<string> {
   const target = join(dir, GENERATIONS, manifest)
   if (!(await exists(target))) {
     const staging = `${target}.${randomBytes(4).toString('hex')}.tmp`
@@ -29,6 +35,11 @@ export async function installGeneration(dir: string, manifest: string, files: Re
     )
     await rename(staging, target)
   }
+  return target
+}
+
+/** Points `current` at a staged generation, by a rename: HAProxy and a crash see the old files or the new ones. */
+export async function switchCurrent(dir: string, manifest: string): Promise<string> {
   const pointer = join(dir, `.${CURRENT}.${randomBytes(4).toString('hex')}`)
   await symlink(join(GENERATIONS, manifest), pointer)
   await rename(pointer, join(dir, CURRENT))

@@ -35,6 +35,14 @@ export class ReloadError extends Error {
   }
 }
 
+/** `haproxy -c` ran and refused the files: the same files always fail, unlike a check that could not run. */
+export class CheckRefused extends ReloadError {
+  constructor(message: string, output: string) {
+    super('check', message, output)
+    this.name = 'CheckRefused'
+  }
+}
+
 const POLL_MS = 100
 
 /**
@@ -47,8 +55,7 @@ export async function masterReload(options: MasterReloadOptions): Promise<Reload
   const { masterSocket, configs, cwd, binary = 'haproxy', timeoutMs = 30_000 } = options
   if (configs.length === 0) throw new Error('haproxy reload: configs must name at least one -f argument')
   const deadline = Date.now() + timeoutMs
-  const check = await checkConfig({ binary, configs, cwd, timeoutMs })
-  if (!check.ok) throw new ReloadError('check', `haproxy -c refused ${configs.join(' ')}; nothing was reloaded`, check.output)
+  await checkedConfig({ binary, configs, cwd, timeoutMs }, 'nothing was reloaded')
 
   const master = haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) })
   const before = parseShowProc(await master.run('show proc'))
@@ -76,12 +83,24 @@ export async function masterReload(options: MasterReloadOptions): Promise<Reload
   throw new ReloadError('confirm', `no new worker within ${timeoutMs} ms`, last)
 }
 
-/** `haproxy -c` on the given `-f` arguments, from HAProxy's working directory. */
-export function checkConfig(options: { binary: string; configs: string[]; cwd: string; timeoutMs: number }): Promise<{ ok: boolean; output: string }> {
+type CheckOptions = { binary: string; configs: string[]; cwd: string; timeoutMs: number }
+
+/** `haproxy -c` on the given `-f` arguments, from HAProxy's working directory; `refused` when HAProxy ran and said no. */
+function checkConfig(options: CheckOptions): Promise<{ ok: boolean; refused: boolean; output: string }> {
   const args = ['-c', ...options.configs.flatMap((config) => ['-f', config])]
   return new Promise((resolve) => {
     execFile(options.binary, args, { cwd: options.cwd, timeout: options.timeoutMs }, (error, stdout, stderr) => {
-      resolve({ ok: error === null, output: `${stdout}${stderr}${error && !stdout && !stderr ? error.message : ''}` })
+      const refused = error !== null && typeof error.code === 'number'
+      resolve({ ok: error === null, refused, output: `${stdout}${stderr}${error && !stdout && !stderr ? error.message : ''}` })
     })
   })
+}
+
+/** Runs `haproxy -c`, throwing CheckRefused when HAProxy refuses the files and ReloadError when it could not check them; `then` says what did not happen. */
+export async function checkedConfig(options: CheckOptions, then: string): Promise<void> {
+  const check = await checkConfig(options)
+  if (check.ok) return
+  const files = options.configs.join(' ')
+  if (check.refused) throw new CheckRefused(`haproxy -c refused ${files}; ${then}`, check.output)
+  throw new ReloadError('check', `haproxy -c could not check ${files}; ${then}`, check.output)
 }

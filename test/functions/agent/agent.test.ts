@@ -5,6 +5,7 @@ import { fullRebuild } from '../../../core/full-rebuild.ts'
 import type { Plan } from '../../../core/incremental/plan.ts'
 import { Agent, type HaproxyControl } from '../../../functions/agent/agent.ts'
 import { installedGeneration } from '../../../functions/agent/generation-dir.ts'
+import { CheckRefused } from '../../../functions/agent/master-reload.ts'
 import { statusReporter } from '../../../functions/agent/report-status.ts'
 import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
 import { endpointSlice } from '../../support/objects.ts'
@@ -117,6 +118,31 @@ describe('the agent', () => {
     release()
     await agent.reported()
     expect(reports).toEqual([1, 2])
+  })
+
+  it('without a running HAProxy, makes a generation current only once haproxy -c accepts it where it is staged', async () => {
+    const { server, token } = await setup()
+    const checked: string[] = []
+    let refuse = true
+    const check = {
+      async check(staged: string) {
+        checked.push(staged)
+        if (refuse) throw new CheckRefused('haproxy -c refused it', `[NOTICE] (1) : haproxy version is 2.6\n[ALERT] (1) : config : parsing [${staged}/20-backends.cfg:1] : unknown keyword\n`)
+      },
+    }
+    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
+    const agent = new Agent(source, dir, coldContext(), check)
+    await server.events('prod', token, app(1).map(put))
+    const refused = await agent.sync()
+    expect(refused).toMatchObject({ generation: null, manifest: null })
+    expect(refused.lastError).toMatch(/^haproxy -c refused generation 1 \([0-9a-f]{12}\), blaming Service default\/app-1; no generation is current:\n\[ALERT\] .*unknown keyword$/)
+    expect(await installedGeneration(dir)).toBeUndefined()
+    expect(await readFile(join(checked[0]!, '20-backends.cfg'), 'utf8')).toMatch(/^backend default_app-1_80\n/)
+
+    refuse = false
+    await server.events('prod', token, app(2).map(put))
+    expect(await agent.sync()).toMatchObject({ generation: 2, applied: 'written', lastError: null })
+    expect((await installedGeneration(dir))!.files).toEqual(fullRebuild([...app(1), ...app(2)]).files)
   })
 
   it('refuses a generation with a tampered blob, naming it, and keeps the files it has', async () => {
