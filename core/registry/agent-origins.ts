@@ -35,6 +35,16 @@ export function originAllowed(patterns: readonly string[], url: string): boolean
   })
 }
 
+/**
+ * What an agent that reports `url` is told when the cluster will not push to it: it then hears
+ * of a generation at its next poll only (5 s by default, instead of a tenth of one).
+ */
+export function notifyUrlWarning(patterns: readonly string[], url: string): string | undefined {
+  if (originAllowed(patterns, url)) return undefined
+  const allowed = patterns.length > 0 ? patterns.join(', ') : 'none'
+  return `notifyUrl ${url}: not allowed by the cluster's agentOrigins (${allowed}); this agent is not pushed to and waits for its poll`
+}
+
 function linkLocal(hostname: string): boolean {
   return /^169\.254\./.test(hostname) || /^\[fe[89ab][0-9a-f]:/i.test(hostname)
 }

@@ -4,8 +4,8 @@ import { generationsBehind, type CommittedPointer } from '../../core/registry/ag
 import { agentKey, type AgentReport } from '../../core/registry/agent-report.ts'
 import { agentsToExpire, isCurrent } from '../../core/registry/agent-retention.ts'
 
-/** An agent's last report as stored: what it said, its pod, and when. */
-export type StoredReport = AgentReport & { pod: string; reportedAt: string }
+/** An agent's last report as stored: what it said, its pod, when, and what it was warned of (absent in records stored before warnings were). */
+export type StoredReport = AgentReport & { pod: string; reportedAt: string; warnings?: string[] }
 
 /** Records read at once: enough to hide storage latency, few enough to be gentle on it. */
 const READ_CONCURRENCY = 16
@@ -48,15 +48,18 @@ export interface AgentSummary {
   applied: AgentReport['applied']
   reportedAt: string
   lastError: string | null
+  /** What its report was answered with besides: a `notifyUrl` the cluster does not push to. */
+  warnings: string[]
 }
 
 export async function agentSummaries(store: ObjectStore, clusterRoot: string, head: CommittedPointer | null, now: Date): Promise<AgentSummary[]> {
-  return (await agentsOf(store, clusterRoot, now)).map(({ pod, generation, manifest, applied, reportedAt, lastError }) => ({
+  return (await agentsOf(store, clusterRoot, now)).map(({ pod, generation, manifest, applied, reportedAt, lastError, warnings }) => ({
     pod,
     generation,
     behind: generationsBehind(head, { generation, manifest }),
     applied,
     reportedAt,
     lastError,
+    warnings: warnings ?? [],
   }))
 }

@@ -136,6 +136,7 @@ function Agents(props: { cluster: ClusterView; now: Date }) {
           <th>Applied by</th>
           <th>Reported</th>
           <th>Last error</th>
+          <th>Warnings</th>
         </tr>
       </thead>
       <tbody>
@@ -149,6 +150,7 @@ function Agents(props: { cluster: ClusterView; now: Date }) {
               <When at={agent.reportedAt} now={props.now} />
             </td>
             <td class="mono">{agent.lastError ?? ''}</td>
+            <td data-field="warnings">{agent.warnings.join('; ')}</td>
           </tr>
         ))}
       </tbody>

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { readHead } from '../../../core/commit/read-head.ts'
 import { generationsBehind } from '../../../core/registry/agent-behind.ts'
+import { notifyUrlWarning } from '../../../core/registry/agent-origins.ts'
 import { agentReport, podName } from '../../../core/registry/agent-report.ts'
 import { agentsOf, recordReport, type StoredReport } from '../agent-reports.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -20,7 +21,8 @@ export function agentRoutes(env: AppEnv) {
     if (!podName.safeParse(pod).success) throw new HttpError(400, 'must be a pod name (a DNS subdomain)', 'pod')
     const report = await readJson(c.req.raw, 16 * 1024, agentReport)
     const now = env.clock.now()
-    const stored: StoredReport = { pod, ...report, reportedAt: now.toISOString() }
+    const unpushed = report.notifyUrl ? notifyUrlWarning(c.get('record').agentOrigins, report.notifyUrl) : undefined
+    const stored: StoredReport = { pod, ...report, reportedAt: now.toISOString(), warnings: unpushed ? [unpushed] : [] }
     await recordReport(env.store, clusterKeys(c.get('record').id).root, stored, now)
     env.push.heard(c.get('record').id, pod, report.notifyUrl)
     inBackground(c, env.mirror.mirror(c.get('record'), []))

@@ -5,7 +5,7 @@ import { AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
 import { PUSH_CONCURRENCY } from '../../../functions/app/agent-push.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { eventually } from '../../support/eventually.ts'
-import { harness } from './app-harness.ts'
+import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
 const report = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
@@ -107,6 +107,29 @@ describe('pushing new generations to agents', () => {
     expect(new Set(second).size).toBe(AGENTS_PER_CLUSTER)
     expect(second).toHaveLength(AGENTS_PER_CLUSTER)
     expect(second).not.toContain('http://haproxy-first.agents.test:9000/notify')
+  })
+
+  it('warns an agent whose URL the cluster\'s agentOrigins do not allow, in its answer, its record and the fleet, and not one they allow', async () => {
+    const { register, call, app: hapedge } = harness()
+    const token = await register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
+    const answerTo = async (pod: string, notifyUrl: string) => {
+      const answer = await call('POST', `/v1/clusters/prod/agents/${pod}`, token, { ...report, notifyUrl })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { warnings: string[] }).warnings
+    }
+    const warning = "notifyUrl http://10.0.0.5:9000: not allowed by the cluster's agentOrigins (http://*.agents.test:9000); this agent is not pushed to and waits for its poll"
+    expect(await answerTo('outside', 'http://10.0.0.5:9000')).toEqual([warning])
+    expect(await answerTo('inside', 'http://inside.agents.test:9000')).toEqual([])
+
+    const listed = (await (await call('GET', '/v1/clusters/prod/agents', token)).json()) as { agents: { pod: string; warnings: string[] }[] }
+    expect(Object.fromEntries(listed.agents.map((agent) => [agent.pod, agent.warnings]))).toEqual({ outside: [warning], inside: [] })
+    const fleet = (await (await call('GET', '/v1/fleet/prod', ADMIN)).json()) as { agents: { pod: string; warnings: string[] }[] }
+    expect(Object.fromEntries(fleet.agents.map((agent) => [agent.pod, agent.warnings]))).toEqual({ outside: [warning], inside: [] })
+
+    const login = await hapedge.request('/fleet/login', { method: 'POST', body: new URLSearchParams({ token: ADMIN }) })
+    const cookie = /^(hapedge_fleet=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    const page = await (await hapedge.request('/fleet/prod', { headers: { cookie } })).text()
+    expect(page).toContain('not allowed by the cluster&#39;s agentOrigins')
   })
 
   it('refuses an agent report whose URL has credentials, and a registration whose origin is not one', async () => {
