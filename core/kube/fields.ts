@@ -92,8 +92,15 @@ export const timestamp = z.string().max(64).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2
 export const labels = z.record(z.string().max(317), z.string().max(63))
 export const annotations = z.record(z.string().max(317), z.string().max(262144))
 
-/** A value echoed in a message: JSON-quoted (so control characters show as escapes) and cut short. */
+/** U+2028/U+2029 and the bidirectional embeddings, overrides, isolates and marks. */
+const INVISIBLE_LAYOUT = /[\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g
+
+/**
+ * A value echoed in a message: JSON-quoted (so control characters show as escapes), with line and
+ * paragraph separators and bidirectional controls escaped too (they break lines in Events and on
+ * the fleet page, or reorder what a reader sees), and cut short.
+ */
 export function quote(value: unknown): string {
-  const text = JSON.stringify(String(value))
+  const text = JSON.stringify(String(value)).replace(INVISIBLE_LAYOUT, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return text.length > 80 ? `${text.slice(0, 77)}..."` : text
 }

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostname, httpPath, ipv6Address, isIpv6 } from '../../../core/kube/fields.ts'
+import { hostname, httpPath, ipv6Address, isIpv6, quote } from '../../../core/kube/fields.ts'
 
 describe('hostname', () => {
   it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j', (host) => {
@@ -75,5 +75,19 @@ describe('ipv6Address', () => {
     const text = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:.', ':', ':', '.'), maxLength: 45 })
     const nearIpv6 = fc.oneof(text, fc.ipV6(), fc.tuple(fc.ipV6(), text).map(([address, tail]) => address + tail))
     fc.assert(fc.property(nearIpv6, (address) => isIpv6(address) === isIPv6(address)), { numRuns: 20_000 })
+  })
+})
+
+describe('quote', () => {
+  it.each([
+    ['a line separator', 'evil.com\u2028Ingress other/app: accepted'],
+    ['a paragraph separator', 'a\u2029b'],
+    ['a right-to-left override', 'moc.live\u202Eexample.com'],
+    ['an isolate', '\u2067admin\u2069'],
+    ['a newline', 'a\nb'],
+  ])('shows %s as an escape, so a reason stays one line that reads as it is', (_, value) => {
+    const quoted = quote(value)
+    expect(quoted).toMatch(/^"[\x20-\x7e]*"$/)
+    expect(JSON.parse(quoted)).toBe(value)
   })
 })
