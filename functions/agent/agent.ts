@@ -105,6 +105,8 @@ export class Agent {
     // A refused generation is the one "held" here: HEAD still naming it is nothing new.
     const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest)
     if (pulled === 'none' || pulled === 'unchanged') {
+      // Nothing new to take: an earlier error is over, unless it is the refusal of the generation HEAD still names.
+      if (this.refused === undefined) this.status.lastError = null
       if (installed && this.status.manifest === null) Object.assign(this.status, { manifest: installed.manifest })
       return
     }
