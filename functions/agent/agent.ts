@@ -3,7 +3,7 @@ import { planFromFiles } from '../../core/agent/plan-from-files.ts'
 import type { Plan } from '../../core/incremental/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { refusalOutput, type HaproxyCheck } from './config-check.ts'
-import { installedGeneration, installGeneration, pruneGenerations, stageGeneration, switchCurrent, type Installed } from './generation-dir.ts'
+import { installedGeneration, installGeneration, pruneGenerations, recordTakenAs, stageGeneration, switchCurrent, type Installed } from './generation-dir.ts'
 import { pullGeneration, type Pulled, type SourceOptions } from './pull-generation.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
@@ -100,6 +100,11 @@ export class Agent {
     if (!this.read) {
       this.installed = await installedGeneration(this.dir)
       this.read = true
+      if (this.installed) {
+        // What an earlier agent (or `--once`) installed runs until a newer generation is taken: said at once, whatever the pull brings.
+        Object.assign(this.status, { generation: this.installed.generation ?? null, manifest: this.installed.manifest })
+        this.sendReport()
+      }
     }
     const installed = this.installed
     // A refused generation is the one "held" here: HEAD still naming it is nothing new.
@@ -107,7 +112,6 @@ export class Agent {
     if (pulled === 'none' || pulled === 'unchanged') {
       // Nothing new to take: an earlier error is over, unless it is the refusal of the generation HEAD still names.
       if (this.refused === undefined) this.status.lastError = null
-      if (installed && this.status.manifest === null) Object.assign(this.status, { manifest: installed.manifest })
       return
     }
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
@@ -119,6 +123,7 @@ export class Agent {
     })
     this.refused = undefined
     Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied, appliedAt: new Date().toISOString(), lastError: null })
+    await recordTakenAs(this.dir, pulled.generation, pulled.manifest)
     await pruneGenerations(this.dir, pulled.manifest)
   }
 

@@ -49,9 +49,32 @@ export async function switchCurrent(dir: string, manifest: string): Promise<stri
 export interface Installed {
   manifest: string
   files: Map<string, string>
+  /** The generation `current` was taken as, when that was recorded beside it: neither its files nor its manifest hold the number. */
+  generation?: number
 }
 
-/** The generation `current` points to, with its files; undefined before the first install. */
+/** Beside `current`: `{generation, manifest}`, the generation it was last taken as. */
+const TAKEN_AS = '.current-generation.json'
+
+/**
+ * Records the generation `current` was taken as, so that an agent started later (after
+ * `--once`, or a restart) reports it from the start. Written after `current` moves, and read
+ * only while it names the same manifest: a crash between the two loses the number, never
+ * names the wrong one.
+ */
+export async function recordTakenAs(dir: string, generation: number, manifest: string): Promise<void> {
+  const written = join(dir, `${TAKEN_AS}.${randomBytes(4).toString('hex')}`)
+  await writeFile(written, JSON.stringify({ generation, manifest }))
+  await rename(written, join(dir, TAKEN_AS))
+}
+
+async function takenAs(dir: string, manifest: string): Promise<number | undefined> {
+  const recorded = await readFile(join(dir, TAKEN_AS), 'utf8').then((text) => JSON.parse(text) as unknown, () => undefined)
+  const { generation, manifest: named } = (recorded ?? {}) as { generation?: unknown; manifest?: unknown }
+  return named === manifest && Number.isSafeInteger(generation) ? (generation as number) : undefined
+}
+
+/** The generation `current` points to, with its files (and its number, when recorded); undefined before the first install. */
 export async function installedGeneration(dir: string): Promise<Installed | undefined> {
   let target: string
   try {
@@ -64,7 +87,9 @@ export async function installedGeneration(dir: string): Promise<Installed | unde
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) files.set(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'), await readFile(join(entry.parentPath, entry.name), 'utf8'))
   }
-  return { manifest: target.split('/').pop()!, files }
+  const manifest = target.split('/').pop()!
+  const generation = await takenAs(dir, manifest)
+  return generation === undefined ? { manifest, files } : { manifest, files, generation }
 }
 
 /** Removes all but the newest generations beside `current` (kept for a rollback by hand). */

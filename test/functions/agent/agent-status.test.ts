@@ -34,6 +34,24 @@ describe("what the agent reports of itself", () => {
     return { server, token, committed, link, source, reported, agentOn, agents }
   }
 
+  it('after --once, names the generation found installed in DIR, in its first report and before any pull', async () => {
+    const { committed, link, reported, agentOn, source, agents } = await setup()
+    expect(said(await agentOn().sync())).toEqual({ generation: committed.generation, manifest: committed.manifest, lastError: null })
+
+    const following = new Agent(source, dir, coldContext(), undefined, statusReporter(source, 'haproxy-0'))
+    expect(said(await following.sync())).toEqual({ generation: committed.generation, manifest: committed.manifest, lastError: null })
+    await following.reported()
+    expect(await agents()).toMatchObject([{ pod: 'haproxy-0', generation: committed.generation, behind: 0 }])
+
+    // The function cannot be reached: an agent started next still says what runs, from DIR alone.
+    link.down = true
+    const cut = agentOn('haproxy-1')
+    const status = await cut.sync()
+    await cut.reported()
+    expect(said(reported[0]!)).toEqual({ generation: committed.generation, manifest: committed.manifest, lastError: null })
+    expect(status).toMatchObject({ generation: committed.generation, manifest: committed.manifest, lastError: expect.any(String) })
+  })
+
   it('clears its last error once a sync goes through, though nothing new was taken, and the function keeps what it is told', async () => {
     const { link, source, agents } = await setup()
     const agent = new Agent(source, dir, coldContext(), undefined, statusReporter(source, 'haproxy-0'))
