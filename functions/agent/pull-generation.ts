@@ -1,5 +1,6 @@
 import { readGeneration } from '../../core/commit/read-generation.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
+import { fetchFailure } from '../node/fetch-failure.ts'
 import { httpSource } from './http-source.ts'
 
 export interface SourceOptions {
@@ -25,7 +26,9 @@ export interface Pulled {
 export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
   const url = `${options.source}/v1/clusters/${options.cluster}/head${known ? `?have=${known}` : ''}`
-  const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } })
+  const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } }).catch((error: unknown) => {
+    throw new Error(`cannot reach ${options.source}: ${fetchFailure(error)}`, { cause: error })
+  })
   if (response.status === 404) return 'none'
   if (!response.ok) throw new Error(`GET head: ${response.status} ${await response.text()}`)
   const head = (await response.json()) as { generation: number; manifest: string; blobs?: Record<string, string> }

@@ -1,39 +1,39 @@
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import type { ParseArgsConfig } from 'node:util'
-import { serve } from '@hono/node-server'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { Agent, type HaproxyControl } from '../agent/agent.ts'
+import { haproxyCheck, type HaproxyCheck } from '../agent/config-check.ts'
 import { agentApp } from '../agent/agent-app.ts'
 import { haproxyControl } from '../agent/haproxy-control.ts'
 import { statusReporter } from '../agent/report-status.ts'
 import { notifyUrl } from '../../core/registry/agent-origins.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../node/sha256.ts'
+import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
+import { requireDirectory } from './existing-directory.ts'
+import type { FlagTable, FlagValues } from './flags.ts'
+import { listen } from './listen.ts'
 import { namespacedName } from './namespaced-name.ts'
-import { parseOptions, UsageError } from './usage-error.ts'
+import { UsageError } from './usage-error.ts'
 
-/** The flags of `hapedge agent`, as `parseArgs` takes them; the manifests' tests parse the agent containers' args with them. */
-export const agentOptions = {
-  source: { type: 'string' },
-  cluster: { type: 'string' },
-  token: { type: 'string' },
-  dir: { type: 'string' },
-  'master-socket': { type: 'string' },
-  'stats-socket': { type: 'string' },
-  listen: { type: 'string' },
-  advertise: { type: 'string' },
-  /** `namespace/name` of the HAProxyCfg to watch: its status names each new generation the moment it is committed. */
-  'follow-resource': { type: 'string' },
-  /** The kubeconfig for --follow-resource; the pod's service account when unset. */
-  kubeconfig: { type: 'string' },
-  poll: { type: 'string', default: '5s' },
-  once: { type: 'boolean', default: false },
-  /** Default `$POD_NAME`, else the host name. */
-  pod: { type: 'string' },
-} as const satisfies ParseArgsConfig['options']
+/** The flags of `hapedge agent`; the manifests' tests parse the agent containers' args with them. */
+const agentFlags = {
+  source: { value: 'URL', required: true, description: 'the URL of the hapedge function' },
+  cluster: { value: 'ID', required: true, description: 'the cluster to follow' },
+  token: { value: 'TOKEN', required: true, env: 'HAPEDGE_TOKEN', description: 'the cluster token, hpe.<cluster>.<secret>; the variable keeps it out of ps' },
+  dir: { value: 'DIR', required: true, description: 'an existing directory for the generations; HAProxy runs DIR/current' },
+  'master-socket': { value: 'PATH', required: { unless: 'once' }, description: 'HAProxy\'s master CLI socket, for reloads: haproxy -W -S PATH' },
+  'stats-socket': { value: 'PATH', defaultNote: 'DIR/stats.sock', description: 'the admin stats socket for runtime changes, declared in DIR/agent.cfg' },
+  listen: { value: 'ADDR:PORT', description: 'take the function\'s pushes (POST /notify) and answer GET /status here' },
+  advertise: { value: 'URL', defaultNote: 'http://$POD_IP:PORT, else the --listen address', description: 'where the function pushes to, as reported to it' },
+  'follow-resource': { value: 'NAMESPACE/NAME', description: 'watch this HAProxyCfg, whose status names each new generation the moment it is committed' },
+  kubeconfig: { value: 'FILE', defaultNote: 'the pod\'s service account', description: 'the kubeconfig for --follow-resource' },
+  poll: { value: 'DURATION', default: '5s', description: 'ask the function for its newest generation this often' },
+  once: { description: 'write the current generation into DIR and exit, as an init container' },
+  pod: { value: 'NAME', env: 'POD_NAME', defaultNote: 'the host name', description: 'the name this agent reports its generation under' },
+} as const satisfies FlagTable
 
 /**
  * `hapedge agent --source URL --cluster ID --token TOKEN --dir DIR --master-socket PATH
@@ -43,29 +43,37 @@ export const agentOptions = {
  * generation; `--once` writes it and exits, for an init container. The token may come from
  * `HAPEDGE_TOKEN` instead, to keep it out of `ps`.
  */
-export async function agentCommand(args: string[]): Promise<number> {
-  const parsed = parseOptions(args, agentOptions)
-  const values = { ...parsed, pod: parsed.pod ?? process.env.POD_NAME ?? hostname().toLowerCase() }
-  const token = values.token ?? process.env.HAPEDGE_TOKEN
-  for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['dir', values.dir], ['token', token]] as const) {
-    if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
-  }
-  if (!isClusterId(values.cluster!)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
-  if (!/^https?:\/\/[^/]+/.test(values.source!)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+export const agentCommand = defineCommand({
+  flags: agentFlags,
+  example: 'HAPEDGE_TOKEN=hpe.prod-eu.… hapedge agent --source https://hapedge.example --cluster prod-eu --dir /etc/haproxy/hapedge --once',
+  environment: {
+    POD_IP: 'the pod\'s address, for the default --advertise',
+    HAPROXY_BIN: 'the haproxy that checks a generation before a reload (default: haproxy on PATH)',
+  },
+  run: follow,
+})
+
+async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
+  const pod = values.pod ?? hostname().toLowerCase()
+  if (!isClusterId(values.cluster)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
+  if (!/^https?:\/\/[^/]+/.test(values.source)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
   const pollMs = parseDuration('poll', values.poll)
+  if (!podName.safeParse(pod).success) throw new UsageError(`--pod ${pod}: a pod name (a DNS subdomain)`)
+  const following = values['follow-resource'] === undefined ? undefined : namespacedName('follow-resource', values['follow-resource'], ' of an HAProxyCfg')
+  const listenAt = values.listen === undefined ? undefined : listenAddress(values.listen)
+  const advertised = values.advertise ?? (listenAt && advertisedUrl(listenAt))
+  if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
+  await requireDirectory('--dir', values.dir, `--dir ${values.dir} does not exist: create it (mkdir -p ${values.dir}) or mount a volume there`)
 
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
-  const source = { source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! }
-  if (!podName.safeParse(values.pod).success) throw new UsageError(`--pod ${values.pod}: a pod name (a DNS subdomain)`)
-  if (!values.once && !values['master-socket']) throw new UsageError('--master-socket PATH is required to follow the cluster (or --once to write the generation and exit)')
-  const control: HaproxyControl | undefined = values.once
-    ? undefined
-    : await haproxyControl({ dir: values.dir!, statsSocket: values['stats-socket'] ?? join(values.dir!, 'stats.sock'), masterSocket: values['master-socket']!, binary: process.env.HAPROXY_BIN ?? 'haproxy' })
-  const following = values['follow-resource'] === undefined ? undefined : namespacedName('follow-resource', values['follow-resource'], ' of an HAProxyCfg')
-  const listen = values.listen === undefined ? undefined : listenAddress(values.listen)
-  const advertised = values.advertise ?? (listen && advertisedUrl(listen))
-  if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
-  const agent = new Agent(source, values.dir!, context, control, values.once ? undefined : statusReporter(source, values.pod, advertised))
+  const source = { source: values.source.replace(/\/+$/, ''), cluster: values.cluster, token: values.token }
+  const binary = process.env.HAPROXY_BIN ?? 'haproxy'
+  // An init container checks the generation with haproxy -c before it becomes current, where a binary runs.
+  const control: HaproxyControl | HaproxyCheck | undefined = values.once
+    ? await haproxyCheck(binary)
+    : await haproxyControl({ dir: values.dir, statsSocket: values['stats-socket'] ?? join(values.dir, 'stats.sock'), masterSocket: values['master-socket']!, binary })
+  if (values.once && !control) console.error(`hapedge agent: ${binary} does not run here, so the generation is written without haproxy -c`)
+  const agent = new Agent(source, values.dir, context, control, values.once ? undefined : statusReporter(source, pod, advertised))
   const status = await agent.sync()
   if (values.once) {
     if (status.lastError || !status.manifest) {
@@ -75,7 +83,7 @@ export async function agentCommand(args: string[]): Promise<number> {
     console.log(`generation ${status.generation ?? '(installed)'} (${status.manifest}) written to ${values.dir}/current`)
     return 0
   }
-  if (listen) serve({ fetch: agentApp(agent).fetch, hostname: listen.host, port: listen.port })
+  if (listenAt) await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })
   if (following) {
     // Loaded only here: @kubernetes/client-node costs every other start about a second.
     const [{ loadKubeConfig }, { followHaproxyCfg }] = await Promise.all([import('./kube-config-flag.ts'), import('../kubernetes/watch-haproxycfg.ts')])

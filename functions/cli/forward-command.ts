@@ -1,29 +1,28 @@
-import type { ParseArgsConfig } from 'node:util'
 import type { KubeConfig } from '@kubernetes/client-node'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { Forwarder, FunctionClient, type WriteResult } from '../kubernetes/forwarder/index.ts'
 import { StatusRelay } from '../kubernetes/forwarder/status-relay.ts'
 import { kubernetesClusterWriter } from '../kubernetes/status-writer.ts'
+import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
+import type { FlagTable, FlagValues } from './flags.ts'
 import { loadKubeConfig } from './kube-config-flag.ts'
 import { namespacedName } from './namespaced-name.ts'
-import { parseOptions, UsageError } from './usage-error.ts'
+import { UsageError } from './usage-error.ts'
 
-/** The flags of `hapedge forward`, as `parseArgs` takes them; the manifests' tests parse the forwarder container's args with them. */
-export const forwardOptions = {
-  source: { type: 'string' },
-  cluster: { type: 'string' },
-  token: { type: 'string' },
-  kubeconfig: { type: 'string' },
-  'config-map': { type: 'string', default: DEFAULT_OPTIONS.configMap },
-  resync: { type: 'string', default: '30m' },
-  'batch-delay': { type: 'string', default: '75ms' },
-  /** Write the HAProxyCfg status (and rejection Events) from here, for a function that cannot reach the API server. */
-  'write-status': { type: 'boolean', default: false },
-  /** The HAProxyCfg to write: NAMESPACE/NAME, default hapedge/<cluster>. */
-  'status-resource': { type: 'string' },
-} as const satisfies ParseArgsConfig['options']
+/** The flags of `hapedge forward`; the manifests' tests parse the forwarder container's args with them. */
+const forwardFlags = {
+  source: { value: 'URL', required: true, description: 'the URL of the hapedge function' },
+  cluster: { value: 'ID', required: true, description: 'the cluster this one is registered as' },
+  token: { value: 'TOKEN', required: true, env: 'HAPEDGE_TOKEN', description: 'the cluster token, hpe.<cluster>.<secret>; the variable keeps it out of ps' },
+  kubeconfig: { value: 'FILE', defaultNote: 'the pod\'s service account', description: 'how to reach the cluster\'s API server' },
+  'config-map': { value: 'NAMESPACE/NAME', default: DEFAULT_OPTIONS.configMap, description: 'the ConfigMap of global settings to send' },
+  resync: { value: 'DURATION', default: '30m', description: 'send every object again this often; 0 never' },
+  'batch-delay': { value: 'DURATION', default: '75ms', description: 'how long a batch waits after its first event' },
+  'write-status': { description: 'write the HAProxyCfg status and rejection Events from here, for a function that cannot reach the API server' },
+  'status-resource': { value: 'NAMESPACE/NAME', defaultNote: 'hapedge/<cluster>', description: 'the HAProxyCfg --write-status writes' },
+} as const satisfies FlagTable
 
 /**
  * `hapedge forward --source URL --cluster ID --token TOKEN [--kubeconfig FILE]
@@ -34,21 +33,22 @@ export const forwardOptions = {
  * may come from `HAPEDGE_TOKEN` instead, to keep it out of `ps`. Stops on SIGTERM or SIGINT
  * after sending what it holds.
  */
-export async function forwardCommand(args: string[]): Promise<number> {
-  const values = parseOptions(args, forwardOptions)
-  const token = values.token ?? process.env.HAPEDGE_TOKEN
-  for (const [flag, value] of [['source', values.source], ['cluster', values.cluster], ['token', token]] as const) {
-    if (!value) throw new UsageError(`--${flag} is required${flag === 'token' ? ' (or HAPEDGE_TOKEN)' : ''}`)
-  }
-  if (!isClusterId(values.cluster!)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
-  if (!/^https?:\/\/[^/]+/.test(values.source!)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+export const forwardCommand = defineCommand({
+  flags: forwardFlags,
+  example: 'HAPEDGE_TOKEN=hpe.prod-eu.… hapedge forward --source https://hapedge.example --cluster prod-eu --kubeconfig ~/.kube/config',
+  run: forward,
+})
+
+async function forward(values: FlagValues<typeof forwardFlags>): Promise<number> {
+  if (!isClusterId(values.cluster)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
+  if (!/^https?:\/\/[^/]+/.test(values.source)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
   const configMap = namespacedName('config-map', values['config-map'])
   const resyncEveryMs = values.resync === '0' ? 0 : parseDuration('resync', values.resync)
   const delayMs = parseDuration('batch-delay', values['batch-delay'])
 
   const kubeConfig = loadKubeConfig(values.kubeconfig)
-  const client = new FunctionClient({ source: values.source!.replace(/\/+$/, ''), cluster: values.cluster!, token: token! })
-  const relay = values['write-status'] ? statusRelay(kubeConfig, client, values.cluster!, values['status-resource'] ?? `hapedge/${values.cluster}`) : undefined
+  const client = new FunctionClient({ source: values.source.replace(/\/+$/, ''), cluster: values.cluster, token: values.token })
+  const relay = values['write-status'] ? statusRelay(kubeConfig, client, values.cluster, values['status-resource'] ?? `hapedge/${values.cluster}`) : undefined
   const forwarder = new Forwarder({
     kubeConfig,
     client,

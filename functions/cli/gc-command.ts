@@ -6,29 +6,42 @@ import { sealedStore, sealLeftoverPlaintext } from '../app/sealed-store.ts'
 import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
+import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
-import { parseOptions, UsageError } from './usage-error.ts'
+import { requireDirectory } from './existing-directory.ts'
+import type { FlagTable, FlagValues } from './flags.ts'
+import { UsageError } from './usage-error.ts'
 
 const context = () => ({ nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 })
 
-/** `hapedge gc --data DIR [--cluster ID…]`: deletes what no retained generation references, in the named clusters or all. */
-export async function gcCommand(args: string[]): Promise<number> {
-  const values = parseOptions(args, {
-    data: { type: 'string', default: '.hapedge' },
-    cluster: { type: 'string', multiple: true },
-    keep: { type: 'string', default: '50' },
-    grace: { type: 'string', default: '15m' },
-  })
-  for (const id of values.cluster ?? []) if (!isClusterId(id)) throw new UsageError(`--cluster ${JSON.stringify(id)}: a DNS label (lowercase letters, digits, '-')`)
+const gcFlags = {
+  data: { value: 'DIR', default: '.hapedge', description: 'the data directory of hapedge serve' },
+  cluster: { value: 'ID', repeatable: true, defaultNote: 'every cluster in DIR', description: 'a cluster to collect' },
+  keep: { value: 'N', default: '50', description: 'keep what the newest N generations reference' },
+  grace: { value: 'DURATION', default: '15m', description: 'keep unreferenced objects younger than this: a write in flight may need them' },
+} as const satisfies FlagTable
+
+/** `hapedge gc [--data DIR] [--cluster ID…]`: deletes what no retained generation references, in the named clusters or all. */
+export const gcCommand = defineCommand({
+  flags: gcFlags,
+  example: 'hapedge gc --data .hapedge --cluster prod-eu --keep 20',
+  environment: { HAPEDGE_SECRET: 'the deployment secret hapedge serve seals with, when not kept in DIR' },
+  run: collect,
+})
+
+async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
+  for (const id of values.cluster) if (!isClusterId(id)) throw new UsageError(`--cluster ${JSON.stringify(id)}: a DNS label (lowercase letters, digits, '-')`)
   const keep = Number(values.keep)
   if (!Number.isInteger(keep) || keep < 1) throw new UsageError(`--keep ${values.keep}: a whole number of generations, at least 1`)
   const options = { keep, graceMs: parseDuration('grace', values.grace) }
+  await requireDirectory('--data', values.data, `no data directory at ${values.data} (give the --data that hapedge serve uses)`)
+  if (values.cluster.length === 0) console.log(`no --cluster named: collecting every cluster in ${values.data}`)
 
   // Marking reads sealed nodes: the secret `hapedge serve` used (HAPEDGE_SECRET, or the one in the data directory).
   const sealing = await nodeDeploymentSecrets(values.data, { create: false })
   const raw = createDiskStore({ root: values.data })
   const store = sealedStore(raw, sealing?.secrets, nodeSha256)
-  const outcomes: GarbageOutcome[] = values.cluster
+  const outcomes: GarbageOutcome[] = values.cluster.length
     ? await Promise.all(values.cluster.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), options) })))
     : await collectAllGarbage(store, context, options)
   if (outcomes.length === 0) console.log(`no cluster has a committed generation in ${values.data}`)

@@ -1,6 +1,7 @@
 import { open, readdir, realpath, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { LineCounter, parseAllDocuments } from 'yaml'
+import { CommandError } from './command-error.ts'
 
 /**
  * Reads the Kubernetes objects that `hapedge render --in PATH` is given: files and directory trees
@@ -19,7 +20,7 @@ export interface LoadedObject {
  * they named); `field` is where in that file, when known (`document 2, line 4 column 3`,
  * `document 1, items[3]`). The message carries both: `examples/bad.yaml: document 2, line 4 column 3: …`.
  */
-export class InputError extends Error {
+export class InputError extends CommandError {
   override readonly name = 'InputError'
   readonly file: string
   readonly field?: string

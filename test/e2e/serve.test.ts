@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readGeneration } from '../../core/commit/read-generation.ts'
@@ -89,7 +89,8 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     const files = await readGeneration(httpSource(served.url, 'e2e', token), 'e2e', head.manifest, coldContext())
     expect(files).toEqual(await readDir(join(tmp, 'rendered')))
 
-    // The agent as an init container: the generation written whole, ready for `haproxy -f DIR/current`.
+    // The agent as an init container: the generation written whole, ready for `haproxy -f DIR/current`, into the directory its volume mounts.
+    await mkdir(join(tmp, 'agent'))
     const once = await hapedge(['agent', '--once', '--source', served.url, '--cluster', 'e2e', '--token', token, '--dir', join(tmp, 'agent')])
     expect(once.stderr).toBe('')
     expect(once.stdout).toBe(`generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current\n`)

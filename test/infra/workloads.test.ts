@@ -1,14 +1,13 @@
 import { dirname } from 'node:path'
-import type { ParseArgsConfig } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { haproxyConfigs } from '../../functions/agent/haproxy-control.ts'
-import { agentOptions } from '../../functions/cli/agent-command.ts'
-import { forwardOptions } from '../../functions/cli/forward-command.ts'
-import { parseOptions } from '../../functions/cli/usage-error.ts'
+import { agentCommand } from '../../functions/cli/agent-command.ts'
+import { parseFlags, type FlagTable } from '../../functions/cli/flags.ts'
+import { forwardCommand } from '../../functions/cli/forward-command.ts'
 import { infraYamlFiles, readManifests, type KubeObject } from './infra-files.ts'
-import { containersOf, expandedArgs, podTemplates, type Container } from './pod-templates.ts'
+import { containersOf, environmentOf, expandedArgs, podTemplates, type Container } from './pod-templates.ts'
 
 const objects = readManifests(infraYamlFiles().filter((path) => path.startsWith('cluster/'))).map(({ object }) => object)
 const pods = podTemplates(objects)
@@ -20,12 +19,12 @@ const workload = (name: string) => {
 }
 const containerOf = (name: string, container: string) => containersOf(workload(name).spec).find((candidate) => candidate.name === container)!
 
-/** The flags of `hapedge <command>` after `$(VAR)` expansion, through the command's own parser (strict: an unknown flag throws). */
-function parsedFlags(container: Container, command: string, options: ParseArgsConfig['options']) {
+/** The flags of `hapedge <command>` after `$(VAR)` expansion, through the command's own parser in the container's environment (an unknown or missing flag throws). */
+function parsedFlags(container: Container, command: string, flags: FlagTable) {
   expect(container.command, container.name).toEqual(['hapedge'])
   const [name, ...args] = expandedArgs(container, objects)
   expect(name, container.name).toBe(command)
-  return parseOptions(args, options) as Record<string, string | boolean | undefined>
+  return parseFlags(flags, args, Object.fromEntries(environmentOf(container, objects))) as Record<string, string | boolean | undefined>
 }
 
 describe('every pod under infra/cluster/', () => {
@@ -70,7 +69,7 @@ describe('the forwarder (infra/cluster/forwarder.yaml)', () => {
   })
 
   it('runs `hapedge forward` with flags its parser takes, for the cluster the connection names', () => {
-    const flags = parsedFlags(forwarder.spec.containers[0]!, 'forward', forwardOptions)
+    const flags = parsedFlags(forwarder.spec.containers[0]!, 'forward', forwardCommand.flags)
     expect(isClusterId(String(flags.cluster))).toBe(true)
     expect(String(flags.source)).toMatch(/^https:\/\//)
     expect(flags['config-map']).toBe(DEFAULT_OPTIONS.configMap)
@@ -90,22 +89,22 @@ describe('HAProxy and its agent (infra/cluster/haproxy.yaml)', () => {
   })
 
   it('runs both agents with flags `hapedge agent` takes, for the cluster the connection names', () => {
-    const onceFlags = parsedFlags(once!, 'agent', agentOptions)
+    const onceFlags = parsedFlags(once!, 'agent', agentCommand.flags)
     expect(onceFlags).toMatchObject({ once: true, source: expect.stringMatching(/^https:\/\//), cluster: expect.any(String), dir: expect.any(String) })
     expect(isClusterId(String(onceFlags.cluster))).toBe(true)
-    const flags = parsedFlags(sidecar!, 'agent', agentOptions)
+    const flags = parsedFlags(sidecar!, 'agent', agentCommand.flags)
     expect(flags).toMatchObject({ once: false, source: onceFlags.source, cluster: onceFlags.cluster, dir: onceFlags.dir, 'master-socket': expect.any(String), 'stats-socket': expect.any(String), pod: 'hapedge-haproxy-7d4b9c-x2k8q' })
   })
 
   it('starts HAProxy in master-worker mode on exactly the files the agent checks and reloads, from its directory', () => {
-    const flags = parsedFlags(sidecar!, 'agent', agentOptions)
+    const flags = parsedFlags(sidecar!, 'agent', agentCommand.flags)
     expect(server.command).toEqual(['haproxy'])
     expect(server.args).toEqual(['-W', '-S', flags['master-socket'], ...haproxyConfigs(String(flags.dir)).flatMap((config) => ['-f', config])])
     expect(server.workingDir).toBe(flags.dir)
   })
 
   it('shares the generations and both sockets between the agents and HAProxy through the same volumes', () => {
-    const flags = parsedFlags(sidecar!, 'agent', agentOptions)
+    const flags = parsedFlags(sidecar!, 'agent', agentCommand.flags)
     const volumeAt = (container: Container, path: string) => container.volumeMounts?.find(({ mountPath }) => mountPath === path)?.name
     for (const path of [String(flags.dir), dirname(String(flags['master-socket'])), dirname(String(flags['stats-socket']))]) {
       const volume = volumeAt(sidecar!, path)
@@ -122,7 +121,7 @@ describe('HAProxy and its agent (infra/cluster/haproxy.yaml)', () => {
       { name: 'http', containerPort: port(DEFAULT_OPTIONS.httpBind) },
       { name: 'https', containerPort: port(DEFAULT_OPTIONS.httpsBind) },
     ])
-    const flags = parsedFlags(sidecar!, 'agent', agentOptions)
+    const flags = parsedFlags(sidecar!, 'agent', agentCommand.flags)
     expect(sidecar!.ports).toEqual([{ name: 'agent', containerPort: port(String(flags.listen)) }])
     const service = find('Service', 'hapedge-haproxy') as KubeObject
     expect(service.spec.ports.map(({ targetPort }: { targetPort: string }) => targetPort)).toEqual(['http', 'https'])

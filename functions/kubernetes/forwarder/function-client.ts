@@ -1,5 +1,6 @@
 import type { HAProxyCfgStatus } from '../../../core/status/haproxycfg-resource.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
+import { fetchFailure } from '../../node/fetch-failure.ts'
 
 /** What the function answers a write (see the README's HTTP API): the forwarder logs it and hands it to `onCommitted`. */
 export interface WriteResult {
@@ -66,7 +67,7 @@ export class FunctionClient {
       headers: { authorization: `Bearer ${this.target.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }).catch((error: unknown) => {
-      throw new DeliveryError(undefined, `${method} ${url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`)
+      throw new DeliveryError(undefined, `${method} ${url}: ${fetchFailure(error)}`)
     })
     const text = await response.text()
     if (response.ok) return JSON.parse(text) as WriteResult

@@ -25,7 +25,9 @@ describe('hapedge gc (CLI)', () => {
     const run = await hapedge(['gc', '--data', data, '--keep', '1', '--grace', '0s'])
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\nstaging: generation 1, kept 1 generations \(\d+ objects\); deleted 0, 0 unreferenced but younger than 0s\n$/)
+    const [said, ...reports] = run.stdout.split('\n')
+    expect(said).toBe(`no --cluster named: collecting every cluster in ${data}`)
+    expect(reports.join('\n')).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\nstaging: generation 1, kept 1 generations \(\d+ objects\); deleted 0, 0 unreferenced but younger than 0s\n$/)
 
     const head = await readHead(store, clusterKeys('prod-eu'))
     expect(await readGeneration(store, 'prod-eu', head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)

@@ -1,0 +1,33 @@
+import { requestedClass } from '../../core/kube/ingress.ts'
+import { apiVersionOf, isRecord } from '../../core/kube/objects.ts'
+import type { ClusterState } from '../../core/model/cluster-state.ts'
+
+const SERVES_NOTHING = 'the configuration serves nothing (HAProxy answers 404)'
+
+/**
+ * What to tell someone whose render serves no Ingress at all: that the input held no objects, or
+ * no Ingress, or only Ingresses of other classes, counted by class so that the one they meant is
+ * in sight of `--ingress-class`. Undefined when some Ingress asks for the rendered class (if it is
+ * rejected, its rejection says why).
+ */
+export function nothingServed(objects: readonly unknown[], state: ClusterState, inputs: readonly string[]): string | undefined {
+  if (objects.length === 0) return `no Kubernetes objects found in ${inputs.join(', ')}; ${SERVES_NOTHING}`
+  const skipped = new Map<string | undefined, number>()
+  for (const object of objects) {
+    if (!isRecord(object) || object.kind !== 'Ingress' || object.apiVersion !== apiVersionOf('Ingress')) continue
+    const requested = requestedClass(object)
+    if (state.servesClass(requested)) return undefined
+    skipped.set(requested, (skipped.get(requested) ?? 0) + 1)
+  }
+  if (skipped.size === 0) return `no Ingress among the ${counted(objects.length, 'object')} read; ${SERVES_NOTHING}`
+  const { ingressClass } = state.options
+  const total = [...skipped.values()].reduce((sum, count) => sum + count, 0)
+  const counts = [...skipped]
+    .sort(([a, countA], [b, countB]) => countB - countA || String(a).localeCompare(String(b)))
+    .map(([requested, count]) => (requested === undefined ? `${count} without a class, which only a default IngressClass ${ingressClass} would take` : `${count} ${requested}`))
+  return `no Ingress of class ${ingressClass} found (${counted(total, 'Ingress')} of other classes skipped: ${counts.join('; ')}); choose the class with --ingress-class NAME`
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : noun.endsWith('s') ? 'es' : 's'}`
+}

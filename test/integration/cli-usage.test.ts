@@ -1,0 +1,141 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../support/free-port.ts'
+import { ingress } from '../support/objects.ts'
+import { hapedge, type Run } from '../support/run-cli.ts'
+import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
+
+/** The real `hapedge` process, as a newcomer meets it: help on every command, and errors that say what to do. */
+
+const COMMANDS = ['render', 'serve', 'agent', 'forward', 'gc']
+/** A line of a Node stack trace: `    at fn (file.ts:12:3)`. */
+const STACK_LINE = /at .*\(.*:\d+:\d+\)/
+
+/** A run that failed with `code`, saying `message` after `hapedge <command>:` on stderr, and nothing on stdout or in a stack. */
+function expectRefusal(run: Run, code: number, command: string, message: RegExp | string) {
+  expect(run.code, run.stderr).toBe(code)
+  expect(run.stderr).toMatch(new RegExp(`^hapedge ${command}: `))
+  if (typeof message === 'string') expect(run.stderr).toContain(message)
+  else expect(run.stderr).toMatch(message)
+  expect(run.stderr).not.toMatch(STACK_LINE)
+}
+
+/** Holds a TCP port on 127.0.0.1 while `use` runs. */
+async function withPortTaken<T>(use: (port: number) => Promise<T>): Promise<T> {
+  const server: Server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    return await use((server.address() as AddressInfo).port)
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+describe('help', () => {
+  it.each([['--help'], ['-h']])('hapedge %s lists every command on stdout, exit 0', async (flag) => {
+    const run = await hapedge([flag])
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    for (const command of [...COMMANDS, 'help']) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
+  })
+
+  // Every command once, and every spelling of help at least once (test/functions/cli/help.test.ts holds each help to its flag table).
+  it.each([['help', 'render'], ['render', '-h'], ['serve', '--help'], ['agent', '-h'], ['forward', '--help'], ['gc', '-h']])('hapedge %s %s prints the command\'s usage, flags and an example on stdout, exit 0', async (...argv) => {
+    const command = argv[0] === 'help' ? argv[1] : argv[0]
+    const run = await hapedge(argv)
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toMatch(new RegExp(`^usage: hapedge ${command}\\b`))
+    expect(run.stdout).toMatch(/^flags:\n {2}--/m)
+    expect(run.stdout).toMatch(new RegExp(`^example:\\n {2}(\\S+=\\S+ )*hapedge ${command} `, 'm'))
+  }, 30_000)
+
+  it('help for a command that does not exist is exit 2, naming it', async () => {
+    const run = await hapedge(['help', 'deploy'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^hapedge: unknown command "deploy"/)
+  })
+})
+
+describe('wrong words', () => {
+  it('reports unknown and missing flags together, exit 2, with the usage and where to read more', async () => {
+    const run = await hapedge(['render', '--inn', 'x', '--output', 'y'])
+    expectRefusal(run, 2, 'render', "Unknown option '--inn'; Unknown option '--output'; --in is required; --out is required")
+    expect(run.stderr).toMatch(/^usage: hapedge render --in PATH… --out DIR \[flags\] .*hapedge help render/m)
+    expect(run.stdout).toBe('')
+  })
+})
+
+describe('errors a person can act on', () => {
+  let tmp: string
+  beforeAll(async () => void (tmp = await makeTempDir('hapedge-cli-usage')))
+  afterAll(() => removeTempDir(tmp))
+
+  it('serve: a port in use is named, with what to do', async () => {
+    const run = await withPortTaken((port) => hapedge(['serve', '--data', join(tmp, 'serve-data'), '--port', String(port)]))
+    expectRefusal(run, 1, 'serve', /port \d+ on 127\.0\.0\.1 is in use \(another hapedge serve\?\); choose another with --port/)
+  }, 30_000)
+
+  it('agent: its --listen port in use is named, with what to do', async () => {
+    const dir = join(tmp, 'agent-listen')
+    await mkdir(dir)
+    const source = `http://127.0.0.1:${await freePort()}`
+    const run = await withPortTaken((port) =>
+      hapedge(['agent', '--source', source, '--cluster', 'c', '--token', 't', '--dir', dir, '--master-socket', join(dir, 'master.sock'), '--listen', `127.0.0.1:${port}`]),
+    )
+    expectRefusal(run, 1, 'agent', /port \d+ on 127\.0\.0\.1 is in use \(another agent\?\); choose another with --listen/)
+  }, 30_000)
+
+  it('agent: a --dir that does not exist is named, with the mkdir that makes it', async () => {
+    const dir = join(tmp, 'no-such-dir')
+    const run = await hapedge(['agent', '--source', 'http://127.0.0.1:1', '--cluster', 'c', '--token', 't', '--dir', dir, '--once'])
+    expectRefusal(run, 1, 'agent', `--dir ${dir} does not exist: create it (mkdir -p ${dir})`)
+  }, 30_000)
+
+  it('agent: an unreachable --source is named with the cause', async () => {
+    const dir = join(tmp, 'agent-once')
+    await mkdir(dir)
+    const port = await freePort()
+    const run = await hapedge(['agent', '--source', `http://127.0.0.1:${port}`, '--cluster', 'c', '--token', 't', '--dir', dir, '--once'])
+    expectRefusal(run, 1, 'agent', `cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`)
+  }, 30_000)
+
+  it('gc: a --data that does not exist is exit 1, named', async () => {
+    const data = join(tmp, 'no-such-data')
+    const run = await hapedge(['gc', '--data', data])
+    expectRefusal(run, 1, 'gc', `no data directory at ${data}`)
+  }, 30_000)
+
+  it('gc: without --cluster, it says it collects every cluster', async () => {
+    const data = join(tmp, 'empty-data')
+    await mkdir(data)
+    const run = await hapedge(['gc', '--data', data])
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toMatch(new RegExp(`^no --cluster named: collecting every cluster in ${data}\n`))
+  }, 30_000)
+
+  it('render: an empty directory is said on stderr', async () => {
+    const empty = join(tmp, 'empty-input')
+    await mkdir(empty)
+    const run = await hapedge(['render', '--in', empty, '--out', join(tmp, 'empty-out')])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toBe(`hapedge render: no Kubernetes objects found in ${empty}; the configuration serves nothing (HAProxy answers 404)\n`)
+  }, 30_000)
+
+  it('render: only Ingresses of other classes are counted by class on stderr, with the flag that picks one', async () => {
+    const input = join(tmp, 'other-classes.json')
+    const items = [ingress({ name: 'a', className: 'nginx' }), ingress({ name: 'b', className: 'nginx' }), ingress({ name: 'c', className: 'traefik' })]
+    await writeFile(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }))
+    const run = await hapedge(['render', '--in', input, '--out', join(tmp, 'other-out'), '--ingress-class', 'hapedge'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toBe('hapedge render: no Ingress of class hapedge found (3 Ingresses of other classes skipped: 2 nginx; 1 traefik); choose the class with --ingress-class NAME\n')
+  }, 30_000)
+
+  it('serve: a --data it cannot make is named with the system\'s reason', async () => {
+    const file = join(tmp, 'a-file')
+    await writeFile(file, '')
+    const run = await hapedge(['serve', '--data', join(file, 'data')])
+    expectRefusal(run, 1, 'serve', `ENOTDIR: not a directory, mkdir '${join(file, 'data')}'`)
+  }, 30_000)
+})
