@@ -13,6 +13,7 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
   agent: { summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation', load: async () => (await import('./agent-command.ts')).agentCommand },
   forward: { summary: 'in the cluster: watch what hapedge reads and send it to the function', load: async () => (await import('./forward-command.ts')).forwardCommand },
   gc: { summary: 'delete stored nodes and blobs that no retained generation references', load: async () => (await import('./gc-command.ts')).gcCommand },
+  routes: { summary: 'list what a cluster serves now: every host and path with its backend and servers', load: async () => (await import('./routes-command.ts')).routesCommand },
 }
 
 const summaries = Object.fromEntries(Object.entries(commands).map(([name, { summary }]) => [name, summary]))

@@ -7,6 +7,7 @@ import { parseFlags, parserOptions } from '../../../functions/cli/flags.ts'
 import { usageLine } from '../../../functions/cli/help.ts'
 import { main } from '../../../functions/cli/main.ts'
 import { renderCommand } from '../../../functions/cli/render-command.ts'
+import { routesCommand } from '../../../functions/cli/routes-command.ts'
 import { serveCommand } from '../../../functions/cli/serve-command.ts'
 
 const commands: [string, Command][] = [
@@ -15,6 +16,7 @@ const commands: [string, Command][] = [
   ['agent', agentCommand],
   ['forward', forwardCommand],
   ['gc', gcCommand],
+  ['routes', routesCommand],
 ]
 
 /** The example's words: leading `NAME=value` words are its environment, then `hapedge <name>` and the flags. */
