@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path'
 import { fullRebuild } from '../../core/full-rebuild.ts'
+import { tlsSecretProblems } from '../../core/kube/tls-secret-check.ts'
 import { bindAddress } from '../../core/model/bind-address.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { writeRendered } from '../disk/write-rendered.ts'
@@ -42,6 +43,7 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
   const { state, model, layout, files } = fullRebuild(
     read,
     { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'], snippets: values['allow-snippets'] ? 'allowed' : 'forbidden' },
+    await tlsSecretProblems(read),
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)
   const nothing = nothingServed(read, state, values.in)

@@ -1,10 +1,12 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FILES } from '../../../core/render/files.ts'
 import { renderCommand } from '../../../functions/cli/render-command.ts'
 import { UsageError } from '../../../functions/cli/usage-error.ts'
 import { INVALID_BINDS, VALID_BINDS } from '../../support/bind-addresses.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { ingress, tlsSecret } from '../../support/objects.ts'
 import { hapedge, projectRoot } from '../../support/run-cli.ts'
 import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
 
@@ -43,4 +45,28 @@ describe('hapedge render --http-bind / --https-bind', () => {
     const run = await hapedge(['render', '--in', EXAMPLE, '--out', out, '--http-bind', '999.999.999.999:80'])
     expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^hapedge render: --http-bind 999\.999\.999\.999:80: "999\.999\.999\.999" is not an IPv4 address/) })
   }, 30_000)
+})
+
+describe('hapedge render and TLS Secrets', () => {
+  let dir: string
+  beforeEach(async () => void (dir = await makeTempDir('hapedge-render-tls')))
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    await removeTempDir(dir)
+  })
+
+  it('rejects a Secret whose key is not its certificate’s, as a write does, and renders its hosts without it', async () => {
+    const shop = fixtureCertificate('shop.example.com')
+    const objects = [
+      ingress({ name: 'shop', tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }] }),
+      tlsSecret('shop-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem),
+    ]
+    await writeFile(join(dir, 'objects.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }))
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line))
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+    expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
+    expect(errors).toContain('Secret default/shop-tls: tls.key does not match the certificate in tls.crt')
+    await expect(readFile(join(dir, 'out', FILES.crtList), 'utf8')).rejects.toThrow('ENOENT')
+  })
 })
