@@ -1,10 +1,12 @@
+import { join } from 'node:path'
 import { collectAllGarbage, type GarbageOutcome } from '../../core/commit/collect-all-garbage.ts'
 import { collectGarbage } from '../../core/commit/collect-garbage.ts'
-import { isClusterId } from '../../core/commit/cluster-keys.ts'
+import { clusterKeys, isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import { sealedStore, sealLeftoverPlaintext } from '../app/sealed-store.ts'
 import { nodeDeploymentSecrets } from '../node/deployment-secret.ts'
 import { nodeSha256 } from '../node/sha256.ts'
+import { removeLeftovers } from '../storage/disk-leftovers.ts'
 import { createDiskStore } from '../storage/disk-store.ts'
 import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
@@ -51,6 +53,10 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
     const report = 'report' in outcome ? outcome.report : undefined
     if (report?.sealed) console.log(`${cluster}: sealed ${report.sealed} objects stored in the clear before it had a data key${report.complete ? '' : ' — more remain: run again'}`)
   }
+  // What crashed writes left on disk: never keys, so nothing above deletes them.
+  const roots = values.cluster.length ? values.cluster.map((cluster) => join(values.data, clusterKeys(cluster).root)) : [values.data]
+  const leftovers = (await Promise.all(roots.map((root) => removeLeftovers(root, new Date(Date.now() - options.graceMs))))).flat()
+  if (leftovers.length > 0) console.log(`removed ${leftovers.length} temp files that crashed writes left, older than ${values.grace}`)
   return [...outcomes, ...sealed].some((outcome) => 'error' in outcome) ? 1 : 0
 }
 

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs'
+import { utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
 import { commitEvents } from '../../../core/commit/commit-events.ts'
@@ -31,6 +34,22 @@ describe('hapedge gc (CLI)', () => {
 
     const head = await readHead(store, clusterKeys('prod-eu'))
     expect(await readGeneration(store, 'prod-eu', head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
+  })
+
+  it('removes the temp files crashed writes left once older than the grace period, and no younger one', async () => {
+    const store = createDiskStore({ root: data })
+    await commitEvents({ store, cluster: 'prod-eu', options: {}, context: coldContext() }, app(1).map(modified))
+    const hourAgo = new Date(Date.now() - 60 * 60_000)
+    const old = join(data, 'clusters', 'prod-eu', 'blobs', '.~tmp-0123456789ab-cd')
+    const young = join(data, 'clusters', 'prod-eu', '.~tmp-ba9876543210-HEAD')
+    for (const path of [old, young]) await writeFile(path, 'half writ')
+    await utimes(old, hourAgo, hourAgo)
+
+    const run = await hapedge(['gc', '--data', data, '--grace', '15m'])
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toContain('removed 1 temp files that crashed writes left, older than 15m')
+    expect(existsSync(old)).toBe(false)
+    expect(existsSync(young)).toBe(true)
   })
 
   it('refuses a cluster id that could name another path, and wrong flags, with exit code 2', async () => {
