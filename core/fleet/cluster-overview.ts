@@ -6,10 +6,12 @@ import { openTrees } from '../commit/open-trees.ts'
 import { readHead } from '../commit/read-head.ts'
 import { runLoading } from '../commit/run-loading.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { clusterCounts, type ClusterCounts } from './cluster-counts.ts'
+import { loadIgnoredIngresses } from './ignored-ingresses.ts'
 
 /** What a cluster serves now: its generation, when it was made, what it holds and what it refuses. */
 export interface ClusterOverview {
@@ -18,7 +20,8 @@ export interface ClusterOverview {
   committedAt: string | null
   /** Set while a rollback pins the cluster: the generation whose content is served, since when, and the changes held. */
   pinned: PinSummary | null
-  counts: ClusterCounts
+  /** `ignored`: Ingresses not served because of their class; null while HEAD's snapshot predates their count (until its next write). */
+  counts: ClusterCounts & { ignored: IgnoredIngresses | null }
   rejected: Rejection[]
 }
 
@@ -44,7 +47,7 @@ async function derive(store: ObjectStore, cluster: string, context: TreeContext,
   const keys = clusterKeys(cluster)
   const loader = new NodeLoader(store, keys, context)
   const trees = await openTrees(head, loader, context, keys)
-  const counts = await runLoading(() => clusterCounts(trees.snapshot), loader)
+  const counts = { ...(await runLoading(() => clusterCounts(trees.snapshot), loader)), ignored: await loadIgnoredIngresses(trees, loader) }
   const rejected = await runLoading(() => new IncrementalCluster(trees, {}, context).rejections(), loader)
   // HEADs written before they held their time: the record's.
   const committedAt = head.committedAt ?? (await readGenerationRecord(store, keys, head.generation))?.committedAt ?? null

@@ -20,7 +20,7 @@ import { renderGlobal } from '../render/render-global.ts'
 import { defaultMap, HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import { crtListEntry } from '../render/render-tls.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
-import { CLUSTER_WIDE, TABLE } from '../snapshot/tables.ts'
+import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { NewNode } from '../tree/node.ts'
@@ -32,13 +32,18 @@ import { planServerChanges } from './server-changes.ts'
 import { isResyncEvent, repeatsSeen, resourceVersionOf, versionAfter, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
-/** The snapshot's cluster-wide settings entry: the ConfigMap's settings and what was wrong in it, and the options everything was derived under. */
+/** The snapshot's cluster-wide settings entry: the ConfigMap's settings and what was wrong in it, the options everything was derived under, and which indexes it holds. */
 interface ClusterWide {
   settings: Settings
   rejections: Rejection[]
   /** Absent in snapshots made before options were recorded: taken as changed. */
   options?: ClusterOptions
+  /** SNAPSHOT_LAYOUT when it was written; absent before layouts were recorded (layout 1). */
+  layout?: number
 }
+
+/** Whether a snapshot lacks indexes this code keeps: they are built at its next write. */
+const olderLayout = (stored: ClusterWide) => stored.layout !== SNAPSHOT_LAYOUT
 
 /** Whether a snapshot was derived under other options than these (or does not say: it predates their recording). */
 function derivedUnderOther(stored: ClusterWide, options: ClusterOptions): boolean {
@@ -46,12 +51,22 @@ function derivedUnderOther(stored: ClusterWide, options: ClusterOptions): boolea
 }
 
 /**
- * Whether a change under `options` will derive the whole cluster again (its snapshot was made
- * under other ones): the committer then loads the snapshot whole, level by level, first.
+ * Whether a change under `options` will read the whole cluster (its snapshot was made under
+ * other ones, or lacks an index, which is built from every Ingress): the committer then loads
+ * the snapshot whole, level by level, first.
  */
 export function rederivesAll(snapshot: Tree, options: Partial<ClusterOptions>): boolean {
   const stored = new Keyspace(snapshot).table<ClusterWide>(TABLE.settings).get(CLUSTER_WIDE)
-  return stored !== undefined && derivedUnderOther(stored, { ...DEFAULT_OPTIONS, ...options })
+  return stored !== undefined && (derivedUnderOther(stored, { ...DEFAULT_OPTIONS, ...options }) || olderLayout(stored))
+}
+
+/**
+ * The options a committed snapshot was derived under, when it holds every index this code keeps;
+ * undefined for one written before (until its next write builds them).
+ */
+export function indexedUnder(snapshot: Tree): ClusterOptions | undefined {
+  const stored = new Keyspace(snapshot).table<ClusterWide>(TABLE.settings).get(CLUSTER_WIDE)
+  return stored === undefined || olderLayout(stored) ? undefined : stored.options
 }
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
@@ -94,6 +109,8 @@ export class IncrementalCluster {
   private settings: Settings
   /** Whether the snapshot was derived under other options than this change's (or does not say: it predates their recording). */
   private readonly optionsChanged: boolean
+  /** Whether the snapshot lacks indexes this code keeps (it was written by an earlier version). */
+  private readonly layoutChanged: boolean
   private readonly settingsTable: Table<ClusterWide>
   private readonly hosts: Table<HostConfig>
   private readonly hostRejections: Table<Rejection[]>
@@ -127,6 +144,7 @@ export class IncrementalCluster {
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
+    this.layoutChanged = stored !== undefined && olderLayout(stored)
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
   }
 
@@ -205,6 +223,10 @@ export class IncrementalCluster {
       for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
     }
     if (this.optionsChanged) this.markOptionsChanged()
+    if (this.layoutChanged) {
+      this.state.indexClasses()
+      dirty.settings = true
+    }
     if (dirty.settings) this.reconcileSettings(plan)
     if (dirty.ingressClass) {
       for (const ingress of this.state.ingressesWithoutClass()) for (const host of hostsOf(ingress)) dirty.hosts.add(host)
@@ -251,7 +273,7 @@ export class IncrementalCluster {
     const { settings, rejections } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
     this.settings = settings
-    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options) })
+    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
     if (redirectChanged) for (const secret of this.hostsBySecret.keys()) for (const host of this.hostsBySecret.members(secret)) this.dirty.hosts.add(host)
   }

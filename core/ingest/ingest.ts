@@ -3,10 +3,12 @@ import { commitEvents, type CommitContext, type Committed } from '../commit/comm
 import { runLoading } from '../commit/run-loading.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
 import { clusterKeys } from '../commit/cluster-keys.ts'
+import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { describeRef, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
+import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 
@@ -21,6 +23,12 @@ export interface IngestResult {
   reasons: string[]
   /** Objects of this request that are not served, with the reason. */
   rejected: Rejection[]
+  /**
+   * The cluster's Ingresses that are not served because of their class (not rejections): of other
+   * classes, and without one while this cluster's class is not the default IngressClass. Null
+   * when nothing was applied.
+   */
+  ignoredByClass: IgnoredIngresses | null
   /** Events dropped as repeats of what was last applied to their object (the same resourceVersion: a retried request). */
   stale: number
   /** Set while the cluster is pinned by a rollback: `generation` stays served, and this write is held until release. */
@@ -34,7 +42,7 @@ export interface IngestResult {
  */
 export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
   const events = await judgeTlsSecrets(received)
-  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], stale: 0 }
+  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], ignoredByClass: null, stale: 0 }
   let last: Committed | undefined
   const files = new Set<string>()
   for (let start = 0; start < events.length || !last; start += chunk) {
@@ -54,7 +62,11 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   result.manifest = last.head?.manifest ?? null
   const pinned = pinSummary(last.head)
   if (pinned) result.pinned = pinned
-  if (last.applied) result.rejected = await rejectionsOf(ctx, last, events)
+  if (last.applied) {
+    result.rejected = await rejectionsOf(ctx, last, events)
+    const { snapshot, generation } = last.applied
+    result.ignoredByClass = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
+  }
   return result
 }
 

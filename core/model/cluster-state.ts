@@ -7,7 +7,8 @@ import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult 
 import type { TlsSecret } from '../kube/secret.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
-import { TABLE } from '../snapshot/tables.ts'
+import { SEPARATOR } from '../snapshot/separator.ts'
+import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
@@ -17,6 +18,17 @@ export interface InvalidObject {
   issues: Issue[]
   requestedClass?: string
 }
+
+/** Ingresses that are not served because of the class they ask for, valid or not (neither is a rejection). */
+export interface IgnoredIngresses {
+  /** They ask for another class. */
+  otherClass: number
+  /** They ask for none, and this cluster's class is not the default IngressClass. */
+  noDefaultClass: number
+}
+
+/** A requested class as an index key: any text, so the separator (and `%`, which escapes it) are escaped. */
+const classKey = (requested: string) => requested.replaceAll('%', '%25').replaceAll(SEPARATOR, '%01')
 
 /**
  * The objects of one cluster that hapedge reads, with the indexes that say which hosts and
@@ -34,6 +46,8 @@ export class ClusterState {
   /** Ingresses with a `spec.defaultBackend`, and those that ask for no class, under the key `''`. */
   private readonly ingressesByDefaultBackend: SetIndex
   private readonly unclassedIngresses: SetIndex
+  /** Every Ingress, valid or not, under the class it asks for (those that ask for none are not in it): counted, never listed. */
+  private readonly ingressesByClass: SetIndex
   private readonly classes: Table<IngressClass>
 
   constructor(options: Partial<ClusterOptions> = {}, keyspace = Keyspace.inMemory()) {
@@ -45,6 +59,7 @@ export class ClusterState {
     this.ingressesBySecret = keyspace.index(TABLE.secretIngresses)
     this.ingressesByDefaultBackend = keyspace.index(TABLE.defaultBackendIngresses)
     this.unclassedIngresses = keyspace.index(TABLE.unclassedIngresses)
+    this.ingressesByClass = keyspace.index(TABLE.classIngresses)
     this.classes = keyspace.table(TABLE.ingressClass)
   }
 
@@ -57,6 +72,7 @@ export class ClusterState {
       const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
       if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
       this.invalidObjects.set(objectKey(read.ref), invalid)
+      if (read.ref.kind === 'Ingress' && read.requestedClass !== undefined) this.ingressesByClass.add(classKey(read.requestedClass), objectKey(read.ref))
       return previous
     }
     const previous = this.remove(objectRef(read.object))
@@ -69,6 +85,7 @@ export class ClusterState {
     const invalid = this.invalidObjects.get(key)
     if (invalid) {
       this.invalidObjects.delete(key)
+      if (invalid.ref.kind === 'Ingress' && invalid.requestedClass !== undefined) this.ingressesByClass.delete(classKey(invalid.requestedClass), key)
       return invalid
     }
     const object = this.objects.get(key)
@@ -78,7 +95,9 @@ export class ClusterState {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.delete('', key)
-      if (requestedClass(object) === undefined) this.unclassedIngresses.delete('', key)
+      const requested = requestedClass(object)
+      if (requested === undefined) this.unclassedIngresses.delete('', key)
+      else this.ingressesByClass.delete(classKey(requested), key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
@@ -93,7 +112,9 @@ export class ClusterState {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add('', key)
-      if (requestedClass(object) === undefined) this.unclassedIngresses.add('', key)
+      const requested = requestedClass(object)
+      if (requested === undefined) this.unclassedIngresses.add('', key)
+      else this.ingressesByClass.add(classKey(requested), key)
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.add(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.set(object.metadata.name, object)
@@ -185,6 +206,42 @@ export class ClusterState {
 
   serves(ingress: Ingress): boolean {
     return this.servesClass(requestedClass(ingress))
+  }
+
+  /**
+   * The Ingresses not served because of their class, counted from the indexes' rows along the
+   * ranges' edges, so at any cluster size it reads a few nodes: those that ask for a class,
+   * less ours; and, unless our class is the default, those that ask for none.
+   */
+  ignoredByClass(): IgnoredIngresses {
+    const ingresses = this.objects.count('Ingress/') + this.invalidObjects.count('Ingress/')
+    const classed = this.ingressesByClass.count()
+    return {
+      otherClass: classed - this.ingressesByClass.count(classKey(this.options.ingressClass)),
+      noDefaultClass: this.servesClass(undefined) ? 0 : ingresses - classed,
+    }
+  }
+
+  /** The snapshot keys whose paths `ignoredByClass` reads: loaded together first, a round trip per tree level instead of one per node. */
+  ignoredByClassReads(): string[] {
+    return [
+      ...this.objects.countEdges('Ingress/'),
+      ...this.invalidObjects.countEdges('Ingress/'),
+      ...this.ingressesByClass.countEdges(),
+      ...this.ingressesByClass.countEdges(classKey(this.options.ingressClass)),
+      treeKey(TABLE.ingressClass, this.options.ingressClass),
+    ]
+  }
+
+  /** Puts every Ingress under the class it asks for: a scan, once, for a snapshot made before that index was kept. */
+  indexClasses(): void {
+    for (const [key, object] of this.objects.entries('Ingress/')) {
+      const requested = requestedClass(object as Ingress)
+      if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
+    }
+    for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
+      if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)
+    }
   }
 
   private lookupAll<T extends KubeObject>(keys: Iterable<string>): T[] {

@@ -45,6 +45,29 @@ export class SetIndex {
     return [...keys].filter((key) => this.members(key).length > 0).sort()
   }
 
+  /**
+   * How many members `key` has, or the whole index without one: the stored entries counted from
+   * the tree's rows along the range's two edges, whatever their number, then the pending changes.
+   */
+  count(key?: string): number {
+    let count = this.base.countRange(...this.countEdges(key))
+    for (const [changed, changes] of this.writes) {
+      if (key !== undefined && changed !== key) continue
+      for (const [member, present] of changes) {
+        const stored = this.base.get(`${this.prefix}${changed}${SEPARATOR}${member}`) !== undefined
+        if (present && !stored) count++
+        else if (!present && stored) count--
+      }
+    }
+    return count
+  }
+
+  /** The two tree keys whose paths `count(key)` reads, to be loaded ahead. */
+  countEdges(key?: string): [string, string] {
+    const within = key === undefined ? this.prefix : `${this.prefix}${key}${SEPARATOR}`
+    return [within, `${within}\uffff`]
+  }
+
   edits(into: Map<string, string | undefined>): void {
     for (const [key, changes] of this.writes) {
       for (const [member, present] of changes) into.set(`${this.prefix}${key}${SEPARATOR}${member}`, present ? '' : undefined)

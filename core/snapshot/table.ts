@@ -49,6 +49,26 @@ export class Table<V> {
     yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
+  /**
+   * How many entries there are (or whose key starts with `within`): the stored ones counted from
+   * the tree's rows along the range's two edges, whatever their number, then the pending writes.
+   */
+  count(within = ''): number {
+    let count = this.base.countRange(...this.countEdges(within))
+    for (const [key, value] of this.writes) {
+      if (!key.startsWith(within)) continue
+      const stored = this.base.get(this.prefix + key) !== undefined
+      if (value !== undefined && !stored) count++
+      else if (value === undefined && stored) count--
+    }
+    return count
+  }
+
+  /** The two tree keys whose paths `count(within)` reads, to be loaded ahead. */
+  countEdges(within = ''): [string, string] {
+    return [this.prefix + within, `${this.prefix}${within}\uffff`]
+  }
+
   edits(into: Map<string, string | undefined>): void {
     for (const [key, value] of this.writes) into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
   }

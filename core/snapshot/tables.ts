@@ -9,6 +9,7 @@ export const TABLE = {
   secretIngresses: 'secret-ingresses',
   defaultBackendIngresses: 'default-backend-ingresses',
   unclassedIngresses: 'unclassed-ingresses',
+  classIngresses: 'class-ingresses',
   ingressClass: 'ingress-class',
   settings: 'settings',
   host: 'host',
@@ -21,6 +22,12 @@ export const TABLE = {
   secretHosts: 'secret-hosts',
   resourceVersion: 'resource-version',
 } as const
+
+/**
+ * Which indexes a snapshot holds, recorded with the options it was derived under: a snapshot of
+ * an older layout (or none) has the indexes it lacks built at its next write. 2: `class-ingresses`.
+ */
+export const SNAPSHOT_LAYOUT = 2
 
 /** The key of a table that holds one value for the whole cluster (settings, default backend). */
 export const CLUSTER_WIDE = 'cluster'

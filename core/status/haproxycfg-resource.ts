@@ -72,6 +72,8 @@ export interface HAProxyCfgStatus {
   reloadReasons: string[]
   /** Every rejection counted; the list holds the first ones in order. */
   rejectedCount: number
+  /** Ingresses not served because of the class they ask for (left out while a snapshot from before they were counted is HEAD's). */
+  ignored?: { otherClass: number; noDefaultClass: number }
   rejected: StatusRejection[]
   conditions: StatusCondition[]
   pods: StatusPod[]

@@ -1,5 +1,6 @@
 import type { PinSummary } from '../commit/head.ts'
 import type { AgentReport } from '../registry/agent-report.ts'
+import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { statusConditions } from './status-conditions.ts'
 import type { HAProxyCfgStatus, StatusFile, StatusPod } from './haproxycfg-resource.ts'
@@ -28,6 +29,8 @@ export interface CommitFacts {
   reloadReasons: readonly string[]
   /** Every object of the cluster that is not served (or those of the write, if that is all the caller has). */
   rejected: readonly Rejection[]
+  /** Ingresses not served because of their class; null when HEAD's snapshot predates their count. */
+  ignored?: IgnoredIngresses | null | undefined
   pods: readonly (AgentReport & { pod: string })[]
   /** Set while a rollback pins the cluster (HEAD's pin). */
   pinned?: PinSummary | undefined
@@ -53,7 +56,8 @@ export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
     reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason)),
     rejectedCount: facts.rejected.length,
     rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason) })),
-    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, pods, pinned: facts.pinned }),
+    ...(facts.ignored ? { ignored: { ...facts.ignored } } : {}),
+    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, ignored: facts.ignored ?? undefined, pods, pinned: facts.pinned }),
     pods: pods.slice(0, STATUS_LIMITS.pods),
   }
 }

@@ -1,4 +1,5 @@
 import type { PinSummary } from '../commit/head.ts'
+import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import { runsHead } from '../registry/agent-behind.ts'
 import type { HAProxyCfgStatus, StatusCondition, StatusPod } from './haproxycfg-resource.ts'
 
@@ -11,6 +12,8 @@ interface ConditionFacts {
   /** When these facts hold: the commit's time. */
   at: string
   rejected: number
+  /** Ingresses not served because of their class: not a fault here, but said, so "every object is served" is not said of them. */
+  ignored?: IgnoredIngresses | undefined
   pods: readonly StatusPod[]
   pinned?: PinSummary | undefined
 }
@@ -53,14 +56,26 @@ function converged({ generation, manifest, pods }: ConditionFacts, condition: Ma
   return condition('Converged', 'False', 'PodsBehind', `${behind.length} of ${pods.length} pod(s) do not run generation ${generation} yet: ${listSome(named)}`)
 }
 
-function degraded({ rejected, pods }: ConditionFacts, condition: Make): StatusCondition {
+function degraded({ rejected, ignored, pods }: ConditionFacts, condition: Make): StatusCondition {
   const failing = pods.filter((pod) => pod.lastError !== undefined)
   const parts: string[] = []
   if (rejected > 0) parts.push(`${rejected} object(s) are not served (status.rejected)`)
   if (failing.length > 0) parts.push(`${failing.length} pod(s) report an error: ${listSome(failing.map((pod) => pod.pod))}`)
-  if (parts.length === 0) return condition('Degraded', 'False', 'AsExpected', 'every object is served and no agent reports an error')
+  const notOurs = ignoredByClass(ignored)
+  if (parts.length === 0) {
+    if (!notOurs) return condition('Degraded', 'False', 'AsExpected', 'every object is served and no agent reports an error')
+    return condition('Degraded', 'False', 'AsExpected', `every object of this cluster's class is served and no agent reports an error; ${notOurs}`)
+  }
   const reason = rejected > 0 && failing.length > 0 ? 'RejectedAndAgentErrors' : rejected > 0 ? 'ObjectsRejected' : 'AgentErrors'
-  return condition('Degraded', 'True', reason, parts.join('; '))
+  return condition('Degraded', 'True', reason, [...parts, ...(notOurs ? [notOurs] : [])].join('; '))
+}
+
+/** What the class leaves unserved, in words, or undefined when nothing. */
+function ignoredByClass(ignored: IgnoredIngresses | undefined): string | undefined {
+  const parts: string[] = []
+  if (ignored && ignored.otherClass > 0) parts.push(`${ignored.otherClass} Ingress(es) of other classes`)
+  if (ignored && ignored.noDefaultClass > 0) parts.push(`${ignored.noDefaultClass} Ingress(es) without a class (this cluster's class is not the default IngressClass)`)
+  return parts.length > 0 ? `${parts.join(' and ')} are ignored (status.ignored)` : undefined
 }
 
 function listSome(names: readonly string[]): string {

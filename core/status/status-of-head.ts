@@ -4,6 +4,7 @@ import { readGenerationRecord } from '../commit/generation-records.ts'
 import { NodeLoader } from '../commit/node-loader.ts'
 import { openTrees } from '../commit/open-trees.ts'
 import { runLoading } from '../commit/run-loading.ts'
+import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
@@ -23,8 +24,9 @@ export interface StatusSources {
 /**
  * The `HAProxyCfg` status for the generation HEAD names: its files from the manifest tree, every
  * rejection in the cluster from the snapshot, its time and plan from the generation record
- * (`now` and no reload when that record was never written). Reads the manifest's nodes and the
- * rejection tables only, so it costs the same at any cluster size; nodes the commit just made
+ * (`now` and no reload when that record was never written). Reads the manifest's nodes, the
+ * rejection tables and the edges of the indexes the Ingresses ignored by class are counted from,
+ * so it costs the same at any cluster size; nodes the commit just made
  * are already in the context's cache.
  */
 export async function statusOfHead(sources: StatusSources, head: Head, pods: CommitFacts['pods'], now: Date): Promise<HAProxyCfgStatus> {
@@ -33,6 +35,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
   const trees = await openTrees(head, loader, sources.context, keys)
   const files = await runLoading(() => statusFiles(trees.manifest), loader)
   const rejected = await runLoading(() => new IncrementalCluster(trees, sources.options, sources.context).rejections(), loader)
+  const ignored = await loadIgnoredIngresses(trees, loader)
   const record = await readGenerationRecord(sources.store, keys, head.generation)
   return haproxyCfgStatus({
     generation: head.generation,
@@ -42,6 +45,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
     reload: record?.plan.reload ?? false,
     reloadReasons: record?.plan.reasons ?? [],
     rejected,
+    ignored,
     pods,
     pinned: pinSummary(head) ?? undefined,
   })

@@ -1,7 +1,7 @@
 import { clusterKeys } from '../../core/commit/cluster-keys.ts'
 import type { PinSummary } from '../../core/commit/head.ts'
 import { mapLimited } from '../../core/map-limited.ts'
-import { clusterOverview, OverviewCache } from '../../core/fleet/cluster-overview.ts'
+import { clusterOverview, OverviewCache, type ClusterOverview } from '../../core/fleet/cluster-overview.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
@@ -23,7 +23,8 @@ export interface ClusterView {
   committedAt: string | null
   lastEventAt: string | null
   pinned: PinSummary | null
-  counts: { ingresses: number; hosts: number; backends: number; rejected: number }
+  /** `ignored`: Ingresses not served because of their class (null until the first write after an upgrade counts them). */
+  counts: ClusterOverview['counts'] & { rejected: number }
   /** Only in one cluster's view. */
   rejected?: Rejection[]
   converged: boolean
@@ -60,7 +61,7 @@ export function fleetViews(env: AppEnv) {
       committedAt: overview?.committedAt ?? null,
       lastEventAt: lastEvent,
       pinned: overview?.pinned ?? null,
-      counts: { ingresses: 0, hosts: 0, backends: 0, ...overview?.counts, rejected: rejected.length },
+      counts: { ingresses: 0, hosts: 0, backends: 0, ignored: { otherClass: 0, noDefaultClass: 0 }, ...overview?.counts, rejected: rejected.length },
       ...(detail ? { rejected } : {}),
       converged: agents.length > 0 && agents.every((agent) => agent.behind === 0),
       agentsBehind: agents.filter((agent) => agent.behind !== 0).length,

@@ -29,6 +29,7 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
     reload: true,
     reloadReasons: ['backend app-3_80 added'],
     rejected: rebuilt.model.rejections,
+    ignored: rebuilt.state.ignoredByClass(),
     pods: [
       { pod: 'haproxy-0', generation, manifest, applied: 'runtime', appliedAt: '2025-06-01T12:00:01.000Z', lastError: null },
       { pod: 'haproxy-1', generation: generation - 1, manifest: sha256Text('older'), applied: 'reload', appliedAt: '2025-06-01T11:00:00.000Z', lastError: 'haproxy -c refused the new files' },

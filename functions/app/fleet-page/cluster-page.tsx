@@ -3,7 +3,7 @@ import type { GenerationDiff } from '../../../core/fleet/generation-diff.ts'
 import type { GenerationSummary } from '../../../core/fleet/generation-history.ts'
 import type { ClusterView } from '../fleet-views.ts'
 import { CompareForm, DiffView } from './diff-view.tsx'
-import { Convergence, PinBadge } from './fleet-table.tsx'
+import { Convergence, IgnoredCount, PinBadge } from './fleet-table.tsx'
 import { Badge, plural, When } from './format.tsx'
 
 export interface ClusterPageProps {
@@ -40,6 +40,12 @@ export function ClusterPage(props: ClusterPageProps) {
         <Figure label="Hosts" value={cluster.counts.hosts} />
         <Figure label="Backends" value={cluster.counts.backends} />
         <Figure label="Rejected" value={cluster.counts.rejected} />
+        <div data-field="ignored">
+          <dt>Ignored by class</dt>
+          <dd>
+            <IgnoredCount ignored={cluster.counts.ignored} />
+          </dd>
+        </div>
         <div>
           <dt>Last change</dt>
           <dd>
@@ -59,7 +65,7 @@ export function ClusterPage(props: ClusterPageProps) {
 
       <h2>Rejected objects</h2>
       {(cluster.rejected ?? []).length === 0 ? (
-        <p class="empty">Every object is served.</p>
+        <p class="empty">{everyObjectServed(cluster)}</p>
       ) : (
         <table class="rejected">
           <thead>
@@ -94,6 +100,12 @@ export function ClusterPage(props: ClusterPageProps) {
       <footer>{`Rendered ${now.toISOString()}. The newest ${generations.length} retained generations are listed.`}</footer>
     </>
   )
+}
+
+/** "Every object is served", unless the class leaves some Ingresses out: then every object of the cluster's class. */
+function everyObjectServed({ ingressClass, counts: { ignored } }: ClusterView): string {
+  const left = ignored ? ignored.otherClass + ignored.noDefaultClass : 0
+  return left > 0 ? `Every object of class ${ingressClass} is served; ${plural(left, 'Ingress is', 'Ingresses are')} ignored by class (above).` : 'Every object is served.'
 }
 
 function Figure(props: { label: string; value: string | number }) {

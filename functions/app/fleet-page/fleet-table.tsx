@@ -9,6 +9,14 @@ export function Convergence(props: { cluster: ClusterView }) {
   return converged ? <Badge kind="ok">yes</Badge> : <Badge kind="warn">no</Badge>
 }
 
+/** Ingresses not served because of their class: of other classes, and without one while ours is not the default; a dash before they are counted. */
+export function IgnoredCount(props: { ignored: ClusterView['counts']['ignored'] }) {
+  const { ignored } = props
+  if (ignored === null) return <span class="muted">—</span>
+  const parts = [...(ignored.otherClass > 0 ? [`${ignored.otherClass} of other classes`] : []), ...(ignored.noDefaultClass > 0 ? [`${ignored.noDefaultClass} without a class (ours is not the default)`] : [])]
+  return parts.length === 0 ? <>0</> : <Badge kind="muted">{parts.join(' · ')}</Badge>
+}
+
 /** A rollback's pin: the generation served, and how many commits wait for a release. */
 export function PinBadge(props: { pinned: ClusterView['pinned'] }) {
   if (!props.pinned) return null
@@ -31,6 +39,7 @@ export function FleetTable(props: { clusters: ClusterView[]; now: Date }) {
           <th class="num">Hosts</th>
           <th class="num">Backends</th>
           <th class="num">Rejected</th>
+          <th class="num">Ignored</th>
           <th class="num">Agents</th>
           <th>Converged</th>
           <th class="num">Agents behind</th>
@@ -57,6 +66,9 @@ export function FleetTable(props: { clusters: ClusterView[]; now: Date }) {
             <td class="num">{cluster.counts.backends}</td>
             <td class="num" data-field="rejected">
               {cluster.counts.rejected > 0 ? <Badge kind="bad">{String(cluster.counts.rejected)}</Badge> : '0'}
+            </td>
+            <td class="num" data-field="ignored">
+              <IgnoredCount ignored={cluster.counts.ignored} />
             </td>
             <td class="num">{cluster.agents.length}</td>
             <td data-field="converged">

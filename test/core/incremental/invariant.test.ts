@@ -2,12 +2,14 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/full-rebuild.ts'
 import { buildGeneration, recordOf } from '../../../core/generation/generation.ts'
+import { ignoredIngresses } from '../../../core/fleet/ignored-ingresses.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../../../functions/node/sha256.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
-import type { ClusterOptions } from '../../../core/model/settings.ts'
+import { requestedClass } from '../../../core/kube/ingress.ts'
+import { DEFAULT_OPTIONS, type ClusterOptions } from '../../../core/model/settings.ts'
 import { arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
@@ -100,6 +102,13 @@ describe('the incremental path equals the full rebuild', () => {
 
         const view = cluster.view()
         expect(view.rejections()).toEqual(reference.model.rejections)
+        expect(ignoredIngresses(cluster.current.snapshot)).toEqual(reference.state.ignoredByClass())
+        const ingresses = [...live.values()].filter((object) => object.kind === 'Ingress')
+        const ours = { ...DEFAULT_OPTIONS, ...options }.ingressClass
+        expect(reference.state.ignoredByClass()).toEqual({
+          otherClass: ingresses.filter((object) => ![undefined, ours].includes(requestedClass(object))).length,
+          noDefaultClass: reference.state.servesClass(undefined) ? 0 : ingresses.filter((object) => requestedClass(object) === undefined).length,
+        })
         const model = view.model()
         expect(new Map([...model.hosts].sort())).toEqual(new Map([...reference.model.hosts].sort()))
         expect(new Map([...model.backends].sort())).toEqual(new Map([...reference.model.backends].sort()))

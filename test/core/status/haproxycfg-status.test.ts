@@ -46,6 +46,22 @@ describe('haproxyCfgStatus', () => {
     expect(byType(haproxyCfgStatus({ ...facts, pods: unsaid })).Converged).toMatchObject({ status: 'False', reason: 'PodsBehind' })
   })
 
+  it('counts the Ingresses their class leaves unserved and says so, instead of "every object is served", without calling that Degraded', () => {
+    const facts = statusFacts()
+    const quiet = { ...facts, rejected: [], pods: facts.pods.map((pod) => ({ ...pod, lastError: null })) }
+    expect(byType(haproxyCfgStatus(quiet)).Degraded!.message).toBe('every object is served and no agent reports an error')
+
+    const ignored = { otherClass: 3, noDefaultClass: 2 }
+    const status = haproxyCfgStatus({ ...quiet, ignored })
+    expect(status.ignored).toEqual(ignored)
+    expect(byType(status).Degraded).toMatchObject({ status: 'False', reason: 'AsExpected' })
+    expect(byType(status).Degraded!.message).toBe(
+      "every object of this cluster's class is served and no agent reports an error; 3 Ingress(es) of other classes and 2 Ingress(es) without a class (this cluster's class is not the default IngressClass) are ignored (status.ignored)",
+    )
+    expect(byType(haproxyCfgStatus({ ...facts, ignored })).Degraded!.message).toMatch(/^\d+ object\(s\) are not served .*; 3 Ingress\(es\) of other classes and 2 .* are ignored \(status.ignored\)$/)
+    expect(haproxyCfgStatus({ ...quiet, ignored: null })).not.toHaveProperty('ignored')
+  })
+
   it('keeps the first rejections and counts them all, and leaves out what an agent has not reported', () => {
     const facts = statusFacts()
     const rejected = Array.from({ length: STATUS_LIMITS.rejected + 5 }, (_, i) => ({ object: `Ingress apps/x-${i}`, reason: 'bad' }))
