@@ -18,7 +18,7 @@ export interface AuditChange {
 export interface AuditTranslation {
   events: AuditChange[]
   /** Events that are not a successful write to an object hapedge reads (and repeats of one already seen). */
-  ignored: number
+  skipped: number
   problems: { path: string; message: string }[]
 }
 
@@ -57,7 +57,7 @@ export function watchEventsFromAudit(list: { readonly items: readonly unknown[] 
     report(outcome.issues)
     for (const change of outcome.changes) changes.push({ ...change, value: { auditID: item.auditID, stage: item.stage, event: change.value } })
   })
-  return { events: orderPerObject(changes), ignored, problems }
+  return { events: orderPerObject(changes), skipped: ignored, problems }
 }
 
 function translate(item: AuditEvent): Outcome {

@@ -28,7 +28,7 @@ export interface IngestResult {
    * classes, and without one while this cluster's class is not the default IngressClass. Null
    * when nothing was applied.
    */
-  ignoredByClass: IgnoredIngresses | null
+  ignored: IgnoredIngresses | null
   /** Events dropped as repeats of what was last applied to their object (the same resourceVersion: a retried request). */
   stale: number
   /** Set while the cluster is pinned by a rollback: `generation` stays served, and this write is held until release. */
@@ -42,7 +42,7 @@ export interface IngestResult {
  */
 export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
   const events = await judgeTlsSecrets(received)
-  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], ignoredByClass: null, stale: 0 }
+  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], ignored: null, stale: 0 }
   let last: Committed | undefined
   const files = new Set<string>()
   for (let start = 0; start < events.length || !last; start += chunk) {
@@ -65,7 +65,7 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   if (last.applied) {
     result.rejected = await rejectionsOf(ctx, last, events)
     const { snapshot, generation } = last.applied
-    result.ignoredByClass = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
+    result.ignored = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
   }
   return result
 }

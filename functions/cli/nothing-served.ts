@@ -28,6 +28,16 @@ export function nothingServed(objects: readonly unknown[], state: ClusterState, 
   return `no Ingress of class ${ingressClass} found (${counted(total, 'Ingress')} of other classes skipped: ${counts.join('; ')}); choose the class with --ingress-class NAME`
 }
 
+/** What a render that serves some Ingresses leaves out because of their class, counted; undefined when it leaves none out. */
+export function ignoredByClass(state: ClusterState): string | undefined {
+  const { otherClass, noDefaultClass } = state.ignoredByClass()
+  const parts = [
+    ...(otherClass > 0 ? [`${counted(otherClass, 'Ingress')} of other classes`] : []),
+    ...(noDefaultClass > 0 ? [`${counted(noDefaultClass, 'Ingress')} without a class (${state.options.ingressClass} is not the default IngressClass)`] : []),
+  ]
+  return parts.length > 0 ? `not served because of their class: ${parts.join(' and ')}` : undefined
+}
+
 function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : noun.endsWith('s') ? 'es' : 's'}`
 }

@@ -9,7 +9,7 @@ import { withDefaultNamespace } from './default-namespace.ts'
 import { findDuplicates } from './find-duplicates.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
 import { loadObjects } from './load-objects.ts'
-import { nothingServed } from './nothing-served.ts'
+import { ignoredByClass, nothingServed } from './nothing-served.ts'
 import { UsageError } from './usage-error.ts'
 
 const renderFlags = {
@@ -48,6 +48,8 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)
   const nothing = nothingServed(read, state, values.in)
   if (nothing) console.error(`hapedge render: ${nothing}`)
+  const ignored = nothing ? undefined : ignoredByClass(state)
+  if (ignored) console.error(`hapedge render: ${ignored}`)
   await writeRendered(values.out, layout)
 
   const dir = relative(process.cwd(), resolve(values.out)) || '.'

@@ -64,7 +64,7 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
       ...created.map((object) => auditEvent({ verb: 'create', ...resources[object.kind]!, namespace: 'default', name: object.metadata.name, responseObject: object })),
       auditEvent({ verb: 'delete', ...resources.Ingress!, namespace: 'default', name: 'app-2', responseObject: deletedStatus('networking.k8s.io', 'ingresses', 'app-2', 'uid-app-2') }),
     )
-    expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: true, ignored: 0, problems: [] })
+    expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: true, skipped: 0, problems: [] })
     expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: false })
     for (const object of created) live.set(key(object), object)
     live.delete(key(removed))

@@ -132,6 +132,15 @@ describe('errors a person can act on', () => {
     expect(run.stderr).toBe('hapedge render: no Ingress of class hapedge found (3 Ingresses of other classes skipped: 2 nginx; 1 traefik); choose the class with --ingress-class NAME\n')
   }, 30_000)
 
+  it('render: Ingresses left out because of their class beside served ones are counted on stderr', async () => {
+    const input = join(tmp, 'some-classes.json')
+    const items = [ingress({ name: 'a', className: 'hapedge' }), ingress({ name: 'b', className: 'nginx' }), ingress({ name: 'c', className: 'traefik' }), ingress({ name: 'd', className: null })]
+    await writeFile(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }))
+    const run = await hapedge(['render', '--in', input, '--out', join(tmp, 'some-out')])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toBe('hapedge render: not served because of their class: 2 Ingresses of other classes and 1 Ingress without a class (hapedge is not the default IngressClass)\n')
+  }, 30_000)
+
   it('serve: a --data it cannot make is named with the system\'s reason', async () => {
     const file = join(tmp, 'a-file')
     await writeFile(file, '')

@@ -45,7 +45,9 @@ describe('hapedge render (CLI)', () => {
     })
 
     it('warns on stderr, one `Kind ns/name: reason` line per rejection', () => {
+      // The last line counts the Ingresses of other classes, which are not rejections.
       const lines = forward.stderr.trimEnd().split('\n')
+      expect(lines.pop()).toMatch(/^hapedge render: not served because of their class: \d+ Ingresses of other classes/)
       expect(lines.length).toBeGreaterThan(0)
       for (const line of lines) expect(line).toMatch(/^(Ingress|Service|EndpointSlice|ConfigMap|Deployment|Pod) [^\s/]+\/[^\s:]*: \S.*$/)
       expect(lines.some((line) => line.startsWith('Ingress '))).toBe(true)

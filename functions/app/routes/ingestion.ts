@@ -33,9 +33,9 @@ export function ingestionRoutes(env: AppEnv) {
   // Answers 200 even when some items were refused: the webhook retries any other answer, and the same batch would fail the same way.
   routes.post('/audit', async (c) => {
     const list = await readJson(c.req.raw, env.limits.bodyBytes, auditEventListSchema(env.limits.auditItems))
-    const { events, ignored, problems } = watchEventsFromAudit(list)
+    const { events, skipped, problems } = watchEventsFromAudit(list)
     const result = await write(env, c, events.map((change) => change.event))
-    return c.json({ ...result, ignored, problems })
+    return c.json({ ...result, skipped, problems })
   })
 
   routes.put('/objects', async (c) => {

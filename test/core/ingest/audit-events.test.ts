@@ -44,7 +44,7 @@ describe('watchEventsFromAudit: writes', () => {
   it.each(KINDS.flatMap(({ object }) => (['create', 'update', 'patch'] as const).map((verb) => [verb, object.kind, object] as const)))('%s of a %s is a MODIFIED with the answered object', (verb, _, object) => {
     const item = write(verb, object, '4711')
     const result = translate(item)
-    expect(result).toEqual({ events: [{ auditID: item.auditID, stage: 'ResponseComplete', event: { type: 'MODIFIED', object: served(object, '4711') } }], ignored: 0, problems: [] })
+    expect(result).toEqual({ events: [{ auditID: item.auditID, stage: 'ResponseComplete', event: { type: 'MODIFIED', object: served(object, '4711') } }], skipped: 0, problems: [] })
   })
 
   it.each(KINDS.map(({ object }) => [object.kind, object] as const))('a delete of a %s answered with a Status is a DELETED named by objectRef', (_, object) => {
@@ -89,15 +89,15 @@ describe('watchEventsFromAudit: writes', () => {
 
 describe('watchEventsFromAudit: what is not a change', () => {
   it.each([409, 404, 422])('ignores a write answered %i', (code) => {
-    expect(translate(write('create', web, '1', { code, responseObject: undefined }), remove(web, { code, responseObject: undefined }))).toEqual({ events: [], ignored: 2, problems: [] })
+    expect(translate(write('create', web, '1', { code, responseObject: undefined }), remove(web, { code, responseObject: undefined }))).toEqual({ events: [], skipped: 2, problems: [] })
   })
 
   it.each(['RequestReceived', 'ResponseStarted', 'Panic'] as const)('ignores the %s stage', (stage) => {
-    expect(translate(write('update', web, '2', { stage }))).toEqual({ events: [], ignored: 1, problems: [] })
+    expect(translate(write('update', web, '2', { stage }))).toEqual({ events: [], skipped: 1, problems: [] })
   })
 
   it.each(['get', 'list', 'watch'])('ignores %s', (verb) => {
-    expect(translate(auditEvent({ verb, resource: 'ingresses', group: 'networking.k8s.io', namespace: 'shop', responseObject: served(web, '3') }))).toEqual({ events: [], ignored: 1, problems: [] })
+    expect(translate(auditEvent({ verb, resource: 'ingresses', group: 'networking.k8s.io', namespace: 'shop', responseObject: served(web, '3') }))).toEqual({ events: [], skipped: 1, problems: [] })
   })
 
   it('ignores resources hapedge does not read, and subresources other than status', () => {
@@ -110,18 +110,18 @@ describe('watchEventsFromAudit: what is not a change', () => {
       // A same-named resource in another group is not the one hapedge reads.
       auditEvent({ verb: 'create', resource: 'ingresses', group: 'extensions.example.com', namespace: 'shop', name: 'web', responseObject: served(web, '12') }),
     )
-    expect(result).toEqual({ events: [], ignored: 4, problems: [] })
+    expect(result).toEqual({ events: [], skipped: 4, problems: [] })
   })
 
   it('ignores a server-side dry run, which is audited like a write', () => {
-    expect(translate(write('patch', web, '13', { query: '?dryRun=All&fieldManager=kubectl-client-side-apply' }))).toEqual({ events: [], ignored: 1, problems: [] })
+    expect(translate(write('patch', web, '13', { query: '?dryRun=All&fieldManager=kubectl-client-side-apply' }))).toEqual({ events: [], skipped: 1, problems: [] })
   })
 
   it('applies an event once when the batch repeats its auditID and stage', () => {
     const item = write('update', web, '20')
     const result = translate(item, item, { ...item, stage: 'ResponseStarted' })
     expect(result.events).toHaveLength(1)
-    expect(result.ignored).toBe(2)
+    expect(result.skipped).toBe(2)
   })
 })
 
@@ -194,7 +194,7 @@ describe('watchEventsFromAudit: problems', () => {
 
   it('reports an object written through an API version hapedge does not read, instead of removing it', () => {
     const result = translate(write('update', { ...web, apiVersion: 'networking.k8s.io/v1beta1' }, '700'))
-    expect(result).toEqual({ events: [], ignored: 0, problems: [{ path: 'items[0].responseObject.apiVersion', message: expect.stringMatching(/only networking\.k8s\.io\/v1/) }] })
+    expect(result).toEqual({ events: [], skipped: 0, problems: [{ path: 'items[0].responseObject.apiVersion', message: expect.stringMatching(/only networking\.k8s\.io\/v1/) }] })
   })
 })
 

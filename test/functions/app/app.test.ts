@@ -96,7 +96,7 @@ describe('the HTTP API', () => {
       reload: true,
       reasons: expect.any(Array),
       rejected: [],
-      ignoredByClass: { otherClass: 0, noDefaultClass: 0 },
+      ignored: { otherClass: 0, noDefaultClass: 0 },
       stale: 0,
     })
     const same = await (await events('prod-eu', token, app(1).map(put))).json()

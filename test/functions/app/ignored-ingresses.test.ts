@@ -20,7 +20,7 @@ describe('Ingresses not served because of their class', () => {
     const token = await h.register('prod')
     const ignored = { otherClass: theirs.length, noDefaultClass: unclassed.length }
     const answer = await json(await h.events('prod', token, [...app(1), ...theirs, ...unclassed, ingressClass('hapedge', false)].map(put)))
-    expect(answer).toMatchObject({ committed: true, rejected: [], ignoredByClass: ignored })
+    expect(answer).toMatchObject({ committed: true, rejected: [], ignored })
 
     expect((await json(await h.call('GET', '/v1/fleet', ADMIN))).clusters[0].counts).toMatchObject({ ingresses: 1 + theirs.length + unclassed.length, rejected: 0, ignored })
     expect((await json(await h.call('GET', '/v1/fleet/prod', ADMIN))).counts).toMatchObject({ rejected: 0, ignored })
@@ -43,6 +43,6 @@ describe('Ingresses not served because of their class', () => {
 
     // Once this cluster's class is the default, the Ingresses without a class are its own.
     const defaulted = await json(await h.events('prod', token, [put(ingressClass('hapedge', true))]))
-    expect(defaulted.ignoredByClass).toEqual({ otherClass: theirs.length, noDefaultClass: 0 })
+    expect(defaulted.ignored).toEqual({ otherClass: theirs.length, noDefaultClass: 0 })
   })
 })
