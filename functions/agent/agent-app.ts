@@ -5,7 +5,7 @@ import type { Agent } from './agent.ts'
 export function agentApp(agent: Agent) {
   const app = new Hono()
   app.post('/notify', (c) => {
-    void agent.sync()
+    void agent.sync('push')
     return c.json({ accepted: true }, 202)
   })
   app.get('/status', (c) => c.json(agent.status))

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { resolve } from 'node:path'
 import { checkedConfig, CheckRefused } from './master-reload.ts'
 
 /** The HAProxy binary without a running HAProxy (an init container): it checks a generation before `current` names it. */
@@ -14,7 +15,8 @@ export async function haproxyCheck(binary: string): Promise<HaproxyCheck | undef
   const runs = await new Promise<boolean>((resolve) => execFile(binary, ['-v'], { timeout: CHECK_TIMEOUT_MS }, (error) => resolve(error === null)))
   if (!runs) return undefined
   return {
-    check: (generationDir) => checkedConfig({ binary, configs: [generationDir], cwd: generationDir, timeoutMs: CHECK_TIMEOUT_MS }, '`current` still names the generation before'),
+    // Named absolutely: `haproxy -c` runs from the generation's directory, and DIR may be relative to the agent's.
+    check: (generationDir) => checkedConfig({ binary, configs: [resolve(generationDir)], cwd: resolve(generationDir), timeoutMs: CHECK_TIMEOUT_MS }, '`current` still names the generation before'),
   }
 }
 

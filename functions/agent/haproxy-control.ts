@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { HaproxyControl } from './agent.ts'
 import { CURRENT } from './generation-dir.ts'
 import { haproxySocket } from './haproxy-socket.ts'
@@ -18,20 +18,30 @@ export interface ControlOptions {
 }
 
 /**
+ * Writes DIR/agent.cfg, which declares the admin stats socket the runtime API needs: by its
+ * absolute path, since HAProxy resolves it from its own working directory, not the agent's.
+ * Both `--once` and the following agent write it, so that HAProxy can start after either.
+ */
+export async function writeAgentConfig(dir: string, statsSocket: string): Promise<void> {
+  await writeFile(join(dir, AGENT_CONFIG), `global\n    stats socket ${resolve(statsSocket)} level admin\n`)
+}
+
+/**
  * The HAProxy beside the agent, run as `haproxy -W -S <master socket> -f DIR/agent.cfg -f
  * DIR/current`: runtime changes through the admin stats socket, reloads through the master CLI
  * after `haproxy -c` accepts exactly those files.
  */
 export async function haproxyControl(options: ControlOptions): Promise<HaproxyControl> {
-  await writeFile(join(options.dir, AGENT_CONFIG), `global\n    stats socket ${options.statsSocket} level admin\n`)
-  const configs = haproxyConfigs(options.dir)
+  await writeAgentConfig(options.dir, options.statsSocket)
+  // `haproxy -c` runs from DIR: the files it checks are named from anywhere.
+  const configs = haproxyConfigs(resolve(options.dir))
   const stats = haproxySocket({ path: options.statsSocket })
   return {
     async applyRuntime(plan, files) {
       await applyAtRuntime(stats, plan, files)
     },
     async checkedReload() {
-      await masterReload({ masterSocket: options.masterSocket, configs, cwd: options.dir, ...(options.binary ? { binary: options.binary } : {}) })
+      await masterReload({ masterSocket: options.masterSocket, configs, cwd: resolve(options.dir), ...(options.binary ? { binary: options.binary } : {}) })
     },
   }
 }

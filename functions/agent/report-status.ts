@@ -1,4 +1,5 @@
 import type { AgentStatus } from './agent.ts'
+import type { AgentLog } from './agent-log.ts'
 import type { SourceOptions } from './pull-generation.ts'
 
 const HEARTBEAT_MS = 60_000
@@ -6,11 +7,13 @@ const HEARTBEAT_MS = 60_000
 /**
  * Tells the function what this agent's HAProxy runs, when that changes and once a minute
  * otherwise, so the cluster's status shows every pod's generation and last error; and where
- * it takes pushes, when it listens.
+ * it takes pushes, when it listens. What the function warns of in its answer (a notifyUrl the
+ * cluster's agentOrigins do not allow, so no push comes) is logged when it first says it.
  */
-export function statusReporter(source: SourceOptions, pod: string, notifyUrl?: string): (status: AgentStatus) => Promise<void> {
+export function statusReporter(source: SourceOptions, pod: string, notifyUrl?: string, log: AgentLog = () => {}): (status: AgentStatus) => Promise<void> {
   let last = ''
   let sentAt = 0
+  let warned = new Set<string>()
   return async (status) => {
     const body = JSON.stringify({ ...status, notifyUrl: notifyUrl ?? null })
     if (body === last && Date.now() - sentAt < HEARTBEAT_MS) return
@@ -20,6 +23,10 @@ export function statusReporter(source: SourceOptions, pod: string, notifyUrl?: s
       body,
     })
     if (!response.ok) throw new Error(`reporting status: ${response.status} ${await response.text()}`)
+    const { warnings } = (await response.json().catch(() => ({}))) as { warnings?: unknown }
+    const now = new Set(Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string') : [])
+    for (const warning of now) if (!warned.has(warning)) log(`the function warns: ${warning}`, 'error')
+    warned = now
     last = body
     sentAt = Date.now()
   }

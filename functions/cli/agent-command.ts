@@ -2,10 +2,13 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { isClusterId } from '../../core/commit/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
-import { Agent, type HaproxyControl } from '../agent/agent.ts'
-import { haproxyCheck, type HaproxyCheck } from '../agent/config-check.ts'
+import type { TreeContext } from '../../core/tree/tree.ts'
+import { Agent } from '../agent/agent.ts'
+import { followingLine, type AgentLog } from '../agent/agent-log.ts'
+import { haproxyCheck } from '../agent/config-check.ts'
 import { agentApp } from '../agent/agent-app.ts'
-import { haproxyControl } from '../agent/haproxy-control.ts'
+import { AGENT_CONFIG, haproxyControl, writeAgentConfig } from '../agent/haproxy-control.ts'
+import type { SourceOptions } from '../agent/pull-generation.ts'
 import { statusReporter } from '../agent/report-status.ts'
 import { notifyUrl } from '../../core/registry/agent-origins.ts'
 import { podName } from '../../core/registry/agent-report.ts'
@@ -31,7 +34,7 @@ const agentFlags = {
   'follow-resource': { value: 'NAMESPACE/NAME', description: 'watch this HAProxyCfg, whose status names each new generation the moment it is committed' },
   kubeconfig: { value: 'FILE', defaultNote: 'the pod\'s service account', description: 'the kubeconfig for --follow-resource' },
   poll: { value: 'DURATION', default: '5s', description: 'ask the function for its newest generation this often' },
-  once: { description: 'write the current generation into DIR and exit, as an init container' },
+  once: { description: 'write the current generation into DIR, and DIR/agent.cfg, and exit, as an init container' },
   pod: { value: 'NAME', env: 'POD_NAME', defaultNote: 'the host name', description: 'the name this agent reports its generation under' },
 } as const satisfies FlagTable
 
@@ -68,31 +71,45 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
   const source = { source: values.source.replace(/\/+$/, ''), cluster: values.cluster, token: values.token }
   const binary = process.env.HAPROXY_BIN ?? 'haproxy'
-  // An init container checks the generation with haproxy -c before it becomes current, where a binary runs.
-  const control: HaproxyControl | HaproxyCheck | undefined = values.once
-    ? await haproxyCheck(binary)
-    : await haproxyControl({ dir: values.dir, statsSocket: values['stats-socket'] ?? join(values.dir, 'stats.sock'), masterSocket: values['master-socket']!, binary })
-  if (values.once && !control) console.error(`hapedge agent: ${binary} does not run here, so the generation is written without haproxy -c`)
-  const agent = new Agent(source, values.dir, context, control, values.once ? undefined : statusReporter(source, pod, advertised))
-  const status = await agent.sync()
-  if (values.once) {
-    if (status.lastError || !status.manifest) {
-      console.error(`hapedge agent: ${status.lastError ?? `cluster ${values.cluster} has no generation yet`}`)
-      return 1
-    }
-    console.log(`generation ${status.generation ?? '(installed)'} (${status.manifest}) written to ${values.dir}/current`)
-    return 0
-  }
-  if (listenAt) await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })
+  const statsSocket = values['stats-socket'] ?? join(values.dir, 'stats.sock')
+  if (values.once) return once(source, values.dir, context, statsSocket, binary)
+
+  const control = await haproxyControl({ dir: values.dir, statsSocket, masterSocket: values['master-socket']!, binary })
+  const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, advertised, log), log)
+  // Listening before the first sync, so that no push is missed while it runs.
+  const listening = listenAt && (await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address
+  log(followingLine({ ...source, push: listening && { listen: listening, advertised }, watch: following, poll: values.poll }), 'info')
+  void agent.sync('start')
   if (following) {
     // Loaded only here: @kubernetes/client-node costs every other start about a second.
     const [{ loadKubeConfig }, { followHaproxyCfg }] = await Promise.all([import('./kube-config-flag.ts'), import('../kubernetes/watch-haproxycfg.ts')])
-    followHaproxyCfg(loadKubeConfig(values.kubeconfig), following, () => void agent.sync(), {
+    followHaproxyCfg(loadKubeConfig(values.kubeconfig), following, () => void agent.sync('watch'), {
       log: (line) => console.error(`hapedge agent: following HAProxyCfg ${following.namespace}/${following.name}: ${line}`),
     })
   }
-  setInterval(() => void agent.sync(), pollMs)
+  setInterval(() => void agent.sync('poll'), pollMs)
   return new Promise<number>(() => {})
+}
+
+/** What the agent says: a generation taken on stdout, an error on stderr, each line named as the agent's among HAProxy's and the backends' in one terminal. */
+const log: AgentLog = (line, level) => (level === 'error' ? console.error : console.log)(`hapedge agent: ${line}`)
+
+/**
+ * `--once`: the current generation written into DIR/current (checked by `haproxy -c` where a
+ * binary runs), and DIR/agent.cfg beside it, so HAProxy can start right after; exit 1 when
+ * there is none or HAProxy refuses it.
+ */
+async function once(source: SourceOptions, dir: string, context: TreeContext, statsSocket: string, binary: string): Promise<number> {
+  const check = await haproxyCheck(binary)
+  if (!check) console.error(`hapedge agent: ${binary} does not run here, so the generation is written without haproxy -c`)
+  const status = await new Agent(source, dir, context, check).sync('start')
+  if (status.lastError || !status.manifest) {
+    console.error(`hapedge agent: ${status.lastError ?? `cluster ${source.cluster} has no generation yet`}`)
+    return 1
+  }
+  await writeAgentConfig(dir, statsSocket)
+  console.log(`generation ${status.generation ?? '(installed)'} (${status.manifest}) written to ${dir}/current, with ${join(dir, AGENT_CONFIG)}`)
+  return 0
 }
 
 function listenAddress(value: string): { host: string; port: number } {
