@@ -56,6 +56,7 @@ async function serveOnDisk(values: FlagValues<typeof serveFlags>): Promise<numbe
   const url = `http://${listening.address.includes(':') ? `[${listening.address}]` : listening.address}:${listening.port}`
   console.log(`hapedge serving on ${url} (data in ${values.data})`)
   console.log(`admin token: ${admin.token} (from ${admin.source})`)
+  console.log(`fleet page: ${url}/fleet (sign in with the admin token)`)
   const fromFile = sealing.source !== 'HAPEDGE_SECRET'
   console.log(`sealing cluster content (snapshot nodes and rendered files: TLS private keys) and API server credentials under ${fromFile ? `the deployment secret in ${sealing.source}` : 'HAPEDGE_SECRET'}`)
   if (fromFile) console.log('  kept beside the data, it protects copies of clusters/ made without it, not the data directory: set HAPEDGE_SECRET to keep it elsewhere')

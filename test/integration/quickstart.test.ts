@@ -74,7 +74,11 @@ describe('the local quickstart npm start prints', () => {
     const env = { ...process.env }
     const serve = start(process.execPath, [join(projectRoot, 'bin/hapedge.js'), 'serve', '--port', '0', '--example'], env)
     const url = await eventually('hapedge serve listening', () => /serving on (http:\/\/\S+)/.exec(serve.output.stdout)?.[1], 30_000)
-    const adminToken = /admin token: (\S+)/.exec(serve.output.stdout)![1]!
+    const adminToken = await eventually('the admin token printed', () => /admin token: (\S+)/.exec(serve.output.stdout)?.[1], 30_000)
+    // It points a person at the fleet page, which asks them to sign in.
+    await eventually('the fleet page named', () => serve.output.stdout.includes(`fleet page: ${url}/fleet (sign in with the admin token)`), 30_000)
+    const fleet = await fetch(`${url}/fleet`, { redirect: 'manual' })
+    expect([fleet.status, fleet.headers.get('location')]).toEqual([303, '/fleet/login'])
 
     // What it prints is the quickstart for its own address, as the README shows it for the default one.
     const printed = quickstartLines(quickstartSteps(exampleQuickstart(url)))
