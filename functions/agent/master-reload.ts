@@ -57,9 +57,8 @@ export async function masterReload(options: MasterReloadOptions): Promise<Reload
   const deadline = Date.now() + timeoutMs
   await checkedConfig({ binary, configs, cwd, timeoutMs }, 'nothing was reloaded')
 
-  const master = haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) })
-  const before = parseShowProc(await master.run('show proc'))
-  const answer = await master.send('reload\n')
+  const before = parseShowProc(await showProcOnceUp(masterSocket, deadline))
+  const answer = await haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) }).send('reload\n')
   if (refusal(answer)) throw new ReloadError('reload', 'the master refused `reload`', answer)
 
   const previous = new Set(before.workers.map((worker) => worker.pid))
@@ -81,6 +80,21 @@ export async function masterReload(options: MasterReloadOptions): Promise<Reload
     if (fresh.length > 0) return { workers: fresh.map((worker) => worker.pid), previous: [...previous], reloads: after.master.reloads }
   }
   throw new ReloadError('confirm', `no new worker within ${timeoutMs} ms`, last)
+}
+
+/**
+ * `show proc` once the master answers: right after it starts (and after each reload) the master
+ * re-executes itself, and its socket refuses connections for that moment.
+ */
+export async function showProcOnceUp(masterSocket: string, deadline: number): Promise<string> {
+  for (;;) {
+    try {
+      return await haproxySocket({ path: masterSocket, timeoutMs: Math.max(1, deadline - Date.now()) }).run('show proc')
+    } catch (error) {
+      if (Date.now() + POLL_MS >= deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+    }
+  }
 }
 
 type CheckOptions = { binary: string; configs: string[]; cwd: string; timeoutMs: number }

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createConnection } from 'node:net'
-import type { MasterReloadOptions } from '../../functions/agent/master-reload.ts'
+import { showProcOnceUp, type MasterReloadOptions } from '../../functions/agent/master-reload.ts'
 
 export interface MasterWorker {
   stop(): Promise<void>
 }
 
-/** `haproxy -W -S <master socket> -f …` in the foreground; ready once a worker answers on every port. */
+/** `haproxy -W -S <master socket> -f …` in the foreground; ready once a worker answers on every port and the master on its socket. */
 export async function startMasterWorker(options: MasterReloadOptions, ports: number[]): Promise<MasterWorker> {
   const args = ['-W', '-S', options.masterSocket, ...options.configs.flatMap((config) => ['-f', config])]
   const child: ChildProcess = spawn(options.binary ?? 'haproxy', args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -35,6 +35,10 @@ export async function startMasterWorker(options: MasterReloadOptions, ports: num
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
+  await showProcOnceUp(options.masterSocket, deadline).catch(async (error: Error) => {
+    await stop()
+    throw new Error(`haproxy ${args.join(' ')}: its master CLI did not answer: ${error.message}\n${output}`)
+  })
   return { stop }
 }
 
