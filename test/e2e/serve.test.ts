@@ -93,7 +93,7 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     await mkdir(join(tmp, 'agent'))
     const once = await hapedge(['agent', '--once', '--source', served.url, '--cluster', 'e2e', '--token', token, '--dir', join(tmp, 'agent')])
     expect(once.stderr).toBe('')
-    expect(once.stdout).toBe(`generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current\n`)
+    expect(once.stdout).toBe(`generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current, with ${join(tmp, 'agent', 'agent.cfg')}\n`)
     expect(await readDir(join(tmp, 'agent', 'current'))).toEqual(files)
     const checked = await haproxyCheck(join(tmp, 'agent', 'current'))
     expect(checked.output).not.toMatch(/ALERT/)
