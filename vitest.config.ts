@@ -17,8 +17,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/core/**/*.test.ts', 'test/functions/**/*.test.ts', 'test/project/**/*.test.ts', 'test/infra/**/*.test.ts'],
-          exclude: ['test/functions/storage/**'],
+          include: ['test/core/**/*.test.ts', 'test/functions/**/*.test.ts', 'test/processes/**/*.test.ts', 'test/project/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          exclude: ['test/functions/adapters/storage/**'],
         },
       },
       {
@@ -35,7 +35,7 @@ export default defineConfig({
       {
         test: {
           name: 'storage',
-          include: ['test/functions/storage/**/*.test.ts'],
+          include: ['test/functions/adapters/storage/**/*.test.ts'],
           // s3rver 3.7.1 seals its list continuation tokens with DES, which Node's OpenSSL 3 keeps in the legacy provider.
           execArgv: ['--openssl-legacy-provider'],
           testTimeout: 30_000,

@@ -8,8 +8,8 @@ import { getHeapStatistics } from 'node:v8'
 import { commitEvents } from '../core/commit/commit-events.ts'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
 import { NodeCache } from '../core/tree/node-cache.ts'
-import { nodeSha256 } from '../functions/node/sha256.ts'
-import { createDiskStore } from '../functions/storage/disk-store.ts'
+import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
+import { createDiskStore } from '../functions/adapters/storage/disk-store.ts'
 import { collectGarbage } from './stats.ts'
 
 const [root, cluster, eventsFile] = process.argv.slice(2)

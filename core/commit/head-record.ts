@@ -1,11 +1,11 @@
 import { systemClock, type Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
-import type { ClusterKeys } from './cluster-keys.ts'
-import { CorruptObject } from './errors.ts'
-import { readGenerationRecord, recordOf } from './generation-records.ts'
-import type { GenerationRecord, Head } from './head.ts'
-import type { NodeLoader } from './node-loader.ts'
+import type { ClusterKeys } from '../keys/cluster-keys.ts'
+import { CorruptObject } from '../reading/errors.ts'
+import { readGenerationRecord, recordOf } from '../reading/generation-records.ts'
+import type { GenerationRecord, Head } from '../reading/head.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
 import { planBetween } from './plan-between.ts'
 
 /**

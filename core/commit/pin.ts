@@ -1,15 +1,15 @@
-import type { Plan } from '../incremental/plan.ts'
+import type { Plan } from '../plan/plan.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
-import { clusterKeys, type ClusterKeys } from './cluster-keys.ts'
-import { CommitContention, NotPinned, UnknownGeneration } from './errors.ts'
-import { readGenerationRecord, recordGeneration } from './generation-records.ts'
+import { clusterKeys, type ClusterKeys } from '../keys/cluster-keys.ts'
+import { CommitContention, NotPinned, UnknownGeneration } from '../reading/errors.ts'
+import { readGenerationRecord, recordGeneration } from '../reading/generation-records.ts'
 import { ensureHeadRecord } from './head-record.ts'
-import { workingState, type CommittedState, type GenerationRecord, type Head } from './head.ts'
-import { NodeLoader } from './node-loader.ts'
+import { workingState, type CommittedState, type GenerationRecord, type Head } from '../reading/head.ts'
+import { NodeLoader } from '../reading/node-loader.ts'
 import { planBetween } from './plan-between.ts'
-import { readHead } from './read-head.ts'
+import { readHead } from '../reading/read-head.ts'
 
 export interface PinContext {
   store: ObjectStore

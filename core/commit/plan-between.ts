@@ -1,8 +1,8 @@
-import { planFromFiles } from '../agent/plan-from-files.ts'
-import type { Plan } from '../incremental/plan.ts'
+import { planFromFiles } from '../plan/plan-from-files.ts'
+import type { Plan } from '../plan/plan.ts'
 import type { TreeContext } from '../tree/tree.ts'
-import { changedFiles, changedTexts } from './changed-files.ts'
-import type { NodeLoader } from './node-loader.ts'
+import { changedFiles, changedTexts } from '../reading/changed-files.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
 
 /** The files that differ from one generation's manifest to another's, and how HAProxy takes the change (from their texts). */
 export async function planBetween(before: string | undefined, after: string, loader: NodeLoader, context: TreeContext): Promise<{ files: string[]; plan: Plan }> {

@@ -2,7 +2,7 @@ import { fileShape } from '../generation/file-shapes.ts'
 import type { LikelyReads } from '../incremental/likely-reads.ts'
 import { MissingNodes, type TreeRoot } from '../tree/node.ts'
 import { Tree } from '../tree/tree.ts'
-import type { NodeLoader } from './node-loader.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
 
 type Missing = Map<string, { space: string; sha256: string }>
 

@@ -1,6 +1,6 @@
-import type { NodeLoader } from '../commit/node-loader.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
 import { preload } from '../commit/preload.ts'
-import { runLoading } from '../commit/run-loading.ts'
+import { runLoading } from '../reading/run-loading.ts'
 import { indexedUnder, type ClusterTrees } from '../incremental/incremental-cluster.ts'
 import { ClusterState, type IgnoredIngresses } from '../model/cluster-state.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'

@@ -1,6 +1,6 @@
 import type { Backend } from '../model/derive-backend.ts'
 import { EMPTY_SLOT_ADDRESS, serverAddress, slotCount } from '../render/render-backends.ts'
-import type { Plan } from './plan.ts'
+import type { Plan } from '../plan/plan.ts'
 
 /**
  * The runtime commands that move a backend's servers from `before` to `after`: each changed

@@ -1,5 +1,5 @@
 import type { Rejection } from '../model/rejection.ts'
-import type { HAProxyCfgStatus, ResourceTarget } from '../status/haproxycfg-resource.ts'
+import type { HAProxyCfgStatus, ResourceTarget } from '../kube/haproxycfg.ts'
 
 /**
  * Where a commit is told to the cluster, after HEAD moved: the `HAProxyCfg` status and the

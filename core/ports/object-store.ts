@@ -1,7 +1,7 @@
 /**
  * The object store port: a flat namespace of immutable-by-convention objects with one mutable
  * exception (a cluster's HEAD), moved only by conditional writes. Local disk, S3 and R2 implement
- * it in `functions/storage/`; one contract suite (test/support/contracts) runs against each.
+ * it in `functions/adapters/storage/`; one contract suite (test/support/contracts) runs against each.
  */
 export interface ObjectStore {
   /** The object's bytes and entity tag, or undefined when the key does not exist. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CLUSTER_ID } from '../commit/cluster-keys.ts'
+import { CLUSTER_ID } from '../keys/cluster-keys.ts'
 import { dnsSubdomain } from '../kube/fields.ts'
 import { bindAddress } from '../model/bind-address.ts'
 import { canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'

@@ -1,4 +1,4 @@
-import { clusterKeys } from '../commit/cluster-keys.ts'
+import { clusterKeys } from '../keys/cluster-keys.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { ClusterRecord } from './cluster-record.ts'
 import { parseRecord, REGISTRY_PREFIX } from './registry.ts'

@@ -1,4 +1,4 @@
-import { isClusterId } from '../commit/cluster-keys.ts'
+import { isClusterId } from '../keys/cluster-keys.ts'
 import type { HashText } from '../hash.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'

@@ -1,9 +1,9 @@
-import type { PinSummary } from '../commit/head.ts'
+import type { PinSummary } from '../reading/head.ts'
 import type { AgentReport } from '../registry/agent-report.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { statusConditions } from './status-conditions.ts'
-import type { HAProxyCfgStatus, StatusFile, StatusPod } from './haproxycfg-resource.ts'
+import type { HAProxyCfgStatus, StatusFile, StatusPod } from '../kube/haproxycfg.ts'
 
 /**
  * Caps that keep a status far below etcd's 1.5 MiB object limit at any cluster size: a generation

@@ -1,7 +1,7 @@
-import type { PinSummary } from '../commit/head.ts'
+import type { PinSummary } from '../reading/head.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import { runsHead } from '../registry/agent-behind.ts'
-import type { HAProxyCfgStatus, StatusCondition, StatusPod } from './haproxycfg-resource.ts'
+import type { HAProxyCfgStatus, StatusCondition, StatusPod } from '../kube/haproxycfg.ts'
 
 /** Pods named in a condition's message; the rest are counted. */
 const NAMED_PODS = 10

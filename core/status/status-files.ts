@@ -1,6 +1,6 @@
 import type { TreeRoot } from '../tree/node.ts'
 import type { Tree } from '../tree/tree.ts'
-import type { StatusFile } from './haproxycfg-resource.ts'
+import type { StatusFile } from '../kube/haproxycfg.ts'
 
 /**
  * A generation's files as its manifest tree names them, without reading their content: a file

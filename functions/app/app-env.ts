@@ -4,11 +4,11 @@ import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { CommitContext } from '../../core/commit/commit-events.ts'
 import type { Registry } from '../../core/registry/registry.ts'
 import type { Sealer } from '../../core/crypto/sealer.ts'
-import type { AgentPush } from './agent-push.ts'
-import type { ClusterMirror } from './cluster-mirror.ts'
-import type { Metrics } from './metrics.ts'
-import type { NodeCaches } from './node-caches.ts'
-import type { WriteQueue } from './write-queue.ts'
+import type { AgentPush } from './services/agent-push.ts'
+import type { ClusterMirror } from './services/cluster-mirror.ts'
+import type { Metrics } from './services/metrics.ts'
+import type { NodeCaches } from './services/node-caches.ts'
+import type { WriteQueue } from './services/write-queue.ts'
 
 /** What the app runs on: each platform's entry point builds one from its own storage and secrets. */
 export interface AppEnv {

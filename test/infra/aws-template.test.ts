@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { basename, extname, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readLambdaConfig } from '../../functions/lambda/lambda-config.ts'
+import { readLambdaConfig } from '../../functions/platforms/lambda/lambda-config.ts'
 import { cloudFormationTags } from './cloudformation-yaml.ts'
 import { INFRA, readYamlDocuments } from './infra-files.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HAPROXYCFG } from '../../core/status/haproxycfg-resource.ts'
+import { HAPROXYCFG } from '../../core/kube/haproxycfg.ts'
 import { infraYamlFiles, objectKey, readManifests, readYamlDocuments } from './infra-files.ts'
 import { schemaErrors, unknownFields } from './kubernetes-schemas.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AUDITED_RESOURCES } from '../../core/ingest/audited-resources.ts'
-import { HAPROXYCFG } from '../../core/status/haproxycfg-resource.ts'
+import { HAPROXYCFG } from '../../core/kube/haproxycfg.ts'
 import { infraYamlFiles, objectKey, readManifests, type KubeObject } from './infra-files.ts'
 
 const objects = readManifests(infraYamlFiles().filter((path) => path.startsWith('cluster/'))).map(({ object }) => object)
@@ -53,7 +53,7 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
   })
 
   it('the function creates the HAProxyCfg resource and patches its status in hapedge, and records core Events anywhere', () => {
-    // functions/kubernetes/haproxycfg-client.ts: get, create, patch of /status; rejection-events.ts: create, and read then patch on a repeat.
+    // functions/adapters/kubernetes/haproxycfg-client.ts: get, create, patch of /status; rejection-events.ts: create, and read then patch on a repeat.
     expect(grants(find('Role', 'hapedge-function', 'hapedge'))).toEqual([`${hapedge}/${haproxycfgs}/status: patch`, `${hapedge}/${haproxycfgs}: create get`])
     expect(grants(find('ClusterRole', 'hapedge-function-events'))).toEqual(['/events: create get patch'])
   })

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { WorkerEnv } from '../../functions/workers/index.ts'
+import type { WorkerEnv } from '../../functions/platforms/workers/index.ts'
 
 process.env.WRANGLER_SEND_METRICS = 'false'
 const { unstable_readConfig: readConfig } = await import('wrangler')
@@ -23,8 +23,8 @@ const fieldsGiven = (how: (typeof WORKER_ENV)[keyof WorkerEnv]) => Object.entrie
 describe('wrangler.toml, as wrangler itself reads it', () => {
   const config = readConfig({ config: WRANGLER_TOML })
 
-  it('runs functions/workers/index.ts with nodejs_compat, on a compatibility date the pinned workerd supports', () => {
-    expect(config.main).toBe(fileURLToPath(new URL('../../functions/workers/index.ts', import.meta.url)))
+  it('runs functions/platforms/workers/index.ts with nodejs_compat, on a compatibility date the pinned workerd supports', () => {
+    expect(config.main).toBe(fileURLToPath(new URL('../../functions/platforms/workers/index.ts', import.meta.url)))
     expect(config.compatibility_flags).toContain('nodejs_compat')
     expect(config.compatibility_date! < '2026-08-04').toBe(true)
   })

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILES } from '../../core/render/files.ts'
-import { loadObjects } from '../../functions/cli/load-objects.ts'
+import { loadObjects } from '../../processes/cli/load-objects.ts'
 import { VALID_BINDS } from '../support/bind-addresses.ts'
 import { haproxyCheck } from '../support/haproxy.ts'
 import { projectRoot } from '../support/run-cli.ts'

@@ -41,7 +41,7 @@ describe('help', () => {
     for (const command of [...COMMANDS, 'help']) expect(run.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
   })
 
-  // Every command once, and every spelling of help at least once (test/functions/cli/help.test.ts holds each help to its flag table).
+  // Every command once, and every spelling of help at least once (test/processes/cli/help.test.ts holds each help to its flag table).
   it.each([['help', 'render'], ['render', '-h'], ['serve', '--help'], ['agent', '-h'], ['forward', '--help'], ['gc', '-h']])('hapedge %s %s prints the command\'s usage, flags and an example on stdout, exit 0', async (...argv) => {
     const command = argv[0] === 'help' ? argv[1] : argv[0]
     const run = await hapedge(argv)

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Agent } from '../../functions/agent/agent.ts'
+import { Agent } from '../../processes/agent/agent.ts'
 import { harness } from '../functions/app/app-harness.ts'
 import { makeCertificate, type Certificate } from '../support/certificates.ts'
 import { coldContext } from '../support/contracts/cluster-apps.ts'

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { HAProxyCfgStatus } from '../../core/status/haproxycfg-resource.ts'
+import type { HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
 import { answeredBy } from '../integration/serve-cluster.ts'
 import { startEdgeStack, type EdgeStack } from '../support/edge-stack.ts'
 import { eventually } from '../support/eventually.ts'

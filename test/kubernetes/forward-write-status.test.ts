@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { HAProxyCfgStatus } from '../../core/status/haproxycfg-resource.ts'
+import type { HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
 import { app } from '../support/contracts/cluster-apps.ts'
 import { eventually } from '../support/eventually.ts'
 import { startKubeApiDouble, type KubeApiDouble, type KubeObject } from '../support/kube-api-double.ts'

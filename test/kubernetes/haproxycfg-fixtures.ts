@@ -1,7 +1,7 @@
 import { sha256Text } from '../../core/hash.ts'
-import { HAPROXYCFG, HAPROXYCFG_API_VERSION, type HAProxyCfgStatus } from '../../core/status/haproxycfg-resource.ts'
+import { HAPROXYCFG, HAPROXYCFG_API_VERSION, type HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
 import { haproxyCfgStatus, type CommitFacts } from '../../core/status/haproxycfg-status.ts'
-import { kubeConfigFrom } from '../../functions/kubernetes/kube-config.ts'
+import { kubeConfigFrom } from '../../functions/adapters/kubernetes/kube-config.ts'
 import type { KubeApiDouble, KubeObject } from '../support/kube-api-double.ts'
 
 export const target = { namespace: 'hapedge', name: 'prod' }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { kubernetesClusterWriter } from '../../functions/kubernetes/status-writer.ts'
+import { kubernetesClusterWriter } from '../../functions/adapters/kubernetes/status-writer.ts'
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube-api-double.ts'
 import { kubeConfigOf } from './haproxycfg-fixtures.ts'
 

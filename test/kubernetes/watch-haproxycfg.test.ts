@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { StatusPointer } from '../../core/status/status-pointer.ts'
-import { followHaproxyCfg, type Following } from '../../functions/kubernetes/watch-haproxycfg.ts'
+import { followHaproxyCfg, type Following } from '../../functions/adapters/kubernetes/watch-haproxycfg.ts'
 import { eventually } from '../support/eventually.ts'
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube-api-double.ts'
 import { kubeConfigOf, resourceWith, statusOf, target } from './haproxycfg-fixtures.ts'

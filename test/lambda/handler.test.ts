@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { readGeneration } from '../../core/commit/read-generation.ts'
-import { fullRebuild } from '../../core/full-rebuild.ts'
-import { handler } from '../../functions/lambda/handler.ts'
-import { collectGarbageHandler } from '../../functions/lambda/scheduled.ts'
-import { clusterKeys } from '../../core/commit/cluster-keys.ts'
+import { readGeneration } from '../../core/reading/read-generation.ts'
+import { fullRebuild } from '../../core/render/full-rebuild.ts'
+import { handler } from '../../functions/platforms/lambda/handler.ts'
+import { collectGarbageHandler } from '../../functions/platforms/lambda/scheduled.ts'
+import { clusterKeys } from '../../core/keys/cluster-keys.ts'
 import { commitEvents } from '../../core/commit/commit-events.ts'
-import { readHead } from '../../core/commit/read-head.ts'
+import { readHead } from '../../core/reading/read-head.ts'
 import { isSealedBody } from '../../core/crypto/sealed-body.ts'
 import { systemClock } from '../../core/ports/clock.ts'
 import { clusterSettings } from '../../core/registry/cluster-record.ts'
 import { Registry } from '../../core/registry/registry.ts'
-import { sealedStore } from '../../functions/app/sealed-store.ts'
-import { nodeSha256 } from '../../functions/node/sha256.ts'
-import { createS3Store } from '../../functions/storage/s3-store.ts'
+import { sealedStore } from '../../functions/platforms/composition/sealed-store.ts'
+import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
+import { createS3Store } from '../../functions/adapters/storage/s3-store.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
-import { loopbackClient, startS3rver, type RunningServer } from '../functions/storage/s3-servers.ts'
+import { loopbackClient, startS3rver, type RunningServer } from '../functions/adapters/storage/s3-servers.ts'
 import { envelopes, invocation, jsonOf, type Call, type HttpEvent, type LambdaResult } from './lambda-events.ts'
 
 const BUCKET = 'hapedge-lambda'
@@ -144,7 +144,7 @@ describe.each(Object.entries(envelopes))('the Lambda handler, invoked with %s ev
 describe('the Lambda handler, misconfigured', () => {
   it('fails the invocation with an error naming HAPEDGE_BUCKET, and reads the environment again on the next one', async () => {
     vi.resetModules()
-    const fresh = await import('../../functions/lambda/handler.ts')
+    const fresh = await import('../../functions/platforms/lambda/handler.ts')
     const event: HttpEvent = envelopes['Lambda function URL']
     vi.stubEnv('HAPEDGE_BUCKET', undefined)
     await expect(fresh.handler(event)).rejects.toThrow(/^hapedge lambda configuration: HAPEDGE_BUCKET is not set: the S3 bucket that holds the clusters$/)

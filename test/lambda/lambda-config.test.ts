@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readLambdaConfig } from '../../functions/lambda/lambda-config.ts'
+import { readLambdaConfig } from '../../functions/platforms/lambda/lambda-config.ts'
 
 const complete = { HAPEDGE_BUCKET: 'hapedge-prod', HAPEDGE_ADMIN_TOKEN: 'a'.repeat(32), AWS_REGION: 'eu-west-1' }
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createConnection } from 'node:net'
-import { showProcOnceUp, type MasterReloadOptions } from '../../functions/agent/master-reload.ts'
+import { showProcOnceUp, type MasterReloadOptions } from '../../processes/agent/master-reload.ts'
 
 export interface MasterWorker {
   stop(): Promise<void>

@@ -1,4 +1,4 @@
-import { fullRebuild } from '../../core/full-rebuild.ts'
+import { fullRebuild } from '../../core/render/full-rebuild.ts'
 import { buildGeneration } from '../../core/generation/generation.ts'
 import { sha256Text } from '../../core/hash.ts'
 import type { CommitFacts } from '../../core/status/haproxycfg-status.ts'

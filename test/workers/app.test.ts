@@ -1,8 +1,8 @@
 import { env, SELF } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { readGeneration } from '../../core/commit/read-generation.ts'
-import { fullRebuild } from '../../core/full-rebuild.ts'
-import { createR2Store } from '../../functions/storage/r2-store.ts'
+import { readGeneration } from '../../core/reading/read-generation.ts'
+import { fullRebuild } from '../../core/render/full-rebuild.ts'
+import { createR2Store } from '../../functions/adapters/storage/r2-store.ts'
 import { app, coldContext } from '../support/contracts/cluster-apps.ts'
 import { ingress } from '../support/objects.ts'
 

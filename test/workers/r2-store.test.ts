@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { createR2Store } from '../../functions/storage/r2-store.ts'
+import { createR2Store } from '../../functions/adapters/storage/r2-store.ts'
 import { objectStoreContract } from '../support/contracts/object-store-contract.ts'
 
 objectStoreContract('r2 (workerd, local R2 through the STORE binding)', async () => ({ store: createR2Store({ bucket: env.STORE }), honoursConditions: true }))

@@ -1,6 +1,6 @@
 import { afterAll, vi } from 'vitest'
-import { createS3Client } from '../../functions/storage/s3-client.ts'
-import { createS3Store } from '../../functions/storage/s3-store.ts'
+import { createS3Client } from '../../functions/adapters/storage/s3-client.ts'
+import { createS3Store } from '../../functions/adapters/storage/s3-store.ts'
 import { s3ErrorXml, s3WireContract } from '../support/contracts/s3-wire-contract.ts'
 import type { WireReply } from '../support/contracts/s3-wire-contract.ts'
 

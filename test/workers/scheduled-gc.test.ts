@@ -1,12 +1,12 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { clusterKeys } from '../../core/commit/cluster-keys.ts'
+import { clusterKeys } from '../../core/keys/cluster-keys.ts'
 import { commitEvents } from '../../core/commit/commit-events.ts'
-import { readGeneration } from '../../core/commit/read-generation.ts'
-import { readHead } from '../../core/commit/read-head.ts'
-import { fullRebuild } from '../../core/full-rebuild.ts'
-import { createR2Store } from '../../functions/storage/r2-store.ts'
-import worker from '../../functions/workers/index.ts'
+import { readGeneration } from '../../core/reading/read-generation.ts'
+import { readHead } from '../../core/reading/read-head.ts'
+import { fullRebuild } from '../../core/render/full-rebuild.ts'
+import { createR2Store } from '../../functions/adapters/storage/r2-store.ts'
+import worker from '../../functions/platforms/workers/index.ts'
 import { app, coldContext, modified } from '../support/contracts/cluster-apps.ts'
 
 describe('the Worker’s cron trigger', () => {

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { GenerationDiff } from '../../../core/fleet/generation-diff.ts'
 import type { GenerationSummary } from '../../../core/fleet/generation-history.ts'
-import type { ClusterView } from '../fleet-views.ts'
+import type { ClusterView } from '../services/fleet-views.ts'
 import { CompareForm, DiffView } from './diff-view.tsx'
 import { Convergence, IgnoredCount, PinBadge } from './fleet-table.tsx'
 import { Badge, plural, When } from './format.tsx'

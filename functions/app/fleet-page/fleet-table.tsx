@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import type { ClusterView } from '../fleet-views.ts'
+import type { ClusterView } from '../services/fleet-views.ts'
 import { Badge, When } from './format.tsx'
 
 /** Whether a cluster's agents all run its generation: none reporting is neither yes nor no. */

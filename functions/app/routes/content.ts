@@ -1,11 +1,11 @@
 import { Hono } from 'hono'
-import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
-import { generationDelta } from '../../../core/commit/generation-delta.ts'
-import { NodeLoader } from '../../../core/commit/node-loader.ts'
-import { readHead } from '../../../core/commit/read-head.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { generationDelta } from '../../../core/reading/generation-delta.ts'
+import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
 import type { AppEnv } from '../app-env.ts'
-import type { AppVariables } from '../auth.ts'
-import { HttpError } from '../http-error.ts'
+import type { AppVariables } from '../http/auth.ts'
+import { HttpError } from '../http/http-error.ts'
 
 const SHA256 = /^[0-9a-f]{64}$/
 const IMMUTABLE = 'public, max-age=31536000, immutable'

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { requireAdmin, type AppVariables } from '../auth.ts'
-import { fleetViews } from '../fleet-views.ts'
-import { HttpError } from '../http-error.ts'
+import { requireAdmin, type AppVariables } from '../http/auth.ts'
+import { fleetViews } from '../services/fleet-views.ts'
+import { HttpError } from '../http/http-error.ts'
 
 /**
  * The fleet at a glance, for the admin: every cluster with its generation, when it last changed,

@@ -1,16 +1,16 @@
 import { Hono } from 'hono'
-import { pinSummary } from '../../../core/commit/head.ts'
-import { readHead } from '../../../core/commit/read-head.ts'
-import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { pinSummary } from '../../../core/reading/head.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { Moved } from '../../../core/commit/pin.ts'
 import { diffQuery, historyQuery, rollbackRequest } from '../../../core/fleet/fleet-requests.ts'
 import { generationDiff } from '../../../core/fleet/generation-diff.ts'
 import { generationHistory } from '../../../core/fleet/generation-history.ts'
 import type { AppEnv } from '../app-env.ts'
-import { requireAdmin, type AppVariables } from '../auth.ts'
-import { HttpError } from '../http-error.ts'
-import { liveCluster, pinActions } from '../pin-actions.ts'
-import { readJson, readOptionalJson, readQuery } from '../read-body.ts'
+import { requireAdmin, type AppVariables } from '../http/auth.ts'
+import { HttpError } from '../http/http-error.ts'
+import { liveCluster, pinActions } from '../services/pin-actions.ts'
+import { readJson, readOptionalJson, readQuery } from '../http/read-body.ts'
 
 const BODY_BYTES = 4 * 1024
 

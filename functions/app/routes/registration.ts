@@ -1,14 +1,14 @@
 import { Hono } from 'hono'
-import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
-import { readHead } from '../../../core/commit/read-head.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
 import { clusterRegistration, publicRecord } from '../../../core/registry/cluster-record.ts'
 import { sealAccess } from '../../../core/registry/kubernetes-access.ts'
 import type { AppEnv } from '../app-env.ts'
-import { requireAdmin, type AppVariables } from '../auth.ts'
-import { HttpError } from '../http-error.ts'
-import { readJson } from '../read-body.ts'
-import { agentSummaries } from '../agent-reports.ts'
-import { lastEventAt } from './last-event.ts'
+import { requireAdmin, type AppVariables } from '../http/auth.ts'
+import { HttpError } from '../http/http-error.ts'
+import { readJson } from '../http/read-body.ts'
+import { agentSummaries } from '../services/agent-reports.ts'
+import { lastEventAt } from '../services/last-event.ts'
 
 /** `POST /v1/clusters` registers a cluster (its token is shown once); `GET /v1/clusters` lists them. */
 export function registrationRoutes(env: AppEnv) {

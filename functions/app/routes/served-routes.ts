@@ -1,16 +1,16 @@
 import { Hono } from 'hono'
-import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
-import { NodeLoader } from '../../../core/commit/node-loader.ts'
-import { readHead } from '../../../core/commit/read-head.ts'
-import { runLoading } from '../../../core/commit/run-loading.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
+import { runLoading } from '../../../core/reading/run-loading.ts'
 import { clusterRoutes } from '../../../core/fleet/cluster-routes.ts'
 import { routesQuery } from '../../../core/fleet/fleet-requests.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { Tree } from '../../../core/tree/tree.ts'
 import type { AppEnv } from '../app-env.ts'
-import type { AppVariables } from '../auth.ts'
-import { HttpError } from '../http-error.ts'
-import { readQuery } from '../read-body.ts'
+import type { AppVariables } from '../http/auth.ts'
+import { HttpError } from '../http/http-error.ts'
+import { readQuery } from '../http/read-body.ts'
 
 /** `GET /v1/clusters/{id}/routes`: every host and path the current generation serves, with its backend and servers, in pages. */
 export function servedRoutes(env: AppEnv) {

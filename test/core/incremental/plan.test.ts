@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'

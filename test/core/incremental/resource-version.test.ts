@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { compareResourceVersions } from '../../../core/incremental/resource-version.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { auditEventList, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'

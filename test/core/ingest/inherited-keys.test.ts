@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { auditEventList, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { AUDITED_RESOURCES } from '../../../core/ingest/audited-resources.ts'

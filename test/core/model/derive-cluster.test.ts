@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service } from '../../support/objects.ts'
 
 const web = [service('web', [{ port: 80, name: 'http' }]), endpointSlice('web', ['10.0.0.1'], [{ port: 8080, name: 'http' }])]

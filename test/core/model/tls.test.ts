@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { tlsSecretProblems } from '../../../core/kube/tls-secret-check.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'

@@ -6,7 +6,7 @@ import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { ClusterDataKeys } from '../../../core/registry/cluster-data-keys.ts'
 import { clusterSettings } from '../../../core/registry/cluster-record.ts'
 import { Registry } from '../../../core/registry/registry.ts'
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { instantClock } from '../../support/contracts/cluster-apps.ts'
 
 const SECRET = 'deployment-secret-for-the-data-key-tests-0123'

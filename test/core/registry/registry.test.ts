@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { sha256Text } from '../../../core/hash.ts'
 import { purgeRemovedClusters } from '../../../core/registry/purge-removed-clusters.ts'
 import { Registry } from '../../../core/registry/registry.ts'
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { instantClock } from '../../support/contracts/cluster-apps.ts'
 
 const settings = (id: string) => ({ id, ingressClass: 'haproxy', configMap: 'hapedge/haproxy', httpBind: ':80', httpsBind: ':443', snippets: 'forbidden' as const, agentOrigins: [] })

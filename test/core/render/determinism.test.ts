@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { arbitraryCluster } from '../../support/arbitrary-objects.ts'
 
 describe('rendering is deterministic', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { commitEvents, type CommitContext } from '../../../core/commit/commit-events.ts'
-import { readGeneration } from '../../../core/commit/read-generation.ts'
+import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { sha256Text } from '../../../core/hash.ts'
 import { statusOfHead } from '../../../core/status/status-of-head.ts'
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { ingress, ingressClass } from '../../support/objects.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clusterKeys } from '../../../core/commit/cluster-keys.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { agentKey, LAST_ERROR_CHARS } from '../../../core/registry/agent-report.ts'
 import { AGENT_RECORD_TTL_MS, AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
 import { app, instantClock } from '../../support/contracts/cluster-apps.ts'

@@ -1,11 +1,11 @@
 import { createApp } from '../../../functions/app/app.ts'
 import type { Limits } from '../../../functions/app/app-env.ts'
-import { buildEnv } from '../../../functions/app/build-env.ts'
+import { buildEnv } from '../../../functions/platforms/composition/build-env.ts'
 import { sha256Text } from '../../../core/hash.ts'
 import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import type { Clock } from '../../../core/ports/clock.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 
 export const ADMIN = 'admin-token-for-tests-0123456789'
 

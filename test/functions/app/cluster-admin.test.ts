@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { collectAllGarbage } from '../../../core/commit/collect-all-garbage.ts'
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
+import { collectAllGarbage } from '../../../core/garbage/collect-all-garbage.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { ADMIN, harness } from './app-harness.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sha256Text } from '../../../core/hash.ts'
-import { NodeCaches } from '../../../functions/app/node-caches.ts'
+import { NodeCaches } from '../../../functions/app/services/node-caches.ts'
 
 const fill = (caches: NodeCaches, cluster: string, characters: number) => {
   const text = 'x'.repeat(characters)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readGeneration } from '../../../core/commit/read-generation.ts'
-import { fullRebuild } from '../../../core/full-rebuild.ts'
+import { readGeneration } from '../../../core/reading/read-generation.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
 import { harness } from './app-harness.ts'
 

@@ -1,0 +1,85 @@
+import { sectionCodec, lineCodec } from '../generation/file-shapes.ts'
+import { emptyPlan, needReload, type Plan } from './plan.ts'
+import { CHUNKED_FILES, FILES } from '../render/files.ts'
+import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
+
+const MAPS = new Set([...CHUNKED_FILES.keys()].filter((path) => path.startsWith('maps/')).concat(FILES.defaultMap))
+const SERVER = /^ {4}server (s\d+) (\S+)( disabled)?\n$/
+
+/**
+ * How HAProxy gets from the files it runs to the next generation's, found by comparing the
+ * two: map entries, server slots and certificate contents change at runtime; anything else
+ * (a backend added or removed, the frontend, global settings, the crt-list) needs a reload.
+ * Comparing files rather than replaying each generation's plan lets an agent that skipped
+ * generations, or restarted, apply exactly the difference.
+ */
+export function planFromFiles(running: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): Plan {
+  const plan = emptyPlan()
+  for (const path of new Set([...running.keys(), ...next.keys()])) {
+    const before = running.get(path)
+    const after = next.get(path)
+    if (before === after) continue
+    if (before === undefined || after === undefined) needReload(plan, `${path} is ${before === undefined ? 'new' : 'gone'}`)
+    else if (MAPS.has(path)) diffMap(path, before, after, plan)
+    else if (path === FILES.backends) diffBackends(before, after, plan)
+    else if (/^tls\/.+\.pem$/.test(path)) plan.certificates.push(path)
+    else needReload(plan, `${path} changed`)
+  }
+  return plan
+}
+
+function diffMap(map: string, before: string, after: string, plan: Plan): void {
+  const old = new Map(lineCodec.decode(before).map((entry) => [entry.key, entry.value]))
+  const now = new Map(lineCodec.decode(after).map((entry) => [entry.key, entry.value]))
+  for (const key of old.keys()) if (!now.has(key)) plan.maps.push({ map, key })
+  for (const [key, line] of now) if (old.get(key) !== line) plan.maps.push({ map, key, value: line.slice(key.length + 1, -1) })
+}
+
+function diffBackends(before: string, after: string, plan: Plan): void {
+  const old = new Map(sectionCodec.decode(before).map((entry) => [entry.key, entry.value]))
+  const now = new Map(sectionCodec.decode(after).map((entry) => [entry.key, entry.value]))
+  // A backend that leaves the files needs no reload: nothing routes to it any more, and the next reload drops it.
+  for (const [name, section] of now) {
+    const was = old.get(name)
+    if (was === undefined) needReload(plan, `backend ${name} is new`)
+    else if (was !== section && !diffServers(name, was, section, plan)) needReload(plan, `backend ${name} changed beyond its servers`)
+  }
+}
+
+/** Server slot changes as runtime commands; false when the section differs in more than its server lines. */
+function diffServers(backend: string, before: string, after: string, plan: Plan): boolean {
+  const was = slotsOf(before)
+  const is = slotsOf(after)
+  if (!was || !is || was.rest !== is.rest) return false
+  const { servers: old } = was
+  const { servers: now } = is
+  for (let slot = 0; slot < Math.max(old.length, now.length); slot++) {
+    const was = old[slot]
+    const is = now[slot]
+    const server = `s${slot + 1}`
+    if (!is) plan.servers.push({ op: 'del', backend, server })
+    else if (!was) plan.servers.push({ op: 'add', backend, server, address: is.address, state: is.disabled ? 'maint' : 'ready' })
+    else if (was.address !== is.address || was.disabled !== is.disabled) {
+      plan.servers.push({ op: 'set', backend, server, address: is.address, state: is.disabled ? 'maint' : 'ready' })
+    }
+  }
+  return true
+}
+
+/**
+ * A section's server slots in order, and the rest of it (its header and configuration snippet,
+ * which come before the slots); undefined when its server lines are not the slots s1, s2, … at its end.
+ */
+function slotsOf(section: string): { rest: string; servers: { address: string; disabled: boolean }[] } | undefined {
+  const lines = section.split(/(?<=\n)/)
+  const first = lines.findIndex((line) => SERVER.test(line))
+  const rest = lines.slice(0, first < 0 ? lines.length : first).join('')
+  const servers: { address: string; disabled: boolean }[] = []
+  for (const line of first < 0 ? [] : lines.slice(first)) {
+    if (line === '\n') continue
+    const match = SERVER.exec(line)
+    if (!match || match[1] !== `s${servers.length + 1}`) return undefined
+    servers.push({ address: match[2]!, disabled: match[3] !== undefined || match[2] === EMPTY_SLOT_ADDRESS })
+  }
+  return { rest, servers }
+}

@@ -1,0 +1,57 @@
+import type { ObjectStore } from '../ports/object-store.ts'
+import type { TreeContext } from '../tree/tree.ts'
+import type { ClusterKeys } from '../keys/cluster-keys.ts'
+import { CorruptObject } from './errors.ts'
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/** Counts what a change read from storage: the benchmark's "nodes read". */
+export interface LoadStats {
+  nodes: number
+  bytes: number
+  rounds: number
+}
+
+/**
+ * Loads tree nodes from a cluster's storage into the cache, checking each against its name:
+ * a node that is missing or does not hash to its sha256 is refused with its key.
+ */
+export class NodeLoader {
+  readonly stats: LoadStats = { nodes: 0, bytes: 0, rounds: 0 }
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly keys: ClusterKeys,
+    private readonly context: TreeContext,
+  ) {}
+
+  async load(nodes: readonly { space: string; sha256: string }[]): Promise<void> {
+    this.stats.rounds++
+    await Promise.all(nodes.map((node) => this.loadOne(node.space, node.sha256)))
+  }
+
+  /** A stored text, verified (a manifest record, a blob). */
+  async text(space: string, sha256: string): Promise<string> {
+    const cached = this.context.nodes.text(sha256)
+    if (cached !== undefined) return cached
+    await this.loadOne(space, sha256)
+    return this.context.nodes.loadedText(space, sha256)
+  }
+
+  private async loadOne(space: string, sha256: string): Promise<void> {
+    if (this.context.nodes.has(sha256)) return
+    const key = this.keys.node(space, sha256)
+    const stored = await this.store.get(key)
+    if (!stored) throw new CorruptObject(key, 'missing, though a committed generation names it')
+    let text: string
+    try {
+      text = decoder.decode(stored.body)
+    } catch {
+      throw new CorruptObject(key, 'not UTF-8 text')
+    }
+    if (this.context.hash(text) !== sha256) throw new CorruptObject(key, 'content does not match its sha256')
+    this.stats.nodes++
+    this.stats.bytes += stored.body.byteLength
+    this.context.nodes.add(sha256, text)
+  }
+}

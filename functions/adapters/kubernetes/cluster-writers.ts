@@ -1,0 +1,11 @@
+import type { ClusterWriterFactory } from '../../app/services/cluster-mirror.ts'
+
+/**
+ * The function's writers into clusters' API servers. `@kubernetes/client-node` is loaded on the
+ * first cluster that needs it, not when the process starts: most commands and most
+ * deployments never do.
+ */
+export const kubernetesWriters: ClusterWriterFactory = async (credentials, cluster) => {
+  const { kubeConfigFrom, kubernetesClusterWriter } = await import('./index.ts')
+  return kubernetesClusterWriter({ kubeConfig: kubeConfigFrom(credentials), cluster })
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { toBytes } from '../../../core/hash.ts'
+import { StorageError } from '../../../core/ports/object-store.ts'
+import type { ListedObject, ObjectStore } from '../../../core/ports/object-store.ts'
+import { compareKeys } from './compare-keys.ts'
+import { conditionHolds } from './condition-holds.ts'
+import { withLock } from './disk-lock.ts'
+import type { LockTiming } from './disk-lock.ts'
+import { isReservedName, keyPath, lockPathFor, prefixDirectory, tempPathFor } from './disk-paths.ts'
+import { syncDirectory, writeDurably } from './durable-file.ts'
+
+export interface DiskStoreOptions {
+  /** The directory that holds every object, as files at the keys' relative paths. */
+  root: string
+  /** Per-key lock timing; the defaults suit a local disk. */
+  lock?: Partial<LockTiming>
+}
+
+const DEFAULT_LOCK: LockTiming = { staleMs: 5_000, timeoutMs: 15_000 }
+/** Errors that mean "no object at this key": the file, or a directory on its path, is missing. */
+const MISSING = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * Objects as files under a root directory. A put writes a temp file beside the target, fsyncs it
+ * and renames it over the target, so readers see the old or the new object whole; a conditional
+ * put does its check and rename under a per-key lock file, a compare-and-swap across processes.
+ * (An unconditional put takes no lock: most are content-addressed nodes and blobs, and a lock
+ * file made and removed for each was two more journaled file operations per object.) The etag
+ * is the content's SHA-256.
+ */
+export function createDiskStore(options: DiskStoreOptions): ObjectStore {
+  if (!options.root) throw new Error('disk store: options.root is required')
+  const root = resolve(options.root)
+  const timing = { ...DEFAULT_LOCK, ...options.lock }
+
+  /** Runs `fn` with the key's path, turning a refused key or a failure into a StorageError. */
+  async function at<T>(operation: StorageError['operation'], key: string, fn: (path: string) => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn(keyPath(root, key))
+    } catch (error) {
+      if (MISSING.has((error as NodeJS.ErrnoException).code ?? '') && operation !== 'put') return undefined
+      throw new StorageError(operation, key, error)
+    }
+  }
+
+  return {
+    get: (key) =>
+      at('get', key, async (path) => {
+        const body = new Uint8Array(await readFile(path))
+        return { body, etag: sha256(body), size: body.length }
+      }),
+    head: (key) =>
+      at('head', key, async (path) => {
+        const { size } = await stat(path)
+        return { etag: await fileEtag(path), size }
+      }),
+    put: (key, body, condition) =>
+      at('put', key, async (path) => {
+        const bytes = toBytes(body)
+        const temp = tempPathFor(path)
+        await writeDurably(temp, bytes).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error
+          await mkdir(dirname(path), { recursive: true })
+          await writeDurably(temp, bytes)
+        })
+        try {
+          const swap = async () => {
+            if (condition && !conditionHolds(condition, await fileEtag(path).catch(missingAsUndefined))) return false
+            await rename(temp, path)
+            // HEAD moves by conditional puts: make its new name survive a crash before answering.
+            if (condition) await syncDirectory(dirname(path))
+            return true
+          }
+          // A rename replaces a name atomically: only a compare-and-swap needs the lock, to read and replace as one step.
+          const replaced = condition ? await withLock(lockPathFor(path), timing, swap) : await swap()
+          if (!replaced) await rm(temp, { force: true })
+          return replaced ? sha256(bytes) : undefined
+        } catch (error) {
+          await rm(temp, { force: true })
+          throw error
+        }
+      }),
+    list: (prefix) => listFiles(root, prefix),
+    async delete(keys) {
+      for (const key of keys) await at('delete', key, (path) => withLock(lockPathFor(path), timing, () => rm(path, { force: true })))
+    },
+  }
+}
+
+function fileEtag(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256')
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')))
+      .on('error', reject)
+  })
+}
+
+function missingAsUndefined(error: NodeJS.ErrnoException): undefined {
+  if (MISSING.has(error.code ?? '')) return undefined
+  throw error
+}
+
+async function* listFiles(root: string, prefix: string): AsyncIterable<ListedObject> {
+  let keys: string[]
+  try {
+    const dirKey = prefix.slice(0, prefix.lastIndexOf('/') + 1)
+    keys = (await filesUnder(prefixDirectory(root, prefix), dirKey, prefix)).sort(compareKeys)
+  } catch (error) {
+    throw new StorageError('list', prefix, error)
+  }
+  for (const key of keys) {
+    // A key deleted since the walk is simply not listed.
+    const info = await stat(join(root, key)).catch(missingAsUndefined)
+    if (info?.isFile()) yield { key, size: info.size, lastModified: info.mtime }
+  }
+}
+
+/** Keys of the files below `dir` (whose key prefix is `dirKey`) that start with `prefix`. */
+async function filesUnder(dir: string, dirKey: string, prefix: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(missingAsUndefined)
+  const keys: string[] = []
+  for (const entry of entries ?? []) {
+    if (isReservedName(entry.name)) continue
+    const key = dirKey + entry.name
+    if (entry.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))) keys.push(...(await filesUnder(join(dir, entry.name), `${key}/`, prefix)))
+    else if (entry.isFile() && key.startsWith(prefix)) keys.push(key)
+  }
+  return keys
+}

@@ -1,0 +1,76 @@
+import type { Sealer } from '../../../core/crypto/sealer.ts'
+import type { Rejection } from '../../../core/model/rejection.ts'
+import type { Clock } from '../../../core/ports/clock.ts'
+import type { ClusterWriter } from '../../../core/ports/cluster-writer.ts'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
+import { openAccess, type KubernetesCredentials } from '../../../core/registry/kubernetes-access.ts'
+import { currentStatus } from './current-status.ts'
+import type { Metrics } from './metrics.ts'
+import type { NodeCaches } from './node-caches.ts'
+
+/** Makes the writer for one cluster's API server (the Kubernetes adapter, loaded only when a cluster needs it). */
+export type ClusterWriterFactory = (credentials: KubernetesCredentials, cluster: string) => Promise<ClusterWriter>
+
+export interface MirrorOptions {
+  store: ObjectStore
+  caches: NodeCaches
+  metrics: Metrics
+  clock: Clock
+  sealer?: Sealer
+  writers?: ClusterWriterFactory
+}
+
+/**
+ * After each write (and each agent report), writes what HEAD names into the cluster: the
+ * `HAProxyCfg` status, and Events for the rejections the write's objects got. HEAD stays the
+ * truth: this runs after the answer, one at a time per cluster, and a failure is counted in
+ * `/metrics` and repaired by the next call, which writes the status whole again.
+ */
+export class ClusterMirror {
+  private readonly writers = new Map<string, { sealed: string; writer: Promise<ClusterWriter> }>()
+  private readonly queues = new Map<string, Promise<void>>()
+
+  constructor(private readonly options: MirrorOptions) {}
+
+  mirror(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
+    if (!record.kubernetes || !record.dataKey || !this.options.sealer || !this.options.writers) return Promise.resolve()
+    const next = (this.queues.get(record.id) ?? Promise.resolve()).then(() => this.write(record, rejected))
+    this.queues.set(record.id, next)
+    void next.finally(() => this.queues.get(record.id) === next && this.queues.delete(record.id))
+    return next
+  }
+
+  private async write(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
+    const { metrics } = this.options
+    const count = (outcome: string) => metrics.count('hapedge_status_writes_total', 'HAProxyCfg status writes after a commit or report, by cluster and outcome.', { cluster: record.id, outcome })
+    try {
+      const writer = await this.writerOf(record)
+      const status = await currentStatus(this.options, record)
+      if (!status) return
+      const written = await writer.writeStatus(record.kubernetes!.resource, status)
+      count(written.outcome)
+      if (written.outcome === 'failed') console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)
+      if (rejected.length === 0) return
+      const events = await writer.recordRejections(rejected)
+      const help = 'Kubernetes Events for rejected objects, by cluster and outcome.'
+      for (const [outcome, n] of [['created', events.created], ['repeated', events.repeated], ['skipped', events.skipped], ['failed', events.errors.length]] as const) {
+        if (n > 0) metrics.count('hapedge_rejection_events_total', help, { cluster: record.id, outcome }, n)
+      }
+    } catch (error) {
+      count('failed')
+      console.error(`hapedge: cluster ${record.id}: mirroring into the cluster failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  /** One writer per cluster, made again when its credentials change. */
+  private writerOf(record: ClusterRecord): Promise<ClusterWriter> {
+    const access = record.kubernetes!
+    const known = this.writers.get(record.id)
+    if (known?.sealed === access.sealed) return known.writer
+    const writer = openAccess(this.options.sealer!, record.dataKey!, record.id, access).then((credentials) => this.options.writers!(credentials, record.id))
+    writer.catch(() => this.writers.delete(record.id))
+    this.writers.set(record.id, { sealed: access.sealed, writer })
+    return writer
+  }
+}

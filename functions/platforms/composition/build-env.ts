@@ -1,0 +1,54 @@
+import type { HashText } from '../../../core/hash.ts'
+import { systemClock, type Clock } from '../../../core/ports/clock.ts'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { Registry } from '../../../core/registry/registry.ts'
+import { DEFAULT_LIMITS, type AppEnv, type Limits } from '../../app/app-env.ts'
+import { Sealer } from '../../../core/crypto/sealer.ts'
+import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
+import { AgentPush } from '../../app/services/agent-push.ts'
+import { ClusterMirror, type ClusterWriterFactory } from '../../app/services/cluster-mirror.ts'
+import { Metrics } from '../../app/services/metrics.ts'
+import { NodeCaches, type CacheBudget } from '../../app/services/node-caches.ts'
+import { sealedStore } from './sealed-store.ts'
+
+export interface EnvOptions {
+  store: ObjectStore
+  adminToken: string
+  hash: HashText
+  clock?: Clock
+  limits?: Partial<Limits>
+  /** Node text cached per cluster, how many clusters' caches are kept, and in all (a Worker has 128 MB in all). */
+  cache?: CacheBudget
+  /** How the function calls agents (tests pass their own). */
+  fetcher?: typeof fetch
+  /** The deployment secret(s) that wrap each cluster's data key; without them nothing is sealed, and no credentials can be stored. */
+  secrets?: DeploymentSecrets
+  /** How the function writes into a cluster's API server (HAProxyCfg status, Events). */
+  writers?: ClusterWriterFactory
+}
+
+/** The app's environment from a platform's storage and secrets. */
+export function buildEnv(options: EnvOptions): AppEnv {
+  if (options.adminToken.length < 16) throw new Error('the admin token must be at least 16 characters')
+  const clock = options.clock ?? systemClock
+  const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
+  const metrics = new Metrics()
+  const sealer = options.secrets && new Sealer(options.secrets)
+  const caches = new NodeCaches(options.hash, cache)
+  // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
+  const store = sealedStore(options.store, sealer, options.hash, clock)
+  return {
+    store,
+    registry: new Registry(store, options.hash, clock),
+    adminTokenSha256: options.hash(options.adminToken),
+    hash: options.hash,
+    clock,
+    caches,
+    ...(sealer ? { sealer } : {}),
+    mirror: new ClusterMirror({ store, caches, metrics, clock, ...(sealer ? { sealer } : {}), ...(options.writers ? { writers: options.writers } : {}) }),
+    metrics,
+    push: new AgentPush(store, metrics, clock, options.fetcher),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    queues: new Map(),
+  }
+}

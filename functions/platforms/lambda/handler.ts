@@ -1,0 +1,37 @@
+// `hono/aws-lambda` says it moves to `@hono/aws-lambda` in hono 5; that package is not published yet.
+import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda'
+import { createApp } from '../../app/app.ts'
+import { buildEnv } from '../composition/build-env.ts'
+import { deploymentSecrets } from '../composition/deployment-secrets.ts'
+import { kubernetesWriters } from '../../adapters/kubernetes/cluster-writers.ts'
+import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
+import { createS3Client } from '../../adapters/storage/s3-client.ts'
+import { createS3Store } from '../../adapters/storage/s3-store.ts'
+import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
+
+/**
+ * The app on S3 as a Lambda handler, configured by `environment` (see `LambdaConfig`). It takes
+ * API Gateway HTTP API events (payload format 2.0) and function URL events, which share that
+ * shape, and answers `{ statusCode, headers, body, isBase64Encoded }`, binary bodies in base64.
+ */
+export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
+  const config = readLambdaConfig(environment)
+  const secrets = deploymentSecrets(environment)
+  return handle(createApp(buildEnv({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, writers: kubernetesWriters, ...(secrets ? { secrets } : {}) })))
+}
+
+/** The S3 store a configuration names. */
+export function storeOf(config: LambdaConfig) {
+  const client = createS3Client({ region: config.region, forcePathStyle: config.forcePathStyle, ...(config.endpoint ? { endpoint: config.endpoint } : {}) })
+  return createS3Store({ client, bucket: config.bucket })
+}
+
+/**
+ * One app per container (its node caches stay warm across invocations), made on the first
+ * invocation. A configuration error fails that invocation with a message naming the variable,
+ * and is not kept: the next invocation reads the environment again.
+ */
+let lambda: ReturnType<typeof createLambdaHandler> | undefined
+export async function handler(event: LambdaEvent, context?: LambdaContext) {
+  return (lambda ??= createLambdaHandler())(event, context)
+}

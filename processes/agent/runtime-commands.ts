@@ -1,0 +1,171 @@
+import type { Plan, ServerChange } from '../../core/plan/plan.ts'
+import type { HaproxySocket } from './haproxy-socket.ts'
+import { loadedCertificates, loadedMaps, type LoadedFiles } from './loaded-files.ts'
+
+export interface RuntimeOptions {
+  /**
+   * Bytes of map lines per `add map` payload. HAProxy 2.6 drops a command longer than
+   * `tune.bufsize` (16 KiB by default) without a word, so stay well below it; default 8 KiB.
+   */
+  payloadBytes?: number
+  /** How long `del server` is retried while the server still holds (idle) connections; default 10 s. */
+  drainTimeoutMs?: number
+}
+
+export interface RuntimeApplied {
+  /** Each map swapped whole: HAProxy's name for it, the version committed, its entries. */
+  maps: { map: string; name: string; version: number; entries: number }[]
+  servers: ServerChange[]
+  certificates: string[]
+  /** Every command sent, in order, payloads left out. */
+  commands: string[]
+}
+
+/** A runtime step failed: nothing after it ran, and the caller falls back to a checked reload. */
+export class RuntimeStepError extends Error {
+  constructor(
+    readonly step: string,
+    readonly applied: RuntimeApplied,
+    cause: unknown,
+  ) {
+    super(`runtime apply stopped at \`${step}\`: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'RuntimeStepError'
+  }
+}
+
+type Step = (command: string, options?: { payload?: string; expect?: RegExp; retryWhile?: RegExp }) => Promise<string>
+
+/**
+ * Applies a plan that needs no reload through the stats socket (`level admin`), the next
+ * generation's files already in hand (`files`: path → text): server slots first, so a route
+ * never points at a backend with nothing ready, then each touched map swapped whole and
+ * atomically (`prepare map` → `add map @ver` → `commit map @ver`), then certificates (`set ssl
+ * cert` → `commit ssl cert`). Stops at the first failure with a RuntimeStepError.
+ */
+export async function applyAtRuntime(socket: HaproxySocket, plan: Plan, files: ReadonlyMap<string, string>, options: RuntimeOptions = {}): Promise<RuntimeApplied> {
+  if (plan.reload) throw new Error(`the plan needs a reload, not the runtime API: ${plan.reasons.join('; ')}`)
+  const { payloadBytes = 8192, drainTimeoutMs = 10_000 } = options
+  const applied: RuntimeApplied = { maps: [], servers: [], certificates: [], commands: [] }
+  const step: Step = async (command, { payload, expect, retryWhile } = {}) => {
+    applied.commands.push(command)
+    const deadline = Date.now() + drainTimeoutMs
+    for (;;) {
+      try {
+        const answer = payload === undefined ? await socket.run(command) : await socket.runWithPayload(command, payload)
+        if (expect && !expect.test(answer)) throw new Error(`unexpected answer: ${answer.trim() || '(none)'}`)
+        return answer
+      } catch (error) {
+        const retry = retryWhile && error instanceof Error && retryWhile.test(error.message) && Date.now() < deadline
+        if (!retry) throw new RuntimeStepError(command, applied, error)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    }
+  }
+
+  // What is being applied, for an error that comes from no command (a missing file or map).
+  let at = ''
+  try {
+    for (const change of plan.servers) {
+      at = `${change.op} server ${change.backend}/${change.server}`
+      await applyServer(change, step)
+      applied.servers.push(change)
+    }
+    const maps = [...new Set(plan.maps.map((change) => change.map))]
+    at = 'show map'
+    const mapNames = maps.length > 0 ? await loadedMaps(socket) : undefined
+    for (const map of maps) {
+      at = `swap map ${map}`
+      applied.maps.push(await swapMap(map, fileText(files, map), loadedName(mapNames!, map, 'map'), step, payloadBytes))
+    }
+    at = 'show ssl cert'
+    const certificateNames = plan.certificates.length > 0 ? await loadedCertificates(socket) : undefined
+    for (const path of plan.certificates) {
+      at = `replace certificate ${path}`
+      await replaceCertificate(socket, loadedName(certificateNames!, path, 'certificate'), fileText(files, path), step)
+      applied.certificates.push(path)
+    }
+    return applied
+  } catch (error) {
+    throw error instanceof RuntimeStepError ? error : new RuntimeStepError(at, applied, error)
+  }
+}
+
+async function applyServer(change: ServerChange, step: Step): Promise<void> {
+  const target = `${change.backend}/${change.server}`
+  if (change.op === 'del') {
+    await step(`set server ${target} state maint`)
+    // In maintenance the slot takes no new requests; those in flight finish, and HAProxy refuses
+    // the delete until they have. Cutting them (`shutdown sessions`) would fail clients mid-answer.
+    await step(`del server ${target}`, { expect: /Server deleted/, retryWhile: /still has connections|still in use/ })
+    return
+  }
+  if (!change.address) throw new Error(`server change ${change.op} ${target} has no address`)
+  if (change.op === 'add') {
+    // A server added at runtime starts in maintenance.
+    await step(`add server ${target} ${change.address}`, { expect: /New server registered/ })
+    if (change.state === 'ready') await step(`enable server ${target}`)
+    return
+  }
+  const { ip, port } = splitAddress(change.address)
+  if (change.state === 'maint') await step(`set server ${target} state maint`)
+  await step(`set server ${target} addr ${ip} port ${port}`, { expect: /changed|no need to change/ })
+  if (change.state === 'ready') await step(`set server ${target} state ready`)
+}
+
+/** `10.0.0.1:8080` or `[fd00::1]:8080` → the IP and the port that `set server … addr … port …` takes. */
+export function splitAddress(address: string): { ip: string; port: string } {
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([0-9.]+)):(\d{1,5})$/.exec(address)
+  if (!match) throw new Error(`not an IPv4 address:port or [IPv6]:port: ${address}`)
+  return { ip: match[1] ?? match[2]!, port: match[3]! }
+}
+
+async function swapMap(map: string, text: string, name: string, step: Step, payloadBytes: number): Promise<RuntimeApplied['maps'][number]> {
+  const prepared = await step(`prepare map ${name}`, { expect: /New version created: \d+/ })
+  const version = Number(/New version created: (\d+)/.exec(prepared)![1])
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))
+  for (const payload of payloads(lines, payloadBytes)) await step(`add map @${version} ${name}`, { payload })
+  // Committing a version with no entries empties the map, as an empty file would.
+  await step(`commit map @${version} ${name}`)
+  return { map, name, version, entries: lines.length }
+}
+
+/** Lines joined into payloads of at most `bytes` (a longer line goes alone). */
+export function payloads(lines: readonly string[], bytes: number): string[] {
+  const out: string[] = []
+  let current = ''
+  for (const line of lines) {
+    const next = `${line}\n`
+    if (current !== '' && Buffer.byteLength(current) + Buffer.byteLength(next) > bytes) {
+      out.push(current)
+      current = ''
+    }
+    current += next
+  }
+  if (current !== '') out.push(current)
+  return out
+}
+
+async function replaceCertificate(socket: HaproxySocket, name: string, pem: string, step: Step): Promise<void> {
+  // An empty line would end the payload early.
+  const payload = pem.split('\n').filter((line) => line.trim() !== '').join('\n')
+  try {
+    await step(`set ssl cert ${name}`, { payload, expect: /Transaction (created|updated)/ })
+    await step(`commit ssl cert ${name}`, { expect: /Success!/ })
+  } catch (error) {
+    // Leave no transaction behind for the next attempt to stumble on.
+    await socket.run(`abort ssl cert ${name}`).catch(() => undefined)
+    throw error
+  }
+}
+
+function fileText(files: ReadonlyMap<string, string>, path: string): string {
+  const text = files.get(path)
+  if (text === undefined) throw new Error(`the next generation has no file ${path}`)
+  return text
+}
+
+function loadedName(loaded: LoadedFiles, path: string, kind: string): string {
+  const name = loaded.nameOf(path)
+  if (name === undefined) throw new Error(`HAProxy has no ${kind} loaded from ${path} (it has: ${loaded.names.join(', ') || 'none'})`)
+  return name
+}

@@ -1,0 +1,154 @@
+import type { WatchEvent } from '../../core/incremental/watch-event.ts'
+import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type Backoff } from '../../functions/adapters/kubernetes/backoff.ts'
+import { DeliveryError, type FunctionClient, type WriteResult } from './function-client.ts'
+
+export interface DeliveryOptions {
+  /** Events per POST at most (the function takes up to 5,000). */
+  maxEvents: number
+  /** Serialised events per POST at most, in bytes (the function's body limit is 32 MiB). */
+  maxBytes: number
+  /** How long a batch stays open after its first event, so a burst goes in one request. */
+  delayMs: number
+  backoff: Backoff
+  /** Everything the function should hold, read when a resync is sent (not when it is asked for). */
+  snapshot: () => { items: object[]; resourceVersion?: string }
+  log: (line: string) => void
+  /** Called with every write the function answered; the seam for a `--write-status` mode. */
+  onCommitted?: (result: WriteResult, what: string) => void | Promise<void>
+}
+
+export const DEFAULT_DELIVERY = { maxEvents: 500, maxBytes: 4 * 1024 * 1024, delayMs: 75, backoff: DEFAULT_BACKOFF } as const
+
+type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true }
+
+/**
+ * Sends to the function in order, one request at a time: watch events in batches bounded in
+ * count, bytes and delay, and full resyncs. A failed request is sent again with backoff (and
+ * after `Retry-After` on 429 or 503) until it succeeds; one the function refuses as wrong is
+ * logged with its message, narrowed when that helps (a 413 batch is split, the event a 400 names
+ * is set aside), and otherwise replaced by a resync so the function still ends up with every object.
+ */
+export class Delivery {
+  private readonly queue: Job[] = []
+  private open: Extract<Job, { kind: 'events' }> | undefined
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private stopping = false
+  private readonly stopped = new AbortController()
+
+  constructor(
+    private readonly client: FunctionClient,
+    private readonly options: DeliveryOptions,
+  ) {}
+
+  /** True while anything is waiting or being sent. */
+  get busy(): boolean {
+    return this.open !== undefined || this.queue.length > 0
+  }
+
+  add(event: WatchEvent): void {
+    const bytes = JSON.stringify(event).length + 1
+    if (this.open && (this.open.events.length >= this.options.maxEvents || this.open.bytes + bytes > this.options.maxBytes)) this.close()
+    if (!this.open) {
+      this.open = { kind: 'events', events: [], bytes: 0 }
+      this.timer = setTimeout(() => this.close(), this.options.delayMs)
+    }
+    this.open.events.push(event)
+    this.open.bytes += bytes
+  }
+
+  /** Sends everything the function should hold, after what is already queued; one resync waiting to be sent covers any later ask. */
+  resync(): void {
+    this.close()
+    this.queueResync()
+    this.run()
+  }
+
+  /** Sends the open batch now and waits until everything queued is delivered or `timeoutMs` passes (then stops retrying). */
+  async drain(timeoutMs: number): Promise<void> {
+    this.close()
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.stopping = true
+        this.stopped.abort()
+        resolve()
+      }, timeoutMs)
+    })
+    while (this.running && !this.stopping) await Promise.race([this.running, deadline])
+    clearTimeout(timer)
+  }
+
+  /** A resync that has not started yet reads everything when it does: a later ask is covered by it, but not by one already on its way. */
+  private queueResync(): void {
+    const last = this.queue.at(-1)
+    if (last?.kind !== 'resync' || last.started) this.queue.push({ kind: 'resync' })
+  }
+
+  private close(): void {
+    clearTimeout(this.timer)
+    if (this.open) this.queue.push(this.open)
+    this.open = undefined
+    this.run()
+  }
+
+  private run(): void {
+    this.running ??= this.sendAll().finally(() => {
+      this.running = undefined
+      if (this.queue.length > 0 && !this.stopping) this.run()
+    })
+  }
+
+  private async sendAll(): Promise<void> {
+    for (let attempt = 0; this.queue.length > 0 && !this.stopping; ) {
+      const job = this.queue[0]!
+      const started = Date.now()
+      try {
+        const result = await this.send(job)
+        this.queue.shift()
+        attempt = 0
+        const what = job.kind === 'resync' ? 'resync' : `${job.events.length} event${job.events.length === 1 ? '' : 's'}`
+        this.options.log(`${what} → generation ${result.generation} (${result.committed ? 'committed' : 'unchanged'}${result.rejected?.length ? `, ${result.rejected.length} rejected` : ''}) in ${Date.now() - started} ms`)
+        await Promise.resolve(this.options.onCommitted?.(result, what)).catch((error: unknown) => this.options.log(`after ${what}: ${(error as Error).message}`))
+      } catch (error) {
+        const failure = error instanceof DeliveryError ? error : new DeliveryError(undefined, (error as Error).message)
+        if (failure.retryable) {
+          const wait = Math.max(retryAfterMs(failure.retryAfter ?? null) ?? 0, backoffDelay(this.options.backoff, attempt++))
+          this.options.log(`${failure.message}; sending again in ${wait} ms`)
+          await sleep(wait, this.stopped.signal)
+        } else this.refused(job, failure)
+      }
+    }
+  }
+
+  private send(job: Job): Promise<WriteResult> {
+    if (job.kind === 'events') return this.client.postEvents(job.events)
+    job.started = true
+    const { items, resourceVersion } = this.options.snapshot()
+    return this.client.putObjects(items, resourceVersion)
+  }
+
+  private refused(job: Job, failure: DeliveryError): void {
+    const index = /^events\[(\d+)\]/.exec(failure.path ?? '')?.[1]
+    if (job.kind === 'events' && job.events.length > 1 && failure.status === 413) {
+      const half = Math.ceil(job.events.length / 2)
+      this.options.log(`${failure.message}; splitting the batch of ${job.events.length}`)
+      this.queue.splice(0, 1, { kind: 'events', events: job.events.slice(0, half), bytes: 0 }, { kind: 'events', events: job.events.slice(half), bytes: 0 })
+    } else if (job.kind === 'events' && job.events.length > 1 && failure.status === 400 && index !== undefined && Number(index) < job.events.length) {
+      const [dropped] = job.events.splice(Number(index), 1)
+      this.options.log(`${failure.message}; not sending ${describe(dropped!)} again, sending the other ${job.events.length}`)
+    } else if (job.kind === 'events') {
+      this.queue.shift()
+      this.options.log(`${failure.message}; ${job.events.length} event(s) not sent, a resync follows`)
+      this.queueResync()
+    } else {
+      this.queue.shift()
+      this.options.log(`${failure.message}; the resync is not sent again until the next one is due`)
+    }
+  }
+}
+
+function describe(event: WatchEvent): string {
+  const metadata = (event.object.metadata ?? {}) as { namespace?: string; name?: string }
+  return `${event.type} ${String(event.object.kind)} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name ?? '?'}`
+}

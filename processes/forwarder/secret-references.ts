@@ -1,0 +1,46 @@
+import type { KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
+
+/** `Secret/ns/name` for each `spec.tls[].secretName` of an Ingress (always in the Ingress's namespace). */
+export function referencedSecrets(ingress: KubeObject | undefined): Set<string> {
+  const namespace = ingress?.metadata?.namespace
+  const tls = (ingress?.spec as { tls?: { secretName?: unknown }[] } | undefined)?.tls
+  const keys = new Set<string>()
+  if (!namespace || !Array.isArray(tls)) return keys
+  for (const entry of tls) if (typeof entry?.secretName === 'string' && entry.secretName) keys.add(`Secret/${namespace}/${entry.secretName}`)
+  return keys
+}
+
+/** Which Secrets some Ingress names, counted per Ingress, so a Secret is in use exactly while one of them names it. */
+export class SecretReferences {
+  private readonly byIngress = new Map<string, Set<string>>()
+  private readonly users = new Map<string, number>()
+
+  has(secretKey: string): boolean {
+    return (this.users.get(secretKey) ?? 0) > 0
+  }
+
+  /** Records what an Ingress names now (undefined: it is gone); answers the Secrets that came into use and the ones that went out of use. */
+  setIngress(ingressKey: string, ingress: KubeObject | undefined): { added: string[]; removed: string[] } {
+    const before = this.byIngress.get(ingressKey) ?? new Set<string>()
+    const after = referencedSecrets(ingress)
+    if (after.size > 0) this.byIngress.set(ingressKey, after)
+    else this.byIngress.delete(ingressKey)
+    const added: string[] = []
+    const removed: string[] = []
+    for (const key of after) if (!before.has(key) && this.count(key, +1) === 1) added.push(key)
+    for (const key of before) if (!after.has(key) && this.count(key, -1) === 0) removed.push(key)
+    return { added, removed }
+  }
+
+  clear(): void {
+    this.byIngress.clear()
+    this.users.clear()
+  }
+
+  private count(key: string, delta: number): number {
+    const count = (this.users.get(key) ?? 0) + delta
+    if (count > 0) this.users.set(key, count)
+    else this.users.delete(key)
+    return count
+  }
+}

@@ -1,4 +1,0 @@
-import { createMemoryStore } from '../../../functions/storage/memory-store.ts'
-import { objectStoreContract } from '../../support/contracts/object-store-contract.ts'
-
-objectStoreContract('memory', async () => ({ store: createMemoryStore(), honoursConditions: true }))

@@ -1,0 +1,72 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FILES } from '../../../core/render/files.ts'
+import { renderCommand } from '../../../processes/cli/render-command.ts'
+import { UsageError } from '../../../processes/cli/usage-error.ts'
+import { INVALID_BINDS, VALID_BINDS } from '../../support/bind-addresses.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { ingress, tlsSecret } from '../../support/objects.ts'
+import { hapedge, projectRoot } from '../../support/run-cli.ts'
+import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
+
+const EXAMPLE = join(projectRoot, 'infra/examples')
+
+describe('hapedge render --http-bind / --https-bind', () => {
+  let out: string
+  beforeEach(async () => {
+    out = await makeTempDir('hapedge-render-binds')
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+  })
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    await removeTempDir(out)
+  })
+
+  it.each(['http-bind', 'https-bind'])('--%s refuses what registration and PATCH refuse, saying why, before reading any input', async (flag) => {
+    for (const [bind, problem] of INVALID_BINDS) {
+      const run = renderCommand(['--in', join(out, 'absent'), '--out', out, `--${flag}`, bind])
+      await expect(run, bind).rejects.toThrow(UsageError)
+      await expect(run, bind).rejects.toThrow(problem)
+      await expect(run, bind).rejects.toThrow(`--${flag} ${bind}: `)
+    }
+  })
+
+  it('renders every valid form as sent', async () => {
+    for (const bind of VALID_BINDS) {
+      expect(await renderCommand(['--in', EXAMPLE, '--out', out, '--http-bind', bind, '--https-bind', bind]), bind).toBe(0)
+      const frontend = await readFile(join(out, FILES.frontend), 'utf8')
+      expect(frontend, bind).toContain(`    bind ${bind}\n`)
+      expect(frontend, bind).toContain(`    bind ${bind} ssl crt-list`)
+    }
+  })
+
+  it('exits 2 naming the flag and the address when run as a command', async () => {
+    const run = await hapedge(['render', '--in', EXAMPLE, '--out', out, '--http-bind', '999.999.999.999:80'])
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^hapedge render: --http-bind 999\.999\.999\.999:80: "999\.999\.999\.999" is not an IPv4 address/) })
+  }, 30_000)
+})
+
+describe('hapedge render and TLS Secrets', () => {
+  let dir: string
+  beforeEach(async () => void (dir = await makeTempDir('hapedge-render-tls')))
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    await removeTempDir(dir)
+  })
+
+  it('rejects a Secret whose key is not its certificate’s, as a write does, and renders its hosts without it', async () => {
+    const shop = fixtureCertificate('shop.example.com')
+    const objects = [
+      ingress({ name: 'shop', tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }] }),
+      tlsSecret('shop-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem),
+    ]
+    await writeFile(join(dir, 'objects.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }))
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line))
+    vi.spyOn(console, 'log').mockImplementation(() => {})
+    expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
+    expect(errors).toContain('Secret default/shop-tls: tls.key does not match the certificate in tls.crt')
+    await expect(readFile(join(dir, 'out', FILES.crtList), 'utf8')).rejects.toThrow('ENOENT')
+  })
+})
