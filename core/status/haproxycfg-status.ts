@@ -1,3 +1,4 @@
+import { clip } from '../clip.ts'
 import type { PinSummary } from '../reading/head.ts'
 import type { AgentReport } from '../registry/agent-report.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
@@ -53,9 +54,9 @@ export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
     totalBytes: files.reduce((sum, file) => sum + file.size, 0),
     files: files.slice(0, STATUS_LIMITS.files),
     reload: facts.reload,
-    reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason)),
+    reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason, STATUS_LIMITS.text)),
     rejectedCount: facts.rejected.length,
-    rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason) })),
+    rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason, STATUS_LIMITS.text) })),
     ...(facts.ignored ? { ignored: { ...facts.ignored } } : {}),
     conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, ignored: facts.ignored ?? undefined, pods, pinned: facts.pinned }),
     pods: pods.slice(0, STATUS_LIMITS.pods),
@@ -68,11 +69,6 @@ function statusPod(report: AgentReport & { pod: string }): StatusPod {
   if (report.manifest !== null) pod.manifest = report.manifest
   if (report.applied !== null) pod.applied = report.applied
   if (report.appliedAt !== null) pod.appliedAt = report.appliedAt
-  if (report.lastError !== null) pod.lastError = clip(report.lastError)
+  if (report.lastError !== null) pod.lastError = clip(report.lastError, STATUS_LIMITS.text)
   return pod
-}
-
-/** Cuts a text to the status's limit, saying so. */
-export function clip(text: string, limit: number = STATUS_LIMITS.text): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`
 }

@@ -1,7 +1,8 @@
+import { clip } from '../clip.ts'
 import type { HashText } from '../hash.ts'
 import { apiVersionOf, type Kind } from '../kube/objects.ts'
 import type { Rejection } from '../model/rejection.ts'
-import { clip } from './haproxycfg-status.ts'
+import { STATUS_LIMITS } from './haproxycfg-status.ts'
 
 /** A core/v1 Event, the fields hapedge sets (what `kubectl describe ingress` shows under Events). */
 export interface RejectionEvent {
@@ -46,7 +47,7 @@ export function rejectionEvent(rejection: Rejection, at: string, reportingInstan
     involvedObject: { apiVersion: apiVersionOf(kind), kind, namespace, name },
     type: 'Warning',
     reason: 'Rejected',
-    message: clip(rejection.reason),
+    message: clip(rejection.reason, STATUS_LIMITS.text),
     count: 1,
     firstTimestamp: at,
     lastTimestamp: at,
