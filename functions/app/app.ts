@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import { CommitContention, CorruptObject, NotPinned, UnknownGeneration } from '../../core/reading/errors.ts'
+import { CommitContention, NotPinned } from '../../core/commit/errors.ts'
+import { CorruptObject, UnknownGeneration } from '../../core/reading/errors.ts'
 import { StorageError } from '../../core/ports/object-store.ts'
 import type { AppEnv } from './app-env.ts'
 import { requireCluster, showsAdmin, type AppVariables } from './http/auth.ts'
