@@ -1,12 +1,22 @@
 import type { Rejection } from '../model/rejection.ts'
 import type { HAProxyCfgStatus, ResourceTarget } from '../kube/haproxycfg.ts'
 
+/** A cluster's API server credentials, as opened from its record for a writer. */
+export interface KubernetesCredentials {
+  server: string
+  token: string
+  caData?: string
+}
+
+/** Makes the writer for one cluster's API server (the Kubernetes adapter, loaded only when a cluster needs it). */
+export type ClusterWriterFactory = (credentials: KubernetesCredentials, cluster: string) => Promise<ClusterWriter>
+
 /**
  * Where a commit is told to the cluster, after HEAD moved: the `HAProxyCfg` status and the
  * Events on rejected objects. HEAD is the truth; this is its mirror, so nothing here may undo
  * or fail a commit. Both methods answer what happened instead of throwing, for the caller to
  * count in `/metrics`, and a status that was not written is written whole on the next call.
- * `functions/kubernetes/` implements it over the cluster's API server.
+ * `functions/adapters/kubernetes/` implements it over the cluster's API server.
  */
 export interface ClusterWriter {
   /**

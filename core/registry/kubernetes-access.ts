@@ -3,6 +3,7 @@ import { isWrappedClusterKey } from '../crypto/cluster-key.ts'
 import { isSealed } from '../crypto/seal.ts'
 import type { Sealer } from '../crypto/sealer.ts'
 import { dnsLabel, objectName } from '../kube/fields.ts'
+import type { KubernetesCredentials } from '../ports/cluster-writer.ts'
 
 const httpsUrl = z
   .string()
@@ -38,13 +39,6 @@ export const wrappedDataKey = z.string().refine(isWrappedClusterKey, 'must be a 
 
 export type KubernetesAccessInput = z.output<typeof kubernetesAccessInput>
 export type KubernetesAccess = z.output<typeof kubernetesAccess>
-
-/** The credentials as opened for a writer. */
-export interface KubernetesCredentials {
-  server: string
-  token: string
-  caData?: string
-}
 
 const context = (cluster: string) => `cluster/${cluster}/kubernetes`
 

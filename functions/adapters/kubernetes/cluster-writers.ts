@@ -1,4 +1,4 @@
-import type { ClusterWriterFactory } from '../../app/services/cluster-mirror.ts'
+import type { ClusterWriterFactory } from '../../../core/ports/cluster-writer.ts'
 
 /**
  * The function's writers into clusters' API servers. `@kubernetes/client-node` is loaded on the

@@ -1,16 +1,13 @@
 import type { Sealer } from '../../../core/crypto/sealer.ts'
 import type { Rejection } from '../../../core/model/rejection.ts'
 import type { Clock } from '../../../core/ports/clock.ts'
-import type { ClusterWriter } from '../../../core/ports/cluster-writer.ts'
+import type { ClusterWriter, ClusterWriterFactory } from '../../../core/ports/cluster-writer.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
-import { openAccess, type KubernetesCredentials } from '../../../core/registry/kubernetes-access.ts'
+import { openAccess } from '../../../core/registry/kubernetes-access.ts'
 import { currentStatus } from './current-status.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
-
-/** Makes the writer for one cluster's API server (the Kubernetes adapter, loaded only when a cluster needs it). */
-export type ClusterWriterFactory = (credentials: KubernetesCredentials, cluster: string) => Promise<ClusterWriter>
 
 export interface MirrorOptions {
   store: ObjectStore
