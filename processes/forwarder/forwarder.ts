@@ -5,9 +5,9 @@ import { DEFAULT_BACKOFF, type Backoff } from '../../functions/adapters/kubernet
 import { Delivery, DEFAULT_DELIVERY, type DeliveryOptions } from './delivery.ts'
 import type { FunctionClient } from './function-client.ts'
 import { objectKey, trimObject, type KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
-import { ResourceWatch, type ChangeType } from '../../functions/adapters/kubernetes/resource-watch.ts'
+import { ResourceWatch, type ChangeType, type WatchedResource } from '../../functions/adapters/kubernetes/resource-watch.ts'
 import { SecretReferences } from './secret-references.ts'
-import { watchedResources, type WatchedResource } from './watched-resources.ts'
+import { watchedResources } from './watched-resources.ts'
 
 export interface ForwarderOptions {
   kubeConfig: KubeConfig

@@ -1,11 +1,4 @@
-/** One kind the forwarder lists and watches: where, and with which selector. */
-export interface WatchedResource {
-  apiVersion: string
-  kind: string
-  /** The collection's path, cluster-wide or in one namespace. */
-  path: string
-  fieldSelector?: string
-}
+import type { WatchedResource } from '../../functions/adapters/kubernetes/resource-watch.ts'
 
 /**
  * Every kind hapedge reads: Ingresses, IngressClasses, Services, EndpointSlices, only

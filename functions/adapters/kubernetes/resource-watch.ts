@@ -2,7 +2,15 @@ import { Watch, type KubeConfig } from '@kubernetes/client-node'
 import { backoffDelay, sleep, type Backoff } from './backoff.ts'
 import { listAll } from './kube-list.ts'
 import type { KubeObject } from './kube-object.ts'
-import type { WatchedResource } from '../../../processes/forwarder/watched-resources.ts'
+
+/** One kind to list and watch: where, and with which selector. */
+export interface WatchedResource {
+  apiVersion: string
+  kind: string
+  /** The collection's path, cluster-wide or in one namespace. */
+  path: string
+  fieldSelector?: string
+}
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
 
