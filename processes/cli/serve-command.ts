@@ -1,24 +1,10 @@
-import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { createApp } from '../../functions/app/app.ts'
-import { buildEnv } from '../../functions/platforms/composition/build-env.ts'
-import { kubernetesWriters } from '../../functions/adapters/kubernetes/cluster-writers.ts'
-import { adminToken } from '../../functions/platforms/node-server/admin-token.ts'
-import { nodeDeploymentSecrets } from '../../functions/platforms/node-server/deployment-secret.ts'
-import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
-import { createDiskStore } from '../../functions/adapters/storage/disk-store.ts'
-import { fairStore } from '../../functions/adapters/storage/fair-store.ts'
+import { nodeServer } from '../../functions/platforms/node-server/server.ts'
 import { defineCommand } from './command.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
 import { listen } from './listen.ts'
 import { seedExample } from './seed-example.ts'
 import { UsageError } from './usage-error.ts'
-
-/**
- * A long-lived server keeps many clusters warm: one budget over all of them, so a fleet of small
- * clusters stays cached where a fixed count (16) sent most events to a cold cache.
- */
-const SERVER_CACHE = { perCluster: 64 * 1024 * 1024, clusters: 4096, total: 256 * 1024 * 1024 }
 
 const serveFlags = {
   data: { value: 'DIR', default: '.hapedge', description: 'where clusters are stored, made if missing' },
@@ -43,11 +29,7 @@ async function serveOnDisk(values: FlagValues<typeof serveFlags>): Promise<numbe
   const port = Number(values.port)
   if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError(`--port ${values.port}: 0 (any free port) to 65535`)
   const data = resolve(values.data)
-  await mkdir(data, { recursive: true })
-  const admin = await adminToken(data)
-  // Made on the first start when HAPEDGE_SECRET is unset, so the default path seals too.
-  const sealing = (await nodeDeploymentSecrets(data, { create: true }))!
-  const app = createApp(buildEnv({ store: fairStore(createDiskStore({ root: data })), adminToken: admin.token, hash: nodeSha256, cache: SERVER_CACHE, writers: kubernetesWriters, secrets: sealing.secrets }))
+  const { app, admin, sealing } = await nodeServer(data)
 
   const { server, address: listening } = await listen(app.fetch, { host: values.host, port }, { portFlag: '--port', hostFlag: '--host', usualHolder: 'another hapedge serve?' })
   const stop = () => server.close(() => process.exit(0))

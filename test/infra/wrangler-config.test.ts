@@ -14,8 +14,8 @@ const WORKER_ENV = {
   ADMIN_TOKEN: 'secret',
   HAPEDGE_SECRET: 'secret',
   HAPEDGE_PREVIOUS_SECRET: 'secret',
-  GC_KEEP: 'var',
-  GC_GRACE_SECONDS: 'var',
+  HAPEDGE_GC_KEEP: 'var',
+  HAPEDGE_GC_GRACE_SECONDS: 'var',
 } as const satisfies Record<keyof WorkerEnv, 'r2 bucket' | 'secret' | 'var'>
 
 const fieldsGiven = (how: (typeof WORKER_ENV)[keyof WorkerEnv]) => Object.entries(WORKER_ENV).filter(([, given]) => given === how).map(([name]) => name).sort()

@@ -171,6 +171,10 @@ describe('the Lambda scheduled entry', () => {
     expect(await readGeneration(store, cluster, head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
   })
 
+  it('refuses a HAPEDGE_GC_KEEP that is not a number of generations, naming it, before it collects anything', async () => {
+    await expect(collectGarbageHandler({}, {}, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '0', HAPEDGE_GC_GRACE_SECONDS: '0' })).rejects.toThrow('HAPEDGE_GC_KEEP "0": a whole number of generations, at least 1')
+  })
+
   it('with HAPEDGE_SECRET, marks through the sealed nodes of a registered cluster', async () => {
     const secret = 'lambda-deployment-secret-0123456789abcdef'
     const raw = createS3Store({ client: loopbackClient(server.endpoint), bucket: BUCKET })

@@ -22,7 +22,7 @@ describe('the Worker’s cron trigger', () => {
     const before = await count()
 
     const ctx = createExecutionContext()
-    worker.scheduled(createScheduledController({ cron: '23 * * * *' }), { ...env, GC_KEEP: '1', GC_GRACE_SECONDS: '0' }, ctx)
+    worker.scheduled(createScheduledController({ cron: '23 * * * *' }), { ...env, HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' }, ctx)
     await waitOnExecutionContext(ctx)
 
     expect(await count()).toBeLessThan(before)

@@ -1,12 +1,10 @@
 // `hono/aws-lambda` says it moves to `@hono/aws-lambda` in hono 5; that package is not published yet.
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda'
-import { createApp } from '../../app/app.ts'
-import { buildEnv } from '../composition/build-env.ts'
-import { deploymentSecrets } from '../composition/deployment-secrets.ts'
-import { kubernetesWriters } from '../../adapters/kubernetes/cluster-writers.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createS3Client } from '../../adapters/storage/s3-client.ts'
 import { createS3Store } from '../../adapters/storage/s3-store.ts'
+import { deploymentSecrets } from '../composition/deployment-secrets.ts'
+import { platformApp } from '../composition/platform-app.ts'
 import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
 
 /**
@@ -16,8 +14,7 @@ import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
  */
 export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
   const config = readLambdaConfig(environment)
-  const secrets = deploymentSecrets(environment)
-  return handle(createApp(buildEnv({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, writers: kubernetesWriters, ...(secrets ? { secrets } : {}) })))
+  return handle(platformApp({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, secrets: deploymentSecrets(environment) }))
 }
 
 /** The S3 store a configuration names. */

@@ -1,8 +1,6 @@
-import { collectAllGarbage, type GarbageOutcome } from '../../../core/garbage/collect-all-garbage.ts'
-import { NodeCache } from '../../../core/tree/node-cache.ts'
-import { deploymentSecrets } from '../composition/deployment-secrets.ts'
-import { sealedStore, sealLeftoverPlaintext } from '../composition/sealed-store.ts'
+import type { GarbageOutcome } from '../../../core/garbage/collect-all-garbage.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
+import { scheduledGarbageJob } from '../composition/garbage-job.ts'
 import { storeOf } from './handler.ts'
 import { readLambdaConfig } from './lambda-config.ts'
 
@@ -18,12 +16,5 @@ export async function collectGarbageHandler(
   environment: Record<string, string | undefined> = process.env,
 ): Promise<GarbageOutcome[]> {
   const config = readLambdaConfig(environment)
-  const options = { keep: Number(environment.HAPEDGE_GC_KEEP ?? 50), graceMs: Number(environment.HAPEDGE_GC_GRACE_SECONDS ?? 900) * 1000 }
-  // Through the sealing store: marking reads the clusters' sealed nodes.
-  const raw = storeOf(config)
-  const store = sealedStore(raw, deploymentSecrets(environment), nodeSha256)
-  const outcomes = await collectAllGarbage(store, () => ({ nodes: new NodeCache(config.cache.perCluster), hash: nodeSha256 }), options)
-  for (const outcome of outcomes) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)
-  await sealLeftoverPlaintext(raw, store)
-  return outcomes
+  return scheduledGarbageJob(storeOf(config), environment, nodeSha256, config.cache.perCluster)
 }

@@ -1,0 +1,11 @@
+import { createApp } from '../../app/app.ts'
+import { kubernetesWriters } from '../../adapters/kubernetes/cluster-writers.ts'
+import { buildEnv, type EnvOptions } from './build-env.ts'
+
+/**
+ * The app as every platform runs it: over the platform's store, hash, cache budget and secrets,
+ * writing into clusters' API servers through the Kubernetes adapter (loaded when a cluster needs it).
+ */
+export function platformApp(options: Omit<EnvOptions, 'writers' | 'fetcher' | 'clock' | 'limits'>) {
+  return createApp(buildEnv({ ...options, writers: kubernetesWriters }))
+}
