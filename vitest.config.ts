@@ -17,7 +17,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/core/**/*.test.ts', 'test/functions/**/*.test.ts', 'test/processes/**/*.test.ts', 'test/project/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          include: [
+            'test/core/**/*.test.ts',
+            'test/functions/**/*.test.ts',
+            'test/processes/**/*.test.ts',
+            'test/project/**/*.test.ts',
+            'test/infra/**/*.test.ts',
+          ],
           exclude: ['test/functions/adapters/storage/**'],
         },
       },

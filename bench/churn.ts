@@ -36,7 +36,8 @@ export async function measureChurn(changes: number): Promise<ChurnResult> {
         continue
       }
       while (agent.status.generation !== generation) {
-        if (performance.now() - posted > WAIT_MS) throw new Error(`change ${n}: the agent did not report generation ${generation} within ${WAIT_MS} ms: ${JSON.stringify(agent.status)}`)
+        if (performance.now() - posted > WAIT_MS)
+          throw new Error(`change ${n}: the agent did not report generation ${generation} within ${WAIT_MS} ms: ${JSON.stringify(agent.status)}`)
         await new Promise((resolve) => setTimeout(resolve, 1))
       }
       const ms = performance.now() - posted

@@ -21,7 +21,10 @@ const before = process.memoryUsage().heapUsed
 let peak = before
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 1)
 const started = performance.now()
-const result = await commitEvents({ store: createDiskStore({ root }), cluster, options: {}, context: { nodes: new NodeCache(16 * 1024 * 1024), hash: nodeSha256 } }, events)
+const result = await commitEvents(
+  { store: createDiskStore({ root }), cluster, options: {}, context: { nodes: new NodeCache(16 * 1024 * 1024), hash: nodeSha256 } },
+  events,
+)
 const ms = performance.now() - started
 clearInterval(sampler)
 peak = Math.max(peak, process.memoryUsage().heapUsed)

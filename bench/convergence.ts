@@ -18,9 +18,18 @@ const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
  */
 export async function measureConvergence(samples: number): Promise<Convergence> {
   const paths: { path: string; service: string }[] = [{ path: '/', service: 'web' }]
-  const shop = () => ingress({ name: 'shop', annotations: NO_REDIRECT, rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }] })
+  const shop = () =>
+    ingress({
+      name: 'shop',
+      annotations: NO_REDIRECT,
+      rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }],
+    })
   const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: Math.max(3, Math.ceil(samples / 4)) }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
-  const stack = await startEdgeStack(pools, ({ backends }) => [service('web'), endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]), shop()])
+  const stack = await startEdgeStack(pools, ({ backends }) => [
+    service('web'),
+    endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
+    shop(),
+  ])
   const { agent, close } = await stack.listeningAgent()
   const until = async (path: string, backend: string) => {
     for (;;) {
@@ -49,7 +58,11 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
       const name = `new-${n}`
       const backend = stack.backends.get(name)!
       paths.push({ path: `/${name}`, service: name })
-      const result = await change([service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop()].map((object) => ({ type: 'MODIFIED' as const, object })), `/${name}/x`, name)
+      const result = await change(
+        [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop()].map((object) => ({ type: 'MODIFIED' as const, object })),
+        `/${name}/x`,
+        name,
+      )
       if (result.applied === 'reload') reload.push(result.ms)
     }
     return { runtime: latency(runtime), reload: latency(reload) }

@@ -141,7 +141,8 @@ export async function measureFleet(options: FleetOptions): Promise<FleetResult> 
         return (await response.json()) as { clusters: { id: string; counts: { ingresses: number } }[]; answeredInMs: number }
       })
       const short = value.clusters.filter((cluster) => cluster.counts.ingresses !== ingresses)
-      if (value.clusters.length !== count || short.length > 0) throw new Error(`GET /v1/fleet: ${value.clusters.length} clusters, ${short.length} without ${ingresses} Ingresses`)
+      if (value.clusters.length !== count || short.length > 0)
+        throw new Error(`GET /v1/fleet: ${value.clusters.length} clusters, ${short.length} without ${ingresses} Ingresses`)
       return { ms, answeredInMs: value.answeredInMs }
     }
     /** Fleet views one after another while `more(calls so far)`. */
@@ -213,7 +214,14 @@ export async function measureFleet(options: FleetOptions): Promise<FleetResult> 
     flooding = false
     await Promise.all(writers)
     const noisySeconds = (performance.now() - noisyStarted) / 1000
-    const noisy = { writers: NOISY_WRITERS, batch: NOISY_BATCH, events: noisyEvents, seconds: round(noisySeconds, 1), request: latency(noisyMs), retries: noisyRetries }
+    const noisy = {
+      writers: NOISY_WRITERS,
+      batch: NOISY_BATCH,
+      events: noisyEvents,
+      seconds: round(noisySeconds, 1),
+      request: latency(noisyMs),
+      retries: noisyRetries,
+    }
 
     const afterFleetView = await quietly(FLEET_VIEWS, fleetView)
 

@@ -53,7 +53,10 @@ export async function measureHttp(size: number, samples: number): Promise<HttpRe
     const random = seededRandom(ingresses + id.length)
     const objects = syntheticCluster(ingresses, random)
     const { token } = (await registry.register(clusterSettings.parse({ id })))!
-    await commitEvents({ store, cluster: id, options: {}, context: { nodes: new NodeCache(), hash: nodeSha256 } }, objects.map((object) => ({ type: 'ADDED' as const, object })))
+    await commitEvents(
+      { store, cluster: id, options: {}, context: { nodes: new NodeCache(), hash: nodeSha256 } },
+      objects.map((object) => ({ type: 'ADDED' as const, object })),
+    )
     return { id, token, source: new ChangeSource(objects, ingresses, random) }
   }
   const big = await seed('big', size)
@@ -74,7 +77,9 @@ export async function measureHttp(size: number, samples: number): Promise<HttpRe
     }
     const burst = async (targets: Seeded[]): Promise<Burst> => {
       const started = performance.now()
-      const retries = await Promise.all(Array.from({ length: BURST }, (_, i) => post(targets[i % targets.length]!, targets[i % targets.length]!.source.next('ingress-add'))))
+      const retries = await Promise.all(
+        Array.from({ length: BURST }, (_, i) => post(targets[i % targets.length]!, targets[i % targets.length]!.source.next('ingress-add'))),
+      )
       const seconds = (performance.now() - started) / 1000
       return { requests: BURST, seconds: round(seconds, 2), rps: round(BURST / seconds, 1), retries: retries.reduce((a, b) => a + b, 0) }
     }

@@ -1,7 +1,16 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { measureSize, type SizeResult } from './measure.ts'
-import { printChurnReport, printConvergenceReport, printFleetReport, printHttpReport, printReport, printSealingReport, printStorageReport, printWorkerBundleReport } from './report.ts'
+import {
+  printChurnReport,
+  printConvergenceReport,
+  printFleetReport,
+  printHttpReport,
+  printReport,
+  printSealingReport,
+  printStorageReport,
+  printWorkerBundleReport,
+} from './report.ts'
 import { measureChurn } from './churn.ts'
 import { measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
@@ -30,7 +39,10 @@ const { values } = parseArgs({
   },
 })
 const sizesOf = (flag: 'sizes' | 'storage-sizes') => {
-  const sizes = values[flag].split(',').filter(Boolean).map((size) => Number(size.trim()))
+  const sizes = values[flag]
+    .split(',')
+    .filter(Boolean)
+    .map((size) => Number(size.trim()))
   if (sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error(`--${flag}: whole numbers of at least 100, got ${values[flag]}`)
   return sizes
 }
@@ -48,7 +60,8 @@ const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses
 }
 const churnChanges = wholeNumber('churn-changes')
 const convergenceRuns = Math.max(1, Number(values['convergence-runs']) || 1)
-if (convergenceSamples > 0) console.error(`measuring convergence through hapedge serve, the agent and HAProxy (${convergenceRuns} runs, each on a fresh stack)…`)
+if (convergenceSamples > 0)
+  console.error(`measuring convergence through hapedge serve, the agent and HAProxy (${convergenceRuns} runs, each on a fresh stack)…`)
 // Runs, not only samples: on these machines a whole run drifts with the disk, so its spread is part of the figure.
 const convergence: Convergence[] = []
 for (let run = 0; run < (convergenceSamples > 0 ? convergenceRuns : 0); run++) convergence.push(await measureConvergence(convergenceSamples))

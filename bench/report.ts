@@ -59,7 +59,12 @@ const mark = (ok: boolean) => (ok ? 'met    ' : 'NOT met')
 
 /** Prints the figures, then each target of the incremental issue beside what was measured. */
 export function printReport(results: SizeResult[]): void {
-  console.log(table(results.flatMap((result) => result.rows), columns))
+  console.log(
+    table(
+      results.flatMap((result) => result.rows),
+      columns,
+    ),
+  )
   console.log('')
   for (const result of results) {
     console.log(
@@ -83,7 +88,9 @@ export function printReport(results: SizeResult[]): void {
       `applied at runtime in ${Math.round((1 - endpoints.reload_share) * 100)}% of changes (slots are set, added and deleted through the runtime API)`,
   )
   const fullP50 = median(largest.fullMs)
-  console.log(`  ${mark(fullP50 < 2000 && largest.fullHeapMb < 512)} full rebuild < 2 s and < 512 MB: ${round(fullP50, 1)} ms, ${round(largest.fullHeapMb, 1)} MB`)
+  console.log(
+    `  ${mark(fullP50 < 2000 && largest.fullHeapMb < 512)} full rebuild < 2 s and < 512 MB: ${round(fullP50, 1)} ms, ${round(largest.fullHeapMb, 1)} MB`,
+  )
   if (results.length > 1) {
     const slopes = largest.rows.map((row) => {
       const base = smallest.rows.find((candidate) => candidate.change === row.change)!
@@ -97,10 +104,17 @@ export function printReport(results: SizeResult[]): void {
 /** Prints the stateless path's figures: what one change reads and writes in object storage, cold and warm. */
 export function printStorageReport(results: StorageResult[]): void {
   console.log(`\nthrough object storage (in memory; cold = a fresh process with an empty cache, warm = a 32 MiB cache kept across changes; medians):`)
-  console.log(table(results.flatMap((result) => result.rows), storageColumns))
+  console.log(
+    table(
+      results.flatMap((result) => result.rows),
+      storageColumns,
+    ),
+  )
   console.log('')
   for (const result of results) {
-    console.log(`${result.size} Ingresses (${result.objects} objects): committed in one batch in ${round(result.buildMs / 1000, 1)} s; snapshot tree depth ${result.snapshotDepth + 1}`)
+    console.log(
+      `${result.size} Ingresses (${result.objects} objects): committed in one batch in ${round(result.buildMs / 1000, 1)} s; snapshot tree depth ${result.snapshotDepth + 1}`,
+    )
   }
   const smallest = results[0]!
   const largest = results[results.length - 1]!
@@ -132,8 +146,12 @@ export function printHttpReport(result: HttpResult, inProcessP50?: number): void
     `  one-Ingress event, request in → committed → response: p50 ${latencyMs.p50} ms, p95 ${latencyMs.p95} ms (${latencyMs.samples} sequential requests)` +
       (inProcessP50 === undefined ? '' : `; the same change in process: p50 ${inProcessP50} ms`),
   )
-  console.log(`  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after a 503 (writers race for HEAD) or a reset connection)`)
-  console.log(`  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after a 503 or a reset connection)`)
+  console.log(
+    `  burst of ${one.requests} single events on one cluster: ${one.rps} requests/s (${one.seconds} s, ${one.retries} retried after a 503 (writers race for HEAD) or a reset connection)`,
+  )
+  console.log(
+    `  burst of ${ten.requests} single events across ten clusters of 1,000 Ingresses: ${ten.rps} requests/s (${ten.seconds} s, ${ten.retries} retried after a 503 or a reset connection)`,
+  )
 }
 
 /** Prints the time from an event posted to its route answering through HAProxy, with the agent's target. */
@@ -143,18 +161,28 @@ export function printConvergenceReport(runs: readonly Convergence[]): void {
   const of = (kind: 'runtime' | 'reload') => ({ p50: runs.map((run) => run[kind].p50), p95: runs.map((run) => run[kind].p95), samples: runs[0]![kind].samples })
   const runtime = of('runtime')
   const reload = of('reload')
-  console.log(`\nconvergence (event posted → committed → agent pulls and applies → the new route answers through HAProxy 2.6; ${runs.length} run(s), the median of their figures):`)
-  console.log(`  path change, applied at runtime: p50 ${middle(runtime.p50)} ms${spread(runtime.p50)}, p95 ${middle(runtime.p95)} ms${spread(runtime.p95)} (${runtime.samples} changes a run)`)
-  console.log(`  new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`)
+  console.log(
+    `\nconvergence (event posted → committed → agent pulls and applies → the new route answers through HAProxy 2.6; ${runs.length} run(s), the median of their figures):`,
+  )
+  console.log(
+    `  path change, applied at runtime: p50 ${middle(runtime.p50)} ms${spread(runtime.p50)}, p95 ${middle(runtime.p95)} ms${spread(runtime.p95)} (${runtime.samples} changes a run)`,
+  )
+  console.log(
+    `  new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`,
+  )
   const met = runtime.p50.filter((p50, run) => p50 < 50 && runtime.p95[run]! < 150).length
-  console.log(`  ${mark(middle(runtime.p50) < 50 && middle(runtime.p95) < 150)} a path or endpoint change serves in < 50 ms median and < 150 ms p95 with no reload (met in ${met} of ${runs.length} runs)`)
+  console.log(
+    `  ${mark(middle(runtime.p50) < 50 && middle(runtime.p95) < 150)} a path or endpoint change serves in < 50 ms median and < 150 ms p95 with no reload (met in ${met} of ${runs.length} runs)`,
+  )
 }
 
 /** Prints the churn run: how many of its changes the agent applied without a reload, and how long each kind took. */
 export function printChurnReport({ changes, runtime, reload, unchanged }: ChurnResult): void {
   const applied = runtime.samples + reload.samples
   const times = (kind: Latency) => (kind.samples ? `p50 ${kind.p50} ms, p95 ${kind.p95} ms (${kind.samples} changes)` : 'no changes')
-  console.log(`\nconvergence through ${changes} mixed changes (the agent-churn test's mix and seed, no client load; event posted → the listening agent reports the generation applied):`)
+  console.log(
+    `\nconvergence through ${changes} mixed changes (the agent-churn test's mix and seed, no client load; event posted → the listening agent reports the generation applied):`,
+  )
   console.log(
     `  applied without a reload: ${runtime.samples}/${applied}${applied ? ` = ${round((runtime.samples / applied) * 100, 1)}%` : ''}` +
       (unchanged ? ` (${unchanged} more committed no new generation: nothing to apply)` : ''),
@@ -179,7 +207,9 @@ export function printFleetReport(result: FleetResult): void {
     `\nfleet (${result.clusters} clusters of ${result.ingresses} Ingresses, ${result.objectsPerCluster} objects each, behind one hapedge serve on local disk with fsync, ` +
       `content sealed under HAPEDGE_SECRET; ${result.cpus} CPUs shared by the server and this client):`,
   )
-  console.log(`  loading, one resync (PUT …/objects) per cluster, ${result.inFlight} in flight: ${load.seconds} s in all; per cluster ${times(load.perCluster)}`)
+  console.log(
+    `  loading, one resync (PUT …/objects) per cluster, ${result.inFlight} in flight: ${load.seconds} s in all; per cluster ${times(load.perCluster)}`,
+  )
   console.log(`  one-Ingress event at a random cluster, one at a time: ${times(result.oneAtATime)} (${result.oneAtATime.samples} events)`)
   console.log(
     `  one-Ingress events at random clusters, ${result.inFlight} in flight: ${times(spread.latency)} per event (${spread.latency.samples} events in ${spread.seconds} s = ` +
@@ -197,7 +227,9 @@ export function printFleetReport(result: FleetResult): void {
       `(where a batch waited ${noisy.request.p50} ms at p50); what the clusters share is the server's one JavaScript thread, the CPUs and the disk's fsyncs, so some slowdown is expected. ` +
       `Cores busy, server (of it in the kernel) + this client: ${quiet.cpuAlone.server} (${quiet.cpuAlone.serverKernel}) + ${quiet.cpuAlone.client} during (a), ` +
       `${quiet.cpuBeside.server} (${quiet.cpuBeside.serverKernel}) + ${quiet.cpuBeside.client} during (b)` +
-      (busy < result.cpus * 0.8 ? ': the CPUs were not saturated, so the rest of the slowdown is the shared disk (every object a commit writes is fsynced)' : ': the CPUs were saturated'),
+      (busy < result.cpus * 0.8
+        ? ': the CPUs were not saturated, so the rest of the slowdown is the shared disk (every object a commit writes is fsynced)'
+        : ': the CPUs were saturated'),
   )
   console.log(`    a quiet event right after each GET /v1/fleet: ${times(quiet.afterFleetView)}; vs (a): ${ratio(quiet.afterFleetView, quiet.alone)}`)
   console.log(`  GET /v1/fleet over ${result.clusters} clusters (client round trip; answeredInMs as the server reports it):`)
@@ -214,5 +246,7 @@ export function printWorkerBundleReport({ files, bytes, gzipBytes }: WorkerBundl
   const kib = (n: number) => `${round(n / 1024, 1)} KiB`
   const share = (limit: number) => `${round((100 * gzipBytes) / limit, 1)}%`
   console.log(`\nWorker bundle (wrangler deploy --dry-run): ${files} module(s), ${kib(bytes)}, ${kib(gzipBytes)} gzipped`)
-  console.log(`  ${share(WORKER_GZIP_LIMITS.free)} of the free plan's ${kib(WORKER_GZIP_LIMITS.free)}, ${share(WORKER_GZIP_LIMITS.paid)} of the paid plan's ${kib(WORKER_GZIP_LIMITS.paid)}`)
+  console.log(
+    `  ${share(WORKER_GZIP_LIMITS.free)} of the free plan's ${kib(WORKER_GZIP_LIMITS.free)}, ${share(WORKER_GZIP_LIMITS.paid)} of the paid plan's ${kib(WORKER_GZIP_LIMITS.paid)}`,
+  )
 }

@@ -32,7 +32,10 @@ const context = (budget = Number.POSITIVE_INFINITY) => ({ nodes: new NodeCache(b
 async function side(store: ObjectStore, size: number) {
   const objects = syntheticCluster(size, seededRandom(size + 2))
   const started = performance.now()
-  await commitEvents({ store, cluster: CLUSTER, options: {}, context: context() }, objects.map((object) => ({ type: 'ADDED' as const, object })))
+  await commitEvents(
+    { store, cluster: CLUSTER, options: {}, context: context() },
+    objects.map((object) => ({ type: 'ADDED' as const, object })),
+  )
   const buildMs = performance.now() - started
   const source = new ChangeSource(objects, size, seededRandom(size + 3))
   const warm = context(32 * 1024 * 1024)
@@ -52,7 +55,10 @@ async function side(store: ObjectStore, size: number) {
 export async function measureSealing(size: number, samples: number): Promise<SealingResult> {
   const key = (await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])) as CryptoKey
   const plain = await side(createMemoryStore(), size)
-  const sealed = await side(sealingStore(createMemoryStore(), async () => key), size)
+  const sealed = await side(
+    sealingStore(createMemoryStore(), async () => key),
+    size,
+  )
   const rows: SealingRow[] = []
   for (const change of CHANGE_KINDS) {
     const ms = { plainCold: [] as number[], sealedCold: [] as number[], plainWarm: [] as number[], sealedWarm: [] as number[] }
@@ -63,7 +69,14 @@ export async function measureSealing(size: number, samples: number): Promise<Sea
       ms.sealedWarm.push(await sealed.warm(change))
     }
     const p50 = (values: number[]) => round(median(values), 2)
-    rows.push({ size, change, plain_cold_ms_p50: p50(ms.plainCold), sealed_cold_ms_p50: p50(ms.sealedCold), plain_warm_ms_p50: p50(ms.plainWarm), sealed_warm_ms_p50: p50(ms.sealedWarm) })
+    rows.push({
+      size,
+      change,
+      plain_cold_ms_p50: p50(ms.plainCold),
+      sealed_cold_ms_p50: p50(ms.sealedCold),
+      plain_warm_ms_p50: p50(ms.plainWarm),
+      sealed_warm_ms_p50: p50(ms.sealedWarm),
+    })
   }
   return { size, plainBuildMs: plain.buildMs, sealedBuildMs: sealed.buildMs, rows }
 }

@@ -28,7 +28,11 @@ export async function registerCluster(url: string, adminToken: string, id: strin
  * (HEAD contention) or a reset connection as a forwarder would: the answer, and how many times
  * it was retried.
  */
-export async function sendWrite(url: string, cluster: ClusterClient, write: { events: WatchEvent[] } | { objects: unknown[] }): Promise<{ answer: WriteAnswer; retries: number }> {
+export async function sendWrite(
+  url: string,
+  cluster: ClusterClient,
+  write: { events: WatchEvent[] } | { objects: unknown[] },
+): Promise<{ answer: WriteAnswer; retries: number }> {
   const [method, path, body] =
     'events' in write ? ['POST', 'events', { events: write.events }] : ['PUT', 'objects', { apiVersion: 'v1', kind: 'List', items: write.objects }]
   const text = JSON.stringify(body)

@@ -24,4 +24,8 @@ export interface Latency {
 }
 
 /** Median and p95 in ms, to 0.1 ms, with how many values they were taken from. */
-export const latency = (values: readonly number[]): Latency => ({ p50: round(median(values), 1), p95: round(percentile(values, 95), 1), samples: values.length })
+export const latency = (values: readonly number[]): Latency => ({
+  p50: round(median(values), 1),
+  p95: round(percentile(values, 95), 1),
+  samples: values.length,
+})

@@ -59,7 +59,10 @@ export async function measureStorage(size: number, samples: number, coldProcess:
   const objects = syntheticCluster(size, random)
   const store = createMemoryStore()
   const started = performance.now()
-  const built = await commitEvents({ store, cluster: CLUSTER, options: {}, context: context() }, objects.map((object) => ({ type: 'ADDED' as const, object })))
+  const built = await commitEvents(
+    { store, cluster: CLUSTER, options: {}, context: context() },
+    objects.map((object) => ({ type: 'ADDED' as const, object })),
+  )
   const buildMs = performance.now() - started
   const source = new ChangeSource(objects, size, random)
   const warm = context(32 * 1024 * 1024)
@@ -105,7 +108,16 @@ async function measureColdProcess(store: ObjectStore, events: unknown): Promise<
     const eventsFile = join(root, 'events.json')
     await writeFile(eventsFile, JSON.stringify(events))
     const script = fileURLToPath(new URL('./cold-commit.ts', import.meta.url))
-    const { stdout } = await promisify(execFile)(process.execPath, ['--max-old-space-size=64', '--expose-gc', '--import', 'tsx', script, root, CLUSTER, eventsFile])
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--max-old-space-size=64',
+      '--expose-gc',
+      '--import',
+      'tsx',
+      script,
+      root,
+      CLUSTER,
+      eventsFile,
+    ])
     return JSON.parse(stdout) as ColdProcess
   } finally {
     await rm(root, { recursive: true, force: true })

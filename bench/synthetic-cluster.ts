@@ -34,7 +34,7 @@ export function syntheticCluster(ingresses: number, random: Random): KubeObjectL
 }
 
 export function endpoints(namespace: number, service: number, count: number, offset = 0): string[] {
-  return Array.from({ length: count }, (_, e) => `10.${namespace % 256}.${(Math.floor(namespace / 256) * 16 + service) % 256}.${(e + offset) % 250 + 1}`)
+  return Array.from({ length: count }, (_, e) => `10.${namespace % 256}.${(Math.floor(namespace / 256) * 16 + service) % 256}.${((e + offset) % 250) + 1}`)
 }
 
 /** Ingress `i` (and its TLS Secret when it has one). */

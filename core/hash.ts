@@ -15,7 +15,6 @@ export async function sha256Hex(content: string | Uint8Array): Promise<string> {
   return hex
 }
 
-
 /** A synchronous SHA-256 of text (lowercase hex): what content-addressed tree nodes are named by. */
 export type HashText = (text: string) => string
 

@@ -74,7 +74,10 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
     const base = current && workingState(current.head)
     const held = current?.head.pin !== undefined
     // Beside the loading: HEAD's generation must have its record before this commit moves HEAD past it.
-    const [applied] = await Promise.all([apply(ctx, keys, base, events, loader), current && !held && ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock)])
+    const [applied] = await Promise.all([
+      apply(ctx, keys, base, events, loader),
+      current && !held && ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock),
+    ])
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
       return { head: current!.head, committed: false, held, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
     }
@@ -91,7 +94,13 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
 }
 
 /** The events applied to the committed state `base` (none: a new cluster), loading what they touch. */
-async function apply(ctx: CommitContext, keys: ClusterKeys, base: CommittedState | undefined, events: readonly WatchEvent[], loader: NodeLoader): Promise<Applied> {
+async function apply(
+  ctx: CommitContext,
+  keys: ClusterKeys,
+  base: CommittedState | undefined,
+  events: readonly WatchEvent[],
+  loader: NodeLoader,
+): Promise<Applied> {
   const trees = base && (await openTrees(base, loader, ctx.context, keys))
   if (trees) {
     // The settings entry is among the likely reads, so the check after them reads from the cache.
@@ -105,7 +114,13 @@ async function apply(ctx: CommitContext, keys: ClusterKeys, base: CommittedState
 /** HEAD after a commit of `latest`: the next generation, or while pinned the same one with `latest` moved on. */
 function nextHead(current: Head | undefined, latest: CommittedState, clock: Clock): Head {
   if (current?.pin) return { ...current, revision: current.revision + 1, pin: { ...current.pin, latest, held: current.pin.held + 1 } }
-  return { generation: (current?.generation ?? 0) + 1, revision: (current?.revision ?? 0) + 1, ...latest, parent: current?.manifest ?? null, committedAt: clock.now().toISOString() }
+  return {
+    generation: (current?.generation ?? 0) + 1,
+    revision: (current?.revision ?? 0) + 1,
+    ...latest,
+    parent: current?.manifest ?? null,
+    committedAt: clock.now().toISOString(),
+  }
 }
 
 /** How long until the garbage collector's hold on HEAD ends (0 when there is none, or it has lapsed). */

@@ -17,16 +17,37 @@ import { planBetween } from './plan-between.ts'
  * so first, since afterwards nothing names that generation's snapshot, and so does the collector
  * before it may delete the parent; readers of the history do too, so no hole shows meanwhile.
  */
-export async function ensureHeadRecord(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock = systemClock): Promise<void> {
+export async function ensureHeadRecord(
+  store: ObjectStore,
+  keys: ClusterKeys,
+  head: Head,
+  loader: NodeLoader,
+  context: TreeContext,
+  clock: Clock = systemClock,
+): Promise<void> {
   if (!(await store.head(keys.generation(head.generation)))) await writeFromHead(store, keys, head, loader, context, clock)
 }
 
 /** HEAD's generation's record: as its commit wrote it, or made again from HEAD (and written) when a crash kept it from being written. */
-export async function headRecord(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock = systemClock): Promise<GenerationRecord> {
+export async function headRecord(
+  store: ObjectStore,
+  keys: ClusterKeys,
+  head: Head,
+  loader: NodeLoader,
+  context: TreeContext,
+  clock: Clock = systemClock,
+): Promise<GenerationRecord> {
   return (await readGenerationRecord(store, keys, head.generation)) ?? (await writeFromHead(store, keys, head, loader, context, clock))
 }
 
-async function writeFromHead(store: ObjectStore, keys: ClusterKeys, head: Head, loader: NodeLoader, context: TreeContext, clock: Clock): Promise<GenerationRecord> {
+async function writeFromHead(
+  store: ObjectStore,
+  keys: ClusterKeys,
+  head: Head,
+  loader: NodeLoader,
+  context: TreeContext,
+  clock: Clock,
+): Promise<GenerationRecord> {
   const record = recordOf(head, await changeFromParent(head, loader, context), clock)
   // Created only: a record its commit wrote meanwhile stays (it says the same, with the engine's own plan).
   await store.put(keys.generation(head.generation), `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })

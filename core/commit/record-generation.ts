@@ -8,7 +8,13 @@ import type { GenerationRecord, Head } from '../reading/head.ts'
  * files and origin for people; retention for GC). A failure is a warning: the commit stands, and
  * the record is made again from HEAD before anything moves HEAD on (`ensureHeadRecord`).
  */
-export async function recordGeneration(store: ObjectStore, keys: ClusterKeys, head: Head, made: Pick<GenerationRecord, 'plan' | 'files'>, clock: Clock): Promise<string[]> {
+export async function recordGeneration(
+  store: ObjectStore,
+  keys: ClusterKeys,
+  head: Head,
+  made: Pick<GenerationRecord, 'plan' | 'files'>,
+  clock: Clock,
+): Promise<string[]> {
   try {
     await store.put(keys.generation(head.generation), `${JSON.stringify(recordOf(head, made, clock))}\n`)
     return []

@@ -16,7 +16,11 @@ export async function encryptGcm(key: CryptoKey, plaintext: Uint8Array, context:
 /** The plaintext, or a SealedValueError saying `why` it may not open (wrong key, another context, altered). */
 export async function decryptGcm(key: CryptoKey, iv: Uint8Array, ciphertext: Uint8Array, context: string, why: string): Promise<Uint8Array> {
   try {
-    const plaintext = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer>, additionalData: encoder.encode(context) }, key, ciphertext as Uint8Array<ArrayBuffer>)
+    const plaintext = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer>, additionalData: encoder.encode(context) },
+      key,
+      ciphertext as Uint8Array<ArrayBuffer>,
+    )
     return new Uint8Array(plaintext)
   } catch {
     throw new SealedValueError('authentication', context, why)

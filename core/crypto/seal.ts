@@ -46,5 +46,6 @@ export async function open(key: CryptoKey, sealed: string, context: string): Pro
 }
 
 function checkContext(context: string): void {
-  if (typeof context !== 'string' || context.length === 0) throw new TypeError('a sealed value needs a context naming what it is, e.g. cluster/<id>/credentials')
+  if (typeof context !== 'string' || context.length === 0)
+    throw new TypeError('a sealed value needs a context naming what it is, e.g. cluster/<id>/credentials')
 }

@@ -31,7 +31,12 @@ export interface ClusterOverview {
  * cluster size, and nothing at all again while the snapshot is unchanged (`cache`). The node
  * cache to read through is asked for only then.
  */
-export async function clusterOverview(store: ObjectStore, cluster: string, context: () => TreeContext, cache?: OverviewCache): Promise<ClusterOverview | undefined> {
+export async function clusterOverview(
+  store: ObjectStore,
+  cluster: string,
+  context: () => TreeContext,
+  cache?: OverviewCache,
+): Promise<ClusterOverview | undefined> {
   const keys = clusterKeys(cluster)
   const current = await readHead(store, keys)
   if (!current) return undefined

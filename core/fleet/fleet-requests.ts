@@ -15,7 +15,10 @@ export const historyQuery = z.strictObject({
 export const diffQuery = z.strictObject({ from: generation, to: generation.optional() })
 
 /** A host as the host table keys it (`*.parent` for wildcards, `''` for rules without a host): only the characters a host can hold. */
-const hostKey = z.string().max(253, 'must be at most 253 characters').regex(/^(\*\.)?[a-z0-9.-]*$/, 'must be a lowercase host name, *.parent, or empty for rules without a host')
+const hostKey = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .regex(/^(\*\.)?[a-z0-9.-]*$/, 'must be a lowercase host name, *.parent, or empty for rules without a host')
 
 /** `GET /v1/clusters/{id}/routes?host=&after=&limit=`: what the cluster serves, host by host. */
 export const routesQuery = z.strictObject({

@@ -64,7 +64,9 @@ export async function generationDiff(store: ObjectStore, cluster: string, contex
     changedFiles(before.manifest, after.manifest, loader, context),
     diffTrees(SNAPSHOT_SHAPE, before.snapshot, after.snapshot, loader, context, hostTable, `${hostTable}\uffff`),
   ])
-  const files = fileChanges.map(({ path, before, after }): FileDiff => ({ path, change: changeOf(before, after), bytes: { before: before?.weight ?? null, after: after?.weight ?? null } }))
+  const files = fileChanges.map(
+    ({ path, before, after }): FileDiff => ({ path, change: changeOf(before, after), bytes: { before: before?.weight ?? null, after: after?.weight ?? null } }),
+  )
   const routes: RouteDiff[] = []
   const hosts: HostDiff[] = []
   for (const { key, before, after } of hostChanges) {

@@ -30,7 +30,12 @@ export interface HistoryPage {
  * The cluster's retained generations, newest first, `limit` at a time (records are read in
  * parallel); HEAD's own among them though a crash kept its commit from writing its record.
  */
-export async function generationHistory(store: ObjectStore, cluster: string, context: TreeContext, page: { limit: number; before?: number | undefined }): Promise<HistoryPage> {
+export async function generationHistory(
+  store: ObjectStore,
+  cluster: string,
+  context: TreeContext,
+  page: { limit: number; before?: number | undefined },
+): Promise<HistoryPage> {
   const keys = clusterKeys(cluster)
   const current = await readHead(store, keys)
   if (current) await ensureHeadRecord(store, keys, current.head, new NodeLoader(store, keys, context), context)

@@ -40,7 +40,12 @@ const DELETE_BATCH = 100
  * compare-and-swap on that same HEAD, so no commit can land between the marking and the
  * deletions, and a writer that raced the hold starts again and re-writes what it needs.
  */
-export async function collectGarbage(store: ObjectStore, cluster: string, context: TreeContext, options: GarbageOptions = {}): Promise<GarbageReport | undefined> {
+export async function collectGarbage(
+  store: ObjectStore,
+  cluster: string,
+  context: TreeContext,
+  options: GarbageOptions = {},
+): Promise<GarbageReport | undefined> {
   const keys = clusterKeys(cluster)
   const clock = options.clock ?? systemClock
   const keep = options.keep ?? 50
@@ -53,7 +58,11 @@ export async function collectGarbage(store: ObjectStore, cluster: string, contex
     // Before its parent may go: HEAD's record is made from the two manifests when a crash kept its commit from writing it.
     await ensureHeadRecord(store, keys, current.head, loader, context, clock)
     const retained = await markRetained(store, keys, current.head, keep, loader, context, live)
-    const held: Head = { ...current.head, revision: current.head.revision + 1, collecting: { until: new Date(clock.now().getTime() + (options.leaseMs ?? 60_000)).toISOString() } }
+    const held: Head = {
+      ...current.head,
+      revision: current.head.revision + 1,
+      collecting: { until: new Date(clock.now().getTime() + (options.leaseMs ?? 60_000)).toISOString() },
+    }
     const holdEtag = await store.put(keys.head, `${JSON.stringify(held)}\n`, { ifMatch: current.etag })
     if (holdEtag === undefined) continue
     try {
@@ -70,7 +79,15 @@ export async function collectGarbage(store: ObjectStore, cluster: string, contex
 }
 
 /** Marks every object HEAD and the retained generation records reference; returns the generations retained. */
-async function markRetained(store: ObjectStore, keys: ClusterKeys, head: Head, keep: number, loader: NodeLoader, context: TreeContext, live: Set<string>): Promise<number[]> {
+async function markRetained(
+  store: ObjectStore,
+  keys: ClusterKeys,
+  head: Head,
+  keep: number,
+  loader: NodeLoader,
+  context: TreeContext,
+  live: Set<string>,
+): Promise<number[]> {
   const retained = [head.generation]
   await walkGeneration({ manifest: head.manifest, snapshot: head.snapshot }, loader, context, { leaves: false, seen: live })
   // A pinned cluster's latest state is served on release: it is live, though no generation names it yet.

@@ -33,14 +33,22 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
       root = { sha256, level: 0, count: 1, weight: utf8Length(text) }
     } else {
-      const built = Tree.build(shape, context, content.map((entry) => ({ key: entry.key, value: entry.text })))
+      const built = Tree.build(
+        shape,
+        context,
+        content.map((entry) => ({ key: entry.key, value: entry.text })),
+      )
       created.push(...built.created)
       if (content.length === 0) created.push({ space: shape.space, sha256: built.tree.root.sha256, text: '', level: 0 })
       root = built.tree.root
     }
     entries.push({ key: path, value: JSON.stringify(root) })
   }
-  const manifest = Tree.build(MANIFEST_SHAPE, context, entries.sort((a, b) => (a.key < b.key ? -1 : 1)))
+  const manifest = Tree.build(
+    MANIFEST_SHAPE,
+    context,
+    entries.sort((a, b) => (a.key < b.key ? -1 : 1)),
+  )
   created.push(...manifest.created)
   return { manifest: manifest.tree, record: recordOf(manifest.tree, context), created }
 }

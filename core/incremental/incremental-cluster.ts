@@ -90,7 +90,6 @@ export interface Applied extends ApplyResult {
   stale: number
 }
 
-
 /**
  * One change to a cluster, from a committed state: events mark what they touch (hosts,
  * Services, Secrets, the default backend, settings); only those are derived again, and only the
@@ -235,7 +234,8 @@ export class IncrementalCluster {
     }
     for (const secret of dirty.secrets) {
       for (const ingress of this.state.ingressesForSecret(secret)) {
-        for (const tls of ingress.spec.tls ?? []) if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
+        for (const tls of ingress.spec.tls ?? [])
+          if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
       }
     }
     for (const ref of dirty.objects) this.reconcileObjectRejection(ref)

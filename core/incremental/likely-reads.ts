@@ -31,14 +31,18 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
   for (const event of events) {
     const change = objectChange(event)
     if ('ignore' in change) continue
-    const ref = 'remove' in change ? change.remove : change.put.status === 'object' ? { kind: change.put.object.kind, ...change.put.object.metadata } : change.put.ref
+    const ref =
+      'remove' in change ? change.remove : change.put.status === 'object' ? { kind: change.put.object.kind, ...change.put.object.metadata } : change.put.ref
     const key = objectKey(ref)
     for (const table of [TABLE.object, TABLE.invalid, TABLE.resourceVersion, TABLE.objectRejection]) keys.add(treeKey(table, key))
     const namespace = ref.namespace ?? ''
     const object = event.object
     const spec = isRecord(object.spec) ? object.spec : {}
     if (ref.kind === 'Ingress') {
-      const hosts = [...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')), ...records(spec.tls).flatMap((tls) => strings(tls.hosts))]
+      const hosts = [
+        ...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')),
+        ...records(spec.tls).flatMap((tls) => strings(tls.hosts)),
+      ]
       for (const host of hosts) {
         keys.add(treeKey(TABLE.host, host))
         keys.add(treeKey(TABLE.hostRejections, host))

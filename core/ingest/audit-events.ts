@@ -101,7 +101,8 @@ function fromDelete(item: AuditEvent, resource: AuditedResource, target: { name?
 function fromDeleteCollection(item: AuditEvent, resource: AuditedResource): Outcome {
   const list = item.responseObject
   if (!list) return failure('responseObject', missingBody(item, resource))
-  if (list.kind !== `${resource.kind}List` || !Array.isArray(list.items)) return failure('responseObject.kind', `must be the ${resource.kind}List of the deleted objects, not ${quote(list.kind)}`)
+  if (list.kind !== `${resource.kind}List` || !Array.isArray(list.items))
+    return failure('responseObject.kind', `must be the ${resource.kind}List of the deleted objects, not ${quote(list.kind)}`)
   const outcome = { changes: [] as Ordered<WatchEvent>[], issues: [] as Issue[] }
   list.items.forEach((entry: unknown, index) => {
     const read = readIdentity(isRecord(entry) ? entry.metadata : undefined, resource, ['responseObject', 'items', index, 'metadata'])
@@ -116,7 +117,10 @@ function fromDeleteCollection(item: AuditEvent, resource: AuditedResource): Outc
 function afterWrite(object: Record<string, unknown>, resource: AuditedResource, verb: string): Outcome {
   if (object.kind !== resource.kind) return failure('responseObject.kind', `must be ${resource.kind}, not ${quote(object.kind)}`)
   if (object.apiVersion !== resource.apiVersion) {
-    return failure('responseObject.apiVersion', `${quote(object.apiVersion)} is not read (only ${resource.apiVersion}); the next full resync brings this object`)
+    return failure(
+      'responseObject.apiVersion',
+      `${quote(object.apiVersion)} is not read (only ${resource.apiVersion}); the next full resync brings this object`,
+    )
   }
   const read = readIdentity(object.metadata, resource, ['responseObject', 'metadata'])
   if ('issues' in read) return { changes: [], issues: read.issues }
@@ -163,7 +167,7 @@ function isDryRun(requestURI: string): boolean {
 
 function missingBody(item: AuditEvent, resource: AuditedResource): string {
   if (item.annotations?.['audit.k8s.io/truncated'] === 'true') {
-    return 'missing: the API server dropped this event\'s bodies as too large (--audit-webhook-truncate-max-event-size); raise the limit, or wait for the next full resync'
+    return "missing: the API server dropped this event's bodies as too large (--audit-webhook-truncate-max-event-size); raise the limit, or wait for the next full resync"
   }
   const name = resource.group ? `${resource.resource}.${resource.group}` : resource.resource
   return `missing: the audit policy must log ${name} at level RequestResponse for hapedge to see the written object (infra/audit/policy.yaml)`

@@ -42,7 +42,17 @@ export interface IngestResult {
  */
 export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
   const events = await judgeTlsSecrets(received)
-  const result: IngestResult = { generation: null, manifest: null, committed: false, changed: { files: 0, bytes: 0 }, reload: false, reasons: [], rejected: [], ignored: null, stale: 0 }
+  const result: IngestResult = {
+    generation: null,
+    manifest: null,
+    committed: false,
+    changed: { files: 0, bytes: 0 },
+    reload: false,
+    reasons: [],
+    rejected: [],
+    ignored: null,
+    stale: 0,
+  }
   let last: Committed | undefined
   const files = new Set<string>()
   for (let start = 0; start < events.length || !last; start += chunk) {

@@ -26,7 +26,11 @@ export const endpointSlice = z
     kind: z.literal('EndpointSlice'),
     metadata: endpointSliceMetadata,
     addressType: z.enum(['IPv4', 'IPv6', 'FQDN']),
-    endpoints: z.array(z.object({ addresses: z.array(z.string()).min(1).max(100), conditions: conditions.optional() })).max(1000).nullable().optional(),
+    endpoints: z
+      .array(z.object({ addresses: z.array(z.string()).min(1).max(100), conditions: conditions.optional() }))
+      .max(1000)
+      .nullable()
+      .optional(),
     ports: z.array(endpointPort).max(100).nullable().optional(),
   })
   .superRefine((slice, ctx) => {
@@ -34,7 +38,8 @@ export const endpointSlice = z
     const valid = slice.addressType === 'IPv4' ? isIpv4 : isIpv6
     slice.endpoints?.forEach((endpoint, e) =>
       endpoint.addresses.forEach((value, a) => {
-        if (!valid(value)) ctx.addIssue({ code: 'custom', path: ['endpoints', e, 'addresses', a], message: `${quote(value)} must be an ${slice.addressType} address` })
+        if (!valid(value))
+          ctx.addIssue({ code: 'custom', path: ['endpoints', e, 'addresses', a], message: `${quote(value)} must be an ${slice.addressType} address` })
       }),
     )
   })

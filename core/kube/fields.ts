@@ -87,7 +87,10 @@ export function isIpv6(address: string): boolean {
 }
 
 /** Kubernetes timestamps are RFC 3339; only their order matters here. */
-export const timestamp = z.string().max(64).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 time')
+export const timestamp = z
+  .string()
+  .max(64)
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 time')
 
 export const labels = z.record(z.string().max(317), z.string().max(63))
 export const annotations = z.record(z.string().max(317), z.string().max(262144))

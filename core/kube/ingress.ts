@@ -3,10 +3,10 @@ import { dnsLabel, hostname, httpPath, objectName, portName, portNumber } from '
 import { checkHapedgeAnnotations, LEGACY_CLASS_ANNOTATION } from './annotations.ts'
 import { namespacedMetadata } from './metadata.ts'
 
-export const serviceBackendPort = z.union([
-  z.object({ number: portNumber, name: z.undefined().optional() }),
-  z.object({ name: portName, number: z.undefined().optional() }),
-], { error: 'must set exactly one of "number" (1 to 65535) and "name" (an IANA service name)' })
+export const serviceBackendPort = z.union(
+  [z.object({ number: portNumber, name: z.undefined().optional() }), z.object({ name: portName, number: z.undefined().optional() })],
+  { error: 'must set exactly one of "number" (1 to 65535) and "name" (an IANA service name)' },
+)
 
 export const ingressBackend = z
   .object({
@@ -14,7 +14,8 @@ export const ingressBackend = z
     resource: z.object({ kind: z.string(), name: z.string() }).optional(),
   })
   .check((ctx) => {
-    if (ctx.value.resource) ctx.issues.push({ code: 'custom', input: ctx.value, path: ['resource'], message: 'resource backends are not supported; use a service backend' })
+    if (ctx.value.resource)
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['resource'], message: 'resource backends are not supported; use a service backend' })
     else if (!ctx.value.service) ctx.issues.push({ code: 'custom', input: ctx.value, path: ['service'], message: 'is required' })
   })
 
@@ -34,7 +35,11 @@ export const httpIngressPath = z
 
 export const ingressRule = z.object({
   /** `host: ""` is written by real manifests and means no host, as in the API server. */
-  host: z.literal('').transform(() => undefined).or(hostname).optional(),
+  host: z
+    .literal('')
+    .transform(() => undefined)
+    .or(hostname)
+    .optional(),
   http: z.object({ paths: z.array(httpIngressPath).min(1, 'must list at least one path').max(1000) }).optional(),
 })
 

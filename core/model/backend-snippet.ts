@@ -15,8 +15,29 @@ export const SNIPPET_LIMITS = { lines: 50, lineLength: 1000 }
  * a conditional block (`.if`) that could swallow the sections after it. Compared lowercase.
  */
 const SECTIONS = new Set([
-  'global', 'defaults', 'frontend', 'backend', 'listen', 'peers', 'resolvers', 'userlist', 'program', 'http-errors', 'ring', 'cache',
-  'mailers', 'crt-store', 'log-forward', 'fcgi-app', 'traces', 'acme', 'namespace_list', 'dynamic-update', 'spoe-agent', 'spoe-message', 'spoe-group',
+  'global',
+  'defaults',
+  'frontend',
+  'backend',
+  'listen',
+  'peers',
+  'resolvers',
+  'userlist',
+  'program',
+  'http-errors',
+  'ring',
+  'cache',
+  'mailers',
+  'crt-store',
+  'log-forward',
+  'fcgi-app',
+  'traces',
+  'acme',
+  'namespace_list',
+  'dynamic-update',
+  'spoe-agent',
+  'spoe-message',
+  'spoe-group',
 ])
 
 /** Lines that hapedge owns in a backend: its server slots, which the runtime API moves by name. */
@@ -39,7 +60,10 @@ export type SnippetCheck = { lines: string[] } | { problem: string }
 export function checkSnippet(text: string): SnippetCheck {
   const control = /[\u0000-\u0009\u000b-\u001f\u007f]/.exec(text)
   if (control) return { problem: `contains the control character ${quote(control[0])} (only newlines separate its lines)` }
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '')
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
   if (lines.length > SNIPPET_LIMITS.lines) return { problem: `has ${lines.length} lines, more than ${SNIPPET_LIMITS.lines}` }
   for (const [index, line] of lines.entries()) {
     const problem = lineProblem(line, `line ${index + 1}`)

@@ -5,7 +5,10 @@ import type { Rejection } from './rejection.ts'
 
 /** The cluster's catch-all: the oldest served Ingress's `spec.defaultBackend`; any other is reported. */
 export function deriveDefaultBackend(state: ClusterState): { backend?: BackendRef; rejections: Rejection[] } {
-  const ingresses = state.ingressesWithDefaultBackend().filter((ingress) => state.serves(ingress)).sort(compareIngressPrecedence)
+  const ingresses = state
+    .ingressesWithDefaultBackend()
+    .filter((ingress) => state.serves(ingress))
+    .sort(compareIngressPrecedence)
   const [winner, ...losers] = ingresses
   if (!winner) return { rejections: [] }
   const rejections = losers.map((ingress) => ({

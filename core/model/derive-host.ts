@@ -35,7 +35,10 @@ export interface DerivedHost {
  * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
 export function deriveHost(host: string, state: ClusterState, settings: Settings): DerivedHost {
-  const ingresses = state.ingressesForHost(host).filter((ingress) => state.serves(ingress)).sort(compareIngressPrecedence)
+  const ingresses = state
+    .ingressesForHost(host)
+    .filter((ingress) => state.serves(ingress))
+    .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
   const routes = collectRoutes(host, ingresses, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
@@ -82,12 +85,16 @@ function chooseTls(host: string, ingresses: Ingress[], state: ClusterState, reje
       if (!resolved.ok) {
         rejections.push({ object: owner, reason: `spec.tls[${t}]: ${resolved.reason}` })
         // The Secret is told too, so that a write of the Secret alone answers why it is not served.
-        if (resolved.problem) rejections.push({ object: describeRef({ kind: 'Secret', namespace: ingress.metadata.namespace, name: tls.secretName! }), reason: resolved.problem })
+        if (resolved.problem)
+          rejections.push({ object: describeRef({ kind: 'Secret', namespace: ingress.metadata.namespace, name: tls.secretName! }), reason: resolved.problem })
         return
       }
       if (!chosen) chosen = { secret: resolved.key, ingress }
       else if (chosen.secret !== resolved.key) {
-        rejections.push({ object: owner, reason: `spec.tls[${t}]: host "${host}" already uses Secret ${chosen.secret} from ${describeIngress(chosen.ingress)}` })
+        rejections.push({
+          object: owner,
+          reason: `spec.tls[${t}]: host "${host}" already uses Secret ${chosen.secret} from ${describeIngress(chosen.ingress)}`,
+        })
       }
     })
   }

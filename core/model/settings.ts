@@ -36,15 +36,14 @@ const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HA
 const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
 
 /** The global settings read from the ConfigMap's `data`, with their defaults. */
-export const settingsSchema = z
-  .object({
-    'ssl-redirect': flag.default(true),
-    'timeout-connect': haproxyTime.default('5s'),
-    'timeout-client': haproxyTime.default('60s'),
-    'timeout-server': haproxyTime.default('60s'),
-    'timeout-http-request': haproxyTime.default('10s'),
-    balance: z.enum(['roundrobin', 'leastconn', 'random']).default('roundrobin'),
-  })
+export const settingsSchema = z.object({
+  'ssl-redirect': flag.default(true),
+  'timeout-connect': haproxyTime.default('5s'),
+  'timeout-client': haproxyTime.default('60s'),
+  'timeout-server': haproxyTime.default('60s'),
+  'timeout-http-request': haproxyTime.default('10s'),
+  balance: z.enum(['roundrobin', 'leastconn', 'random']).default('roundrobin'),
+})
 
 export type Settings = z.output<typeof settingsSchema>
 

@@ -29,7 +29,11 @@ export async function changedFiles(before: string | undefined, after: string, lo
 }
 
 /** The text of each changed file on both sides (read in parallel, chunks verified as they load). */
-export async function changedTexts(changes: readonly FileChange[], loader: NodeLoader, context: TreeContext): Promise<{ before: Map<string, string>; after: Map<string, string> }> {
+export async function changedTexts(
+  changes: readonly FileChange[],
+  loader: NodeLoader,
+  context: TreeContext,
+): Promise<{ before: Map<string, string>; after: Map<string, string> }> {
   const before = new Map<string, string>()
   const after = new Map<string, string>()
   const read = async (into: Map<string, string>, path: string, root: TreeRoot | undefined) => {

@@ -15,7 +15,13 @@ import type { NodeLoader } from './node-loader.ts'
  * against the address its verified parent gives, fetching whatever the hint left out. A `have`
  * whose text is not a manifest record (a tree node, a file) is taken as holding nothing.
  */
-export async function generationDelta(want: string, have: string | undefined, loader: NodeLoader, context: TreeContext, budgetBytes: number): Promise<Map<string, string>> {
+export async function generationDelta(
+  want: string,
+  have: string | undefined,
+  loader: NodeLoader,
+  context: TreeContext,
+  budgetBytes: number,
+): Promise<Map<string, string>> {
   const delta = new Map<string, string>()
   if (want === have) return delta
   let bytes = 0

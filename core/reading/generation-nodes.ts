@@ -13,7 +13,11 @@ export interface GenerationNode {
 
 export const spaceOf = (node: GenerationNode) => node.shape?.space ?? MANIFEST_SHAPE.space
 
-export const rootNode = (shape: TreeShape | undefined, root: Pick<TreeRoot, 'sha256' | 'level'>): GenerationNode => ({ sha256: root.sha256, level: root.level, ...(shape ? { shape } : {}) })
+export const rootNode = (shape: TreeShape | undefined, root: Pick<TreeRoot, 'sha256' | 'level'>): GenerationNode => ({
+  sha256: root.sha256,
+  level: root.level,
+  ...(shape ? { shape } : {}),
+})
 
 /** Whether the node names others: an internal node, or a leaf of the manifest (whose entries are the files' roots). */
 export const pointsOn = (node: GenerationNode) => node.level > 0 || node.shape === MANIFEST_SHAPE

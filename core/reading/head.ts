@@ -85,7 +85,15 @@ export const generationRecord = head.extend({
     reload: z.boolean(),
     reasons: z.array(z.string()),
     maps: z.array(z.object({ map: z.string(), key: z.string(), value: z.string().optional() })),
-    servers: z.array(z.object({ op: z.enum(['set', 'add', 'del']), backend: z.string(), server: z.string(), address: z.string().optional(), state: z.enum(['ready', 'maint']).optional() })),
+    servers: z.array(
+      z.object({
+        op: z.enum(['set', 'add', 'del']),
+        backend: z.string(),
+        server: z.string(),
+        address: z.string().optional(),
+        state: z.enum(['ready', 'maint']).optional(),
+      }),
+    ),
     certificates: z.array(z.string()),
   }),
   files: z.array(z.string()),

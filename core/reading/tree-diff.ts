@@ -23,7 +23,15 @@ interface Pending {
  * dropped from both: prolly trees cut nodes on keys alone, so what did not change lines up and
  * is skipped whole. The cost is the nodes on the paths to what changed, not the trees.
  */
-export async function diffTrees(shape: TreeShape, before: TreeRoot | undefined, after: TreeRoot | undefined, loader: NodeLoader, context: TreeContext, from = '', to = '\uffff'): Promise<EntryChange[]> {
+export async function diffTrees(
+  shape: TreeShape,
+  before: TreeRoot | undefined,
+  after: TreeRoot | undefined,
+  loader: NodeLoader,
+  context: TreeContext,
+  from = '',
+  to = '\uffff',
+): Promise<EntryChange[]> {
   const start = (root: TreeRoot | undefined): Pending[] => (root ? [{ sha256: root.sha256, level: root.level, after: undefined }] : [])
   let left = start(before)
   let right = start(after)

@@ -17,7 +17,12 @@ export interface WalkOptions {
  * in parallel: the manifest record, the manifest tree, each file's chunk tree, and (from a
  * HEAD) the snapshot tree. Returns the addresses reached, by space.
  */
-export async function walkGeneration(start: { manifest: string; snapshot?: Head['snapshot'] }, loader: NodeLoader, context: TreeContext, options: WalkOptions): Promise<Set<string>> {
+export async function walkGeneration(
+  start: { manifest: string; snapshot?: Head['snapshot'] },
+  loader: NodeLoader,
+  context: TreeContext,
+  options: WalkOptions,
+): Promise<Set<string>> {
   const seen = options.seen ?? new Set<string>()
   const reached = new Set<string>()
   const reach = (space: string, sha256: string) => {

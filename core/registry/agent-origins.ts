@@ -9,7 +9,10 @@ import { z } from 'zod'
 export const originPattern = z
   .string()
   .max(253)
-  .regex(/^https?:\/\/(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:(\d{1,5}|\*))?$|^https?:\/\/\[[0-9a-f:.]+\](:(\d{1,5}|\*))?$/, 'must be an origin like https://agents.example.com, http://10.1.2.3:*, or https://*.pods.example.com')
+  .regex(
+    /^https?:\/\/(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:(\d{1,5}|\*))?$|^https?:\/\/\[[0-9a-f:.]+\](:(\d{1,5}|\*))?$/,
+    'must be an origin like https://agents.example.com, http://10.1.2.3:*, or https://*.pods.example.com',
+  )
 
 export const agentOrigins = z.array(originPattern).max(32)
 

@@ -61,7 +61,14 @@ export const clusterRecord = clusterRegistration.extend({
 export type ClusterRecord = z.infer<typeof clusterRecord>
 
 /** What the record stores besides what the registry adds (token digests, creation and removal times). */
-export const clusterSettings = clusterRecord.omit({ tokenSha256: true, createdAt: true, previousTokenSha256: true, previousTokenExpiresAt: true, removedAt: true, purgeAfter: true })
+export const clusterSettings = clusterRecord.omit({
+  tokenSha256: true,
+  createdAt: true,
+  previousTokenSha256: true,
+  previousTokenExpiresAt: true,
+  removedAt: true,
+  purgeAfter: true,
+})
 export type ClusterSettings = z.output<typeof clusterSettings>
 
 /** A record as the admin API shows it: no token digest, no key, no sealed credentials. */

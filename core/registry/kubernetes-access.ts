@@ -24,7 +24,11 @@ export const kubernetesAccessInput = z.strictObject({
   server: httpsUrl,
   token: z.string().min(1).max(8192),
   /** The server's CA, base64 PEM as in a kubeconfig's `certificate-authority-data`. */
-  caData: z.string().max(65536).regex(/^[A-Za-z0-9+/=\s]*$/, 'must be base64').optional(),
+  caData: z
+    .string()
+    .max(65536)
+    .regex(/^[A-Za-z0-9+/=\s]*$/, 'must be base64')
+    .optional(),
   resource: statusResource.default({ namespace: 'hapedge' }),
 })
 
@@ -44,7 +48,11 @@ const context = (cluster: string) => `cluster/${cluster}/kubernetes`
 
 export async function sealAccess(sealer: Sealer, dataKey: string, cluster: string, input: KubernetesAccessInput): Promise<KubernetesAccess> {
   const secret = JSON.stringify({ token: input.token, ...(input.caData ? { caData: input.caData.replace(/\s+/g, '') } : {}) })
-  return { server: input.server, resource: { namespace: input.resource.namespace, name: input.resource.name ?? cluster }, sealed: await sealer.seal(dataKey, secret, context(cluster)) }
+  return {
+    server: input.server,
+    resource: { namespace: input.resource.namespace, name: input.resource.name ?? cluster },
+    sealed: await sealer.seal(dataKey, secret, context(cluster)),
+  }
 }
 
 export async function openAccess(sealer: Sealer, dataKey: string, cluster: string, access: KubernetesAccess): Promise<KubernetesCredentials> {

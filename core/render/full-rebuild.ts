@@ -19,7 +19,11 @@ export interface Rendered {
  * (from tlsSecretProblems) are the TLS Secrets whose certificate and key do not load together,
  * which are read as invalid, as a write reads them; without it, none are.
  */
-export function fullRebuild(objects: Iterable<unknown>, options: Partial<ClusterOptions> = {}, tlsProblems: ReadonlyMap<unknown, string> = new Map()): Rendered {
+export function fullRebuild(
+  objects: Iterable<unknown>,
+  options: Partial<ClusterOptions> = {},
+  tlsProblems: ReadonlyMap<unknown, string> = new Map(),
+): Rendered {
   const state = new ClusterState(options)
   for (const object of objects) state.apply(withTlsProblem(readObject(object), tlsProblems.get(object)))
   const model = deriveCluster(state)

@@ -32,8 +32,15 @@ export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf): ObjectSt
       const stored = await store.get(key)
       const cluster = SEALED_KEY.exec(key)?.[1]
       if (!stored || cluster === undefined || !isSealedBody(stored.body)) return stored
-      const dataKey = await keyFor(cluster, (error) => new CorruptObject(key, `sealed, and the data key of cluster ${cluster} is unavailable: ${error.message}`))
-      if (!dataKey) throw new CorruptObject(key, `sealed, but this deployment has no data key for cluster ${cluster}: configure the deployment secret (HAPEDGE_SECRET) it was sealed under`)
+      const dataKey = await keyFor(
+        cluster,
+        (error) => new CorruptObject(key, `sealed, and the data key of cluster ${cluster} is unavailable: ${error.message}`),
+      )
+      if (!dataKey)
+        throw new CorruptObject(
+          key,
+          `sealed, but this deployment has no data key for cluster ${cluster}: configure the deployment secret (HAPEDGE_SECRET) it was sealed under`,
+        )
       try {
         const body = await openBody(dataKey, stored.body, key)
         return { etag: stored.etag, size: body.length, body }
@@ -45,7 +52,13 @@ export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf): ObjectSt
     async put(key, body, condition) {
       const cluster = SEALED_KEY.exec(key)?.[1]
       // A failure to find the key fails the write: content meant to be sealed is never stored in the clear.
-      const dataKey = cluster === undefined ? undefined : await keyFor(cluster, (error) => new Error(`${key}: not written, the data key of cluster ${cluster} is unavailable: ${error.message}`, { cause: error }))
+      const dataKey =
+        cluster === undefined
+          ? undefined
+          : await keyFor(
+              cluster,
+              (error) => new Error(`${key}: not written, the data key of cluster ${cluster} is unavailable: ${error.message}`, { cause: error }),
+            )
       return store.put(key, dataKey ? await sealBody(dataKey, toBytes(body), key) : body, condition)
     },
     head: (key) => store.head(key),

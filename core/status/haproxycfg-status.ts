@@ -58,7 +58,15 @@ export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
     rejectedCount: facts.rejected.length,
     rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason, STATUS_LIMITS.text) })),
     ...(facts.ignored ? { ignored: { ...facts.ignored } } : {}),
-    conditions: statusConditions({ generation: facts.generation, manifest: facts.manifest, at: facts.committedAt, rejected: facts.rejected.length, ignored: facts.ignored ?? undefined, pods, pinned: facts.pinned }),
+    conditions: statusConditions({
+      generation: facts.generation,
+      manifest: facts.manifest,
+      at: facts.committedAt,
+      rejected: facts.rejected.length,
+      ignored: facts.ignored ?? undefined,
+      pods,
+      pinned: facts.pinned,
+    }),
     pods: pods.slice(0, STATUS_LIMITS.pods),
   }
 }

@@ -43,7 +43,12 @@ export function statusConditions(facts: ConditionFacts): StatusCondition[] {
 
 function pinned({ pinned }: ConditionFacts, condition: Make): StatusCondition {
   if (!pinned) return condition('Pinned', 'False', 'Following', 'each change is served as it is committed')
-  return condition('Pinned', 'True', 'RolledBack', `rolled back to generation ${pinned.generation} at ${pinned.since}; ${pinned.held} change(s) since are held until the cluster is released`)
+  return condition(
+    'Pinned',
+    'True',
+    'RolledBack',
+    `rolled back to generation ${pinned.generation} at ${pinned.since}; ${pinned.held} change(s) since are held until the cluster is released`,
+  )
 }
 
 type Make = (type: StatusCondition['type'], status: StatusCondition['status'], reason: string, message: string) => StatusCondition
@@ -74,7 +79,8 @@ function degraded({ rejected, ignored, pods }: ConditionFacts, condition: Make):
 function ignoredByClass(ignored: IgnoredIngresses | undefined): string | undefined {
   const parts: string[] = []
   if (ignored && ignored.otherClass > 0) parts.push(`${ignored.otherClass} Ingress(es) of other classes`)
-  if (ignored && ignored.noDefaultClass > 0) parts.push(`${ignored.noDefaultClass} Ingress(es) without a class (this cluster's class is not the default IngressClass)`)
+  if (ignored && ignored.noDefaultClass > 0)
+    parts.push(`${ignored.noDefaultClass} Ingress(es) without a class (this cluster's class is not the default IngressClass)`)
   return parts.length > 0 ? `${parts.join(' and ')} are ignored (status.ignored)` : undefined
 }
 

@@ -17,7 +17,8 @@ export function readPrivateKey(block: PemBlock): PrivateKey {
   const key = expectTag(readWhole(block.der), TAG.sequence, `the ${block.label}`)
   const fields = readElements(key.contents)
   if (block.label === 'RSA PRIVATE KEY') {
-    if (fields.length < 9 || fields.some((field) => field.tag !== TAG.integer)) throw new DerError('an RSA PRIVATE KEY is a SEQUENCE of at least 9 INTEGERs (PKCS#1)')
+    if (fields.length < 9 || fields.some((field) => field.tag !== TAG.integer))
+      throw new DerError('an RSA PRIVATE KEY is a SEQUENCE of at least 9 INTEGERs (PKCS#1)')
     return { pkcs8: privateKeyInfo(encodeElement(TAG.sequence, encodeOid(OID.rsaEncryption), encodeElement(TAG.null)), block.der), algorithm: { type: 'RSA' } }
   }
   if (block.label === 'EC PRIVATE KEY') {

@@ -16,7 +16,8 @@ export interface Certificate {
 export function readCertificate(der: Uint8Array): Certificate {
   const certificate = expectTag(readWhole(der), TAG.sequence, 'the Certificate')
   const parts = readElements(certificate.contents)
-  if (parts.length !== 3) throw new DerError(`a Certificate is a SEQUENCE of 3 elements (tbsCertificate, signatureAlgorithm, signature), this one holds ${parts.length}`)
+  if (parts.length !== 3)
+    throw new DerError(`a Certificate is a SEQUENCE of 3 elements (tbsCertificate, signatureAlgorithm, signature), this one holds ${parts.length}`)
   const [tbs, signatureAlgorithm, signature] = parts
   expectTag(signatureAlgorithm, TAG.sequence, 'signatureAlgorithm')
   expectTag(signature, TAG.bitString, 'signature')

@@ -44,4 +44,11 @@ export interface Limits {
   deltaBytes: number
 }
 
-export const DEFAULT_LIMITS: Limits = { bodyBytes: 32 * 1024 * 1024, events: 5_000, auditItems: 1_000, objects: 200_000, eventsPerCommit: 2_000, deltaBytes: 8 * 1024 * 1024 }
+export const DEFAULT_LIMITS: Limits = {
+  bodyBytes: 32 * 1024 * 1024,
+  events: 5_000,
+  auditItems: 1_000,
+  objects: 200_000,
+  eventsPerCommit: 2_000,
+  deltaBytes: 8 * 1024 * 1024,
+}

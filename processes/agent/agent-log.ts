@@ -7,10 +7,7 @@ export type AgentLog = (line: string, level: 'info' | 'error') => void
 export type Trigger = 'start' | 'push' | 'watch' | 'poll'
 
 /** How a generation was taken, as the log line tells it. */
-export type Taken =
-  | { applied: 'runtime'; plan: Plan }
-  | { applied: 'reload'; reasons: readonly string[] }
-  | { applied: 'written'; checked: boolean }
+export type Taken = { applied: 'runtime'; plan: Plan } | { applied: 'reload'; reasons: readonly string[] } | { applied: 'written'; checked: boolean }
 
 const HEARD: Record<Trigger, string> = { start: 'at start', push: 'by push', watch: 'by watch', poll: 'by poll' }
 /** Reasons shown before the rest are counted: a resync can make hundreds of backends new at once. */
@@ -33,7 +30,11 @@ export function takenLine(generation: number, taken: Taken, ms: number, trigger:
 
 /** `3 map entries, 1 server`: what a runtime apply changed, zero counts left out. */
 export function runtimeChanges(plan: Plan): string {
-  const counts = [count(plan.maps.length, 'map entry', 'map entries'), count(plan.servers.length, 'server', 'servers'), count(plan.certificates.length, 'certificate', 'certificates')]
+  const counts = [
+    count(plan.maps.length, 'map entry', 'map entries'),
+    count(plan.servers.length, 'server', 'servers'),
+    count(plan.certificates.length, 'certificate', 'certificates'),
+  ]
   const said = counts.filter((text) => text !== '')
   return said.length > 0 ? said.join(', ') : 'nothing HAProxy serves changed'
 }

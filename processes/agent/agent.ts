@@ -156,7 +156,13 @@ export class Agent {
     this.refused = undefined
     this.loggedError = undefined
     this.log(takenLine(pulled.generation, taken, Math.round(performance.now() - started), trigger), 'info')
-    Object.assign(this.status, { generation: pulled.generation, manifest: pulled.manifest, applied: taken.applied, appliedAt: new Date().toISOString(), lastError: null })
+    Object.assign(this.status, {
+      generation: pulled.generation,
+      manifest: pulled.manifest,
+      applied: taken.applied,
+      appliedAt: new Date().toISOString(),
+      lastError: null,
+    })
     await recordTakenAs(this.dir, pulled.generation, pulled.manifest)
     await pruneGenerations(this.dir, pulled.manifest)
   }
@@ -169,7 +175,10 @@ export class Agent {
     const blamed = blameFromCheck(output, refused.files)
     const blame = blamed.length ? `, blaming ${blamed.join(', ')}` : ''
     const running = this.installed ? 'the files before it stay current' : 'no generation is current'
-    const words = output.split('\n').filter((line) => line.trim() && !line.startsWith('[NOTICE]')).join('\n')
+    const words = output
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('[NOTICE]'))
+      .join('\n')
     const manifest = refused.manifest.slice(0, 12)
     return {
       message: `haproxy -c refused generation ${refused.generation} (${manifest})${blame}; ${running}:\n${words}`,

@@ -16,7 +16,11 @@ export async function haproxyCheck(binary: string): Promise<HaproxyCheck | undef
   if (!runs) return undefined
   return {
     // Named absolutely: `haproxy -c` runs from the generation's directory, and DIR may be relative to the agent's.
-    check: (generationDir) => checkedConfig({ binary, configs: [resolve(generationDir)], cwd: resolve(generationDir), timeoutMs: CHECK_TIMEOUT_MS }, '`current` still names the generation before'),
+    check: (generationDir) =>
+      checkedConfig(
+        { binary, configs: [resolve(generationDir)], cwd: resolve(generationDir), timeoutMs: CHECK_TIMEOUT_MS },
+        '`current` still names the generation before',
+      ),
   }
 }
 

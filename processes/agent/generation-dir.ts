@@ -69,7 +69,10 @@ export async function recordTakenAs(dir: string, generation: number, manifest: s
 }
 
 async function takenAs(dir: string, manifest: string): Promise<number | undefined> {
-  const recorded = await readFile(join(dir, TAKEN_AS), 'utf8').then((text) => JSON.parse(text) as unknown, () => undefined)
+  const recorded = await readFile(join(dir, TAKEN_AS), 'utf8').then(
+    (text) => JSON.parse(text) as unknown,
+    () => undefined,
+  )
   const { generation, manifest: named } = (recorded ?? {}) as { generation?: unknown; manifest?: unknown }
   return named === manifest && Number.isSafeInteger(generation) ? (generation as number) : undefined
 }
@@ -85,7 +88,8 @@ export async function installedGeneration(dir: string): Promise<Installed | unde
   const root = resolve(dir, target)
   const files = new Map<string, string>()
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'), await readFile(join(entry.parentPath, entry.name), 'utf8'))
+    if (entry.isFile())
+      files.set(relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'), await readFile(join(entry.parentPath, entry.name), 'utf8'))
   }
   const manifest = target.split('/').pop()!
   const generation = await takenAs(dir, manifest)
@@ -101,5 +105,8 @@ export async function pruneGenerations(dir: string, current: string): Promise<vo
 }
 
 async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(() => true, () => false)
+  return lstat(path).then(
+    () => true,
+    () => false,
+  )
 }

@@ -110,7 +110,11 @@ function exchange(path: string, line: string, timeoutMs: number): Promise<string
     const command = line.split('\n', 1)[0] ?? ''
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new Error(`haproxy socket ${path}: \`${command}\` had no complete answer within ${timeoutMs} ms (so far: ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 200))})`))
+      reject(
+        new Error(
+          `haproxy socket ${path}: \`${command}\` had no complete answer within ${timeoutMs} ms (so far: ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 200))})`,
+        ),
+      )
     }, timeoutMs)
     // Half-close after the line: the master CLI answers only then (seen on 2.6.12); the stats socket closes after one line either way.
     socket.on('connect', () => socket.end(line))

@@ -74,7 +74,11 @@ export async function masterReload(options: MasterReloadOptions): Promise<Reload
     }
     if (after.master.reloads <= before.master.reloads) continue
     if ((after.master.failed ?? 0) > (before.master.failed ?? 0)) {
-      throw new ReloadError('confirm', `HAProxy failed to load the new configuration (failed reloads ${before.master.failed ?? 0} → ${after.master.failed}); the previous worker keeps serving`, last)
+      throw new ReloadError(
+        'confirm',
+        `HAProxy failed to load the new configuration (failed reloads ${before.master.failed ?? 0} → ${after.master.failed}); the previous worker keeps serving`,
+        last,
+      )
     }
     const fresh = after.workers.filter((worker) => !previous.has(worker.pid))
     if (fresh.length > 0) return { workers: fresh.map((worker) => worker.pid), previous: [...previous], reloads: after.master.reloads }

@@ -42,7 +42,12 @@ type Step = (command: string, options?: { payload?: string; expect?: RegExp; ret
  * atomically (`prepare map` → `add map @ver` → `commit map @ver`), then certificates (`set ssl
  * cert` → `commit ssl cert`). Stops at the first failure with a RuntimeStepError.
  */
-export async function applyAtRuntime(socket: HaproxySocket, plan: Plan, files: ReadonlyMap<string, string>, options: RuntimeOptions = {}): Promise<RuntimeApplied> {
+export async function applyAtRuntime(
+  socket: HaproxySocket,
+  plan: Plan,
+  files: ReadonlyMap<string, string>,
+  options: RuntimeOptions = {},
+): Promise<RuntimeApplied> {
   if (plan.reload) throw new Error(`the plan needs a reload, not the runtime API: ${plan.reasons.join('; ')}`)
   const { payloadBytes = 8192, drainTimeoutMs = 10_000 } = options
   const applied: RuntimeApplied = { maps: [], servers: [], certificates: [], commands: [] }
@@ -147,7 +152,10 @@ export function payloads(lines: readonly string[], bytes: number): string[] {
 
 async function replaceCertificate(socket: HaproxySocket, name: string, pem: string, step: Step): Promise<void> {
   // An empty line would end the payload early.
-  const payload = pem.split('\n').filter((line) => line.trim() !== '').join('\n')
+  const payload = pem
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .join('\n')
   try {
     await step(`set ssl cert ${name}`, { payload, expect: /Transaction (created|updated)/ })
     await step(`commit ssl cert ${name}`, { expect: /Success!/ })

@@ -27,12 +27,12 @@ const agentFlags = {
   cluster: { value: 'ID', required: true, description: 'the cluster to follow' },
   token: { value: 'TOKEN', required: true, env: 'HAPEDGE_TOKEN', description: 'the cluster token, hpe.<cluster>.<secret>; the variable keeps it out of ps' },
   dir: { value: 'DIR', required: true, description: 'an existing directory for the generations; HAProxy runs DIR/current' },
-  'master-socket': { value: 'PATH', required: { unless: 'once' }, description: 'HAProxy\'s master CLI socket, for reloads: haproxy -W -S PATH' },
+  'master-socket': { value: 'PATH', required: { unless: 'once' }, description: "HAProxy's master CLI socket, for reloads: haproxy -W -S PATH" },
   'stats-socket': { value: 'PATH', defaultNote: 'DIR/stats.sock', description: 'the admin stats socket for runtime changes, declared in DIR/agent.cfg' },
-  listen: { value: 'ADDR:PORT', description: 'take the function\'s pushes (POST /notify) and answer GET /status here' },
+  listen: { value: 'ADDR:PORT', description: "take the function's pushes (POST /notify) and answer GET /status here" },
   advertise: { value: 'URL', defaultNote: 'http://$POD_IP:PORT, else the --listen address', description: 'where the function pushes to, as reported to it' },
   'follow-resource': { value: 'NAMESPACE/NAME', description: 'watch this HAProxyCfg, whose status names each new generation the moment it is committed' },
-  kubeconfig: { value: 'FILE', defaultNote: 'the pod\'s service account', description: 'the kubeconfig for --follow-resource' },
+  kubeconfig: { value: 'FILE', defaultNote: "the pod's service account", description: 'the kubeconfig for --follow-resource' },
   poll: { value: 'DURATION', default: '5s', description: 'ask the function for its newest generation this often' },
   once: { description: 'write the current generation into DIR, and DIR/agent.cfg, and exit, as an init container' },
   pod: { value: 'NAME', env: 'POD_NAME', defaultNote: 'the host name', description: 'the name this agent reports its generation under' },
@@ -50,7 +50,7 @@ export const agentCommand = defineCommand({
   flags: agentFlags,
   example: 'HAPEDGE_TOKEN=hpe.prod-eu.… hapedge agent --source https://hapedge.example --cluster prod-eu --dir /etc/haproxy/hapedge --once',
   environment: {
-    POD_IP: 'the pod\'s address, for the default --advertise',
+    POD_IP: "the pod's address, for the default --advertise",
     HAPROXY_BIN: 'the haproxy that checks a generation before a reload (default: haproxy on PATH)',
   },
   run: follow,
@@ -65,7 +65,8 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   const following = values['follow-resource'] === undefined ? undefined : namespacedName('follow-resource', values['follow-resource'], ' of an HAProxyCfg')
   const listenAt = values.listen === undefined ? undefined : listenAddress(values.listen)
   const advertised = values.advertise ?? (listenAt && advertisedUrl(listenAt))
-  if (advertised !== undefined && !notifyUrl.safeParse(advertised).success) throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
+  if (advertised !== undefined && !notifyUrl.safeParse(advertised).success)
+    throw new UsageError(`--advertise ${advertised}: the http(s) URL the function can reach this agent's --listen address at`)
   await requireDirectory('--dir', values.dir, `--dir ${values.dir} does not exist: create it (mkdir -p ${values.dir}) or mount a volume there`)
 
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
@@ -77,12 +78,16 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   const control = await haproxyControl({ dir: values.dir, statsSocket, masterSocket: values['master-socket']!, binary })
   const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, advertised, log), log)
   // Listening before the first sync, so that no push is missed while it runs.
-  const listening = listenAt && (await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address
+  const listening =
+    listenAt && (await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address
   log(followingLine({ ...source, push: listening && { listen: listening, advertised }, watch: following, poll: values.poll }), 'info')
   void agent.sync('start')
   if (following) {
     // Loaded only here: @kubernetes/client-node costs every other start about a second.
-    const [{ loadKubeConfig }, { followHaproxyCfg }] = await Promise.all([import('./kube-config-flag.ts'), import('../../functions/adapters/kubernetes/watch-haproxycfg.ts')])
+    const [{ loadKubeConfig }, { followHaproxyCfg }] = await Promise.all([
+      import('./kube-config-flag.ts'),
+      import('../../functions/adapters/kubernetes/watch-haproxycfg.ts'),
+    ])
     followHaproxyCfg(loadKubeConfig(values.kubeconfig), following, () => void agent.sync('watch'), {
       log: (line) => console.error(`hapedge agent: following HAProxyCfg ${following.namespace}/${following.name}: ${line}`),
     })

@@ -54,7 +54,11 @@ export function asksForHelp(table: FlagTable, args: readonly string[]): boolean 
  * Everything wrong is reported in one UsageError (unknown flags first, then flags without their
  * value and stray arguments, then every required flag missing), so one run shows all there is to fix.
  */
-export function parseFlags<T extends FlagTable>(table: T, args: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): FlagValues<T> {
+export function parseFlags<T extends FlagTable>(
+  table: T,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): FlagValues<T> {
   const unknown: string[] = []
   const wrong: string[] = []
   const given = new Map<string, string[]>()
@@ -96,7 +100,10 @@ export function parseFlags<T extends FlagTable>(table: T, args: readonly string[
   }
   const missing = Object.entries(table)
     .filter(([name, { required }]) => required && !isGiven(values[name]) && !valueless.has(name) && (required === true || !values[required.unless]))
-    .map(([name, { env: variable, required }]) => `--${name} is required${variable ? ` (or ${variable})` : ''}${typeof required === 'object' ? ` (or --${required.unless})` : ''}`)
+    .map(
+      ([name, { env: variable, required }]) =>
+        `--${name} is required${variable ? ` (or ${variable})` : ''}${typeof required === 'object' ? ` (or --${required.unless})` : ''}`,
+    )
 
   const problems = [...unknown, ...wrong, ...missing]
   if (problems.length > 0) throw new UsageError(problems.join('; '))

@@ -16,7 +16,7 @@ const forwardFlags = {
   source: { value: 'URL', required: true, description: 'the URL of the hapedge function' },
   cluster: { value: 'ID', required: true, description: 'the cluster this one is registered as' },
   token: { value: 'TOKEN', required: true, env: 'HAPEDGE_TOKEN', description: 'the cluster token, hpe.<cluster>.<secret>; the variable keeps it out of ps' },
-  kubeconfig: { value: 'FILE', defaultNote: 'the pod\'s service account', description: 'how to reach the cluster\'s API server' },
+  kubeconfig: { value: 'FILE', defaultNote: "the pod's service account", description: "how to reach the cluster's API server" },
   'config-map': { value: 'NAMESPACE/NAME', default: DEFAULT_OPTIONS.configMap, description: 'the ConfigMap of global settings to send' },
   resync: { value: 'DURATION', default: '30m', description: 'send every object again this often; 0 never' },
   'batch-delay': { value: 'DURATION', default: '75ms', description: 'how long a batch waits after its first event' },
@@ -76,5 +76,10 @@ async function forward(values: FlagValues<typeof forwardFlags>): Promise<number>
 function statusRelay(kubeConfig: KubeConfig, client: FunctionClient, cluster: string, resource: string): StatusRelay {
   const target = namespacedName('status-resource', resource)
   const writer = kubernetesClusterWriter({ kubeConfig, cluster })
-  return new StatusRelay(() => client.status(), writer, target, (line) => console.error(`hapedge forward: ${line}`))
+  return new StatusRelay(
+    () => client.status(),
+    writer,
+    target,
+    (line) => console.error(`hapedge forward: ${line}`),
+  )
 }

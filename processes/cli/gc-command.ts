@@ -46,10 +46,13 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
     ...(values.cluster.length ? { clusters: values.cluster } : {}),
   })
   if (outcomes.length === 0) console.log(`no cluster has a committed generation in ${values.data}`)
-  for (const outcome of outcomes) console[('error' in outcome ? 'error' : 'log')](describe(outcome, values.grace))
+  for (const outcome of outcomes) console['error' in outcome ? 'error' : 'log'](describe(outcome, values.grace))
   for (const { cluster, ...outcome } of sealed) {
     const report = 'report' in outcome ? outcome.report : undefined
-    if (report?.sealed) console.log(`${cluster}: sealed ${report.sealed} objects stored in the clear before it had a data key${report.complete ? '' : ' — more remain: run again'}`)
+    if (report?.sealed)
+      console.log(
+        `${cluster}: sealed ${report.sealed} objects stored in the clear before it had a data key${report.complete ? '' : ' — more remain: run again'}`,
+      )
   }
   // What crashed writes left on disk: never keys, so nothing above deletes them.
   const roots = values.cluster.length ? values.cluster.map((cluster) => join(values.data, clusterKeys(cluster).root)) : [values.data]

@@ -4,7 +4,9 @@ import type { Flag, FlagTable } from './flags.ts'
 /** `hapedge render --in PATH… --out DIR [flags]`: the command with its required flags. */
 export function usageLine(name: string, flags: FlagTable): string {
   const entries = Object.entries(flags)
-  const required = entries.filter(([, flag]) => flag.required === true).map(([flagName, flag]) => `${flagSpelling(flagName, flag)}${flag.repeatable ? '…' : ''}`)
+  const required = entries
+    .filter(([, flag]) => flag.required === true)
+    .map(([flagName, flag]) => `${flagSpelling(flagName, flag)}${flag.repeatable ? '…' : ''}`)
   const optional = entries.length > required.length ? ['[flags]'] : []
   return ['hapedge', name, ...required, ...optional].join(' ')
 }

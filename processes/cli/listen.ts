@@ -15,7 +15,11 @@ export interface ListenAdvice {
  * that says what to change (a port in use, one that needs privileges, an address that is not
  * this machine's) instead of an unhandled 'error' event and its stack.
  */
-export function listen(fetch: (request: Request) => Response | Promise<Response>, { host, port }: { host: string; port: number }, advice: ListenAdvice): Promise<{ server: ServerType; address: AddressInfo }> {
+export function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  { host, port }: { host: string; port: number },
+  advice: ListenAdvice,
+): Promise<{ server: ServerType; address: AddressInfo }> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: host, port }, (address) => {
       server.off('error', refused)

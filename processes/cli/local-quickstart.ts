@@ -44,7 +44,15 @@ export const EXAMPLE_BACKENDS = [
 
 /** The quickstart for `npm start` as run from the project root: the same text the README shows. */
 export function exampleQuickstart(source = 'http://127.0.0.1:8787', data = '.hapedge'): QuickstartOptions {
-  return { source, cluster: 'example', data, dir: join(data, 'agent'), www: '/tmp/hapedge-www', listen: '127.0.0.1:8790', http: { address: '127.0.0.1', port: 8080, host: 'a.docs.example.local' } }
+  return {
+    source,
+    cluster: 'example',
+    data,
+    dir: join(data, 'agent'),
+    www: '/tmp/hapedge-www',
+    listen: '127.0.0.1:8790',
+    http: { address: '127.0.0.1', port: 8080, host: 'a.docs.example.local' },
+  }
 }
 
 /**
@@ -58,7 +66,7 @@ export function quickstartSteps(options: QuickstartOptions): QuickstartStep[] {
   const agent = ['node', 'bin/hapedge.js', 'agent', '--source', source, '--cluster', cluster, '--dir', dir]
   const folder = (service: string) => join(www, service)
   return [
-    { export: 'PATH', append: '/usr/sbin', note: 'Debian keeps haproxy there, off a user\'s PATH' },
+    { export: 'PATH', append: '/usr/sbin', note: "Debian keeps haproxy there, off a user's PATH" },
     { export: 'HAPEDGE_TOKEN', fromFile: join(data, `${cluster}-token`), note: `the cluster's token, kept by npm start` },
     { run: ['mkdir', '-p', dir, ...EXAMPLE_BACKENDS.map(({ service }) => folder(service))] },
     ...EXAMPLE_BACKENDS.map(({ service }) => ({ write: join(folder(service), 'index.html'), text: `served by ${service}` })),
@@ -69,7 +77,11 @@ export function quickstartSteps(options: QuickstartOptions): QuickstartStep[] {
     })),
     { run: [...agent, '--once'], note: `writes ${join(dir, 'current')} and ${join(dir, 'agent.cfg')}` },
     { run: ['haproxy', '-W', '-S', { absolute: join(dir, 'master.sock') }, '-f', join(dir, 'agent.cfg'), '-f', join(dir, 'current')], background: true },
-    { run: [...agent, '--master-socket', join(dir, 'master.sock'), '--listen', listen, ...(poll ? ['--poll', poll] : [])], background: true, note: 'takes the function\'s pushes' },
+    {
+      run: [...agent, '--master-socket', join(dir, 'master.sock'), '--listen', listen, ...(poll ? ['--poll', poll] : [])],
+      background: true,
+      note: "takes the function's pushes",
+    },
     { run: ['curl', '--retry', '5', '--retry-connrefused', '-H', `Host: ${http.host}`, `http://${http.address}:${http.port}/`] },
     { comment: 'edit infra/examples/cluster.yaml and start npm start again: the agent says how it took the new generation. Stop all: kill $(jobs -p)' },
   ]

@@ -8,12 +8,27 @@ import { UsageError } from './usage-error.ts'
 // Each command is loaded when used: tsx compiles what a command imports on every start, and the
 // app (for serve) or @kubernetes/client-node (for forward) would cost every other command a second or more.
 const commands: Readonly<Record<string, { summary: string; load: () => Promise<Command> }>> = {
-  render: { summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)', load: async () => (await import('./render-command.ts')).renderCommand },
-  serve: { summary: 'run the functions as a Node server on local disk storage (npm start)', load: async () => (await import('./serve-command.ts')).serveCommand },
-  agent: { summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation', load: async () => (await import('./agent-command.ts')).agentCommand },
-  forward: { summary: 'in the cluster: watch what hapedge reads and send it to the function', load: async () => (await import('./forward-command.ts')).forwardCommand },
+  render: {
+    summary: 'render HAProxy configuration from Kubernetes objects in files (the full rebuild)',
+    load: async () => (await import('./render-command.ts')).renderCommand,
+  },
+  serve: {
+    summary: 'run the functions as a Node server on local disk storage (npm start)',
+    load: async () => (await import('./serve-command.ts')).serveCommand,
+  },
+  agent: {
+    summary: 'keep a directory and the HAProxy beside it on a cluster’s newest generation',
+    load: async () => (await import('./agent-command.ts')).agentCommand,
+  },
+  forward: {
+    summary: 'in the cluster: watch what hapedge reads and send it to the function',
+    load: async () => (await import('./forward-command.ts')).forwardCommand,
+  },
   gc: { summary: 'delete stored nodes and blobs that no retained generation references', load: async () => (await import('./gc-command.ts')).gcCommand },
-  routes: { summary: 'list what a cluster serves now: every host and path with its backend and servers', load: async () => (await import('./routes-command.ts')).routesCommand },
+  routes: {
+    summary: 'list what a cluster serves now: every host and path with its backend and servers',
+    load: async () => (await import('./routes-command.ts')).routesCommand,
+  },
 }
 
 const summaries = Object.fromEntries(Object.entries(commands).map(([name, { summary }]) => [name, summary]))

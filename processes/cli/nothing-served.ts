@@ -24,7 +24,9 @@ export function nothingServed(objects: readonly unknown[], state: ClusterState, 
   const total = [...skipped.values()].reduce((sum, count) => sum + count, 0)
   const counts = [...skipped]
     .sort(([a, countA], [b, countB]) => countB - countA || String(a).localeCompare(String(b)))
-    .map(([requested, count]) => (requested === undefined ? `${count} without a class, which only a default IngressClass ${ingressClass} would take` : `${count} ${requested}`))
+    .map(([requested, count]) =>
+      requested === undefined ? `${count} without a class, which only a default IngressClass ${ingressClass} would take` : `${count} ${requested}`,
+    )
   return `no Ingress of class ${ingressClass} found (${counted(total, 'Ingress')} of other classes skipped: ${counts.join('; ')}); choose the class with --ingress-class NAME`
 }
 

@@ -20,7 +20,7 @@ const renderFlags = {
   'ingress-class': { value: 'NAME', default: DEFAULT_OPTIONS.ingressClass, description: 'serve the Ingresses of this class' },
   'config-map': { value: 'NAMESPACE/NAME', default: DEFAULT_OPTIONS.configMap, description: 'the ConfigMap of global settings' },
   namespace: { value: 'NAME', default: 'default', description: 'the namespace of objects that name none, as kubectl apply gives them' },
-  'allow-snippets': { description: 'render Services\' hapedge.io/backend-config-snippet annotations' },
+  'allow-snippets': { description: "render Services' hapedge.io/backend-config-snippet annotations" },
 } as const satisfies FlagTable
 
 /** `hapedge render --in PATH… --out DIR`: the full rebuild from files. */
@@ -42,7 +42,13 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
   const read = objects.map(({ object }) => object)
   const { state, model, layout, files } = fullRebuild(
     read,
-    { ingressClass: values['ingress-class'], configMap: values['config-map'], httpBind: values['http-bind'], httpsBind: values['https-bind'], snippets: values['allow-snippets'] ? 'allowed' : 'forbidden' },
+    {
+      ingressClass: values['ingress-class'],
+      configMap: values['config-map'],
+      httpBind: values['http-bind'],
+      httpsBind: values['https-bind'],
+      snippets: values['allow-snippets'] ? 'allowed' : 'forbidden',
+    },
     await tlsSecretProblems(read),
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)

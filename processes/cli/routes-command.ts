@@ -66,7 +66,9 @@ const COLUMNS = ['HOST', 'MATCH', 'PATH', 'BACKEND', 'SERVERS', 'OWNER'] as cons
 
 function printPage(page: Page, first: boolean): void {
   if (first) {
-    console.log(`generation ${page.generation}; requests no rule matches: ${page.defaultBackend ? `${page.defaultBackend.backend} (${servers(page.defaultBackend.servers)})` : '404'}`)
+    console.log(
+      `generation ${page.generation}; requests no rule matches: ${page.defaultBackend ? `${page.defaultBackend.backend} (${servers(page.defaultBackend.servers)})` : '404'}`,
+    )
     console.log(COLUMNS.join('\t'))
   }
   for (const route of page.routes) console.log(row(route).join('\t'))
@@ -77,4 +79,7 @@ function row(route: ServedRoute): string[] {
   return [route.tlsSecret ? `${host} (tls)` : host, route.match, route.path, route.backend, servers(route.servers), route.owner]
 }
 
-const servers = (list: ServedRoute['servers']) => (list.length === 0 ? 'none: 503' : list.map((server) => (server.family === 'IPv6' ? `[${server.address}]:${server.port}` : `${server.address}:${server.port}`)).join(','))
+const servers = (list: ServedRoute['servers']) =>
+  list.length === 0
+    ? 'none: 503'
+    : list.map((server) => (server.family === 'IPv6' ? `[${server.address}]:${server.port}` : `${server.address}:${server.port}`)).join(',')

@@ -20,19 +20,34 @@ type ExampleRecord = { httpBind: string; agentOrigins?: string[] }
  * infra/examples/ through the same HTTP API a forwarder uses, its token kept beside the data;
  * then what to run to see it served through HAProxy on this machine, pushes included.
  */
-export async function seedExample(app: ReturnType<typeof createApp>, admin: string, data: string, url: string, print: (line: string) => void = console.log): Promise<void> {
+export async function seedExample(
+  app: ReturnType<typeof createApp>,
+  admin: string,
+  data: string,
+  url: string,
+  print: (line: string) => void = console.log,
+): Promise<void> {
   const tokenFile = join(data, 'example-token')
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const response = await app.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
+    const response = await app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
     if (!response.ok) throw new Error(`${method} ${path} for the example cluster: ${response.status} ${await response.text()}`)
     return response.json() as Promise<unknown>
   }
   const quickstart = exampleQuickstart(url, shown(data))
 
-  let token = await readFile(tokenFile, 'utf8').then((text) => text.trim(), () => undefined)
+  let token = await readFile(tokenFile, 'utf8').then(
+    (text) => text.trim(),
+    () => undefined,
+  )
   let record: ExampleRecord
   if (!token) {
-    const registered = (await call('POST', '/v1/clusters', admin, { id: 'example', ...BINDS, agentOrigins: [LOCAL_AGENTS] })) as ExampleRecord & { token: string }
+    const registered = (await call('POST', '/v1/clusters', admin, { id: 'example', ...BINDS, agentOrigins: [LOCAL_AGENTS] })) as ExampleRecord & {
+      token: string
+    }
     token = registered.token
     record = registered
     await writeFile(tokenFile, `${token}\n`, { mode: 0o600 })
@@ -40,10 +55,14 @@ export async function seedExample(app: ReturnType<typeof createApp>, admin: stri
     record = (await call('GET', '/v1/clusters/example', admin)) as ExampleRecord
     // Registered by an earlier npm start, before the example allowed the local agent: pushes would never come.
     const origins = record.agentOrigins ?? []
-    if (!originAllowed(origins, `http://${quickstart.listen}`)) record = (await call('PATCH', '/v1/clusters/example', admin, { agentOrigins: [...origins, LOCAL_AGENTS] })) as ExampleRecord
+    if (!originAllowed(origins, `http://${quickstart.listen}`))
+      record = (await call('PATCH', '/v1/clusters/example', admin, { agentOrigins: [...origins, LOCAL_AGENTS] })) as ExampleRecord
   }
   const items = (await loadObjects([EXAMPLE])).map(({ object }) => withDefaultNamespace(object, 'default'))
-  const result = (await call('PUT', '/v1/clusters/example/objects', token, { apiVersion: 'v1', kind: 'List', items })) as { generation: number; manifest: string }
+  const result = (await call('PUT', '/v1/clusters/example/objects', token, { apiVersion: 'v1', kind: 'List', items })) as {
+    generation: number
+    manifest: string
+  }
   print(`example cluster: ${items.length} objects from ${relative(process.cwd(), EXAMPLE)}, generation ${result.generation}, manifest ${result.manifest}`)
   print(`  curl -H "Authorization: Bearer $(cat ${shown(tokenFile)})" ${url}/v1/clusters/example/head`)
   print(`  curl -H "Authorization: Bearer $(cat ${shown(tokenFile)})" ${url}/v1/clusters/example/manifests/${result.manifest}`)

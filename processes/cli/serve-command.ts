@@ -31,7 +31,11 @@ async function serveOnDisk(values: FlagValues<typeof serveFlags>): Promise<numbe
   const data = resolve(values.data)
   const { app, admin, sealing } = await nodeServer(data)
 
-  const { server, address: listening } = await listen(app.fetch, { host: values.host, port }, { portFlag: '--port', hostFlag: '--host', usualHolder: 'another hapedge serve?' })
+  const { server, address: listening } = await listen(
+    app.fetch,
+    { host: values.host, port },
+    { portFlag: '--port', hostFlag: '--host', usualHolder: 'another hapedge serve?' },
+  )
   const stop = () => server.close(() => process.exit(0))
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
@@ -40,8 +44,11 @@ async function serveOnDisk(values: FlagValues<typeof serveFlags>): Promise<numbe
   console.log(`admin token: ${admin.token} (from ${admin.source})`)
   console.log(`fleet page: ${url}/fleet (sign in with the admin token)`)
   const fromFile = sealing.source !== 'HAPEDGE_SECRET'
-  console.log(`sealing cluster content (snapshot nodes and rendered files: TLS private keys) and API server credentials under ${fromFile ? `the deployment secret in ${sealing.source}` : 'HAPEDGE_SECRET'}`)
-  if (fromFile) console.log('  kept beside the data, it protects copies of clusters/ made without it, not the data directory: set HAPEDGE_SECRET to keep it elsewhere')
+  console.log(
+    `sealing cluster content (snapshot nodes and rendered files: TLS private keys) and API server credentials under ${fromFile ? `the deployment secret in ${sealing.source}` : 'HAPEDGE_SECRET'}`,
+  )
+  if (fromFile)
+    console.log('  kept beside the data, it protects copies of clusters/ made without it, not the data directory: set HAPEDGE_SECRET to keep it elsewhere')
   if (values.example) await seedExample(app, admin.token, data, url)
   return new Promise<number>(() => {})
 }

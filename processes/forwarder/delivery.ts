@@ -108,8 +108,12 @@ export class Delivery {
         this.queue.shift()
         attempt = 0
         const what = job.kind === 'resync' ? 'resync' : `${job.events.length} event${job.events.length === 1 ? '' : 's'}`
-        this.options.log(`${what} → generation ${result.generation} (${result.committed ? 'committed' : 'unchanged'}${result.rejected?.length ? `, ${result.rejected.length} rejected` : ''}) in ${Date.now() - started} ms`)
-        await Promise.resolve(this.options.onCommitted?.(result, what)).catch((error: unknown) => this.options.log(`after ${what}: ${(error as Error).message}`))
+        this.options.log(
+          `${what} → generation ${result.generation} (${result.committed ? 'committed' : 'unchanged'}${result.rejected?.length ? `, ${result.rejected.length} rejected` : ''}) in ${Date.now() - started} ms`,
+        )
+        await Promise.resolve(this.options.onCommitted?.(result, what)).catch((error: unknown) =>
+          this.options.log(`after ${what}: ${(error as Error).message}`),
+        )
       } catch (error) {
         const failure = error instanceof DeliveryError ? error : new DeliveryError(undefined, (error as Error).message)
         if (failure.retryable) {

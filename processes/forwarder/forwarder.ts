@@ -50,11 +50,26 @@ export class Forwarder {
 
   constructor(private readonly options: ForwarderOptions) {
     this.log = options.log ?? ((line) => console.log(`hapedge forward: ${line}`))
-    this.delivery = new Delivery(options.client, { ...DEFAULT_DELIVERY, ...options.delivery, onCommitted: options.onCommitted, snapshot: () => this.snapshot(), log: this.log })
+    this.delivery = new Delivery(options.client, {
+      ...DEFAULT_DELIVERY,
+      ...options.delivery,
+      onCommitted: options.onCommitted,
+      snapshot: () => this.snapshot(),
+      log: this.log,
+    })
     const backoff = options.watchBackoff ?? DEFAULT_BACKOFF
     this.watches = watchedResources(options.configMap).map(
       (resource) =>
-        new ResourceWatch(options.kubeConfig, resource, { listed: (items, version, why) => this.listed(resource, items, version, why), changed: (type, object) => this.changed(resource, type, object), log: this.log }, backoff),
+        new ResourceWatch(
+          options.kubeConfig,
+          resource,
+          {
+            listed: (items, version, why) => this.listed(resource, items, version, why),
+            changed: (type, object) => this.changed(resource, type, object),
+            log: this.log,
+          },
+          backoff,
+        ),
     )
   }
 
@@ -138,7 +153,17 @@ export class Forwarder {
     const [, namespace, name] = key.split('/')
     const { resourceVersion: _resourceVersion, ...metadata } = secret?.metadata ?? { namespace, name }
     const event: WatchEvent =
-      type === 'ADDED' ? { type, object: { ...secret, metadata } } : { type, object: { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { namespace: metadata.namespace ?? namespace, name: metadata.name ?? name } } }
+      type === 'ADDED'
+        ? { type, object: { ...secret, metadata } }
+        : {
+            type,
+            object: {
+              apiVersion: 'v1',
+              kind: 'Secret',
+              type: 'kubernetes.io/tls',
+              metadata: { namespace: metadata.namespace ?? namespace, name: metadata.name ?? name },
+            },
+          }
     if (type === 'ADDED') this.sentSecrets.add(key)
     else this.sentSecrets.delete(key)
     this.delivery.add(event)

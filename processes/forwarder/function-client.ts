@@ -72,7 +72,12 @@ export class FunctionClient {
     const text = await response.text()
     if (response.ok) return JSON.parse(text) as WriteResult
     const { message, path } = errorOf(text)
-    throw new DeliveryError(response.status, `${method} ${url}: ${response.status} ${message}${path ? ` (at ${path})` : ''}`, path, response.headers.get('retry-after'))
+    throw new DeliveryError(
+      response.status,
+      `${method} ${url}: ${response.status} ${message}${path ? ` (at ${path})` : ''}`,
+      path,
+      response.headers.get('retry-after'),
+    )
   }
 }
 

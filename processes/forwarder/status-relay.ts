@@ -41,7 +41,8 @@ export class StatusRelay {
       const rejected = this.rejected.splice(0)
       try {
         const written = await this.writer.writeStatus(this.target, await this.readStatus())
-        if (written.outcome === 'failed') this.log(`HAProxyCfg ${this.target.namespace}/${this.target.name}: status for generation ${written.generation} not written: ${written.error}`)
+        if (written.outcome === 'failed')
+          this.log(`HAProxyCfg ${this.target.namespace}/${this.target.name}: status for generation ${written.generation} not written: ${written.error}`)
         if (rejected.length === 0) continue
         const events = await this.writer.recordRejections(rejected)
         for (const error of events.errors) this.log(`rejection Event: ${error}`)

@@ -12,6 +12,11 @@ export function watchedResources(configMap: { namespace: string; name: string })
     { apiVersion: 'v1', kind: 'Service', path: '/api/v1/services' },
     { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', path: '/apis/discovery.k8s.io/v1/endpointslices' },
     { apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', fieldSelector: 'type=kubernetes.io/tls' },
-    { apiVersion: 'v1', kind: 'ConfigMap', path: `/api/v1/namespaces/${encodeURIComponent(configMap.namespace)}/configmaps`, fieldSelector: `metadata.name=${configMap.name}` },
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      path: `/api/v1/namespaces/${encodeURIComponent(configMap.namespace)}/configmaps`,
+      fieldSelector: `metadata.name=${configMap.name}`,
+    },
   ]
 }

@@ -22,12 +22,17 @@ describe('the fleet page in Chromium, on a real `hapedge serve`', () => {
   const tokens: Record<string, string> = {}
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const response = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
+    const response = await fetch(served.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
     const json = (await response.json()) as Record<string, any>
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
     return json
   }
-  const events = (cluster: string, list: { type: string; object: unknown }[]) => call('POST', `/v1/clusters/${cluster}/events`, tokens[cluster]!, { events: list })
+  const events = (cluster: string, list: { type: string; object: unknown }[]) =>
+    call('POST', `/v1/clusters/${cluster}/events`, tokens[cluster]!, { events: list })
   const row = (cluster: string) => page.locator(`tr[data-cluster="${cluster}"]`)
   const cell = (cluster: string, field: string) => row(cluster).locator(`[data-field="${field}"]`)
   /** The whole page, no taller than what it shows. */
@@ -47,7 +52,13 @@ describe('the fleet page in Chromium, on a real `hapedge serve`', () => {
     await events('prod', app(3).map(put)) // 3: an app added
     const late = ingress({ name: 'late', createdAt: '2025-01-01T00:00:00Z', rules: [{ host: 'app-9.example.com', paths: [{ path: '/', service: 'other' }] }] })
     await events('edge', [...app(9), late, service('other')].map(put))
-    await call('POST', '/v1/clusters/prod/agents/haproxy-0', tokens.prod!, { generation: 2, manifest: null, applied: 'runtime', appliedAt: null, lastError: null })
+    await call('POST', '/v1/clusters/prod/agents/haproxy-0', tokens.prod!, {
+      generation: 2,
+      manifest: null,
+      applied: 'runtime',
+      appliedAt: null,
+      lastError: null,
+    })
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     page = await context.newPage()
   })
@@ -61,7 +72,10 @@ describe('the fleet page in Chromium, on a real `hapedge serve`', () => {
     await page.goto(`${served.url}/fleet`)
     expect(new URL(page.url()).pathname).toBe('/fleet/login')
     await page.getByLabel('Admin token').fill('not-the-admin-token')
-    const [refused] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()])
+    const [refused] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ])
     expect(refused.status()).toBe(401)
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('not the admin token')
     expect(await context.cookies()).toEqual([])
@@ -138,7 +152,10 @@ describe('the fleet page in Chromium, on a real `hapedge serve`', () => {
     // Another site's page posts a form to the fleet page: SameSite=Strict keeps the session cookie home.
     const attacker = await context.newPage()
     await attacker.route('http://attacker.test/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: `<form method="post" action="${served.url}/fleet/prod/release"></form><script>document.forms[0].submit()</script>` }),
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<form method="post" action="${served.url}/fleet/prod/release"></form><script>document.forms[0].submit()</script>`,
+      }),
     )
     const [crossSite] = await Promise.all([attacker.waitForResponse(`${served.url}/fleet/prod/release`), attacker.goto('http://attacker.test/')])
     expect(crossSite.status()).toBe(401)

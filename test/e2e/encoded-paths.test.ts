@@ -113,7 +113,11 @@ describe('encoded path variants through hapedge serve', () => {
     await writeFile(join(tmp, 'outside', outside), secretText)
     served = await startServe(['--data', join(tmp, 'data')])
     const call = async (path: string, token: string, body: unknown) => {
-      const response = await fetch(served.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const response = await fetch(served.url + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
       return (await response.json()) as { token: string; manifest: string }
     }
@@ -122,7 +126,9 @@ describe('encoded path variants through hapedge serve', () => {
     tokens = { mine, theirs, admin: served.adminToken }
     const mineManifest = (await call('/v1/clusters/mine/events', mine, { events: app(1).map(put) })).manifest
     const theirsManifest = (await call('/v1/clusters/theirs/events', theirs, { events: app(7).map(put) })).manifest
-    const theirsRecord = await (await fetch(`${served.url}/v1/clusters/theirs/manifests/${theirsManifest}`, { headers: { authorization: `Bearer ${theirs}` } })).text()
+    const theirsRecord = await (
+      await fetch(`${served.url}/v1/clusters/theirs/manifests/${theirsManifest}`, { headers: { authorization: `Bearer ${theirs}` } })
+    ).text()
     const secrets = [secretText, served.adminToken, (await readFile(join(tmp, 'data', 'deployment-secret'), 'utf8')).trim()]
     content = { mine: mineManifest, theirs: theirsManifest, theirsRecord, outside, secrets }
   })

@@ -33,7 +33,9 @@ export interface Answer {
 /** A JSON request; undefined when no answer came (the connection was refused or reset). */
 export async function callJson(url: string, method: string, path: string, token: string, body?: unknown): Promise<Answer | undefined> {
   const headers = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
-  const response = await request(url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), timeoutMs: 60_000 }).catch(() => undefined)
+  const response = await request(url + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), timeoutMs: 60_000 }).catch(
+    () => undefined,
+  )
   return response && { status: response.status, body: response.body ? (response.json() as Record<string, unknown>) : {} }
 }
 
@@ -105,7 +107,8 @@ export function brokenLinks(head: ChainLink, records: Map<number, ChainLink>): s
   for (const link of [...records.values(), head]) {
     const before = records.get(link.generation - 1)
     if (link.generation === 1 && link.parent !== null) broken.push(`generation 1 names a parent, ${link.parent}`)
-    if (before && link.parent !== before.manifest) broken.push(`generation ${link.generation} names parent ${link.parent}, not generation ${before.generation}'s ${before.manifest}`)
+    if (before && link.parent !== before.manifest)
+      broken.push(`generation ${link.generation} names parent ${link.parent}, not generation ${before.generation}'s ${before.manifest}`)
   }
   const own = records.get(head.generation)
   if (own && own.manifest !== head.manifest) broken.push(`HEAD names ${head.manifest} for generation ${head.generation}, its record ${own.manifest}`)
@@ -115,5 +118,5 @@ export function brokenLinks(head: ChainLink, records: Map<number, ChainLink>): s
 /** Deterministic jitter, so a failing run can be told apart from another by its seed alone. */
 export function seededRandom(seed: number): () => number {
   let state = seed
-  return () => ((state = (state * 48271) % 0x7fffffff) / 0x7fffffff)
+  return () => (state = (state * 48271) % 0x7fffffff) / 0x7fffffff
 }

@@ -16,7 +16,18 @@ beforeAll(async () => {
     fetch(`${served.url}${path}`, { method, headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   token = ((await (await call('POST', '/v1/clusters', served.adminToken, { id: 'shop' })).json()) as { token: string }).token
   const objects = [
-    ingress({ name: 'web', rules: [{ host: 'shop.example.com', paths: [{ path: '/', service: 'web' }, { path: '/cart', pathType: 'Exact', service: 'cart' }] }] }),
+    ingress({
+      name: 'web',
+      rules: [
+        {
+          host: 'shop.example.com',
+          paths: [
+            { path: '/', service: 'web' },
+            { path: '/cart', pathType: 'Exact', service: 'cart' },
+          ],
+        },
+      ],
+    }),
     ingress({ name: 'api', rules: [{ host: 'api.example.com', paths: [{ path: '/v1', service: 'web' }] }] }),
     service('web'),
     service('cart'),

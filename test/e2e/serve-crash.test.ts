@@ -3,7 +3,19 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
-import { backend, BINDS, brokenLinks, callJson, committedFiles, historyOnDisk, rendered, seededRandom, sendEvents, streamIngress, writesIn } from './ingress-writes.ts'
+import {
+  backend,
+  BINDS,
+  brokenLinks,
+  callJson,
+  committedFiles,
+  historyOnDisk,
+  rendered,
+  seededRandom,
+  sendEvents,
+  streamIngress,
+  writesIn,
+} from './ingress-writes.ts'
 
 /**
  * `hapedge serve` killed with SIGKILL while writes stream in, and started again on the same data

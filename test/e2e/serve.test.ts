@@ -33,20 +33,30 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
 
   it('takes a stream of watch events, audit batches and a resync, and serves the generation a full `hapedge render` of the same objects gives', async () => {
     const call = async (method: string, path: string, token: string, body?: unknown) => {
-      const response = await fetch(served.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })
+      const response = await fetch(served.url + path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
       const json = (await response.json()) as Record<string, unknown>
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
       return json
     }
-    const { token } = (await call('POST', '/v1/clusters', served.adminToken, { id: 'e2e', httpBind: '127.0.0.1:8080', httpsBind: '127.0.0.1:8443' })) as { token: string }
+    const { token } = (await call('POST', '/v1/clusters', served.adminToken, { id: 'e2e', httpBind: '127.0.0.1:8080', httpsBind: '127.0.0.1:8443' })) as {
+      token: string
+    }
 
     const live = new Map<string, unknown>()
     const key = (object: unknown) => JSON.stringify([(object as { kind: string }).kind, (object as { metadata: { name: string } }).metadata.name])
     const send = async (type: 'MODIFIED' | 'DELETED', objects: unknown[]) => {
-      for (const object of objects) (type === 'DELETED' ? live.delete(key(object)) : live.set(key(object), object))
+      for (const object of objects) type === 'DELETED' ? live.delete(key(object)) : live.set(key(object), object)
       return call('POST', '/v1/clusters/e2e/events', token, { events: objects.map((object) => ({ type, object })) })
     }
-    for (let n = 0; n < 24; n += 4) await send('MODIFIED', [n, n + 1, n + 2, n + 3].flatMap((i) => app(i)))
+    for (let n = 0; n < 24; n += 4)
+      await send(
+        'MODIFIED',
+        [n, n + 1, n + 2, n + 3].flatMap((i) => app(i)),
+      )
     await send('MODIFIED', [app(3, ['/', '/v2'])[0], app(7, ['/', '/admin'])[0]])
     await send('DELETED', app(5))
     const shared = ingress({ name: 'shared', rules: [{ host: 'app-1.example.com', paths: [{ path: '/shared', service: 'app-2' }] }] })
@@ -61,8 +71,16 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     const created = app(30).map((object, i) => asServed(object, String(500 + i)))
     const removed = app(2)[0]!
     const batch = eventList(
-      ...created.map((object) => auditEvent({ verb: 'create', ...resources[object.kind]!, namespace: 'default', name: object.metadata.name, responseObject: object })),
-      auditEvent({ verb: 'delete', ...resources.Ingress!, namespace: 'default', name: 'app-2', responseObject: deletedStatus('networking.k8s.io', 'ingresses', 'app-2', 'uid-app-2') }),
+      ...created.map((object) =>
+        auditEvent({ verb: 'create', ...resources[object.kind]!, namespace: 'default', name: object.metadata.name, responseObject: object }),
+      ),
+      auditEvent({
+        verb: 'delete',
+        ...resources.Ingress!,
+        namespace: 'default',
+        name: 'app-2',
+        responseObject: deletedStatus('networking.k8s.io', 'ingresses', 'app-2', 'uid-app-2'),
+      }),
     )
     expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: true, skipped: 0, problems: [] })
     expect(await call('POST', '/v1/clusters/e2e/audit', token, batch)).toMatchObject({ committed: false })
@@ -80,7 +98,17 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
 
     const objectsFile = join(tmp, 'objects.json')
     await writeFile(objectsFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...live.values()] }))
-    const rendered = await hapedge(['render', '--in', objectsFile, '--out', join(tmp, 'rendered'), '--http-bind', '127.0.0.1:8080', '--https-bind', '127.0.0.1:8443'])
+    const rendered = await hapedge([
+      'render',
+      '--in',
+      objectsFile,
+      '--out',
+      join(tmp, 'rendered'),
+      '--http-bind',
+      '127.0.0.1:8080',
+      '--https-bind',
+      '127.0.0.1:8443',
+    ])
     expect(rendered.code, rendered.stderr).toBe(0)
     const manifestJson = JSON.parse(await readFile(join(tmp, 'rendered', 'manifest.json'), 'utf8')) as { generation: string }
     expect(manifestJson.generation).toBe(head.manifest)
@@ -93,7 +121,9 @@ describe('hapedge serve, end to end on loopback with local disk', () => {
     await mkdir(join(tmp, 'agent'))
     const once = await hapedge(['agent', '--once', '--source', served.url, '--cluster', 'e2e', '--token', token, '--dir', join(tmp, 'agent')])
     expect(once.stderr).toBe('')
-    expect(once.stdout).toBe(`generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current, with ${join(tmp, 'agent', 'agent.cfg')}\n`)
+    expect(once.stdout).toBe(
+      `generation ${head.generation} (${head.manifest}) written to ${join(tmp, 'agent')}/current, with ${join(tmp, 'agent', 'agent.cfg')}\n`,
+    )
     expect(await readDir(join(tmp, 'agent', 'current'))).toEqual(files)
     const checked = await haproxyCheck(join(tmp, 'agent', 'current'))
     expect(checked.output).not.toMatch(/ALERT/)

@@ -37,7 +37,15 @@ const named = <T extends z.ZodType>(field: string, shape: T) => z.array(z.strict
 const kubeconfig = z.strictObject({
   apiVersion: z.literal('v1'),
   kind: z.literal('Config'),
-  clusters: named('cluster', z.strictObject({ server: z.url(), 'certificate-authority': z.string().optional(), 'certificate-authority-data': z.string().optional(), 'tls-server-name': z.string().optional() })),
+  clusters: named(
+    'cluster',
+    z.strictObject({
+      server: z.url(),
+      'certificate-authority': z.string().optional(),
+      'certificate-authority-data': z.string().optional(),
+      'tls-server-name': z.string().optional(),
+    }),
+  ),
   users: named('user', z.strictObject({ token: z.string().optional(), tokenFile: z.string().optional() })),
   contexts: named('context', z.strictObject({ cluster: z.string(), user: z.string() })),
   'current-context': z.string(),
@@ -50,7 +58,7 @@ describe('infra/audit/', () => {
     expect(auditPolicy.safeParse(documents[0]).error?.issues ?? []).toEqual([])
   })
 
-  it('webhook-kubeconfig.yaml is one v1 Config that client-go\'s loader (here @kubernetes/client-node\'s) resolves to a cluster and a user', () => {
+  it("webhook-kubeconfig.yaml is one v1 Config that client-go's loader (here @kubernetes/client-node's) resolves to a cluster and a user", () => {
     const documents = readYamlDocuments('audit/webhook-kubeconfig.yaml')
     expect(documents).toHaveLength(1)
     expect(kubeconfig.safeParse(documents[0]).error?.issues ?? []).toEqual([])

@@ -32,7 +32,10 @@ const resourceOfType = (type: string) => {
 }
 
 /** The resources SAM adds for a function: its role (unless it names one) and its URL. */
-const generatedBySam = functions.flatMap(([id, { Properties }]) => [...(Properties.Role ? [] : [`${id}Role`]), ...(Properties.FunctionUrlConfig ? [`${id}Url`] : [])])
+const generatedBySam = functions.flatMap(([id, { Properties }]) => [
+  ...(Properties.Role ? [] : [`${id}Role`]),
+  ...(Properties.FunctionUrlConfig ? [`${id}Url`] : []),
+])
 
 /** Every `Ref`, `Fn::GetAtt` and `${…}` of `Fn::Sub` in a part of the template, as the logical names they point at. */
 function referencedNames(value: unknown): string[] {
@@ -56,7 +59,8 @@ function deployedValue(value: unknown): string {
   const { Ref: ref, 'Fn::Sub': sub } = value as { Ref?: string; 'Fn::Sub'?: string }
   if (ref && template.Resources[ref]?.Type === 'AWS::S3::Bucket') return 'hapedge-bucket-1x2y3z4w5v6u'
   const secret = typeof sub === 'string' ? /^\{\{resolve:secretsmanager:\$\{(\w+)\}:SecretString\}\}$/.exec(sub) : null
-  if (secret && template.Resources[secret[1]!]?.Type === 'AWS::SecretsManager::Secret') return 'x'.repeat(template.Resources[secret[1]!]!.Properties.GenerateSecretString.PasswordLength)
+  if (secret && template.Resources[secret[1]!]?.Type === 'AWS::SecretsManager::Secret')
+    return 'x'.repeat(template.Resources[secret[1]!]!.Properties.GenerateSecretString.PasswordLength)
   throw new Error(`no stand-in for ${JSON.stringify(value)}`)
 }
 
@@ -95,7 +99,12 @@ describe(`infra/${TEMPLATE}`, () => {
   it('keeps the bucket private, encrypted and unversioned, and the data when the stack goes', () => {
     const [, bucket] = resourceOfType('AWS::S3::Bucket')
     expect(bucket.DeletionPolicy).toBe('Retain')
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true })
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    })
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toMatch(/^(AES256|aws:kms)$/)
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined()
   })
@@ -114,7 +123,10 @@ describe(`infra/${TEMPLATE}`, () => {
   })
 
   it('takes the admin token and the deployment secret from generated Secrets Manager secrets, never from a parameter in plain text', () => {
-    for (const [variable, secretId] of [['HAPEDGE_ADMIN_TOKEN', 'AdminToken'], ['HAPEDGE_SECRET', 'DeploymentSecret']] as const) {
+    for (const [variable, secretId] of [
+      ['HAPEDGE_ADMIN_TOKEN', 'AdminToken'],
+      ['HAPEDGE_SECRET', 'DeploymentSecret'],
+    ] as const) {
       expect(template.Resources[secretId]!.Type).toBe('AWS::SecretsManager::Secret')
       expect(template.Resources[secretId]!.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32)
       expect(template.Globals.Function.Environment.Variables[variable]).toEqual({ 'Fn::Sub': `{{resolve:secretsmanager:\${${secretId}}:SecretString}}` })

@@ -14,7 +14,13 @@ const read = (path: string) => parse(readFileSync(fileURLToPath(new URL(`../../i
 const crd = read('crd/haproxycfg.yaml')
 const version = crd.spec.versions[0]
 const schema = version.schema.openAPIV3Schema
-const resource = (status: unknown) => ({ apiVersion: HAPROXYCFG_API_VERSION, kind: HAPROXYCFG.kind, metadata: { name: 'prod', namespace: 'hapedge' }, spec: { cluster: 'prod-eu' }, status })
+const resource = (status: unknown) => ({
+  apiVersion: HAPROXYCFG_API_VERSION,
+  kind: HAPROXYCFG.kind,
+  metadata: { name: 'prod', namespace: 'hapedge' },
+  spec: { cluster: 'prod-eu' },
+  status,
+})
 const builtStatus = () => carryConditions(haproxyCfgStatus(statusFacts()), undefined, 1)
 
 describe('infra/crd/haproxycfg.yaml', () => {
@@ -63,7 +69,14 @@ describe('HAProxyCfg objects against the CRD schema', () => {
   it('accepts the builder at its bounds: more rejections and pods than the status keeps, and errors longer than it keeps', () => {
     const facts = statusFacts()
     const rejected = Array.from({ length: 250 }, (_, i) => ({ object: `Ingress apps/broken-${i}`, reason: 'x'.repeat(5000) }))
-    const pods = Array.from({ length: 300 }, (_, i) => ({ pod: `haproxy-${i}`, generation: 7, manifest: facts.manifest, applied: 'runtime' as const, appliedAt: facts.committedAt, lastError: 'e'.repeat(5000) }))
+    const pods = Array.from({ length: 300 }, (_, i) => ({
+      pod: `haproxy-${i}`,
+      generation: 7,
+      manifest: facts.manifest,
+      applied: 'runtime' as const,
+      appliedAt: facts.committedAt,
+      lastError: 'e'.repeat(5000),
+    }))
     const status = carryConditions(haproxyCfgStatus({ ...facts, rejected, pods }), undefined, 1)
     expect(status.rejectedCount).toBe(250)
     expect(validateClosed(resource(status))).toEqual([])

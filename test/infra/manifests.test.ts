@@ -41,7 +41,12 @@ describe('the Kubernetes objects under infra/', () => {
 })
 
 describe('the checks themselves', () => {
-  const pod = (container: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i', ...container }] } })
+  const pod = (container: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: { containers: [{ name: 'c', image: 'i', ...container }] },
+  })
 
   it('refuse a wrong type, and a misspelt field that the schemas alone let through', async () => {
     expect(await schemaErrors(pod({ ports: [{ containerPort: '80' }] }))).toEqual(['/spec/containers/0/ports/0/containerPort must be integer'])

@@ -26,7 +26,12 @@ export interface PodSpec {
 export function podTemplates(objects: KubeObject[]) {
   return objects
     .filter(({ kind }) => ['Deployment', 'DaemonSet', 'StatefulSet', 'Job'].includes(kind))
-    .map((workload) => ({ key: objectKey(workload), workload, labels: workload.spec.template.metadata.labels as Record<string, string>, spec: workload.spec.template.spec as PodSpec }))
+    .map((workload) => ({
+      key: objectKey(workload),
+      workload,
+      labels: workload.spec.template.metadata.labels as Record<string, string>,
+      spec: workload.spec.template.spec as PodSpec,
+    }))
 }
 
 export const containersOf = (spec: PodSpec): Container[] => [...(spec.initContainers ?? []), ...spec.containers]

@@ -4,7 +4,8 @@ import { HAPROXYCFG } from '../../core/kube/haproxycfg.ts'
 import { infraYamlFiles, objectKey, readManifests, type KubeObject } from './infra-files.ts'
 
 const objects = readManifests(infraYamlFiles().filter((path) => path.startsWith('cluster/'))).map(({ object }) => object)
-const find = (kind: string, name: string, namespace?: string) => objects.find((object) => object.kind === kind && object.metadata.name === name && object.metadata.namespace === namespace)
+const find = (kind: string, name: string, namespace?: string) =>
+  objects.find((object) => object.kind === kind && object.metadata.name === name && object.metadata.namespace === namespace)
 
 interface PolicyRule {
   apiGroups?: string[]
@@ -18,7 +19,9 @@ interface PolicyRule {
 function grants(role: KubeObject | undefined): string[] {
   const rules: PolicyRule[] = role?.rules ?? []
   return rules
-    .flatMap(({ apiGroups = [], resources = [], verbs }) => apiGroups.flatMap((group) => resources.map((resource) => `${group}/${resource}: ${[...verbs].sort().join(' ')}`)))
+    .flatMap(({ apiGroups = [], resources = [], verbs }) =>
+      apiGroups.flatMap((group) => resources.map((resource) => `${group}/${resource}: ${[...verbs].sort().join(' ')}`)),
+    )
     .sort()
 }
 
@@ -28,7 +31,9 @@ const { group: hapedge, plural: haproxycfgs } = HAPROXYCFG
 describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
   it('the forwarder reads, cluster-wide, the kinds hapedge renders from, and writes none of them', () => {
     expect(grants(find('ClusterRole', 'hapedge-forwarder'))).toEqual(
-      ['discovery.k8s.io/endpointslices', 'networking.k8s.io/ingressclasses', 'networking.k8s.io/ingresses', '/secrets', '/services'].map((resource) => `${resource}: ${read}`).sort(),
+      ['discovery.k8s.io/endpointslices', 'networking.k8s.io/ingressclasses', 'networking.k8s.io/ingresses', '/secrets', '/services']
+        .map((resource) => `${resource}: ${read}`)
+        .sort(),
     )
   })
 
@@ -41,7 +46,7 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
     expect(role!.rules[0].resourceNames).toEqual([name])
   })
 
-  it('between them, the forwarder\'s roles read exactly the resources the audit policy sends', () => {
+  it("between them, the forwarder's roles read exactly the resources the audit policy sends", () => {
     const readable = [...grants(find('ClusterRole', 'hapedge-forwarder')), ...grants(find('Role', 'hapedge-forwarder', 'hapedge'))]
       .filter((grant) => grant.endsWith(`: ${read}`))
       .map((grant) => grant.slice(0, -`: ${read}`.length))
@@ -60,7 +65,13 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
 
   it('no rule uses a wildcard or a non-resource URL, and no role exists beyond those above', () => {
     const roles = objects.filter(({ kind }) => kind === 'Role' || kind === 'ClusterRole')
-    expect(roles.map(objectKey).sort()).toEqual(['ClusterRole/hapedge-forwarder', 'ClusterRole/hapedge-function-events', 'Role/hapedge/hapedge-agent', 'Role/hapedge/hapedge-forwarder', 'Role/hapedge/hapedge-function'])
+    expect(roles.map(objectKey).sort()).toEqual([
+      'ClusterRole/hapedge-forwarder',
+      'ClusterRole/hapedge-function-events',
+      'Role/hapedge/hapedge-agent',
+      'Role/hapedge/hapedge-forwarder',
+      'Role/hapedge/hapedge-function',
+    ])
     for (const rule of roles.flatMap((role) => role.rules as PolicyRule[])) {
       expect([...(rule.apiGroups ?? []), ...(rule.resources ?? []), ...(rule.resourceNames ?? []), ...rule.verbs]).not.toContain('*')
       expect(rule).not.toHaveProperty('nonResourceURLs')
@@ -71,7 +82,10 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
     const bindings = objects.filter(({ kind }) => kind === 'RoleBinding' || kind === 'ClusterRoleBinding')
     expect(bindings).toHaveLength(5)
     for (const binding of bindings) {
-      const { roleRef, subjects } = binding as KubeObject & { roleRef: { kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] }
+      const { roleRef, subjects } = binding as KubeObject & {
+        roleRef: { kind: string; name: string }
+        subjects: { kind: string; name: string; namespace: string }[]
+      }
       const roleNamespace = roleRef.kind === 'Role' ? binding.metadata.namespace : undefined
       expect(find(roleRef.kind, roleRef.name, roleNamespace), `${objectKey(binding)} → ${roleRef.kind}/${roleRef.name}`).toBeDefined()
       expect(subjects).toHaveLength(1)
@@ -80,9 +94,12 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
     }
   })
 
-  it('the function\'s token Secret belongs to its ServiceAccount, which no pod mounts', () => {
+  it("the function's token Secret belongs to its ServiceAccount, which no pod mounts", () => {
     const secret = find('Secret', 'hapedge-function-token', 'hapedge')
-    expect(secret).toMatchObject({ type: 'kubernetes.io/service-account-token', metadata: { annotations: { 'kubernetes.io/service-account.name': 'hapedge-function' } } })
+    expect(secret).toMatchObject({
+      type: 'kubernetes.io/service-account-token',
+      metadata: { annotations: { 'kubernetes.io/service-account.name': 'hapedge-function' } },
+    })
     expect(find('ServiceAccount', 'hapedge-function', 'hapedge')).toMatchObject({ automountServiceAccountToken: false })
   })
 })

@@ -31,14 +31,22 @@ describe('every pod under infra/cluster/', () => {
   it.each(pods.map((pod) => [pod.key, pod] as const))('%s runs as its own existing ServiceAccount, on volumes it declares', (_key, { spec }) => {
     expect(find('ServiceAccount', spec.serviceAccountName!)).toBeDefined()
     const volumes = new Set(spec.volumes?.map(({ name }) => name))
-    for (const container of containersOf(spec)) for (const mount of container.volumeMounts ?? []) expect(volumes, `${container.name} mounts ${mount.name}`).toContain(mount.name)
+    for (const container of containersOf(spec))
+      for (const mount of container.volumeMounts ?? []) expect(volumes, `${container.name} mounts ${mount.name}`).toContain(mount.name)
   })
 
   it.each(pods.map((pod) => [pod.key, pod] as const))('%s meets the restricted Pod Security Standard and bounds its memory', (_key, { spec }) => {
     expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } })
     for (const container of containersOf(spec)) {
-      expect(container.securityContext, container.name).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } })
-      expect(container.resources, container.name).toMatchObject({ requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { memory: expect.any(String) } })
+      expect(container.securityContext, container.name).toEqual({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      })
+      expect(container.resources, container.name).toMatchObject({
+        requests: { cpu: expect.any(String), memory: expect.any(String) },
+        limits: { memory: expect.any(String) },
+      })
     }
   })
 
@@ -54,7 +62,10 @@ describe('every pod under infra/cluster/', () => {
 
   it.each(pods.map((pod) => [pod.key, pod] as const))('%s takes the cluster token from the Secret the operator creates', (_key, { spec }) => {
     for (const container of containersOf(spec).filter(({ image }) => image.startsWith('ghcr.io/hapedge/'))) {
-      expect(container.env?.find(({ name }) => name === 'HAPEDGE_TOKEN'), container.name).toEqual({ name: 'HAPEDGE_TOKEN', valueFrom: { secretKeyRef: { name: 'hapedge-cluster-token', key: 'token' } } })
+      expect(
+        container.env?.find(({ name }) => name === 'HAPEDGE_TOKEN'),
+        container.name,
+      ).toEqual({ name: 'HAPEDGE_TOKEN', valueFrom: { secretKeyRef: { name: 'hapedge-cluster-token', key: 'token' } } })
       expect(container.args?.join(' '), container.name).not.toContain('--token')
     }
   })
@@ -93,7 +104,15 @@ describe('HAProxy and its agent (infra/cluster/haproxy.yaml)', () => {
     expect(onceFlags).toMatchObject({ once: true, source: expect.stringMatching(/^https:\/\//), cluster: expect.any(String), dir: expect.any(String) })
     expect(isClusterId(String(onceFlags.cluster))).toBe(true)
     const flags = parsedFlags(sidecar!, 'agent', agentCommand.flags)
-    expect(flags).toMatchObject({ once: false, source: onceFlags.source, cluster: onceFlags.cluster, dir: onceFlags.dir, 'master-socket': expect.any(String), 'stats-socket': expect.any(String), pod: 'hapedge-haproxy-7d4b9c-x2k8q' })
+    expect(flags).toMatchObject({
+      once: false,
+      source: onceFlags.source,
+      cluster: onceFlags.cluster,
+      dir: onceFlags.dir,
+      'master-socket': expect.any(String),
+      'stats-socket': expect.any(String),
+      pod: 'hapedge-haproxy-7d4b9c-x2k8q',
+    })
   })
 
   it('starts HAProxy in master-worker mode on exactly the files the agent checks and reloads, from its directory', () => {
@@ -115,7 +134,7 @@ describe('HAProxy and its agent (infra/cluster/haproxy.yaml)', () => {
     expect(haproxy.spec.volumes!.filter(({ name }) => name !== 'tmp').every((volume) => 'emptyDir' in volume)).toBe(true)
   })
 
-  it('listens where a cluster binds by default, and the Service and the agent\'s probes reach the named ports', () => {
+  it("listens where a cluster binds by default, and the Service and the agent's probes reach the named ports", () => {
     const port = (address: string) => Number(address.slice(address.lastIndexOf(':') + 1))
     expect(server.ports).toEqual([
       { name: 'http', containerPort: port(DEFAULT_OPTIONS.httpBind) },
@@ -128,7 +147,8 @@ describe('HAProxy and its agent (infra/cluster/haproxy.yaml)', () => {
   })
 
   it('is selected by its Service and its disruption budget, and by nothing else in the namespace', () => {
-    const selects = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value)
+    const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+      Object.entries(selector).every(([key, value]) => labels[key] === value)
     expect(selects(find('Service', 'hapedge-haproxy')!.spec.selector, haproxy.labels)).toBe(true)
     expect(selects(find('PodDisruptionBudget', 'hapedge-haproxy')!.spec.selector.matchLabels, haproxy.labels)).toBe(true)
     expect(selects(haproxy.workload.spec.selector.matchLabels, workload('hapedge-forwarder').labels)).toBe(false)

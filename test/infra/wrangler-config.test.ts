@@ -18,7 +18,11 @@ const WORKER_ENV = {
   HAPEDGE_GC_GRACE_SECONDS: 'var',
 } as const satisfies Record<keyof WorkerEnv, 'r2 bucket' | 'secret' | 'var'>
 
-const fieldsGiven = (how: (typeof WORKER_ENV)[keyof WorkerEnv]) => Object.entries(WORKER_ENV).filter(([, given]) => given === how).map(([name]) => name).sort()
+const fieldsGiven = (how: (typeof WORKER_ENV)[keyof WorkerEnv]) =>
+  Object.entries(WORKER_ENV)
+    .filter(([, given]) => given === how)
+    .map(([name]) => name)
+    .sort()
 
 describe('wrangler.toml, as wrangler itself reads it', () => {
   const config = readConfig({ config: WRANGLER_TOML })

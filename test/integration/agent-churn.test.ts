@@ -38,7 +38,8 @@ describe('the agent through 200 changes under load', () => {
   let fresh: RunningHaproxy | undefined
   let certDir: string
   let cluster: ReturnType<typeof churnCluster>
-  const servedCertificate = async () => (await request(`https://127.0.0.1:${stack.httpsPort}/`, { servername: 'tls.test', headers: { host: 'tls.test' } })).tlsPeer!
+  const servedCertificate = async () =>
+    (await request(`https://127.0.0.1:${stack.httpsPort}/`, { servername: 'tls.test', headers: { host: 'tls.test' } })).tlsPeer!
 
   beforeAll(async () => {
     certDir = await makeTempDir('hapedge-churn-certs')
@@ -58,7 +59,11 @@ describe('the agent through 200 changes under load', () => {
 
     // The states the cluster goes through, each possibly live from its change's post to the next change's convergence.
     const states: { world: ChurnWorld; posted: number; converged: number }[] = [{ world: cluster.start(), posted: 0, converged: 0 }]
-    const probes: Probe[] = [{ host: 'shop.test', path: '/' }, { host: 'docs.test', path: '/' }, ...Array.from({ length: 12 }, (_, n) => ({ host: 'shop.test', path: `/p${n}/x` }))]
+    const probes: Probe[] = [
+      { host: 'shop.test', path: '/' },
+      { host: 'docs.test', path: '/' },
+      ...Array.from({ length: 12 }, (_, n) => ({ host: 'shop.test', path: `/p${n}/x` })),
+    ]
     const answers: Answer[] = []
     let loading = true
     const client = async (offset: number) => {
@@ -95,10 +100,12 @@ describe('the agent through 200 changes under load', () => {
       const valid = new Set<string>()
       states.forEach((state, j) => {
         const until = states[j + 1]?.converged ?? Number.POSITIVE_INFINITY
-        if (state.posted <= answer.ended && until >= answer.started) for (const name of expectedAnswers(state.world, answer.probe.host, answer.probe.path)) valid.add(name)
+        if (state.posted <= answer.ended && until >= answer.started)
+          for (const name of expectedAnswers(state.world, answer.probe.host, answer.probe.path)) valid.add(name)
       })
       const during = states.findLastIndex((state) => state.posted <= answer.started)
-      if (!valid.has(answer.answer)) violations.push(`${answer.probe.host}${answer.probe.path} during change ${during}: ${answer.answer}, valid ${[...valid].join('|')}`)
+      if (!valid.has(answer.answer))
+        violations.push(`${answer.probe.host}${answer.probe.path} during change ${during}: ${answer.answer}, valid ${[...valid].join('|')}`)
     }
     expect(answers.length).toBeGreaterThan(CHANGES)
     expect(violations.slice(0, 10)).toEqual([])
@@ -110,7 +117,17 @@ describe('the agent through 200 changes under load', () => {
     const objects = join(stack.root, 'final.json')
     await writeFile(objects, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: cluster.live() }))
     const freshPort = await freePort()
-    const rendered = await hapedge(['render', '--in', objects, '--out', join(stack.root, 'fresh'), '--http-bind', `127.0.0.1:${freshPort}`, '--https-bind', `127.0.0.1:${await freePort()}`])
+    const rendered = await hapedge([
+      'render',
+      '--in',
+      objects,
+      '--out',
+      join(stack.root, 'fresh'),
+      '--http-bind',
+      `127.0.0.1:${freshPort}`,
+      '--https-bind',
+      `127.0.0.1:${await freePort()}`,
+    ])
     expect(rendered.code, rendered.stderr).toBe(0)
     fresh = await startHaproxy({ dir: join(stack.root, 'fresh'), readyPorts: [freshPort] })
     for (const probe of probes) {

@@ -29,11 +29,21 @@ describe('the agent keeps HAProxy on the newest generation', () => {
   let api: NamedBackend
   const server = harness()
   let token: string
-    const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
+  const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
   const source = () => ({ source: 'http://hapedge', cluster: 'edge', token, fetcher })
-  const send = (...objects: unknown[]) => server.events('edge', token, objects.map((object) => ({ type: 'MODIFIED', object })))
+  const send = (...objects: unknown[]) =>
+    server.events(
+      'edge',
+      token,
+      objects.map((object) => ({ type: 'MODIFIED', object })),
+    )
   const shop = (paths: PathSpec[]) => ingress({ name: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host: 'shop.test', paths }] })
-  const slice = (name: string, backends: NamedBackend[]) => endpointSlice(name, backends.map((backend) => backend.host), [{ port: backends[0]!.port }])
+  const slice = (name: string, backends: NamedBackend[]) =>
+    endpointSlice(
+      name,
+      backends.map((backend) => backend.host),
+      [{ port: backends[0]!.port }],
+    )
   const answers = async (path: string, times = 8) => {
     const seen = new Set<string>()
     for (let i = 0; i < times; i++) seen.add(answeredBy(await request(`http://127.0.0.1:${httpPort}${path}`, { headers: { host: 'shop.test' } })))
@@ -46,7 +56,11 @@ describe('the agent keeps HAProxy on the newest generation', () => {
     root = await makeTempDir('hapedge-agent-follow')
     dir = join(root, 'haproxy')
     const first = await startNamedBackend({ name: 'web-1', host: '127.0.0.21' })
-    web = [first, await startNamedBackend({ name: 'web-2', host: '127.0.0.22', port: first.port }), await startNamedBackend({ name: 'web-3', host: '127.0.0.23', port: first.port })]
+    web = [
+      first,
+      await startNamedBackend({ name: 'web-2', host: '127.0.0.22', port: first.port }),
+      await startNamedBackend({ name: 'web-3', host: '127.0.0.23', port: first.port }),
+    ]
     api = await startNamedBackend({ name: 'api', host: '127.0.0.24' })
     httpPort = await freePort()
     token = await server.register('edge', { httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${await freePort()}` })
@@ -77,14 +91,25 @@ describe('the agent keeps HAProxy on the newest generation', () => {
     expect(await answers('/')).toEqual(['web-3'])
     expect(await workers()).toEqual(pids)
 
-    await send(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))
+    await send(
+      shop([
+        { path: '/', service: 'web' },
+        { path: '/api', service: 'api' },
+      ]),
+    )
     expect(await agent.sync()).toMatchObject({ generation: 4, applied: 'reload', lastError: null })
     expect(await answers('/api')).toEqual(['api'])
     expect(await workers()).not.toEqual(pids)
 
     // While no agent runs, the cluster moves on; a new one (empty cache) applies the whole difference.
     await send(slice('web', web.slice(0, 2)))
-    await send(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, { path: '/v2', pathType: 'Exact', service: 'api' }]))
+    await send(
+      shop([
+        { path: '/', service: 'web' },
+        { path: '/api', service: 'api' },
+        { path: '/v2', pathType: 'Exact', service: 'api' },
+      ]),
+    )
     const restarted = new Agent(source(), dir, coldContext(), control)
     expect(await restarted.sync()).toMatchObject({ generation: 6, applied: 'runtime', lastError: null })
     expect(await answers('/', 10)).toEqual(['web-1', 'web-2'])

@@ -13,7 +13,12 @@ import { answeredBy } from './serve-cluster.ts'
 describe('the agent as a process, driven by pushes', () => {
   let stack: EdgeStack
   const paths = ['/']
-  const shop = () => ingress({ name: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }] })
+  const shop = () =>
+    ingress({
+      name: 'shop',
+      annotations: { 'hapedge.io/ssl-redirect': 'false' },
+      rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }],
+    })
   const answer = async (path: string) => answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } }))
   const addPath = async (path: string) => {
     paths.push(path)

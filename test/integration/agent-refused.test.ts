@@ -43,13 +43,24 @@ describe('a generation that haproxy -c refuses', () => {
   const modified = (objects: unknown[]) => objects.map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> }))
   /** A commit without the write's checks. */
   const commitUnchecked = (...objects: unknown[]) => commitEvents({ store: server.store, cluster: 'edge', options, context: coldContext() }, modified(objects))
-  const send = async (...objects: unknown[]) => (await (await server.events('edge', token, modified(objects))).json()) as { generation: number; manifest: string; rejected: unknown[] }
+  const send = async (...objects: unknown[]) =>
+    (await (await server.events('edge', token, modified(objects))).json()) as { generation: number; manifest: string; rejected: unknown[] }
   const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
   const source = () => ({ source: 'http://hapedge', cluster: 'edge', token, fetcher })
-  const once = () => hapedge(['agent', '--source', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, '--cluster', 'edge', '--token', token, '--dir', dir, '--once'])
-  const slice = (namespace: string) => ({ ...endpointSlice('web', [web.host], [{ port: web.port }]), metadata: { name: 'web-1', namespace, labels: { 'kubernetes.io/service-name': 'web' } } })
+  const once = () =>
+    hapedge(['agent', '--source', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, '--cluster', 'edge', '--token', token, '--dir', dir, '--once'])
+  const slice = (namespace: string) => ({
+    ...endpointSlice('web', [web.host], [{ port: web.port }]),
+    metadata: { name: 'web-1', namespace, labels: { 'kubernetes.io/service-name': 'web' } },
+  })
   const site = (namespace: string, host: string, tls?: string) =>
-    ingress({ name: 'site', namespace, annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host, paths: [{ service: 'web' }] }], ...(tls ? { tls: [{ hosts: [host], secretName: tls }] } : {}) })
+    ingress({
+      name: 'site',
+      namespace,
+      annotations: { 'hapedge.io/ssl-redirect': 'false' },
+      rules: [{ host, paths: [{ service: 'web' }] }],
+      ...(tls ? { tls: [{ hosts: [host], secretName: tls }] } : {}),
+    })
 
   beforeAll(async () => {
     if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
@@ -75,7 +86,9 @@ describe('a generation that haproxy -c refuses', () => {
     await commitUnchecked(service('web', [{ port: 80 }], 'shop'), slice('shop'), site('shop', 'shop.test', 'shop-tls'), badSecret)
     const refused = await once()
     expect(refused.code, refused.stderr).toBe(1)
-    expect(refused.stderr).toMatch(/^hapedge agent: haproxy -c refused generation 1 \([0-9a-f]{12}\), blaming Secret shop\/shop-tls; no generation is current:\n.*inconsistencies between private key and certificate/m)
+    expect(refused.stderr).toMatch(
+      /^hapedge agent: haproxy -c refused generation 1 \([0-9a-f]{12}\), blaming Secret shop\/shop-tls; no generation is current:\n.*inconsistencies between private key and certificate/m,
+    )
     await expect(readlink(join(dir, 'current'))).rejects.toThrow('ENOENT')
 
     expect(await send(goodSecret)).toMatchObject({ generation: 2, rejected: [] })

@@ -51,7 +51,12 @@ describe('the agent applies generations to HAProxy 2.6', () => {
 
   const get = (host: string, path: string) => request(`http://127.0.0.1:${httpPort}${path}`, { headers: { host } })
   const workers = async () => parseShowProc(await haproxySocket({ path: join(root, 'master.sock') }).run('show proc')).workers.map((worker) => worker.pid)
-  const webSlice = (count: number) => endpointSlice('web', web.slice(0, count).map((backend) => backend.host), [{ port: web[0]!.port }])
+  const webSlice = (count: number) =>
+    endpointSlice(
+      'web',
+      web.slice(0, count).map((backend) => backend.host),
+      [{ port: web[0]!.port }],
+    )
 
   /** One change through the engine: its files written, its plan applied at runtime. */
   async function atRuntime(events: WatchEvent[]): Promise<RuntimeApplied> {
@@ -118,9 +123,18 @@ describe('the agent applies generations to HAProxy 2.6', () => {
   describe('runtime API', () => {
     it('swaps a changed map whole (prepare, add, commit): a new path routes to its backend, with the same worker', async () => {
       const before = await workers()
-      const applied = await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))])
+      const applied = await atRuntime([
+        modified(
+          shopIngress([
+            { path: '/', service: 'web' },
+            { path: '/api', service: 'api' },
+          ]),
+        ),
+      ])
       expect(applied.maps.map((map) => map.name).sort()).toEqual(['maps/exact.map', 'maps/prefix.map'])
-      expect(applied.commands).toEqual(expect.arrayContaining([expect.stringMatching(/^prepare map maps\/prefix\.map$/), expect.stringMatching(/^commit map @\d+ maps\/prefix\.map$/)]))
+      expect(applied.commands).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^prepare map maps\/prefix\.map$/), expect.stringMatching(/^commit map @\d+ maps\/prefix\.map$/)]),
+      )
       const [exact, prefix] = await stats.runAll(['show map maps/exact.map', 'show map maps/prefix.map'])
       expect(exact).toMatch(/ shop\.test\/api default_api_80\n/)
       expect(prefix).toMatch(/ shop\.test\/api\/ default_api_80\n/)
@@ -130,13 +144,23 @@ describe('the agent applies generations to HAProxy 2.6', () => {
     })
 
     it('swaps a map larger than the CLI buffer in several payloads', async () => {
-      const many = Array.from({ length: 600 }, (_, i): PathSpec => ({ path: `/catalogue/item-${String(i).padStart(4, '0')}`, pathType: 'Exact', service: 'api' }))
+      const many = Array.from(
+        { length: 600 },
+        (_, i): PathSpec => ({ path: `/catalogue/item-${String(i).padStart(4, '0')}`, pathType: 'Exact', service: 'api' }),
+      )
       const applied = await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, ...many]))])
       expect(applied.maps.find((map) => map.name === 'maps/exact.map')?.entries).toBe(601)
       expect(applied.commands.filter((command) => command.startsWith('add map')).length).toBeGreaterThan(2)
       expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('api')
       expect(answeredBy(await get('shop.test', '/catalogue/item-0600'))).toBe('web-1')
-      await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))])
+      await atRuntime([
+        modified(
+          shopIngress([
+            { path: '/', service: 'web' },
+            { path: '/api', service: 'api' },
+          ]),
+        ),
+      ])
       expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('web-1')
     })
 
@@ -146,7 +170,14 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       expect(await answers('shop.test', '/', 6)).toEqual(names(2))
 
       const grown = await atRuntime([modified(webSlice(5))])
-      expect(grown.servers.map((change) => `${change.op} ${change.server} ${change.state}`)).toEqual(['add s3 ready', 'add s4 ready', 'add s5 ready', 'add s6 maint', 'add s7 maint', 'add s8 maint'])
+      expect(grown.servers.map((change) => `${change.op} ${change.server} ${change.state}`)).toEqual([
+        'add s3 ready',
+        'add s4 ready',
+        'add s5 ready',
+        'add s6 maint',
+        'add s7 maint',
+        'add s8 maint',
+      ])
       expect(await answers('shop.test', '/', 15)).toEqual(names(5))
 
       const shrunk = await atRuntime([modified(webSlice(1))])
@@ -167,14 +198,26 @@ describe('the agent applies generations to HAProxy 2.6', () => {
     })
 
     it('stops at the first refused step and names it', async () => {
-      const plan = { reload: false, reasons: [], maps: [], certificates: [], servers: [{ op: 'set' as const, backend: 'default_web_80', server: 's99', address: '127.0.0.1:1', state: 'maint' as const }] }
+      const plan = {
+        reload: false,
+        reasons: [],
+        maps: [],
+        certificates: [],
+        servers: [{ op: 'set' as const, backend: 'default_web_80', server: 's99', address: '127.0.0.1:1', state: 'maint' as const }],
+      }
       await expect(applyAtRuntime(stats, plan, new Map())).rejects.toThrow(/stopped at `set server default_web_80\/s99 state maint`: .*No such server/)
     })
   })
 
   describe('checked reload through the master CLI', () => {
     it('picks up a new backend with a new worker, keeping what the runtime API set', async () => {
-      const { plan } = live.apply([service('fresh'), endpointSlice('fresh', [others.fresh.host], [{ port: others.fresh.port }]), ingress({ name: 'fresh', rules: [{ host: 'fresh.test', paths: [{ path: '/', service: 'fresh' }] }] })].map(added))
+      const { plan } = live.apply(
+        [
+          service('fresh'),
+          endpointSlice('fresh', [others.fresh.host], [{ port: others.fresh.port }]),
+          ingress({ name: 'fresh', rules: [{ host: 'fresh.test', paths: [{ path: '/', service: 'fresh' }] }] }),
+        ].map(added),
+      )
       expect(plan.reload).toBe(true)
       await writeRendered(conf, live.files())
       const before = await workers()
@@ -241,5 +284,3 @@ async function holdPort(): Promise<{ port: number; close(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve))
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
-
-

@@ -39,10 +39,19 @@ describe('backends from Services and EndpointSlices', () => {
     const v6 = await startNamedBackend({ name: 'ipv6', host: '::1' })
     backends = [...pool, ...split, ...unknownReady, multiHttp!, multiAdmin!, drained!, v6]
 
-    const route = (path: string, svc: string, port?: number | string): PathSpec => ({ path, pathType: 'Exact', service: svc, ...(port === undefined ? {} : { port }) })
+    const route = (path: string, svc: string, port?: number | string): PathSpec => ({
+      path,
+      pathType: 'Exact',
+      service: svc,
+      ...(port === undefined ? {} : { port }),
+    })
     cluster = await serveCluster([
       service('pool', [{ port: 80, name: 'http' }]),
-      endpointSlice('pool', [...pool.slice(0, 3).map((b) => ({ address: b.host, ready: true })), { address: pool[3]!.host, ready: false, serving: true, terminating: true }], [{ port: pool[0]!.port, name: 'http' }]),
+      endpointSlice(
+        'pool',
+        [...pool.slice(0, 3).map((b) => ({ address: b.host, ready: true })), { address: pool[3]!.host, ready: false, serving: true, terminating: true }],
+        [{ port: pool[0]!.port, name: 'http' }],
+      ),
 
       service('split'),
       endpointSlice('split', [{ address: split[0]!.host, ready: true }], [{ port: split[0]!.port }], { name: 'split-1' }),
@@ -51,8 +60,18 @@ describe('backends from Services and EndpointSlices', () => {
       service('unknown-ready'),
       endpointSlice('unknown-ready', [{ address: unknownReady[0]!.host }, { address: unknownReady[1]!.host, ready: null }], [{ port: unknownReady[0]!.port }]),
 
-      service('multi', [{ port: 80, name: 'http' }, { port: 8443, name: 'admin' }]),
-      endpointSlice('multi', [{ address: '127.0.0.1', ready: true }], [{ port: multiHttp!.port, name: 'http' }, { port: multiAdmin!.port, name: 'admin' }]),
+      service('multi', [
+        { port: 80, name: 'http' },
+        { port: 8443, name: 'admin' },
+      ]),
+      endpointSlice(
+        'multi',
+        [{ address: '127.0.0.1', ready: true }],
+        [
+          { port: multiHttp!.port, name: 'http' },
+          { port: multiAdmin!.port, name: 'admin' },
+        ],
+      ),
 
       service('ipv6'),
       endpointSlice('ipv6', [{ address: '::1', ready: true }], [{ port: v6.port }], { addressType: 'IPv6' }),
@@ -63,24 +82,26 @@ describe('backends from Services and EndpointSlices', () => {
 
       ingress({
         name: 'backends',
-        rules: [{
-          host: HOST,
-          paths: [
-            route('/pool', 'pool', 'http'),
-            route('/split', 'split'),
-            route('/unknown-ready', 'unknown-ready'),
-            route('/ipv6', 'ipv6'),
-            route('/by-name/http', 'multi', 'http'),
-            route('/by-name/admin', 'multi', 'admin'),
-            route('/by-number/80', 'multi', 80),
-            route('/by-number/8443', 'multi', 8443),
-            route('/missing-service', 'ghost'),
-            route('/missing-port-number', 'multi', 9999),
-            route('/missing-port-name', 'multi', 'grpc'),
-            route('/no-ready-endpoints', 'drained'),
-            route('/no-endpoint-slices', 'lonely'),
-          ],
-        }],
+        rules: [
+          {
+            host: HOST,
+            paths: [
+              route('/pool', 'pool', 'http'),
+              route('/split', 'split'),
+              route('/unknown-ready', 'unknown-ready'),
+              route('/ipv6', 'ipv6'),
+              route('/by-name/http', 'multi', 'http'),
+              route('/by-name/admin', 'multi', 'admin'),
+              route('/by-number/80', 'multi', 80),
+              route('/by-number/8443', 'multi', 8443),
+              route('/missing-service', 'ghost'),
+              route('/missing-port-number', 'multi', 9999),
+              route('/missing-port-name', 'multi', 'grpc'),
+              route('/no-ready-endpoints', 'drained'),
+              route('/no-endpoint-slices', 'lonely'),
+            ],
+          },
+        ],
       }),
     ])
   })

@@ -42,14 +42,25 @@ describe('help', () => {
   })
 
   // Every command once, and every spelling of help at least once (test/processes/cli/help.test.ts holds each help to its flag table).
-  it.each([['help', 'render'], ['render', '-h'], ['serve', '--help'], ['agent', '-h'], ['forward', '--help'], ['gc', '-h']])('hapedge %s %s prints the command\'s usage, flags and an example on stdout, exit 0', async (...argv) => {
-    const command = argv[0] === 'help' ? argv[1] : argv[0]
-    const run = await hapedge(argv)
-    expect(run).toMatchObject({ code: 0, stderr: '' })
-    expect(run.stdout).toMatch(new RegExp(`^usage: hapedge ${command}\\b`))
-    expect(run.stdout).toMatch(/^flags:\n {2}--/m)
-    expect(run.stdout).toMatch(new RegExp(`^example:\\n {2}(\\S+=\\S+ )*hapedge ${command} `, 'm'))
-  }, 30_000)
+  it.each([
+    ['help', 'render'],
+    ['render', '-h'],
+    ['serve', '--help'],
+    ['agent', '-h'],
+    ['forward', '--help'],
+    ['gc', '-h'],
+  ])(
+    "hapedge %s %s prints the command's usage, flags and an example on stdout, exit 0",
+    async (...argv) => {
+      const command = argv[0] === 'help' ? argv[1] : argv[0]
+      const run = await hapedge(argv)
+      expect(run).toMatchObject({ code: 0, stderr: '' })
+      expect(run.stdout).toMatch(new RegExp(`^usage: hapedge ${command}\\b`))
+      expect(run.stdout).toMatch(/^flags:\n {2}--/m)
+      expect(run.stdout).toMatch(new RegExp(`^example:\\n {2}(\\S+=\\S+ )*hapedge ${command} `, 'm'))
+    },
+    30_000,
+  )
 
   it('help for a command that does not exist is exit 2, naming it', async () => {
     const run = await hapedge(['help', 'deploy'])
@@ -82,7 +93,21 @@ describe('errors a person can act on', () => {
     await mkdir(dir)
     const source = `http://127.0.0.1:${await freePort()}`
     const run = await withPortTaken((port) =>
-      hapedge(['agent', '--source', source, '--cluster', 'c', '--token', 't', '--dir', dir, '--master-socket', join(dir, 'master.sock'), '--listen', `127.0.0.1:${port}`]),
+      hapedge([
+        'agent',
+        '--source',
+        source,
+        '--cluster',
+        'c',
+        '--token',
+        't',
+        '--dir',
+        dir,
+        '--master-socket',
+        join(dir, 'master.sock'),
+        '--listen',
+        `127.0.0.1:${port}`,
+      ]),
     )
     expectRefusal(run, 1, 'agent', /port \d+ on 127\.0\.0\.1 is in use \(another agent\?\); choose another with --listen/)
   }, 30_000)
@@ -129,19 +154,28 @@ describe('errors a person can act on', () => {
     await writeFile(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }))
     const run = await hapedge(['render', '--in', input, '--out', join(tmp, 'other-out'), '--ingress-class', 'hapedge'])
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stderr).toBe('hapedge render: no Ingress of class hapedge found (3 Ingresses of other classes skipped: 2 nginx; 1 traefik); choose the class with --ingress-class NAME\n')
+    expect(run.stderr).toBe(
+      'hapedge render: no Ingress of class hapedge found (3 Ingresses of other classes skipped: 2 nginx; 1 traefik); choose the class with --ingress-class NAME\n',
+    )
   }, 30_000)
 
   it('render: Ingresses left out because of their class beside served ones are counted on stderr', async () => {
     const input = join(tmp, 'some-classes.json')
-    const items = [ingress({ name: 'a', className: 'hapedge' }), ingress({ name: 'b', className: 'nginx' }), ingress({ name: 'c', className: 'traefik' }), ingress({ name: 'd', className: null })]
+    const items = [
+      ingress({ name: 'a', className: 'hapedge' }),
+      ingress({ name: 'b', className: 'nginx' }),
+      ingress({ name: 'c', className: 'traefik' }),
+      ingress({ name: 'd', className: null }),
+    ]
     await writeFile(input, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }))
     const run = await hapedge(['render', '--in', input, '--out', join(tmp, 'some-out')])
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stderr).toBe('hapedge render: not served because of their class: 2 Ingresses of other classes and 1 Ingress without a class (hapedge is not the default IngressClass)\n')
+    expect(run.stderr).toBe(
+      'hapedge render: not served because of their class: 2 Ingresses of other classes and 1 Ingress without a class (hapedge is not the default IngressClass)\n',
+    )
   }, 30_000)
 
-  it('serve: a --data it cannot make is named with the system\'s reason', async () => {
+  it("serve: a --data it cannot make is named with the system's reason", async () => {
     const file = join(tmp, 'a-file')
     await writeFile(file, '')
     const run = await hapedge(['serve', '--data', join(file, 'data')])

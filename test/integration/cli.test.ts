@@ -15,7 +15,6 @@ import { readTextTree, readTree } from './read-tree.ts'
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-
 describe('hapedge render (CLI)', () => {
   let tmp: string
   let binds: string[]
@@ -31,7 +30,10 @@ describe('hapedge render (CLI)', () => {
     files = await corpusFiles(corpusPath)
     ;[forward, reversed] = await Promise.all([
       render('forward', ['--in', corpusPath]),
-      render('reversed', [...files].reverse().flatMap((file) => ['--in', file])),
+      render(
+        'reversed',
+        [...files].reverse().flatMap((file) => ['--in', file]),
+      ),
     ])
   })
 
@@ -89,7 +91,9 @@ describe('hapedge render (CLI)', () => {
     it('names every object that two files define, with both files, and uses the one read last (as kubectl apply would)', async () => {
       expect(reversed.code, reversed.stderr).toBe(0)
       for (const run of [forward, reversed]) {
-        expect(run.stderr).toMatch(/^Ingress default\/cafe-ingress: defined more than once \(.*10[57]-[^ ]+\.yaml#\d and .*10[57]-[^ ]+\.yaml#\d\); the last one read is used$/m)
+        expect(run.stderr).toMatch(
+          /^Ingress default\/cafe-ingress: defined more than once \(.*10[57]-[^ ]+\.yaml#\d and .*10[57]-[^ ]+\.yaml#\d\); the last one read is used$/m,
+        )
         expect(run.stderr).toMatch(/^Ingress default\/example-ingress: defined more than once \(.*0(05|45)-.*0(05|45)-.*\); the last one read is used$/m)
       }
     })
@@ -99,8 +103,14 @@ describe('hapedge render (CLI)', () => {
       const unique = files.filter((file) => !shared.has(file))
       expect(unique.length).toBeGreaterThan(40)
       const [a, b] = await Promise.all([
-        render('unique-forward', unique.flatMap((file) => ['--in', file])),
-        render('unique-reversed', [...unique].reverse().flatMap((file) => ['--in', file])),
+        render(
+          'unique-forward',
+          unique.flatMap((file) => ['--in', file]),
+        ),
+        render(
+          'unique-reversed',
+          [...unique].reverse().flatMap((file) => ['--in', file]),
+        ),
       ])
       expect([a.code, b.code]).toEqual([0, 0])
       expect(await readTextTree(outDir('unique-reversed'))).toEqual(await readTextTree(outDir('unique-forward')))
@@ -114,7 +124,10 @@ describe('hapedge render (CLI)', () => {
       await mkdir(dir)
       await writeFile(join(dir, 'a-good.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec: {}\n')
       // Document 2, line 10 of the file: `namespace` is indented less than `name`, its sibling.
-      await writeFile(join(dir, 'b-bad.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: api\n namespace: x\nspec: {}\n')
+      await writeFile(
+        join(dir, 'b-bad.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: api\n namespace: x\nspec: {}\n',
+      )
       const run = await hapedge(['render', '--in', dir, '--out', join(tmp, 'never'), ...binds])
       expect(run.code).toBe(1)
       expect(run.stderr).toContain(join(dir, 'b-bad.yaml'))

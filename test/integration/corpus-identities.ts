@@ -4,7 +4,10 @@ import { parseAllDocuments } from 'yaml'
 
 /** The corpus's `.yaml` files, in byte order (as `hapedge render --in DIR` walks them). */
 export async function corpusFiles(dir: string): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name.endsWith('.yaml')).sort().map((name) => join(dir, name))
+  return (await readdir(dir))
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => join(dir, name))
 }
 
 /**

@@ -49,10 +49,26 @@ const hostileIngresses: HostileCase[] = [
   },
   { name: 'default-backend', field: 'spec.defaultBackend.service.name', spec: { defaultBackend: { service: `good${DIRECTIVE}` } } },
   { name: 'tls-host', field: 'spec.tls[0].hosts[0]', spec: { rules: [rule('tls.test')], tls: [{ hosts: [`tls.test${DIRECTIVE}`], secretName: 'x' }] } },
-  { name: 'tls-secret-name', field: 'spec.tls[0].secretName', spec: { rules: [rule('tls.test')], tls: [{ hosts: ['tls.test'], secretName: `x${DIRECTIVE}` }] } },
-  { name: 'annotation-value', field: 'metadata.annotations["hapedge.io/ssl-redirect"]', spec: { annotations: { 'hapedge.io/ssl-redirect': `true${DIRECTIVE}` }, rules: [rule('a.test')] } },
-  { name: 'annotation-unknown', field: 'metadata.annotations["hapedge.io/config-snippet"]', spec: { annotations: { 'hapedge.io/config-snippet': `http-request deny INJECTED` }, rules: [rule('b.test')] } },
-  { name: 'annotation-over-long', field: 'metadata.annotations["hapedge.io/ssl-redirect"]', spec: { annotations: { 'hapedge.io/ssl-redirect': `true ${'INJECTED '.repeat(40_000)}` }, rules: [rule('c.test')] } },
+  {
+    name: 'tls-secret-name',
+    field: 'spec.tls[0].secretName',
+    spec: { rules: [rule('tls.test')], tls: [{ hosts: ['tls.test'], secretName: `x${DIRECTIVE}` }] },
+  },
+  {
+    name: 'annotation-value',
+    field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
+    spec: { annotations: { 'hapedge.io/ssl-redirect': `true${DIRECTIVE}` }, rules: [rule('a.test')] },
+  },
+  {
+    name: 'annotation-unknown',
+    field: 'metadata.annotations["hapedge.io/config-snippet"]',
+    spec: { annotations: { 'hapedge.io/config-snippet': `http-request deny INJECTED` }, rules: [rule('b.test')] },
+  },
+  {
+    name: 'annotation-over-long',
+    field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
+    spec: { annotations: { 'hapedge.io/ssl-redirect': `true ${'INJECTED '.repeat(40_000)}` }, rules: [rule('c.test')] },
+  },
   { name: 'namespace', field: 'metadata.namespace', spec: { namespace: `default${DIRECTIVE}`, rules: [rule('d.test')] } },
   { name: `name${DIRECTIVE}`, field: 'metadata.name', spec: { rules: [rule('e.test')] } },
 ]
@@ -86,8 +102,19 @@ describe('hostile input beside one good Ingress', () => {
       service('svc-bad', [{ port: 80, name: `http${DIRECTIVE}` }]),
       configMap({ 'timeout-server': `5s${DIRECTIVE}`, balance: 'roundrobin\n    http-request deny INJECTED' }),
       // The good ones: plain, odd-but-legal path characters, and another controller's snippet (not ours to read).
-      ingress({ name: 'good', rules: [{ host: 'good.test', paths: [{ path: '/', pathType: 'Prefix', service: 'good' }, { path: '/victim', pathType: 'Prefix', service: 'victim' }] }] }),
-      ingress({ name: 'odd', rules: [{ host: 'odd.test', paths: [{ path: "/o&d;d=1,$!*()+:@~-._", pathType: 'Exact', service: 'odd' }] }] }),
+      ingress({
+        name: 'good',
+        rules: [
+          {
+            host: 'good.test',
+            paths: [
+              { path: '/', pathType: 'Prefix', service: 'good' },
+              { path: '/victim', pathType: 'Prefix', service: 'victim' },
+            ],
+          },
+        ],
+      }),
+      ingress({ name: 'odd', rules: [{ host: 'odd.test', paths: [{ path: '/o&d;d=1,$!*()+:@~-._', pathType: 'Exact', service: 'odd' }] }] }),
       ingress({
         name: 'foreign-snippet',
         annotations: { 'nginx.ingress.kubernetes.io/configuration-snippet': `more_set_headers "X: INJECTED";${DIRECTIVE}` },
@@ -108,11 +135,18 @@ describe('hostile input beside one good Ingress', () => {
   })
 
   it('rejects an unknown pathType naming spec.rules[0].http.paths[0].pathType', () => {
-    expect(cluster.model.rejections).toContainEqual({ object: 'Ingress default/path-type', reason: expect.stringContaining('spec.rules[0].http.paths[0].pathType') })
+    expect(cluster.model.rejections).toContainEqual({
+      object: 'Ingress default/path-type',
+      reason: expect.stringContaining('spec.rules[0].http.paths[0].pathType'),
+    })
   })
 
   it('rejects the hostile EndpointSlice address, Service port name and ConfigMap settings with their fields', () => {
-    const reasons = (object: string) => cluster.model.rejections.filter((r) => r.object === object).map((r) => r.reason).join('\n')
+    const reasons = (object: string) =>
+      cluster.model.rejections
+        .filter((r) => r.object === object)
+        .map((r) => r.reason)
+        .join('\n')
     expect(reasons('EndpointSlice default/victim-abcde')).toContain('endpoints[0].addresses[0]')
     expect(reasons('Service default/svc-bad')).toContain('spec.ports[0].name')
     expect(reasons('ConfigMap hapedge/hapedge')).toContain('data["timeout-server"]')
@@ -148,7 +182,7 @@ describe('hostile input beside one good Ingress', () => {
 
   it('serves the good Ingresses through HAProxy', async () => {
     expect(answeredBy(await cluster.get('good.test', '/'))).toBe('good')
-    expect(answeredBy(await cluster.get('odd.test', "/o&d;d=1,$!*()+:@~-._"))).toBe('odd')
+    expect(answeredBy(await cluster.get('odd.test', '/o&d;d=1,$!*()+:@~-._'))).toBe('odd')
     expect(answeredBy(await cluster.get('odd.test', '/o&d;d=1'))).toBe('HTTP 404')
     expect(answeredBy(await cluster.get('snippet.test', '/'))).toBe('snippet')
   })
@@ -198,30 +232,72 @@ interface HostileField {
   build(v: string): unknown
 }
 
-const web = (host: string, path = '/', serviceName = 'web', port: number | string = 80) => ({ host, paths: [{ path, pathType: 'Prefix' as const, service: serviceName, port }] })
+const web = (host: string, path = '/', serviceName = 'web', port: number | string = 80) => ({
+  host,
+  paths: [{ path, pathType: 'Prefix' as const, service: serviceName, port }],
+})
 const hostileFields: HostileField[] = [
   { object: () => 'Ingress default/host', field: 'spec.rules[0].host', build: (v) => ingress({ name: 'host', rules: [web(`evil${v}.test`)] }) },
-  { object: () => 'Ingress default/path', field: 'spec.rules[0].http.paths[0].path', build: (v) => ingress({ name: 'path', rules: [web('path.test', `/p${v}`)] }) },
-  { object: () => 'Ingress default/service', field: 'spec.rules[0].http.paths[0].backend.service.name', build: (v) => ingress({ name: 'service', rules: [web('service.test', '/', `web${v}`)] }) },
-  { object: () => 'Ingress default/port', field: 'spec.rules[0].http.paths[0].backend.service.port', build: (v) => ingress({ name: 'port', rules: [web('port.test', '/', 'web', `http${v}`)] }) },
-  { object: () => 'Ingress default/default-backend', field: 'spec.defaultBackend.service.name', build: (v) => ingress({ name: 'default-backend', defaultBackend: { service: `web${v}` } }) },
-  { object: (v) => `Ingress ${shown(`ns${v}`)}/namespace`, field: 'metadata.namespace', build: (v) => ingress({ name: 'namespace', namespace: `ns${v}`, rules: [web('namespace.test')] }) },
+  {
+    object: () => 'Ingress default/path',
+    field: 'spec.rules[0].http.paths[0].path',
+    build: (v) => ingress({ name: 'path', rules: [web('path.test', `/p${v}`)] }),
+  },
+  {
+    object: () => 'Ingress default/service',
+    field: 'spec.rules[0].http.paths[0].backend.service.name',
+    build: (v) => ingress({ name: 'service', rules: [web('service.test', '/', `web${v}`)] }),
+  },
+  {
+    object: () => 'Ingress default/port',
+    field: 'spec.rules[0].http.paths[0].backend.service.port',
+    build: (v) => ingress({ name: 'port', rules: [web('port.test', '/', 'web', `http${v}`)] }),
+  },
+  {
+    object: () => 'Ingress default/default-backend',
+    field: 'spec.defaultBackend.service.name',
+    build: (v) => ingress({ name: 'default-backend', defaultBackend: { service: `web${v}` } }),
+  },
+  {
+    object: (v) => `Ingress ${shown(`ns${v}`)}/namespace`,
+    field: 'metadata.namespace',
+    build: (v) => ingress({ name: 'namespace', namespace: `ns${v}`, rules: [web('namespace.test')] }),
+  },
   { object: (v) => `Ingress default/${shown(`name${v}`)}`, field: 'metadata.name', build: (v) => ingress({ name: `name${v}`, rules: [web('name.test')] }) },
   {
     object: () => 'Ingress default/annotation',
     field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
     build: (v) => ingress({ name: 'annotation', annotations: { 'hapedge.io/ssl-redirect': `false${v}` }, rules: [web('annotation.test')] }),
   },
-  { object: () => 'Ingress default/tls-host', field: 'spec.tls[0].hosts[0]', build: (v) => ingress({ name: 'tls-host', rules: [web('tls-host.test')], tls: [{ hosts: [`tls-host${v}.test`], secretName: 'shop' }] }) },
-  { object: () => 'Ingress default/tls-secret', field: 'spec.tls[0].secretName', build: (v) => ingress({ name: 'tls-secret', rules: [web('tls-secret.test')], tls: [{ hosts: ['tls-secret.test'], secretName: `shop${v}` }] }) },
+  {
+    object: () => 'Ingress default/tls-host',
+    field: 'spec.tls[0].hosts[0]',
+    build: (v) => ingress({ name: 'tls-host', rules: [web('tls-host.test')], tls: [{ hosts: [`tls-host${v}.test`], secretName: 'shop' }] }),
+  },
+  {
+    object: () => 'Ingress default/tls-secret',
+    field: 'spec.tls[0].secretName',
+    build: (v) => ingress({ name: 'tls-secret', rules: [web('tls-secret.test')], tls: [{ hosts: ['tls-secret.test'], secretName: `shop${v}` }] }),
+  },
   { object: (v) => `Service default/${shown(`web${v}`)}`, field: 'metadata.name', build: (v) => service(`web${v}`) },
   { object: (v) => `Service ${shown(`ns${v}`)}/web`, field: 'metadata.namespace', build: (v) => service('web', [{ port: 80 }], `ns${v}`) },
   { object: () => 'Service default/named-port', field: 'spec.ports[0].name', build: (v) => service('named-port', [{ port: 80, name: `http${v}` }]) },
-  { object: () => 'EndpointSlice default/web-hostile', field: 'endpoints[0].addresses[0]', build: (v) => endpointSlice('web', [`10.0.0.2${v}`], [{ port: 8080 }], { name: 'web-hostile' }) },
+  {
+    object: () => 'EndpointSlice default/web-hostile',
+    field: 'endpoints[0].addresses[0]',
+    build: (v) => endpointSlice('web', [`10.0.0.2${v}`], [{ port: 8080 }], { name: 'web-hostile' }),
+  },
 ]
 
 /** Every ConfigMap setting, each given the hostile value after a valid one. */
-const settings: Record<string, string> = { 'ssl-redirect': 'true', 'timeout-connect': '5s', 'timeout-client': '50s', 'timeout-server': '50s', 'timeout-http-request': '10s', balance: 'leastconn' }
+const settings: Record<string, string> = {
+  'ssl-redirect': 'true',
+  'timeout-connect': '5s',
+  'timeout-client': '50s',
+  'timeout-server': '50s',
+  'timeout-http-request': '10s',
+  balance: 'leastconn',
+}
 const settingPath = (key: string) => (/^\w+$/.test(key) ? `data.${key}` : `data[${JSON.stringify(key)}]`)
 
 /** Fields hapedge does not read as its own: the object is neither served nor reported. */

@@ -17,8 +17,17 @@ let services: ServiceBackends
 
 beforeAll(async () => {
   services = await startServices([
-    'wildcard', 'exact-host', 'hostless', 'known', 'default-backend', 'other-class', 'unclassed', 'legacy', 'legacy-other',
-    'classed-b', 'unclassed-b',
+    'wildcard',
+    'exact-host',
+    'hostless',
+    'known',
+    'default-backend',
+    'other-class',
+    'unclassed',
+    'legacy',
+    'legacy-other',
+    'classed-b',
+    'unclassed-b',
   ])
 })
 
@@ -133,7 +142,11 @@ describe('a cluster whose default IngressClass is another one, without a default
       ingressClass('hapedge', false),
       ingressClass('nginx', true),
       ingress({ name: 'classed', rules: [{ host: 'classed.test', paths: [{ path: '/x', pathType: 'Exact', service: 'classed-b' }] }] }),
-      ingress({ name: 'unclassed', className: null, rules: [{ host: 'unclassed.test', paths: prefixAll('unclassed-b') }, { paths: prefixAll('unclassed-b') }] }),
+      ingress({
+        name: 'unclassed',
+        className: null,
+        rules: [{ host: 'unclassed.test', paths: prefixAll('unclassed-b') }, { paths: prefixAll('unclassed-b') }],
+      }),
     ])
   })
 
@@ -151,7 +164,11 @@ describe('a cluster whose default IngressClass is another one, without a default
   })
 
   it.each(METHODS)('answers an unmatched %s with 404 from HAProxy itself', async (method) => {
-    for (const [host, path] of [['classed.test', '/y'], ['unknown.test', '/'], ['classed.test', '/x/']] as const) {
+    for (const [host, path] of [
+      ['classed.test', '/y'],
+      ['unknown.test', '/'],
+      ['classed.test', '/x/'],
+    ] as const) {
       const response = await cluster.get(host, path, { method })
       expect(response.status, `${method} ${host}${path}`).toBe(404)
       expect(response.headers['x-backend'], 'no backend answered').toBeUndefined()

@@ -21,44 +21,163 @@ interface Row {
 }
 
 const documentedRows: Row[] = [
-  { doc: 'Prefix / — (all paths) — Yes', routes: [['Prefix', '/']], requests: [['/', 0], ['/foo', 0], ['/foo/', 0], ['/aaa/bbb/ccc', 0], ['/index.html', 0]] },
+  {
+    doc: 'Prefix / — (all paths) — Yes',
+    routes: [['Prefix', '/']],
+    requests: [
+      ['/', 0],
+      ['/foo', 0],
+      ['/foo/', 0],
+      ['/aaa/bbb/ccc', 0],
+      ['/index.html', 0],
+    ],
+  },
   { doc: 'Exact /foo — /foo — Yes', routes: [['Exact', '/foo']], requests: [['/foo', 0]] },
   { doc: 'Exact /foo — /bar — No', routes: [['Exact', '/foo']], requests: [['/bar', DEFAULT]] },
   { doc: 'Exact /foo — /foo/ — No', routes: [['Exact', '/foo']], requests: [['/foo/', DEFAULT]] },
-  { doc: 'Exact /foo/ — /foo — No', routes: [['Exact', '/foo/']], requests: [['/foo', DEFAULT], ['/foo/', 0]] },
-  { doc: 'Prefix /foo — /foo, /foo/ — Yes', routes: [['Prefix', '/foo']], requests: [['/foo', 0], ['/foo/', 0]] },
-  { doc: 'Prefix /foo/ — /foo, /foo/ — Yes', routes: [['Prefix', '/foo/']], requests: [['/foo', 0], ['/foo/', 0]] },
+  {
+    doc: 'Exact /foo/ — /foo — No',
+    routes: [['Exact', '/foo/']],
+    requests: [
+      ['/foo', DEFAULT],
+      ['/foo/', 0],
+    ],
+  },
+  {
+    doc: 'Prefix /foo — /foo, /foo/ — Yes',
+    routes: [['Prefix', '/foo']],
+    requests: [
+      ['/foo', 0],
+      ['/foo/', 0],
+    ],
+  },
+  {
+    doc: 'Prefix /foo/ — /foo, /foo/ — Yes',
+    routes: [['Prefix', '/foo/']],
+    requests: [
+      ['/foo', 0],
+      ['/foo/', 0],
+    ],
+  },
   { doc: 'Prefix /aaa/bb — /aaa/bbb — No', routes: [['Prefix', '/aaa/bb']], requests: [['/aaa/bbb', DEFAULT]] },
   { doc: 'Prefix /aaa/bbb — /aaa/bbb — Yes', routes: [['Prefix', '/aaa/bbb']], requests: [['/aaa/bbb', 0]] },
   { doc: 'Prefix /aaa/bbb/ — /aaa/bbb — Yes, ignores trailing slash', routes: [['Prefix', '/aaa/bbb/']], requests: [['/aaa/bbb', 0]] },
   { doc: 'Prefix /aaa/bbb — /aaa/bbb/ — Yes, matches trailing slash', routes: [['Prefix', '/aaa/bbb']], requests: [['/aaa/bbb/', 0]] },
   { doc: 'Prefix /aaa/bbb — /aaa/bbb/ccc — Yes, matches subpath', routes: [['Prefix', '/aaa/bbb']], requests: [['/aaa/bbb/ccc', 0]] },
   { doc: 'Prefix /aaa/bbb — /aaa/bbbxyz — No, does not match string prefix', routes: [['Prefix', '/aaa/bbb']], requests: [['/aaa/bbbxyz', DEFAULT]] },
-  { doc: 'Prefix /, /aaa — /aaa/ccc — Yes, matches /aaa prefix', routes: [['Prefix', '/'], ['Prefix', '/aaa']], requests: [['/aaa/ccc', 1]] },
-  { doc: 'Prefix /, /aaa, /aaa/bbb — /aaa/bbb — Yes, matches /aaa/bbb prefix', routes: [['Prefix', '/'], ['Prefix', '/aaa'], ['Prefix', '/aaa/bbb']], requests: [['/aaa/bbb', 2]] },
-  { doc: 'Prefix /, /aaa, /aaa/bbb — /ccc — Yes, matches / prefix', routes: [['Prefix', '/'], ['Prefix', '/aaa'], ['Prefix', '/aaa/bbb']], requests: [['/ccc', 0]] },
+  {
+    doc: 'Prefix /, /aaa — /aaa/ccc — Yes, matches /aaa prefix',
+    routes: [
+      ['Prefix', '/'],
+      ['Prefix', '/aaa'],
+    ],
+    requests: [['/aaa/ccc', 1]],
+  },
+  {
+    doc: 'Prefix /, /aaa, /aaa/bbb — /aaa/bbb — Yes, matches /aaa/bbb prefix',
+    routes: [
+      ['Prefix', '/'],
+      ['Prefix', '/aaa'],
+      ['Prefix', '/aaa/bbb'],
+    ],
+    requests: [['/aaa/bbb', 2]],
+  },
+  {
+    doc: 'Prefix /, /aaa, /aaa/bbb — /ccc — Yes, matches / prefix',
+    routes: [
+      ['Prefix', '/'],
+      ['Prefix', '/aaa'],
+      ['Prefix', '/aaa/bbb'],
+    ],
+    requests: [['/ccc', 0]],
+  },
   { doc: 'Prefix /aaa — /ccc — No, uses default backend', routes: [['Prefix', '/aaa']], requests: [['/ccc', DEFAULT]] },
-  { doc: 'Mixed /foo (Prefix), /foo (Exact) — /foo — Yes, prefers Exact', routes: [['Prefix', '/foo'], ['Exact', '/foo']], requests: [['/foo', 1], ['/foo/', 0]] },
+  {
+    doc: 'Mixed /foo (Prefix), /foo (Exact) — /foo — Yes, prefers Exact',
+    routes: [
+      ['Prefix', '/foo'],
+      ['Exact', '/foo'],
+    ],
+    requests: [
+      ['/foo', 1],
+      ['/foo/', 0],
+    ],
+  },
 ]
 
 /** Beyond the table: the rules the table illustrates, and what HTTP adds (query strings). */
 const furtherRows: Row[] = [
-  { doc: 'Mixed Exact /foo + Prefix / — Exact wins /foo only', routes: [['Exact', '/foo'], ['Prefix', '/']], requests: [['/foo', 0], ['/foo/', 1], ['/foobar', 1], ['/', 1]] },
+  {
+    doc: 'Mixed Exact /foo + Prefix / — Exact wins /foo only',
+    routes: [
+      ['Exact', '/foo'],
+      ['Prefix', '/'],
+    ],
+    requests: [
+      ['/foo', 0],
+      ['/foo/', 1],
+      ['/foobar', 1],
+      ['/', 1],
+    ],
+  },
   {
     doc: 'longest matching Prefix wins, element by element',
-    routes: [['Prefix', '/'], ['Prefix', '/aaa'], ['Prefix', '/aaa/bbb']],
-    requests: [['/aaa/bbb/ccc/ddd', 2], ['/aaa/bbbxyz', 1], ['/aaa', 1], ['/aaax', 0]],
+    routes: [
+      ['Prefix', '/'],
+      ['Prefix', '/aaa'],
+      ['Prefix', '/aaa/bbb'],
+    ],
+    requests: [
+      ['/aaa/bbb/ccc/ddd', 2],
+      ['/aaa/bbbxyz', 1],
+      ['/aaa', 1],
+      ['/aaax', 0],
+    ],
   },
   {
     doc: 'query strings do not affect matching',
-    routes: [['Exact', '/foo'], ['Prefix', '/aaa/bbb']],
-    requests: [['/foo?x=1', 0], ['/foo?a=b&c', 0], ['/foo?next=/bar', 0], ['/aaa/bbb?q=/ccc', 1], ['/fo?o', DEFAULT], ['/aaa/bbbxyz?/aaa/bbb', DEFAULT]],
+    routes: [
+      ['Exact', '/foo'],
+      ['Prefix', '/aaa/bbb'],
+    ],
+    requests: [
+      ['/foo?x=1', 0],
+      ['/foo?a=b&c', 0],
+      ['/foo?next=/bar', 0],
+      ['/aaa/bbb?q=/ccc', 1],
+      ['/fo?o', DEFAULT],
+      ['/aaa/bbbxyz?/aaa/bbb', DEFAULT],
+    ],
   },
-  { doc: 'matching is case sensitive', routes: [['Exact', '/foo'], ['Prefix', '/aaa']], requests: [['/foo', 0], ['/Foo', DEFAULT], ['/FOO', DEFAULT], ['/aaa/x', 1], ['/AAA/x', DEFAULT]] },
+  {
+    doc: 'matching is case sensitive',
+    routes: [
+      ['Exact', '/foo'],
+      ['Prefix', '/aaa'],
+    ],
+    requests: [
+      ['/foo', 0],
+      ['/Foo', DEFAULT],
+      ['/FOO', DEFAULT],
+      ['/aaa/x', 1],
+      ['/AAA/x', DEFAULT],
+    ],
+  },
   {
     doc: 'ImplementationSpecific behaves as Prefix',
-    routes: [['ImplementationSpecific', '/foo'], ['ImplementationSpecific', '/bar/']],
-    requests: [['/foo', 0], ['/foo/', 0], ['/foo/x/y', 0], ['/foobar', DEFAULT], ['/bar', 1], ['/bar/x', 1], ['/barx', DEFAULT]],
+    routes: [
+      ['ImplementationSpecific', '/foo'],
+      ['ImplementationSpecific', '/bar/'],
+    ],
+    requests: [
+      ['/foo', 0],
+      ['/foo/', 0],
+      ['/foo/x/y', 0],
+      ['/foobar', DEFAULT],
+      ['/bar', 1],
+      ['/bar/x', 1],
+      ['/barx', DEFAULT],
+    ],
   },
 ]
 

@@ -54,12 +54,16 @@ describe('the local quickstart npm start prints', () => {
       return undefined
     }
     if ('export' in step) {
-      env[step.export] = step.fromFile !== undefined ? (await readFile(resolve(root, step.fromFile), 'utf8')).trim() : `${env[step.export] ?? ''}:${step.append}`
+      env[step.export] =
+        step.fromFile !== undefined ? (await readFile(resolve(root, step.fromFile), 'utf8')).trim() : `${env[step.export] ?? ''}:${step.append}`
       return undefined
     }
     const [program, ...args] = step.run.map((word) => (typeof word === 'string' ? word : resolve(root, word.absolute)))
     // The commands run from the project root; here `root` stands for it, so its entry point is named from the real one.
-    const argv = program === 'node' ? [process.execPath, ...args.map((arg) => (arg === 'bin/hapedge.js' ? join(projectRoot, arg) : arg))] : [program === 'haproxy' ? haproxyBinary : program!, ...args]
+    const argv =
+      program === 'node'
+        ? [process.execPath, ...args.map((arg) => (arg === 'bin/hapedge.js' ? join(projectRoot, arg) : arg))]
+        : [program === 'haproxy' ? haproxyBinary : program!, ...args]
     const launched = start(argv[0]!, argv.slice(1), env)
     if (step.background) return launched
     // 'close', not 'exit': what it printed is all read by then.
@@ -89,18 +93,31 @@ describe('the local quickstart npm start prints', () => {
     // The example is registered with loopback binds; moved to free ports here, so that this test never meets a person's quickstart.
     const [httpPort, httpsPort, agentPort] = [await freePort(), await freePort(), await freePort()]
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }
-    const patched = await fetch(`${url}/v1/clusters/example`, { method: 'PATCH', headers: admin, body: JSON.stringify({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` }) })
+    const patched = await fetch(`${url}/v1/clusters/example`, {
+      method: 'PATCH',
+      headers: admin,
+      body: JSON.stringify({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` }),
+    })
     expect(patched.status, await patched.clone().text()).toBe(200)
     expect(await patched.json()).toMatchObject({ agentOrigins: ['http://127.0.0.1:*'] })
 
     const defaults = exampleQuickstart(url)
-    const steps = quickstartSteps({ ...defaults, www: join(root, 'www'), listen: `127.0.0.1:${agentPort}`, poll: '10m', http: { ...defaults.http, port: httpPort } })
+    const steps = quickstartSteps({
+      ...defaults,
+      www: join(root, 'www'),
+      listen: `127.0.0.1:${agentPort}`,
+      poll: '10m',
+      http: { ...defaults.http, port: httpPort },
+    })
     const ran: Started[] = []
     for (const step of steps) {
       const launched = await run(step, env)
       if (launched) ran.push(launched)
       // --once wrote agent.cfg: HAProxy starts on it before any following agent has run.
-      if ('run' in step && step.run.includes('--once')) expect(await readFile(join(root, defaults.dir, 'agent.cfg'), 'utf8')).toBe(`global\n    stats socket ${join(root, defaults.dir, 'stats.sock')} level admin\n`)
+      if ('run' in step && step.run.includes('--once'))
+        expect(await readFile(join(root, defaults.dir, 'agent.cfg'), 'utf8')).toBe(
+          `global\n    stats socket ${join(root, defaults.dir, 'stats.sock')} level admin\n`,
+        )
     }
     const curl = ran.at(-1)!
     expect(curl.output.stdout).toBe('served by web\n')
@@ -109,36 +126,77 @@ describe('the local quickstart npm start prints', () => {
 
     // The following agent says what it follows, and how.
     const agent = ran.find(({ child }) => child.spawnargs.includes('--listen'))!
-    await eventually('the agent saying what it follows', () => agent.output.stdout.includes(`hapedge agent: following cluster example at ${url}: push on 127.0.0.1:${agentPort} (advertised as http://127.0.0.1:${agentPort}), poll every 10m\n`))
+    await eventually('the agent saying what it follows', () =>
+      agent.output.stdout.includes(
+        `hapedge agent: following cluster example at ${url}: push on 127.0.0.1:${agentPort} (advertised as http://127.0.0.1:${agentPort}), poll every 10m\n`,
+      ),
+    )
     await eventually('the agent reporting where it takes pushes', async () => {
       const response = await fetch(`${url}/v1/clusters/example/agents`, { headers: admin })
-      return ((await response.json()) as { agents: { notifyUrl: string | null }[] }).agents.some(({ notifyUrl }) => notifyUrl === `http://127.0.0.1:${agentPort}`)
+      return ((await response.json()) as { agents: { notifyUrl: string | null }[] }).agents.some(
+        ({ notifyUrl }) => notifyUrl === `http://127.0.0.1:${agentPort}`,
+      )
     })
 
     // A new path, to the other backend, through the API: served within seconds, by push (the agent polls every ten minutes).
     const answer = async () => (await request(`http://127.0.0.1:${httpPort}/index.html`, { headers: { host: defaults.http.host } })).body
     expect(await answer()).toBe('served by web\n')
-    const docs = (await loadObjects([join(projectRoot, 'infra/examples')])).map(({ object }) => object as { kind: string; metadata: { name: string }; spec: { rules: { http: { paths: unknown[] } }[] } }).find((object) => object.kind === 'Ingress' && object.metadata.name === 'docs')!
+    const docs = (await loadObjects([join(projectRoot, 'infra/examples')]))
+      .map(({ object }) => object as { kind: string; metadata: { name: string }; spec: { rules: { http: { paths: unknown[] } }[] } })
+      .find((object) => object.kind === 'Ingress' && object.metadata.name === 'docs')!
     docs.spec.rules[0]!.http.paths.push({ path: '/index.html', pathType: 'Exact', backend: { service: { name: 'api', port: { number: 8080 } } } })
     const send = async (...objects: unknown[]) => {
-      const posted = await fetch(`${url}/v1/clusters/example/events`, { method: 'POST', headers: { authorization: `Bearer ${env.HAPEDGE_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ events: objects.map((object) => ({ type: 'MODIFIED', object })) }) })
+      const posted = await fetch(`${url}/v1/clusters/example/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.HAPEDGE_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: objects.map((object) => ({ type: 'MODIFIED', object })) }),
+      })
       expect(posted.status).toBe(200)
       return ((await posted.json()) as { generation: number }).generation
     }
     const runtime = await send(docs)
     await eventually('the new path served through HAProxy', async () => (await answer()) === 'served by api\n', 10_000)
     // HAProxy serves a change a moment before the agent has said it took it.
-    await eventually('the agent saying it applied the push at runtime', () => new RegExp(`^hapedge agent: generation ${runtime} applied at runtime in \\d+ ms: \\d+ map entr(y|ies) \\(by push\\)$`, 'm').test(agent.output.stdout))
+    await eventually('the agent saying it applied the push at runtime', () =>
+      new RegExp(`^hapedge agent: generation ${runtime} applied at runtime in \\d+ ms: \\d+ map entr(y|ies) \\(by push\\)$`, 'm').test(agent.output.stdout),
+    )
 
     // A new Service is a new backend: a reload, checked by haproxy -c on the files in the agent's (relative) directory.
     const extra = { host: 'extra.example.local', namespace: 'shop', name: 'extra' }
     const reload = await send(
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: extra.name, namespace: extra.namespace }, spec: { ports: [{ name: 'http', port: 80, targetPort: 9002 }] } },
-      { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: `${extra.name}-1`, namespace: extra.namespace, labels: { 'kubernetes.io/service-name': extra.name } }, addressType: 'IPv4', ports: [{ name: 'http', port: 9002 }], endpoints: [{ addresses: ['127.0.0.1'] }] },
-      { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: extra.name, namespace: extra.namespace }, spec: { rules: [{ host: extra.host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: extra.name, port: { name: 'http' } } } }] } }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: extra.name, namespace: extra.namespace },
+        spec: { ports: [{ name: 'http', port: 80, targetPort: 9002 }] },
+      },
+      {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: `${extra.name}-1`, namespace: extra.namespace, labels: { 'kubernetes.io/service-name': extra.name } },
+        addressType: 'IPv4',
+        ports: [{ name: 'http', port: 9002 }],
+        endpoints: [{ addresses: ['127.0.0.1'] }],
+      },
+      {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: extra.name, namespace: extra.namespace },
+        spec: {
+          rules: [
+            { host: extra.host, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: extra.name, port: { name: 'http' } } } }] } },
+          ],
+        },
+      },
     )
-    await eventually('the new backend served through HAProxy', async () => (await request(`http://127.0.0.1:${httpPort}/`, { headers: { host: extra.host } })).body === 'served by api\n', 20_000)
-    await eventually('the agent saying it reloaded for the push', () => new RegExp(`^hapedge agent: generation ${reload} reloaded in \\d+ ms: backend shop_extra_http is new \\(by push\\)$`, 'm').test(agent.output.stdout))
+    await eventually(
+      'the new backend served through HAProxy',
+      async () => (await request(`http://127.0.0.1:${httpPort}/`, { headers: { host: extra.host } })).body === 'served by api\n',
+      20_000,
+    )
+    await eventually('the agent saying it reloaded for the push', () =>
+      new RegExp(`^hapedge agent: generation ${reload} reloaded in \\d+ ms: backend shop_extra_http is new \\(by push\\)$`, 'm').test(agent.output.stdout),
+    )
     expect(agent.output.stderr).toBe('')
   }, 120_000)
 })

@@ -14,7 +14,12 @@ describe('rollback and release through HAProxy', () => {
   let stack: EdgeStack
   let closeAgent: () => void
   const paths = ['/']
-  const shop = () => ingress({ name: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }] })
+  const shop = () =>
+    ingress({
+      name: 'shop',
+      annotations: { 'hapedge.io/ssl-redirect': 'false' },
+      rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }],
+    })
   const answer = async (path: string) => answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } }))
   const admin = async (path: string, body?: unknown) => {
     const response = await fetch(`${stack.served.url}${path}`, {

@@ -66,10 +66,23 @@ function cluster(services: ServiceBackends, certificate: Certificate) {
     ...ESCAPE_NAMES.flatMap((name) => backend(name, ESCAPES[name].snippet)),
     ingress({
       name: 'site',
-      rules: [{ host: HOST, paths: [{ path: '/web', pathType: 'Prefix', service: 'web' }, ...['api', ...ESCAPE_NAMES].map((name) => ({ path: `/${name}`, pathType: 'Exact' as const, service: name }))] }],
+      rules: [
+        {
+          host: HOST,
+          paths: [
+            { path: '/web', pathType: 'Prefix', service: 'web' },
+            ...['api', ...ESCAPE_NAMES].map((name) => ({ path: `/${name}`, pathType: 'Exact' as const, service: name })),
+          ],
+        },
+      ],
     }),
     tlsSecret(OTHER_SECRET.name, certificate.certPem, certificate.keyPem, OTHER_SECRET.namespace),
-    ingress({ name: 'vault', namespace: OTHER_SECRET.namespace, rules: [{ host: 'vault.test', paths: [{ service: 'vault' }] }], tls: [{ hosts: ['vault.test'], secretName: OTHER_SECRET.name }] }),
+    ingress({
+      name: 'vault',
+      namespace: OTHER_SECRET.namespace,
+      rules: [{ host: 'vault.test', paths: [{ service: 'vault' }] }],
+      tls: [{ hosts: ['vault.test'], secretName: OTHER_SECRET.name }],
+    }),
   ]
 }
 
@@ -107,7 +120,10 @@ describe('configuration snippets in HAProxy', () => {
   })
 
   it('refuses a snippet that would open a frontend, naming the Service, and serves its backend without it', async () => {
-    expect(allowed.model.rejections).toContainEqual({ object: 'Service default/api', reason: expect.stringMatching(/^hapedge\.io\/backend-config-snippet line 2 opens a section \("frontend"\)/) })
+    expect(allowed.model.rejections).toContainEqual({
+      object: 'Service default/api',
+      reason: expect.stringMatching(/^hapedge\.io\/backend-config-snippet line 2 opens a section \("frontend"\)/),
+    })
     expect(allowed.files.get(FILES.backends)).not.toMatch(/evil|9999|timeout server 1s/)
   })
 
@@ -136,8 +152,12 @@ describe('configuration snippets in HAProxy', () => {
   })
 
   it('renders no snippet while snippets are forbidden, reports every one, and serves every route', async () => {
-    expect(forbidden.model.rejections.map((rejection) => rejection.object).sort()).toEqual(['api', 'web', ...ESCAPE_NAMES].map((name) => `Service default/${name}`).sort())
-    expect(forbidden.model.rejections.find((rejection) => rejection.object === 'Service default/web')!.reason).toMatch(/^snippets are not allowed on this cluster/)
+    expect(forbidden.model.rejections.map((rejection) => rejection.object).sort()).toEqual(
+      ['api', 'web', ...ESCAPE_NAMES].map((name) => `Service default/${name}`).sort(),
+    )
+    expect(forbidden.model.rejections.find((rejection) => rejection.object === 'Service default/web')!.reason).toMatch(
+      /^snippets are not allowed on this cluster/,
+    )
     const page = await forbidden.get(HOST, '/web')
     expect(answeredBy(page)).toBe('web')
     expect(page.headers['x-snippet']).toBeUndefined()
@@ -146,7 +166,10 @@ describe('configuration snippets in HAProxy', () => {
 
   it('accepts only what HAProxy accepts: every kind of allowed line, in one backend, passes haproxy -c', async () => {
     const rendered = await renderToDir(
-      [...cluster(services, certificate).filter((object) => object.kind !== 'Service'), service('web', [{ port: 80 }], 'default', { [BACKEND_SNIPPET]: ALLOWED_SNIPPET_LINES.join('\n') })],
+      [
+        ...cluster(services, certificate).filter((object) => object.kind !== 'Service'),
+        service('web', [{ port: 80 }], 'default', { [BACKEND_SNIPPET]: ALLOWED_SNIPPET_LINES.join('\n') }),
+      ],
       { snippets: 'allowed', httpBind: '127.0.0.1:1', httpsBind: '127.0.0.1:2' },
     )
     try {
@@ -172,7 +195,13 @@ describe('configuration snippets in HAProxy', () => {
       for (const [name, snippet] of Object.entries(snippets)) {
         const header = `backend ${backendName({ namespace: 'default', service: name, port: 80 })}\n`
         expect(backends).toContain(header)
-        backends = backends.replace(header, `${header}${snippet.split('\n').map((line) => `    ${line.trim()}\n`).join('')}`)
+        backends = backends.replace(
+          header,
+          `${header}${snippet
+            .split('\n')
+            .map((line) => `    ${line.trim()}\n`)
+            .join('')}`,
+        )
       }
       await writeFile(path, backends)
       return rendered.dir
@@ -180,7 +209,10 @@ describe('configuration snippets in HAProxy', () => {
 
     beforeAll(async () => {
       const [httpPort, httpsPort] = [await freePort(), await freePort()]
-      dir = await renderRaw(Object.fromEntries(ESCAPE_NAMES.map((name) => [name, ESCAPES[name].snippet])), { httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
+      dir = await renderRaw(Object.fromEntries(ESCAPE_NAMES.map((name) => [name, ESCAPES[name].snippet])), {
+        httpBind: `127.0.0.1:${httpPort}`,
+        httpsBind: `127.0.0.1:${httpsPort}`,
+      })
       const check = await haproxyCheck(dir)
       if (!check.ok) throw new Error(`haproxy -c rejected the raw escapes:\n${check.output}`)
       stop = (await startHaproxy({ dir, readyPorts: [httpPort, httpsPort] })).stop
@@ -220,7 +252,14 @@ describe('configuration snippets in HAProxy', () => {
     const rendered = await renderToDir(cluster(services, certificate), { snippets: 'allowed', httpBind: '127.0.0.1:1', httpsBind: '127.0.0.1:2' })
     const path = join(rendered.dir, FILES.backends)
     const clean = await readFile(path, 'utf8')
-    const inject = (snippet: string) => clean.replace('backend default_api_80\n', `backend default_api_80\n${snippet.split('\n').map((line) => `    ${line.trim()}`).join('\n')}\n`)
+    const inject = (snippet: string) =>
+      clean.replace(
+        'backend default_api_80\n',
+        `backend default_api_80\n${snippet
+          .split('\n')
+          .map((line) => `    ${line.trim()}`)
+          .join('\n')}\n`,
+      )
     try {
       await writeFile(path, inject(HOSTILE))
       const broken = await haproxyCheck(rendered.dir)

@@ -141,7 +141,12 @@ describe('TLS', () => {
         expect(response.status).toBe(200)
         return (await response.json()) as { generation: number; committed: boolean; rejected: { object: string; reason: string }[] }
       }
-      const shopIngress = ingress({ name: 'shop', namespace: 'shop', rules: [{ host: 'shop.test', paths: prefixAll('shop') }], tls: [{ hosts: ['shop.test'], secretName: 'shop-tls' }] })
+      const shopIngress = ingress({
+        name: 'shop',
+        namespace: 'shop',
+        rules: [{ host: 'shop.test', paths: prefixAll('shop') }],
+        tls: [{ hosts: ['shop.test'], secretName: 'shop-tls' }],
+      })
       const mismatched = tlsSecret('shop-tls', certs.shop.certPem, certs.apps.keyPem, 'shop')
 
       const first = await write([service('shop', [{ port: 80 }], 'shop'), shopIngress, mismatched])
@@ -151,20 +156,30 @@ describe('TLS', () => {
       ])
       // The Secret alone, now with a DER stub for a certificate: its write answers why.
       const alone = await write([tlsSecret('shop-tls', stub, certs.shop.keyPem, 'shop')])
-      expect(alone.rejected).toEqual([{ object: 'Secret shop/shop-tls', reason: expect.stringMatching(/^tls\.crt: CERTIFICATE block 1 is not an X\.509 certificate/) }])
+      expect(alone.rejected).toEqual([
+        { object: 'Secret shop/shop-tls', reason: expect.stringMatching(/^tls\.crt: CERTIFICATE block 1 is not an X\.509 certificate/) },
+      ])
 
       // A harmless Ingress in another namespace, with a good Secret of its own.
       const other = await write([
         service('other', [{ port: 80 }], 'other'),
         tlsSecret('other-tls', certs.relaxed.certPem, certs.relaxed.keyPem, 'other'),
-        ingress({ name: 'other', namespace: 'other', rules: [{ host: 'relaxed.test', paths: prefixAll('other') }], tls: [{ hosts: ['relaxed.test'], secretName: 'other-tls' }] }),
+        ingress({
+          name: 'other',
+          namespace: 'other',
+          rules: [{ host: 'relaxed.test', paths: prefixAll('other') }],
+          tls: [{ hosts: ['relaxed.test'], secretName: 'other-tls' }],
+        }),
       ])
       expect(other).toMatchObject({ committed: true, rejected: [] })
 
       // What an agent pulls of that generation is what HAProxy loads: shop.test over plain HTTP, relaxed.test with its certificate.
       const dir = join(certDir, 'agent')
       const fetcher = (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
-      expect(await new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext()).sync()).toMatchObject({ generation: other.generation, lastError: null })
+      expect(await new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext()).sync()).toMatchObject({
+        generation: other.generation,
+        lastError: null,
+      })
       const check = await haproxyCheck(join(dir, 'current'))
       expect(check.ok, check.output).toBe(true)
     })

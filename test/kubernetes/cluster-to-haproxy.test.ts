@@ -24,10 +24,22 @@ describe('from the cluster to HAProxy', () => {
   let forwarder: ChildProcess | undefined
   let kubeconfig: string
   const paths = ['/']
-  const shop = (): KubeObject => ingress({ name: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' }, rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }] }) as KubeObject
+  const shop = (): KubeObject =>
+    ingress({
+      name: 'shop',
+      annotations: { 'hapedge.io/ssl-redirect': 'false' },
+      rules: [{ host: 'shop.test', paths: paths.map((path) => ({ path, service: path === '/' ? 'web' : 'api' })) }],
+    }) as KubeObject
   const answer = async (path: string) => answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } }))
-  const resource = () => double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'hapedge', name: 'edge' } })?.status as HAProxyCfgStatus | undefined
-  const head = async () => (await (await fetch(`${stack.served.url}/v1/clusters/edge/head`, { headers: { authorization: `Bearer ${stack.token}` } })).json()) as { generation: number; manifest: string }
+  const resource = () =>
+    double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'hapedge', name: 'edge' } })?.status as
+      | HAProxyCfgStatus
+      | undefined
+  const head = async () =>
+    (await (await fetch(`${stack.served.url}/v1/clusters/edge/head`, { headers: { authorization: `Bearer ${stack.token}` } })).json()) as {
+      generation: number
+      manifest: string
+    }
 
   beforeAll(async () => {
     double = await startKubeApiDouble()
@@ -42,7 +54,11 @@ describe('from the cluster to HAProxy', () => {
           stdio: ['ignore', 'inherit', 'inherit'],
           env: { ...process.env, HAPEDGE_TOKEN: token },
         })
-        await eventually('the forwarder’s first resync', () => fetch(`${served.url}/v1/clusters/edge/head`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.ok), 30_000)
+        await eventually(
+          'the forwarder’s first resync',
+          () => fetch(`${served.url}/v1/clusters/edge/head`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.ok),
+          30_000,
+        )
       },
       {
         push: false,
@@ -67,12 +83,22 @@ describe('from the cluster to HAProxy', () => {
     const committed = await head()
     await eventually('the status naming the generation', () => resource()?.generation === committed.generation)
     expect(resource()!.manifest).toBe(committed.manifest)
-    await eventually('the pod running it, in the status', () => resource()?.pods.find((pod) => pod.pod === 'haproxy-0' && pod.generation === committed.generation), 30_000)
+    await eventually(
+      'the pod running it, in the status',
+      () => resource()?.pods.find((pod) => pod.pod === 'haproxy-0' && pod.generation === committed.generation),
+      30_000,
+    )
 
-    const bad = ingress({ name: 'bad', rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'web' }] }], annotations: { 'hapedge.io/unknown': 'x' } }) as KubeObject
+    const bad = ingress({
+      name: 'bad',
+      rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'web' }] }],
+      annotations: { 'hapedge.io/unknown': 'x' },
+    }) as KubeObject
     double.put(bad)
     await eventually('the rejected Ingress in the status', () => resource()?.rejected.find((rejection) => rejection.object === 'Ingress default/bad'), 30_000)
-    await eventually('its Warning Event', () => double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'))
+    await eventually('its Warning Event', () =>
+      double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'),
+    )
     expect(await answer('/api/x')).toBe('api-1')
   }, 120_000)
 })

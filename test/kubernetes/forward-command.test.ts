@@ -15,10 +15,19 @@ import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 describe('hapedge forward (the command)', () => {
   it('refuses missing or malformed flags with exit code 2 and says which', async () => {
     const base = ['forward', '--source', 'http://127.0.0.1:1', '--cluster', 'prod', '--token', 't', '--kubeconfig', '/nonexistent']
-    expect(await hapedge(['forward', '--cluster', 'prod', '--token', 't'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/hapedge forward: --source is required/) })
-    expect(await hapedge(['forward', '--source', 'http://x', '--cluster', 'prod'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--token is required \(or HAPEDGE_TOKEN\)/) })
+    expect(await hapedge(['forward', '--cluster', 'prod', '--token', 't'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/hapedge forward: --source is required/),
+    })
+    expect(await hapedge(['forward', '--source', 'http://x', '--cluster', 'prod'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--token is required \(or HAPEDGE_TOKEN\)/),
+    })
     expect(await hapedge([...base, '--cluster', '../etc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/) })
-    expect(await hapedge([...base, '--config-map', 'just-a-name'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--config-map just-a-name: NAMESPACE\/NAME/) })
+    expect(await hapedge([...base, '--config-map', 'just-a-name'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--config-map just-a-name: NAMESPACE\/NAME/),
+    })
     expect(await hapedge([...base, '--resync', 'often'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--resync often: a duration/) })
     expect(await hapedge(base)).toMatchObject({ code: 2, stderr: expect.stringMatching(/--kubeconfig \/nonexistent: /) })
     expect(await hapedge(['forward', '--sauce', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/hapedge forward: Unknown option '--sauce'/) })
@@ -40,15 +49,23 @@ describe('hapedge forward (the command)', () => {
     })
 
     it('sends the cluster to the function, follows its changes, and stops on SIGTERM with exit code 0', async () => {
-      const registered = await fetch(`${served.url}/v1/clusters`, { method: 'POST', headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'forwarded' }) })
+      const registered = await fetch(`${served.url}/v1/clusters`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'forwarded' }),
+      })
       const { token } = (await registered.json()) as { token: string }
       for (const object of [...app(1), ...app(2)]) double.put(object)
 
-      const child = spawn(process.execPath, ['bin/hapedge.js', 'forward', '--source', served.url, '--cluster', 'forwarded', '--kubeconfig', await double.kubeconfig(), '--batch-delay', '20ms'], {
-        cwd: projectRoot,
-        env: { ...process.env, HAPEDGE_TOKEN: token },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+      const child = spawn(
+        process.execPath,
+        ['bin/hapedge.js', 'forward', '--source', served.url, '--cluster', 'forwarded', '--kubeconfig', await double.kubeconfig(), '--batch-delay', '20ms'],
+        {
+          cwd: projectRoot,
+          env: { ...process.env, HAPEDGE_TOKEN: token },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
       let output = ''
       child.stdout.on('data', (chunk: Buffer) => (output += chunk))
       child.stderr.on('data', (chunk: Buffer) => (output += chunk))
@@ -60,7 +77,15 @@ describe('hapedge forward (the command)', () => {
         const { manifest } = (await response.json()) as { manifest: string }
         return readGeneration(httpSource(served.url, 'forwarded', token), 'forwarded', manifest, coldContext())
       }
-      const matches = async () => isDeepStrictEqual(await held(), fullRebuild([...double.list('networking.k8s.io/v1', 'Ingress'), ...double.list('v1', 'Service'), ...double.list('discovery.k8s.io/v1', 'EndpointSlice')]).files)
+      const matches = async () =>
+        isDeepStrictEqual(
+          await held(),
+          fullRebuild([
+            ...double.list('networking.k8s.io/v1', 'Ingress'),
+            ...double.list('v1', 'Service'),
+            ...double.list('discovery.k8s.io/v1', 'EndpointSlice'),
+          ]).files,
+        )
       try {
         await eventually('the first resync to be served', matches, 30_000)
         for (const object of app(3)) double.put(object)

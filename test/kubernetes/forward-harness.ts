@@ -23,7 +23,12 @@ export interface Received {
 
 /** A Secret from the TLS fixtures (a real certificate and key) under another name. */
 export const fixtureSecret = (name: string, namespace = 'default') =>
-  tlsSecret(name, readFileSync(new URL('../fixtures/tls/shop.example.com.crt', import.meta.url), 'utf8'), readFileSync(new URL('../fixtures/tls/shop.example.com.key', import.meta.url), 'utf8'), namespace)
+  tlsSecret(
+    name,
+    readFileSync(new URL('../fixtures/tls/shop.example.com.crt', import.meta.url), 'utf8'),
+    readFileSync(new URL('../fixtures/tls/shop.example.com.key', import.meta.url), 'utf8'),
+    namespace,
+  )
 
 const READ_KINDS = [
   ['networking.k8s.io/v1', 'Ingress'],

@@ -19,20 +19,43 @@ describe('hapedge forward --write-status', () => {
   let served: Served
   let forwarder: ChildProcess
   let data: string
-  const status = () => double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'edge-system', name: 'prod' } })?.status as HAProxyCfgStatus | undefined
+  const status = () =>
+    double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'edge-system', name: 'prod' } })?.status as
+      | HAProxyCfgStatus
+      | undefined
 
   beforeAll(async () => {
     double = await startKubeApiDouble()
     data = await makeTempDir('hapedge-write-status')
     served = await startServe(['--data', data])
-    const registered = await fetch(`${served.url}/v1/clusters`, { method: 'POST', headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 'prod' }) })
+    const registered = await fetch(`${served.url}/v1/clusters`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'prod' }),
+    })
     const { token } = (await registered.json()) as { token: string }
     for (const object of app(1)) double.put(object as KubeObject)
-    forwarder = spawn(process.execPath, ['bin/hapedge.js', 'forward', '--source', served.url, '--cluster', 'prod', '--kubeconfig', await double.kubeconfig(), '--write-status', '--status-resource', 'edge-system/prod'], {
-      cwd: projectRoot,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, HAPEDGE_TOKEN: token },
-    })
+    forwarder = spawn(
+      process.execPath,
+      [
+        'bin/hapedge.js',
+        'forward',
+        '--source',
+        served.url,
+        '--cluster',
+        'prod',
+        '--kubeconfig',
+        await double.kubeconfig(),
+        '--write-status',
+        '--status-resource',
+        'edge-system/prod',
+      ],
+      {
+        cwd: projectRoot,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, HAPEDGE_TOKEN: token },
+      },
+    )
   }, 60_000)
   afterAll(async () => {
     forwarder?.kill('SIGTERM')
@@ -44,9 +67,17 @@ describe('hapedge forward --write-status', () => {
   it('writes the status of each generation and an Event for a rejected Ingress', async () => {
     await eventually('the first status', () => status()?.generation === 1, 30_000)
     expect(status()!.files.length).toBeGreaterThan(2)
-    double.put(ingress({ name: 'bad', rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'app-1' }] }], annotations: { 'hapedge.io/unknown': 'x' } }) as KubeObject)
+    double.put(
+      ingress({
+        name: 'bad',
+        rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'app-1' }] }],
+        annotations: { 'hapedge.io/unknown': 'x' },
+      }) as KubeObject,
+    )
     await eventually('the rejection in the status', () => status()?.rejected.find((rejection) => rejection.object === 'Ingress default/bad'), 30_000)
     expect(status()!.generation).toBe(2)
-    await eventually('its Warning Event', () => double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'))
+    await eventually('its Warning Event', () =>
+      double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'),
+    )
   }, 60_000)
 })

@@ -4,8 +4,10 @@ import { app } from '../support/contracts/cluster-apps.ts'
 import { configMap, ingress, ingressClass, service } from '../support/objects.ts'
 import { fixtureSecret, startForwardHarness, type ForwardHarness } from './forward-harness.ts'
 
-const names = (objects: { kind?: string; metadata?: { name?: string } }[], kind: string) => objects.filter((object) => object.kind === kind).map((object) => object.metadata?.name)
-const tlsIngress = (name: string, secretName: string) => ingress({ name, rules: [{ host: `${name}.example.com`, paths: [{ service: 'app-1' }] }], tls: [{ hosts: [`${name}.example.com`], secretName }] })
+const names = (objects: { kind?: string; metadata?: { name?: string } }[], kind: string) =>
+  objects.filter((object) => object.kind === kind).map((object) => object.metadata?.name)
+const tlsIngress = (name: string, secretName: string) =>
+  ingress({ name, rules: [{ host: `${name}.example.com`, paths: [{ service: 'app-1' }] }], tls: [{ hosts: [`${name}.example.com`], secretName }] })
 
 describe('hapedge forward: the real forwarder between the API server double and the function over HTTP', () => {
   let world: ForwardHarness
@@ -17,12 +19,25 @@ describe('hapedge forward: the real forwarder between the API server double and 
   })
 
   it('lists every kind it reads and commits them as one full resync, and sends no Secret that no Ingress names', async () => {
-    for (const object of [...app(1), ...app(2), ingressClass('hapedge', true), configMap({ 'timeout-client': '30s' }), configMap({ ignored: 'x' }, 'other', 'hapedge')]) world.double.put(object)
+    for (const object of [
+      ...app(1),
+      ...app(2),
+      ingressClass('hapedge', true),
+      configMap({ 'timeout-client': '30s' }),
+      configMap({ ignored: 'x' }, 'other', 'hapedge'),
+    ])
+      world.double.put(object)
     world.double.put(tlsIngress('shop', 'shop-tls'))
     world.double.put(fixtureSecret('shop-tls'))
     world.double.put(fixtureSecret('unused-tls'))
     world.double.put(fixtureSecret('shop-tls', 'elsewhere'))
-    world.double.put({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'password', namespace: 'default' }, data: { password: 'aHVudGVyMg==' } })
+    world.double.put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: { name: 'password', namespace: 'default' },
+      data: { password: 'aHVudGVyMg==' },
+    })
 
     await world.startForwarder()
     await world.converged()
@@ -52,7 +67,9 @@ describe('hapedge forward: the real forwarder between the API server double and 
     expect(posts.every((post) => post.route === '/v1/clusters/fwd/events' && post.body.events!.length <= 4)).toBe(true)
     const app3 = posts.flatMap((post) => post.body.events!).filter((event) => event.object.kind === 'Ingress' && event.object.metadata?.name === 'app-3')
     expect(app3.map((event) => event.type)).toEqual(['ADDED', 'MODIFIED', 'MODIFIED'])
-    expect(app3.map((event) => Number(event.object.metadata?.resourceVersion))).toEqual([...app3.map((event) => Number(event.object.metadata?.resourceVersion))].sort((a, b) => a - b))
+    expect(app3.map((event) => Number(event.object.metadata?.resourceVersion))).toEqual(
+      [...app3.map((event) => Number(event.object.metadata?.resourceVersion))].sort((a, b) => a - b),
+    )
     expect(world.received.filter((write) => write.method === 'PUT')).toHaveLength(1)
   })
 
@@ -80,7 +97,12 @@ describe('hapedge forward: the real forwarder between the API server double and 
     await eventually('the Secret to be withdrawn', () => secretEvents().length === 3)
     await world.converged()
     expect(secretEvents().map((event) => event.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED'])
-    expect(secretEvents()[2]!.object).toEqual({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { namespace: 'default', name: 'later-tls' } })
+    expect(secretEvents()[2]!.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/tls',
+      metadata: { namespace: 'default', name: 'later-tls' },
+    })
 
     // Named again at the very resourceVersion it was withdrawn at: the function must take it back.
     world.double.put(tlsIngress('again', 'later-tls'))
@@ -132,7 +154,10 @@ describe('hapedge forward: the real forwarder between the API server double and 
   it('sends a batch again after 503 with Retry-After, and after a network-level 500, until it is delivered', async () => {
     await world.startForwarder()
     await eventually('the first resync', () => world.committed.length === 1)
-    world.faults.push({ status: 503, headers: { 'retry-after': '1' }, body: { error: { message: 'HEAD is contended' } } }, { status: 500, body: { error: { message: 'storage down' } } })
+    world.faults.push(
+      { status: 503, headers: { 'retry-after': '1' }, body: { error: { message: 'HEAD is contended' } } },
+      { status: 500, body: { error: { message: 'storage down' } } },
+    )
     for (const object of app(7)) world.double.put(object)
     await world.converged()
     await eventually('the answer to the delivered batch', () => world.committed.length === 2)
@@ -150,8 +175,12 @@ describe('hapedge forward: the real forwarder between the API server double and 
     world.double.put(service('refused'))
     await eventually('the resync that follows', () => world.received.filter((write) => write.method === 'PUT').length === 2)
     await world.converged()
-    expect(world.log.some((line) => /400 must be one of ADDED, MODIFIED, DELETED \(at events\[0\]\.type\); 1 event\(s\) not sent, a resync follows/.test(line))).toBe(true)
-    expect(world.received.filter((write) => write.method === 'POST' && write.body.events?.some((event) => event.object.metadata?.name === 'refused'))).toHaveLength(1)
+    expect(
+      world.log.some((line) => /400 must be one of ADDED, MODIFIED, DELETED \(at events\[0\]\.type\); 1 event\(s\) not sent, a resync follows/.test(line)),
+    ).toBe(true)
+    expect(
+      world.received.filter((write) => write.method === 'POST' && write.body.events?.some((event) => event.object.metadata?.name === 'refused')),
+    ).toHaveLength(1)
     expect(names(world.received.at(-1)!.body.items!, 'Service')).toContain('refused')
   })
 

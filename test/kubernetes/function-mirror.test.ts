@@ -25,7 +25,11 @@ describe('the function mirrors each commit into the cluster', () => {
   const store = createMemoryStore()
   const app = createApp(buildEnv({ store, adminToken: ADMIN, hash: sha256Text, secrets: { current: SECRET }, writers: kubernetesWriters }))
   const call = (method: string, path: string, token: string, body?: unknown) =>
-    app.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    app.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
   const resource = () => double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'hapedge', name: 'prod' } })
   const status = () => resource()?.status as HAProxyCfgStatus | undefined
   // Its series are per cluster, which only the admin token is shown.
@@ -34,7 +38,10 @@ describe('the function mirrors each commit into the cluster', () => {
 
   beforeAll(async () => {
     double = await startKubeApiDouble()
-    const registered = await call('POST', '/v1/clusters', ADMIN, { id: 'prod', kubernetes: { server: double.url, token: double.token, caData: Buffer.from(double.caPem).toString('base64') } })
+    const registered = await call('POST', '/v1/clusters', ADMIN, {
+      id: 'prod',
+      kubernetes: { server: double.url, token: double.token, caData: Buffer.from(double.caPem).toString('base64') },
+    })
     expect(registered.status).toBe(201)
     const body = (await registered.json()) as { token: string; kubernetes: unknown }
     expect(body.kubernetes).toEqual({ server: double.url, resource: { namespace: 'hapedge', name: 'prod' } })
@@ -48,13 +55,23 @@ describe('the function mirrors each commit into the cluster', () => {
   })
 
   it('writes the status of each committed generation, and a Warning Event for a rejected Ingress', async () => {
-    const bad = ingress({ name: 'bad', rules: [{ host: 'bad.example.com', paths: [{ path: '/', service: 'missing', port: 'nope' }] }], annotations: { 'hapedge.io/not-a-setting': 'x' } })
-    const answer = (await (await call('POST', '/v1/clusters/prod/events', token, { events: [...objectsOf(1), bad].map(put) })).json()) as { generation: number; manifest: string; rejected: { object: string }[] }
+    const bad = ingress({
+      name: 'bad',
+      rules: [{ host: 'bad.example.com', paths: [{ path: '/', service: 'missing', port: 'nope' }] }],
+      annotations: { 'hapedge.io/not-a-setting': 'x' },
+    })
+    const answer = (await (await call('POST', '/v1/clusters/prod/events', token, { events: [...objectsOf(1), bad].map(put) })).json()) as {
+      generation: number
+      manifest: string
+      rejected: { object: string }[]
+    }
     expect(answer.rejected.map((rejection) => rejection.object)).toEqual(['Ingress default/bad'])
     await eventually('the status of the generation', () => status()?.generation === answer.generation)
     expect(status()).toMatchObject({ manifest: answer.manifest, rejected: [expect.objectContaining({ object: 'Ingress default/bad' })] })
     expect(status()!.files.length).toBeGreaterThan(2)
-    const events = await eventually('the Event', () => double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'))
+    const events = await eventually('the Event', () =>
+      double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'),
+    )
     expect(events).toMatchObject({ type: 'Warning', reason: 'Rejected' })
     expect(await metrics()).toMatch(/hapedge_status_writes_total\{cluster="prod",outcome="written"\} \d+/)
   })

@@ -7,7 +7,8 @@ import type { KubeApiDouble, KubeObject } from '../support/kube-api-double.ts'
 export const target = { namespace: 'hapedge', name: 'prod' }
 
 /** The credentials hapedge would store for the cluster: the double's URL, a bearer token and its CA. */
-export const kubeConfigOf = (double: KubeApiDouble, token = double.token) => kubeConfigFrom({ server: double.url, token, caData: Buffer.from(double.caPem).toString('base64') })
+export const kubeConfigOf = (double: KubeApiDouble, token = double.token) =>
+  kubeConfigFrom({ server: double.url, token, caData: Buffer.from(double.caPem).toString('base64') })
 
 const facts = (generation: number): CommitFacts => {
   const manifest = sha256Text(`manifest ${generation}`)
@@ -19,7 +20,16 @@ const facts = (generation: number): CommitFacts => {
     reload: false,
     reloadReasons: [],
     rejected: [],
-    pods: [{ pod: 'haproxy-0', generation: generation - 1, manifest: sha256Text(`manifest ${generation - 1}`), applied: 'runtime', appliedAt: '2025-06-01T11:00:00.000Z', lastError: null }],
+    pods: [
+      {
+        pod: 'haproxy-0',
+        generation: generation - 1,
+        manifest: sha256Text(`manifest ${generation - 1}`),
+        applied: 'runtime',
+        appliedAt: '2025-06-01T11:00:00.000Z',
+        lastError: null,
+      },
+    ],
   }
 }
 

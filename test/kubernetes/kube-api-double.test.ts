@@ -1,14 +1,37 @@
-import { ApiException, CoreV1Api, CustomObjectsApi, EventsV1Api, makeInformer, PatchStrategy, setHeaderOptions, Watch, type V1Service } from '@kubernetes/client-node'
+import {
+  ApiException,
+  CoreV1Api,
+  CustomObjectsApi,
+  EventsV1Api,
+  makeInformer,
+  PatchStrategy,
+  setHeaderOptions,
+  Watch,
+  type V1Service,
+} from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from '../support/eventually.ts'
 import { startKubeApiDouble, type KubeApiDouble, type KubeObject } from '../support/kube-api-double.ts'
 
-const service = (name: string, namespace = 'default'): V1Service => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { ports: [{ port: 80 }] } })
-const haproxyCfg = (name: string) => ({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { name, namespace: 'hapedge' }, spec: { cluster: 'prod' } })
+const service = (name: string, namespace = 'default'): V1Service => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace },
+  spec: { ports: [{ port: 80 }] },
+})
+const haproxyCfg = (name: string) => ({
+  apiVersion: 'hapedge.io/v1alpha1',
+  kind: 'HAProxyCfg',
+  metadata: { name, namespace: 'hapedge' },
+  spec: { cluster: 'prod' },
+})
 const cfgPath = ['hapedge.io', 'v1alpha1', 'hapedge', 'haproxycfgs'] as const
 
 async function failure(promise: Promise<unknown>): Promise<ApiException<unknown>> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught)
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
   if (!(error instanceof ApiException)) throw new Error(`expected an ApiException, got ${String(error)}`)
   return error
 }
@@ -22,7 +45,12 @@ interface Seen {
 async function watchEvents(double: KubeApiDouble, path: string, query: Record<string, string | number | boolean>) {
   const events: Seen[] = []
   let ended: unknown = 'open'
-  const controller = await new Watch(await double.kubeConfig()).watch(path, query, (type, object: KubeObject) => events.push({ type, object }), (error) => (ended = error))
+  const controller = await new Watch(await double.kubeConfig()).watch(
+    path,
+    query,
+    (type, object: KubeObject) => events.push({ type, object }),
+    (error) => (ended = error),
+  )
   return { events, ended: () => ended, abort: () => controller.abort() }
 }
 
@@ -72,24 +100,56 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
   it('serves custom resources and their /status subresource: status writes change only .status, main writes keep it, a stale patch is 409', async () => {
     const custom = (await double.kubeConfig()).makeApiClient(CustomObjectsApi)
     const [group, version, namespace, plural] = cfgPath
-    const created = (await custom.createNamespacedCustomObject({ group, version, namespace, plural, body: { ...haproxyCfg('prod'), status: { generation: 9 } } })) as KubeObject
+    const created = (await custom.createNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural,
+      body: { ...haproxyCfg('prod'), status: { generation: 9 } },
+    })) as KubeObject
     expect(created.status).toBeUndefined()
 
     const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
-    const patched = (await custom.patchNamespacedCustomObjectStatus({ group, version, namespace, plural, name: 'prod', body: { status: { generation: 3 }, spec: { cluster: 'ignored' } } }, merge)) as KubeObject
+    const patched = (await custom.patchNamespacedCustomObjectStatus(
+      { group, version, namespace, plural, name: 'prod', body: { status: { generation: 3 }, spec: { cluster: 'ignored' } } },
+      merge,
+    )) as KubeObject
     expect(patched).toMatchObject({ spec: { cluster: 'prod' }, status: { generation: 3 }, metadata: { generation: 1 } })
     expect(Number(patched.metadata?.resourceVersion)).toBeGreaterThan(Number(created.metadata?.resourceVersion))
 
     const staleBody = { metadata: { resourceVersion: created.metadata?.resourceVersion }, status: { generation: 4 } }
-    expect((await failure(custom.patchNamespacedCustomObjectStatus({ group, version, namespace, plural, name: 'prod', body: staleBody }, merge))).code).toBe(409)
+    expect((await failure(custom.patchNamespacedCustomObjectStatus({ group, version, namespace, plural, name: 'prod', body: staleBody }, merge))).code).toBe(
+      409,
+    )
 
     // The client's default patch type is an RFC 6902 JSON patch.
-    const jsonPatched = (await custom.patchNamespacedCustomObjectStatus({ group, version, namespace, plural, name: 'prod', body: [{ op: 'replace', path: '/status/generation', value: 5 }] })) as KubeObject
+    const jsonPatched = (await custom.patchNamespacedCustomObjectStatus({
+      group,
+      version,
+      namespace,
+      plural,
+      name: 'prod',
+      body: [{ op: 'replace', path: '/status/generation', value: 5 }],
+    })) as KubeObject
     expect(jsonPatched.status).toEqual({ generation: 5 })
 
-    const replaced = (await custom.replaceNamespacedCustomObject({ group, version, namespace, plural, name: 'prod', body: { ...jsonPatched, spec: { cluster: 'staging' }, status: { generation: 0 } } })) as KubeObject
+    const replaced = (await custom.replaceNamespacedCustomObject({
+      group,
+      version,
+      namespace,
+      plural,
+      name: 'prod',
+      body: { ...jsonPatched, spec: { cluster: 'staging' }, status: { generation: 0 } },
+    })) as KubeObject
     expect(replaced).toMatchObject({ spec: { cluster: 'staging' }, status: { generation: 5 }, metadata: { generation: 2 } })
-    const status = (await custom.replaceNamespacedCustomObjectStatus({ group, version, namespace, plural, name: 'prod', body: { ...replaced, status: { generation: 6 } } })) as KubeObject
+    const status = (await custom.replaceNamespacedCustomObjectStatus({
+      group,
+      version,
+      namespace,
+      plural,
+      name: 'prod',
+      body: { ...replaced, status: { generation: 6 } },
+    })) as KubeObject
     expect(status).toMatchObject({ spec: { cluster: 'staging' }, status: { generation: 6 } })
     const listed = (await custom.listNamespacedCustomObject({ group, version, namespace, plural })) as { kind: string; items: KubeObject[] }
     expect(listed.kind).toBe('HAProxyCfgList')
@@ -97,7 +157,8 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
   })
 
   it('lists built-in kinds without apiVersion and kind on each item, filters by label and field selectors, and pages with limit and continue', async () => {
-    const secret = (name: string, type: string, labels: Record<string, string> = {}) => double.put({ apiVersion: 'v1', kind: 'Secret', type, metadata: { name, namespace: 'tls', labels }, data: {} })
+    const secret = (name: string, type: string, labels: Record<string, string> = {}) =>
+      double.put({ apiVersion: 'v1', kind: 'Secret', type, metadata: { name, namespace: 'tls', labels }, data: {} })
     secret('cert-a', 'kubernetes.io/tls', { team: 'a' })
     secret('cert-b', 'kubernetes.io/tls', { team: 'b' })
     secret('token', 'Opaque', { team: 'a' })
@@ -105,7 +166,10 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
     const tls = await core.listNamespacedSecret({ namespace: 'tls', fieldSelector: 'type=kubernetes.io/tls' })
     expect(tls.items.map((item) => item.metadata?.name)).toEqual(['cert-a', 'cert-b'])
     expect(double.requests.at(-1)?.query.fieldSelector).toBe('type=kubernetes.io/tls')
-    expect((await core.listNamespacedSecret({ namespace: 'tls', labelSelector: 'team in (a),team!=b' })).items.map((item) => item.metadata?.name)).toEqual(['cert-a', 'token'])
+    expect((await core.listNamespacedSecret({ namespace: 'tls', labelSelector: 'team in (a),team!=b' })).items.map((item) => item.metadata?.name)).toEqual([
+      'cert-a',
+      'token',
+    ])
 
     const first = await core.listNamespacedSecret({ namespace: 'tls', limit: 2 })
     expect(first.items.map((item) => item.metadata?.name)).toEqual(['cert-a', 'cert-b'])
@@ -116,8 +180,30 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
 
   it('stores core and events.k8s.io Events and lists them', async () => {
     const config = await double.kubeConfig()
-    await config.makeApiClient(CoreV1Api).createNamespacedEvent({ namespace: 'hapedge', body: { metadata: { name: 'cfg.1', namespace: 'hapedge' }, involvedObject: { kind: 'HAProxyCfg', name: 'prod' }, reason: 'Committed', message: 'generation 4' } })
-    await config.makeApiClient(EventsV1Api).createNamespacedEvent({ namespace: 'hapedge', body: { metadata: { generateName: 'cfg.' }, eventTime: new Date(), reason: 'Committed', action: 'Commit', reportingController: 'hapedge.io/forwarder', reportingInstance: 'x' } })
+    await config
+      .makeApiClient(CoreV1Api)
+      .createNamespacedEvent({
+        namespace: 'hapedge',
+        body: {
+          metadata: { name: 'cfg.1', namespace: 'hapedge' },
+          involvedObject: { kind: 'HAProxyCfg', name: 'prod' },
+          reason: 'Committed',
+          message: 'generation 4',
+        },
+      })
+    await config
+      .makeApiClient(EventsV1Api)
+      .createNamespacedEvent({
+        namespace: 'hapedge',
+        body: {
+          metadata: { generateName: 'cfg.' },
+          eventTime: new Date(),
+          reason: 'Committed',
+          action: 'Commit',
+          reportingController: 'hapedge.io/forwarder',
+          reportingInstance: 'x',
+        },
+      })
     expect((await config.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: 'hapedge' })).items.map((event) => event.reason)).toEqual(['Committed'])
     const modern = await config.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: 'hapedge' })
     expect(modern.items).toHaveLength(1)
@@ -133,7 +219,12 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
     double.put(service('elsewhere', 'other'))
     double.bookmark()
     await eventually('the bookmark', () => watch.events.some((event) => event.type === 'BOOKMARK'))
-    expect(watch.events.map((event) => `${event.type} ${event.object.metadata?.name ?? ''}`)).toEqual(['ADDED first', 'MODIFIED first', 'DELETED first', 'BOOKMARK '])
+    expect(watch.events.map((event) => `${event.type} ${event.object.metadata?.name ?? ''}`)).toEqual([
+      'ADDED first',
+      'MODIFIED first',
+      'DELETED first',
+      'BOOKMARK ',
+    ])
     expect(watch.events.at(-1)?.object.metadata?.resourceVersion).toBe(double.resourceVersion)
     expect(double.dropWatches()).toBe(1)
     await eventually('the dropped stream to end', () => watch.ended() === null)
@@ -157,7 +248,12 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
     const core = config.makeApiClient(CoreV1Api)
     double.put(service('a', 'informed'))
     const informer = makeInformer(config, '/api/v1/namespaces/informed/services', () => core.listNamespacedService({ namespace: 'informed' }))
-    const names = () => informer.list('informed').map((item) => item.metadata?.name).sort().join(',')
+    const names = () =>
+      informer
+        .list('informed')
+        .map((item) => item.metadata?.name)
+        .sort()
+        .join(',')
     await informer.start()
     try {
       double.put(service('b', 'informed'))

@@ -9,7 +9,8 @@ const rejections = [
   { object: 'IngressClass hapedge', reason: 'a cluster-scoped object: no namespace to put an Event in' },
 ]
 
-const eventsIn = (double: KubeApiDouble, namespace: string) => double.list('v1', 'Event', namespace) as { metadata: { name: string }; count: number; involvedObject: { name: string } }[]
+const eventsIn = (double: KubeApiDouble, namespace: string) =>
+  double.list('v1', 'Event', namespace) as { metadata: { name: string }; count: number; involvedObject: { name: string } }[]
 
 describe('Events for rejected Ingresses, against an API server double', () => {
   let double: KubeApiDouble
@@ -37,9 +38,14 @@ describe('Events for rejected Ingresses, against an API server double', () => {
 
   it('raises the count of the same Event when the same rejection comes again, instead of adding another', async () => {
     const writer = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod' })
-    const again = [{ object: 'Ingress again/web', reason: 'no such Service' }, { object: 'Ingress again/api', reason: 'no such Service' }]
+    const again = [
+      { object: 'Ingress again/web', reason: 'no such Service' },
+      { object: 'Ingress again/api', reason: 'no such Service' },
+    ]
     expect(await writer.recordRejections(again)).toMatchObject({ created: 2, repeated: 0 })
-    const first = eventsIn(double, 'again').map((event) => event.metadata.name).sort()
+    const first = eventsIn(double, 'again')
+      .map((event) => event.metadata.name)
+      .sort()
     expect(await writer.recordRejections(again)).toEqual({ created: 0, repeated: 2, skipped: 0, errors: [] })
     const after = eventsIn(double, 'again')
     expect(after.map((event) => event.metadata.name).sort()).toEqual(first)

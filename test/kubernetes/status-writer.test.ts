@@ -28,7 +28,8 @@ function interrupted(double: KubeApiDouble, between: () => void): HAProxyCfgClie
   }
 }
 
-const statusPatches = (double: KubeApiDouble) => double.requests.filter((request) => request.method === 'PATCH' && request.path.endsWith(`/haproxycfgs/${target.name}/status`))
+const statusPatches = (double: KubeApiDouble) =>
+  double.requests.filter((request) => request.method === 'PATCH' && request.path.endsWith(`/haproxycfgs/${target.name}/status`))
 
 describe('the Kubernetes status writer against an API server double', () => {
   let double: KubeApiDouble
@@ -62,7 +63,7 @@ describe('the Kubernetes status writer against an API server double', () => {
     expect(statusPatches(double)).toHaveLength(1)
   })
 
-  it('keeps a condition\'s transition time while it holds', async () => {
+  it("keeps a condition's transition time while it holds", async () => {
     const writer = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod' })
     await writer.writeStatus(target, statusOf(7))
     await writer.writeStatus(target, statusOf(8))
@@ -86,7 +87,11 @@ describe('the Kubernetes status writer against an API server double', () => {
     expect(statusPatches(double)).toHaveLength(0)
 
     double.put(resourceWith(statusOf(4)))
-    const raced = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod', client: interrupted(double, () => double.put(resourceWith(statusOf(7)))) })
+    const raced = kubernetesClusterWriter({
+      kubeConfig: kubeConfigOf(double),
+      cluster: 'prod',
+      client: interrupted(double, () => double.put(resourceWith(statusOf(7)))),
+    })
     expect(await raced.writeStatus(target, statusOf(5))).toEqual({ outcome: 'stale', generation: 5, current: 7, attempts: 2 })
     expect(storedGeneration(double)).toBe(7)
   })

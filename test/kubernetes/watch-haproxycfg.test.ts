@@ -5,7 +5,8 @@ import { eventually } from '../support/eventually.ts'
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube-api-double.ts'
 import { kubeConfigOf, resourceWith, statusOf, target } from './haproxycfg-fixtures.ts'
 
-const lists = (double: KubeApiDouble) => double.requests.filter((request) => request.method === 'GET' && request.path.endsWith('/haproxycfgs') && request.query.watch === undefined).length
+const lists = (double: KubeApiDouble) =>
+  double.requests.filter((request) => request.method === 'GET' && request.path.endsWith('/haproxycfgs') && request.query.watch === undefined).length
 const watching = (double: KubeApiDouble) => double.openWatches().filter((watch) => watch.plural === 'haproxycfgs')
 
 describe("the agent's watch of its HAProxyCfg, against an API server double", () => {
@@ -14,7 +15,10 @@ describe("the agent's watch of its HAProxyCfg, against an API server double", ()
   const seen: number[] = []
   const errors: unknown[] = []
   const follow = () => {
-    following = followHaproxyCfg(kubeConfigOf(double), target, (pointer: StatusPointer) => seen.push(pointer.generation), { log: (line) => errors.push(line), backoff: { baseMs: 20, maxMs: 1_000 } })
+    following = followHaproxyCfg(kubeConfigOf(double), target, (pointer: StatusPointer) => seen.push(pointer.generation), {
+      log: (line) => errors.push(line),
+      backoff: { baseMs: 20, maxMs: 1_000 },
+    })
   }
   const until = (generation: number) => eventually(`generation ${generation} to be seen`, () => seen.includes(generation))
 

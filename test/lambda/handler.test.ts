@@ -137,7 +137,7 @@ describe.each(Object.entries(envelopes))('the Lambda handler, invoked with %s ev
     expect(fleet.statusCode).toBe(200)
     expect(fleet.headers?.['content-type']).toMatch(/^text\/html/)
     expect(fleet.body).toContain(id)
-    expect((await handler(invocation(envelope, { method: 'GET', path: '/fleet' })) as LambdaResult).statusCode).toBe(303)
+    expect(((await handler(invocation(envelope, { method: 'GET', path: '/fleet' }))) as LambdaResult).statusCode).toBe(303)
   })
 })
 
@@ -157,14 +157,22 @@ describe('the Lambda scheduled entry', () => {
   it('collects the garbage of every cluster in the bucket and leaves each current generation whole', async () => {
     const store = createS3Store({ client: loopbackClient(server.endpoint), bucket: BUCKET })
     const cluster = `gc-${Date.now().toString(36)}`
-    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })))
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']])
+      await commitEvents(
+        { store, cluster, options: {}, context: coldContext() },
+        app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })),
+      )
     const count = async () => {
       let objects = 0
       for await (const _ of store.list(`clusters/${cluster}/`)) objects++
       return objects
     }
     const before = await count()
-    const outcomes = await collectGarbageHandler({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, {}, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
+    const outcomes = await collectGarbageHandler(
+      { source: 'aws.events', 'detail-type': 'Scheduled Event' },
+      {},
+      { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' },
+    )
     expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true } })
     expect(await count()).toBeLessThan(before)
     const head = await readHead(store, clusterKeys(cluster))
@@ -172,7 +180,9 @@ describe('the Lambda scheduled entry', () => {
   })
 
   it('refuses a HAPEDGE_GC_KEEP that is not a number of generations, naming it, before it collects anything', async () => {
-    await expect(collectGarbageHandler({}, {}, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '0', HAPEDGE_GC_GRACE_SECONDS: '0' })).rejects.toThrow('HAPEDGE_GC_KEEP "0": a whole number of generations, at least 1')
+    await expect(collectGarbageHandler({}, {}, { ...environment(server.endpoint), HAPEDGE_GC_KEEP: '0', HAPEDGE_GC_GRACE_SECONDS: '0' })).rejects.toThrow(
+      'HAPEDGE_GC_KEEP "0": a whole number of generations, at least 1',
+    )
   })
 
   it('with HAPEDGE_SECRET, marks through the sealed nodes of a registered cluster', async () => {
@@ -181,11 +191,21 @@ describe('the Lambda scheduled entry', () => {
     const store = sealedStore(raw, { current: secret }, nodeSha256)
     const cluster = `gc-sealed-${Date.now().toString(36)}`
     await new Registry(raw, nodeSha256, systemClock).register(clusterSettings.parse({ id: cluster }))
-    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })))
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']])
+      await commitEvents(
+        { store, cluster, options: {}, context: coldContext() },
+        app(1, paths).map((object) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })),
+      )
     const head = await readHead(store, clusterKeys(cluster))
     expect(isSealedBody((await raw.get(`clusters/${cluster}/blobs/${head!.head.manifest}`))!.body)).toBe(true)
-    const outcomes = await collectGarbageHandler({}, {}, { ...environment(server.endpoint), HAPEDGE_SECRET: secret, HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' })
-    expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({ report: { generation: 3, complete: true, deleted: expect.arrayContaining([expect.any(String)]) } })
+    const outcomes = await collectGarbageHandler(
+      {},
+      {},
+      { ...environment(server.endpoint), HAPEDGE_SECRET: secret, HAPEDGE_GC_KEEP: '1', HAPEDGE_GC_GRACE_SECONDS: '0' },
+    )
+    expect(outcomes.find((outcome) => outcome.cluster === cluster)).toMatchObject({
+      report: { generation: 3, complete: true, deleted: expect.arrayContaining([expect.any(String)]) },
+    })
     expect(await readGeneration(store, cluster, head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
   })
 })

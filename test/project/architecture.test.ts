@@ -21,10 +21,18 @@ const partOf = (path: string): Part | undefined => PARTS.find(([prefix]) => path
 /** Which parts a part may not import, each rule by its name. */
 const RULES: { name: string; part: Part; imports: readonly Part[] }[] = [
   { name: 'core imports no platform, adapter, app or process', part: 'core', imports: ['platform', 'adapter', 'app', 'process'] },
-  { name: 'the app imports no platform, adapter or process (it gets its ports from the composition)', part: 'app', imports: ['platform', 'adapter', 'process'] },
+  {
+    name: 'the app imports no platform, adapter or process (it gets its ports from the composition)',
+    part: 'app',
+    imports: ['platform', 'adapter', 'process'],
+  },
   { name: 'adapters import no app, platform or process', part: 'adapter', imports: ['app', 'platform', 'process'] },
   { name: 'platforms import no process', part: 'platform', imports: ['process'] },
-  ...(['core', 'app', 'platform', 'adapter', 'process'] as const).map((part) => ({ name: `${part} imports no test or bench code`, part, imports: ['test', 'bench'] as const })),
+  ...(['core', 'app', 'platform', 'adapter', 'process'] as const).map((part) => ({
+    name: `${part} imports no test or bench code`,
+    part,
+    imports: ['test', 'bench'] as const,
+  })),
 ]
 
 /** What the app may import from outside the project: it runs unchanged on Workers, Lambda and Node. */
@@ -71,7 +79,11 @@ describe('the dependency rules between the parts', async () => {
   const imports = await projectImports(['core', 'functions', 'processes', 'bench', 'bin', 'test'])
 
   it('reads the imports of every part', () => {
-    for (const [, part] of PARTS.filter(([, part]) => part !== 'bin')) expect(imports.some(({ from }) => partOf(from) === part), part).toBe(true)
+    for (const [, part] of PARTS.filter(([, part]) => part !== 'bin'))
+      expect(
+        imports.some(({ from }) => partOf(from) === part),
+        part,
+      ).toBe(true)
   })
 
   it('every file under functions/ is in app/, platforms/ or adapters/', async () => {
@@ -95,7 +107,9 @@ describe('the dependency rules between the parts', async () => {
   it('no folder cycle in core', () => {
     const core = imports.filter(({ from, to }) => partOf(from) === 'core' && to !== undefined && partOf(to) === 'core')
     const cycles = folderCycles(core).map((folders) => {
-      const inside = core.filter(({ from, to }) => folders.includes(posix.dirname(from)) && folders.includes(posix.dirname(to!)) && posix.dirname(from) !== posix.dirname(to!))
+      const inside = core.filter(
+        ({ from, to }) => folders.includes(posix.dirname(from)) && folders.includes(posix.dirname(to!)) && posix.dirname(from) !== posix.dirname(to!),
+      )
       return `${folders.join(' ⇄ ')}: ${inside.map(show).join('; ')}`
     })
     expect(cycles).toEqual([])

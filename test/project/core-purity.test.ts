@@ -15,7 +15,8 @@ describe('core/ runs in every runtime', () => {
         if (specifier.startsWith('.') || specifier === 'zod' || specifier.startsWith('@noble/hashes/')) continue
         offending.push(`${relative(root, file)} imports ${specifier}`)
       }
-      if (/\b(require|process|Buffer|__dirname)\b/.test(source.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) offending.push(`${relative(root, file)} uses a Node global`)
+      if (/\b(require|process|Buffer|__dirname)\b/.test(source.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')))
+        offending.push(`${relative(root, file)} uses a Node global`)
     }
     expect(offending).toEqual([])
   })

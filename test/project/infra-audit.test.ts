@@ -27,7 +27,10 @@ describe('infra/audit/policy.yaml', () => {
     expect([...(capture!.verbs ?? [])].sort()).toEqual(['create', 'delete', 'deletecollection', 'patch', 'update'])
     expect(capture!.namespaces).toBeUndefined()
     const named = capture!.resources!.flatMap(({ group, resources }) => (resources ?? []).map((resource) => `${group ?? ''}/${resource}`)).sort()
-    const expected = AUDITED_RESOURCES.flatMap(({ group, resource, status }) => [`${group}/${resource}`, ...(status ? [`${group}/${resource}/status`] : [])]).sort()
+    const expected = AUDITED_RESOURCES.flatMap(({ group, resource, status }) => [
+      `${group}/${resource}`,
+      ...(status ? [`${group}/${resource}/status`] : []),
+    ]).sort()
     expect(named).toEqual(expected)
     expect(rest).toEqual([{ level: 'None' }])
   })
@@ -36,7 +39,7 @@ describe('infra/audit/policy.yaml', () => {
 describe('infra/audit/webhook-kubeconfig.yaml', () => {
   const kubeconfig = read('webhook-kubeconfig.yaml')
 
-  it('points the API server at the cluster\'s audit route over HTTPS with a bearer token', () => {
+  it("points the API server at the cluster's audit route over HTTPS with a bearer token", () => {
     expect(kubeconfig).toMatchObject({ apiVersion: 'v1', kind: 'Config', 'current-context': 'hapedge' })
     const context = kubeconfig.contexts.find((entry: { name: string }) => entry.name === kubeconfig['current-context']).context
     const cluster = kubeconfig.clusters.find((entry: { name: string }) => entry.name === context.cluster).cluster

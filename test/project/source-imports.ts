@@ -7,13 +7,17 @@ export const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 /** The TypeScript files under `dir` (absolute paths). */
 export async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
-  const nested = await Promise.all(entries.map((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [])))
+  const nested = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [])),
+  )
   return nested.flat()
 }
 
 /** The specifiers a source imports: `import … from`, `export … from`, `import '…'` and `import('…')` with a literal. */
 export const importsOf = (source: string): string[] =>
-  [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+  [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3]!,
+  )
 
 /** One import of a source file: its path and the imported file's, from the project root (`/`-separated), or the package it names. */
 export interface Import {

@@ -34,24 +34,48 @@ const arbitraryIngress = fc
       fc.record({
         host: fc.constantFrom(...hosts),
         paths: fc.array(
-          fc.record({ path: fc.constantFrom(...paths), pathType: fc.constantFrom<PathType>('Exact', 'Prefix', 'ImplementationSpecific'), service: fc.constantFrom(...services), port }),
+          fc.record({
+            path: fc.constantFrom(...paths),
+            pathType: fc.constantFrom<PathType>('Exact', 'Prefix', 'ImplementationSpecific'),
+            service: fc.constantFrom(...services),
+            port,
+          }),
           { minLength: 1, maxLength: 3 },
         ),
       }),
       { maxLength: 3 },
     ),
-    tls: fc.array(fc.record({ hosts: fc.subarray(['a.example.com', 'b.example.com', '*.example.com']), secretName: fc.constantFrom(...secretNames) }), { maxLength: 2 }),
+    tls: fc.array(fc.record({ hosts: fc.subarray(['a.example.com', 'b.example.com', '*.example.com']), secretName: fc.constantFrom(...secretNames) }), {
+      maxLength: 2,
+    }),
     defaultBackend: fc.option(fc.record({ service: fc.constantFrom(...services), port }), { nil: undefined }),
   })
   .map(({ sslRedirect, ...spec }) => ingress({ ...spec, annotations: sslRedirect ? { 'hapedge.io/ssl-redirect': sslRedirect } : undefined }))
 
 /** Configuration snippets: none (most often), two that HAProxy takes, and one that would open a frontend. */
-export const snippets = [undefined, undefined, 'http-response set-header X-Snippet yes', 'timeout server 7s\noption forwardfor', 'timeout server 1s\nfrontend evil\n bind :9999'] as const
+export const snippets = [
+  undefined,
+  undefined,
+  'http-response set-header X-Snippet yes',
+  'timeout server 7s\noption forwardfor',
+  'timeout server 1s\nfrontend evil\n bind :9999',
+] as const
 
 const arbitraryService = fc
-  .record({ name: fc.constantFrom(...services), namespace: fc.constantFrom(...namespaces), named: fc.boolean(), extra: fc.boolean(), snippet: fc.constantFrom(...snippets) })
+  .record({
+    name: fc.constantFrom(...services),
+    namespace: fc.constantFrom(...namespaces),
+    named: fc.boolean(),
+    extra: fc.boolean(),
+    snippet: fc.constantFrom(...snippets),
+  })
   .map(({ name, namespace, named, extra, snippet }) =>
-    service(name, [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])], namespace, snippet === undefined ? undefined : { [BACKEND_SNIPPET]: snippet, 'other.io/kept': 'no' }),
+    service(
+      name,
+      [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])],
+      namespace,
+      snippet === undefined ? undefined : { [BACKEND_SNIPPET]: snippet, 'other.io/kept': 'no' },
+    ),
   )
 
 const arbitrarySlice = fc
@@ -60,22 +84,37 @@ const arbitrarySlice = fc
     namespace: fc.constantFrom(...namespaces),
     slice: fc.constantFrom('s1', 's2'),
     named: fc.boolean(),
-    endpoints: fc.uniqueArray(fc.record({ address: fc.constantFrom(...addresses), ready: fc.constantFrom<boolean | null | undefined>(true, false, null, undefined) }), {
-      selector: (endpoint) => endpoint.address,
-      maxLength: 4,
-    }),
+    endpoints: fc.uniqueArray(
+      fc.record({ address: fc.constantFrom(...addresses), ready: fc.constantFrom<boolean | null | undefined>(true, false, null, undefined) }),
+      {
+        selector: (endpoint) => endpoint.address,
+        maxLength: 4,
+      },
+    ),
   })
   .map(({ service: svc, namespace, slice, named, endpoints }) =>
-    endpointSlice(svc, endpoints, [{ port: 8080, ...(named ? { name: 'http' } : {}) }, { port: 9443, name: 'https' }], { name: `${svc}-${slice}`, namespace }),
+    endpointSlice(
+      svc,
+      endpoints,
+      [
+        { port: 8080, ...(named ? { name: 'http' } : {}) },
+        { port: 9443, name: 'https' },
+      ],
+      { name: `${svc}-${slice}`, namespace },
+    ),
   )
 
 const arbitrarySecret = fc
   .record({ name: fc.constantFrom('tls-a', 'tls-b'), namespace: fc.constantFrom(...namespaces), which: fc.constantFrom('shop', 'apps', 'broken') })
   .map(({ name, namespace, which }) =>
-    which === 'broken' ? tlsSecret(name, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', shop.keyPem, namespace) : tlsSecret(name, (which === 'shop' ? shop : apps).certPem, (which === 'shop' ? shop : apps).keyPem, namespace),
+    which === 'broken'
+      ? tlsSecret(name, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', shop.keyPem, namespace)
+      : tlsSecret(name, (which === 'shop' ? shop : apps).certPem, (which === 'shop' ? shop : apps).keyPem, namespace),
   )
 
-const arbitraryClass = fc.record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() }).map(({ name, isDefault }) => ingressClass(name, isDefault))
+const arbitraryClass = fc
+  .record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() })
+  .map(({ name, isDefault }) => ingressClass(name, isDefault))
 
 /** The ConfigMaps an option may name (the first is the default's). */
 export const configMapNames = ['hapedge/hapedge', 'hapedge/other'] as const
@@ -107,4 +146,6 @@ type AnyObject = { kind: string; metadata: { name: string; namespace?: string } 
 export const identityOf = (object: AnyObject) => `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`
 
 /** A cluster's objects: each identity at most once (the last drawn wins, as after a stream of updates). */
-export const arbitraryCluster = fc.array(arbitraryObject, { maxLength: 25 }).map((objects) => [...new Map(objects.map((object) => [identityOf(object as AnyObject), object])).values()])
+export const arbitraryCluster = fc
+  .array(arbitraryObject, { maxLength: 25 })
+  .map((objects) => [...new Map(objects.map((object) => [identityOf(object as AnyObject), object])).values()])

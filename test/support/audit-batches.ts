@@ -42,7 +42,13 @@ export function auditEvent(spec: AuditSpec): Record<string, unknown> {
   const group = spec.group ?? ''
   const stage = spec.stage ?? 'ResponseComplete'
   const code = spec.code ?? (spec.verb === 'create' ? 201 : 200)
-  const path = [group ? `/apis/${group}/v1` : '/api/v1', spec.namespace && `namespaces/${spec.namespace}`, spec.resource, spec.verb !== 'create' && spec.name, spec.subresource]
+  const path = [
+    group ? `/apis/${group}/v1` : '/api/v1',
+    spec.namespace && `namespaces/${spec.namespace}`,
+    spec.resource,
+    spec.verb !== 'create' && spec.name,
+    spec.subresource,
+  ]
   const completed = stage === 'ResponseComplete' || stage === 'Panic'
   const response = spec.responseObject === undefined ? defaultResponse(spec, code) : spec.responseObject
   const event = {
@@ -56,7 +62,14 @@ export function auditEvent(spec: AuditSpec): Record<string, unknown> {
     user: { username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] },
     sourceIPs: ['172.18.0.1'],
     userAgent: 'kubectl/v1.30.2 (linux/amd64) kubernetes/3968350',
-    objectRef: { resource: spec.resource, namespace: spec.namespace, name: spec.name, apiGroup: group || undefined, apiVersion: 'v1', subresource: spec.subresource },
+    objectRef: {
+      resource: spec.resource,
+      namespace: spec.namespace,
+      name: spec.name,
+      apiGroup: group || undefined,
+      apiVersion: 'v1',
+      subresource: spec.subresource,
+    },
     responseStatus: completed ? responseStatus(code, response) : undefined,
     requestObject: spec.requestObject,
     responseObject: completed ? (response ?? undefined) : undefined,
@@ -64,7 +77,8 @@ export function auditEvent(spec: AuditSpec): Record<string, unknown> {
     stageTimestamp: completed ? '2024-05-01T10:00:00.118716Z' : '2024-05-01T10:00:00.104322Z',
     annotations: spec.annotations ?? {
       'authorization.k8s.io/decision': 'allow',
-      'authorization.k8s.io/reason': 'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"',
+      'authorization.k8s.io/reason':
+        'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"',
     },
   }
   return JSON.parse(JSON.stringify(event))
@@ -88,8 +102,22 @@ function defaultResponse(spec: AuditSpec, code: number): Record<string, unknown>
   if (code >= 200 && code < 300) return undefined
   const group = spec.group ?? ''
   const qualified = group ? `${spec.resource}.${group}` : spec.resource
-  const message = code === 404 ? `${qualified} "${spec.name}" not found` : code === 409 ? `${qualified} "${spec.name}" already exists` : `${spec.resource} "${spec.name}" is invalid`
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: REASONS[code], details: { name: spec.name, group, kind: spec.resource }, code }
+  const message =
+    code === 404
+      ? `${qualified} "${spec.name}" not found`
+      : code === 409
+        ? `${qualified} "${spec.name}" already exists`
+        : `${spec.resource} "${spec.name}" is invalid`
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: REASONS[code],
+    details: { name: spec.name, group, kind: spec.resource },
+    code,
+  }
 }
 
 /** The response status as the audit layer records it: code only on success, a Status answer's fields copied. */

@@ -34,7 +34,10 @@ export const churnPools: Record<string, string[]> = { web: ['web-1', 'web-2', 'w
 
 /** The certificate served for tls.test at first, and the one it is rotated to (it also names rotated.tls.test). */
 export async function makeChurnCertificates(dir: string): Promise<[Certificate, Certificate]> {
-  return [await makeCertificate({ dir, hosts: ['tls.test'], name: 'first' }), await makeCertificate({ dir, hosts: ['tls.test', 'rotated.tls.test'], name: 'second' })]
+  return [
+    await makeCertificate({ dir, hosts: ['tls.test'], name: 'first' }),
+    await makeCertificate({ dir, hosts: ['tls.test', 'rotated.tls.test'], name: 'second' }),
+  ]
 }
 
 /** The backend names that may answer `host` + `path` in `world` (`HTTP 404` / `HTTP 503` for no route / no endpoints). */
@@ -58,16 +61,36 @@ const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
  * with, the seeded changes, and the objects live after the changes taken so far.
  */
 export function churnCluster(pools: Record<string, string[]>, backends: ReadonlyMap<string, NamedBackend>, certs: readonly [Certificate, Certificate]) {
-  const world: ChurnWorld = { endpoints: new Map([['web', ['web-1']], ['api', ['api-1']]]), paths: new Map(), docs: true }
+  const world: ChurnWorld = {
+    endpoints: new Map([
+      ['web', ['web-1']],
+      ['api', ['api-1']],
+    ]),
+    paths: new Map(),
+    docs: true,
+  }
   const live = new Map<string, unknown>()
   const remember = <T extends { kind: string; metadata: { name: string } }>(object: T) => (live.set(`${object.kind}/${object.metadata.name}`, object), object)
   const put = (object: { kind: string; metadata: { name: string } }): ChurnEvent => ({ type: 'MODIFIED', object: remember(object) })
   const slice = (name: string, endpoints: string[]) =>
-    endpointSlice(name, endpoints.map((endpoint) => backends.get(endpoint)!.host), [{ port: backends.get(pools[name]![0]!)!.port }])
+    endpointSlice(
+      name,
+      endpoints.map((endpoint) => backends.get(endpoint)!.host),
+      [{ port: backends.get(pools[name]![0]!)!.port }],
+    )
   const shop = () =>
-    ingress({ name: 'shop', annotations: NO_REDIRECT, rules: [{ host: 'shop.test', paths: [{ path: '/', service: 'web' }, ...[...world.paths].map(([path, name]) => ({ path, service: name }))] }] })
+    ingress({
+      name: 'shop',
+      annotations: NO_REDIRECT,
+      rules: [{ host: 'shop.test', paths: [{ path: '/', service: 'web' }, ...[...world.paths].map(([path, name]) => ({ path, service: name }))] }],
+    })
   const docs = ingress({ name: 'docs', annotations: NO_REDIRECT, rules: [{ host: 'docs.test', paths: [{ path: '/', service: 'api' }] }] })
-  const secure = ingress({ name: 'secure', annotations: NO_REDIRECT, tls: [{ hosts: ['tls.test'], secretName: 'tls-cert' }], rules: [{ host: 'tls.test', paths: [{ path: '/', service: 'web' }] }] })
+  const secure = ingress({
+    name: 'secure',
+    annotations: NO_REDIRECT,
+    tls: [{ hosts: ['tls.test'], secretName: 'tls-cert' }],
+    rules: [{ host: 'tls.test', paths: [{ path: '/', service: 'web' }] }],
+  })
   const certificate = (cert: Certificate) => tlsSecret('tls-cert', cert.certPem, cert.keyPem)
 
   let serviceAdds = 0
@@ -89,7 +112,10 @@ export function churnCluster(pools: Record<string, string[]>, backends: Readonly
     if (roll < 0.5) {
       const pool = roll < 0.35 ? 'web' : 'api'
       const count = random.int(0, pools[pool]!.length)
-      const chosen = [...pools[pool]!].sort(() => random.next() - 0.5).slice(0, count).sort()
+      const chosen = [...pools[pool]!]
+        .sort(() => random.next() - 0.5)
+        .slice(0, count)
+        .sort()
       world.endpoints.set(pool, chosen)
       return [put(slice(pool, chosen))]
     }
@@ -103,7 +129,9 @@ export function churnCluster(pools: Record<string, string[]>, backends: Readonly
   }
 
   return {
-    initial: [service('web'), slice('web', ['web-1']), service('api'), slice('api', ['api-1']), shop(), docs, certificate(certs[0]), secure].map(remember) as unknown[],
+    initial: [service('web'), slice('web', ['web-1']), service('api'), slice('api', ['api-1']), shop(), docs, certificate(certs[0]), secure].map(
+      remember,
+    ) as unknown[],
     /** The world before any change (a copy). */
     start: (): ChurnWorld => structuredClone(world),
     /** Once per cluster: the changes move its world on. */

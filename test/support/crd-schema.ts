@@ -42,7 +42,9 @@ function closeObjects(schema: Schema, path = ''): Schema {
   const closed: Schema = { ...schema }
   if (schema.properties) {
     const properties = schema.properties as Record<string, Schema>
-    closed.properties = Object.fromEntries(Object.entries(properties).map(([key, child]) => [key, key === 'metadata' && path === '' ? child : closeObjects(child, `${path}/${key}`)]))
+    closed.properties = Object.fromEntries(
+      Object.entries(properties).map(([key, child]) => [key, key === 'metadata' && path === '' ? child : closeObjects(child, `${path}/${key}`)]),
+    )
     if (!schema['x-kubernetes-preserve-unknown-fields']) closed.additionalProperties = false
   }
   if (schema.items) closed.items = closeObjects(schema.items as Schema, `${path}/items`)
@@ -61,8 +63,11 @@ export function unstructuredNodes(schema: Schema, path = ''): string[] {
 /** The schema node a printer column's simple `.a.b` JSONPath names (filters like `[?(…)]` step into the array's items). */
 export function schemaAt(schema: Schema, jsonPath: string): Schema | undefined {
   let node: Schema | undefined = schema
-  for (const step of jsonPath.replace(/\[\?\(.*?\)\]/g, '.[]').split('.').filter(Boolean)) {
-    node = step === '[]' ? (node?.items as Schema | undefined) : ((node?.properties as Record<string, Schema> | undefined)?.[step])
+  for (const step of jsonPath
+    .replace(/\[\?\(.*?\)\]/g, '.[]')
+    .split('.')
+    .filter(Boolean)) {
+    node = step === '[]' ? (node?.items as Schema | undefined) : (node?.properties as Record<string, Schema> | undefined)?.[step]
   }
   return node
 }

@@ -56,7 +56,11 @@ type EarlyStack = Omit<EdgeStack, 'control' | 'agent' | 'listeningAgent' | 'agen
  * `initial` names the first objects, sent as events; or, returning a promise, brings the first
  * generation about itself (a forwarder, say) before HAProxy starts.
  */
-export async function startEdgeStack(pools: Record<string, string[]>, initial: (stack: EarlyStack) => unknown[] | Promise<void>, options: EdgeOptions = {}): Promise<EdgeStack> {
+export async function startEdgeStack(
+  pools: Record<string, string[]>,
+  initial: (stack: EarlyStack) => unknown[] | Promise<void>,
+  options: EdgeOptions = {},
+): Promise<EdgeStack> {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const root = await makeTempDir('hapedge-edge')
   const backends = new Map<string, NamedBackend>()
@@ -71,7 +75,13 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
   const registered = await fetch(`${served.url}/v1/clusters`, {
     method: 'POST',
     headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'edge', httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}`, agentOrigins: options.push === false ? [] : ['http://127.0.0.1:*'], ...options.registration }),
+    body: JSON.stringify({
+      id: 'edge',
+      httpBind: `127.0.0.1:${httpPort}`,
+      httpsBind: `127.0.0.1:${httpsPort}`,
+      agentOrigins: options.push === false ? [] : ['http://127.0.0.1:*'],
+      ...options.registration,
+    }),
   })
   const token = ((await registered.json()) as { token: string }).token
   const source = { source: served.url, cluster: 'edge', token }
@@ -90,10 +100,12 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
 
   const dir = join(root, 'haproxy')
   const children: ChildProcess[] = []
-    await new Agent(source, dir, coldContext()).sync()
+  await new Agent(source, dir, coldContext()).sync()
   const sockets = { dir, statsSocket: join(root, 'stats.sock'), masterSocket: join(root, 'master.sock'), binary: haproxyBinary }
   const control = await haproxyControl(sockets)
-  const haproxy: MasterWorker = await startMasterWorker({ masterSocket: sockets.masterSocket, configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [httpPort])
+  const haproxy: MasterWorker = await startMasterWorker({ masterSocket: sockets.masterSocket, configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [
+    httpPort,
+  ])
   return {
     root,
     served,
@@ -117,11 +129,39 @@ export async function startEdgeStack(pools: Record<string, string[]>, initial: (
       const port = await freePort()
       const child = spawn(
         process.execPath,
-        ['bin/hapedge.js', 'agent', '--source', served.url, '--cluster', 'edge', '--dir', dir, '--master-socket', sockets.masterSocket, '--stats-socket', sockets.statsSocket, '--listen', `127.0.0.1:${port}`, '--poll', '10m', '--pod', pod, ...extraArgs],
+        [
+          'bin/hapedge.js',
+          'agent',
+          '--source',
+          served.url,
+          '--cluster',
+          'edge',
+          '--dir',
+          dir,
+          '--master-socket',
+          sockets.masterSocket,
+          '--stats-socket',
+          sockets.statsSocket,
+          '--listen',
+          `127.0.0.1:${port}`,
+          '--poll',
+          '10m',
+          '--pod',
+          pod,
+          ...extraArgs,
+        ],
         { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HAPEDGE_TOKEN: token, HAPROXY_BIN: haproxyBinary } },
       )
       children.push(child)
-      await eventually(`agent ${pod} answering on ${port}`, () => fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false), 30_000)
+      await eventually(
+        `agent ${pod} answering on ${port}`,
+        () =>
+          fetch(`http://127.0.0.1:${port}/status`).then(
+            (response) => response.ok,
+            () => false,
+          ),
+        30_000,
+      )
       return child
     },
     send,

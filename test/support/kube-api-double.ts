@@ -94,7 +94,9 @@ export class KubeApiDouble {
     const input = object as KubeObject
     const exists = this.storage.list(resource, namespace).some((stored) => stored.metadata?.name === name)
     const unconditional = { ...input, metadata: { ...object.metadata, resourceVersion: undefined } }
-    return exists ? this.storage.replace(resource, namespace, name, unconditional, 'control') : this.storage.create(resource, namespace, unconditional, 'control')
+    return exists
+      ? this.storage.replace(resource, namespace, name, unconditional, 'control')
+      : this.storage.create(resource, namespace, unconditional, 'control')
   }
 
   /** The same as `put`: what `kubectl apply` does, for a test's purposes. */
@@ -177,7 +179,13 @@ export class KubeApiDouble {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', this.url)
-    const logged: LoggedRequest = { method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), contentType: request.headers['content-type'], status: 0 }
+    const logged: LoggedRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      contentType: request.headers['content-type'],
+      status: 0,
+    }
     this.requests.push(logged)
     const answer = (status: number, body: unknown) => {
       logged.status = status
@@ -200,12 +208,14 @@ export class KubeApiDouble {
         if (logged.method === 'GET') return answer(200, listResponse(this.storage, resource, path.namespace, url.searchParams))
         if (logged.method === 'POST') {
           const input = parseJson(body) as KubeObject
-          if (path.namespace !== undefined && input.metadata?.namespace && input.metadata.namespace !== path.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request')
+          if (path.namespace !== undefined && input.metadata?.namespace && input.metadata.namespace !== path.namespace)
+            throw badRequest('the namespace of the provided object does not match the namespace sent on the request')
           return answer(201, this.storage.create(resource, path.namespace, input, 'main'))
         }
         throw new KubeError(405, 'MethodNotAllowed', `${logged.method} is not supported on a collection by the double`)
       }
-      if (path.subresource !== undefined && !(path.subresource === 'status' && resource.status)) throw new KubeError(404, 'NotFound', 'the server could not find the requested resource')
+      if (path.subresource !== undefined && !(path.subresource === 'status' && resource.status))
+        throw new KubeError(404, 'NotFound', 'the server could not find the requested resource')
       const scope: WriteScope = path.subresource === 'status' ? 'status' : 'main'
       const { namespace, name } = path as Required<Pick<ResourcePath, 'name'>> & ResourcePath
       switch (logged.method) {
@@ -214,7 +224,16 @@ export class KubeApiDouble {
         case 'PUT':
           return answer(200, this.storage.replace(resource, namespace, name, parseJson(body) as KubeObject, scope))
         case 'PATCH':
-          return answer(200, this.storage.replace(resource, namespace, name, applyPatch(this.storage.get(resource, namespace, name), parseJson(body), logged.contentType ?? ''), scope))
+          return answer(
+            200,
+            this.storage.replace(
+              resource,
+              namespace,
+              name,
+              applyPatch(this.storage.get(resource, namespace, name), parseJson(body), logged.contentType ?? ''),
+              scope,
+            ),
+          )
         case 'DELETE':
           return answer(200, this.storage.delete(resource, namespace, name))
       }
@@ -250,7 +269,8 @@ export class KubeApiDouble {
     const [group, version] = (object.apiVersion ?? '').includes('/') ? (object.apiVersion!.split('/') as [string, string]) : ['', object.apiVersion ?? '']
     if (!version || !object.kind) throw new Error('the object needs apiVersion and kind')
     let resource = this.resources.find((type) => type.group === group && type.version === version && type.kind === object.kind)
-    if (!resource) this.resources.push((resource = { group, version, kind: object.kind, plural: guessPlural(object.kind), namespaced: true, builtIn: false, status: true }))
+    if (!resource)
+      this.resources.push((resource = { group, version, kind: object.kind, plural: guessPlural(object.kind), namespaced: true, builtIn: false, status: true }))
     return resource
   }
 

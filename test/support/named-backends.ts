@@ -1,32 +1,32 @@
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 
 export interface NamedBackendSpec {
-  name: string;
-  host?: string;
+  name: string
+  host?: string
   /** Omit (or 0) to let the kernel pick a free port. */
-  port?: number;
+  port?: number
 }
 
 export interface NamedBackend {
-  name: string;
-  host: string;
-  port: number;
+  name: string
+  host: string
+  port: number
   /** `host:port`, ready to drop into an HAProxy `server` line. */
-  address: string;
+  address: string
   /** Number of requests answered so far. */
-  readonly requests: number;
-  close(): Promise<void>;
+  readonly requests: number
+  close(): Promise<void>
 }
 
 /** The JSON body every named backend answers with (except for HEAD). */
 export interface BackendEcho {
-  backend: string;
-  method: string;
-  path: string;
-  host: string | undefined;
-  headers: Record<string, string | string[] | undefined>;
+  backend: string
+  method: string
+  path: string
+  host: string | undefined
+  headers: Record<string, string | string[] | undefined>
 }
 
 /**
@@ -35,19 +35,19 @@ export interface BackendEcho {
  * Any 127.0.0.0/8 address works on Linux, so several backends may share a port.
  */
 export async function startNamedBackend(spec: NamedBackendSpec): Promise<NamedBackend> {
-  const { name, host = '127.0.0.1', port = 0 } = spec;
-  let requests = 0;
+  const { name, host = '127.0.0.1', port = 0 } = spec
+  let requests = 0
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests += 1;
+    requests += 1
     // Drain the request body so keep-alive connections stay usable.
-    req.resume();
+    req.resume()
     req.on('end', () => {
-      res.setHeader('x-backend', name);
+      res.setHeader('x-backend', name)
       if (req.method === 'HEAD') {
-        res.writeHead(200);
-        res.end();
-        return;
+        res.writeHead(200)
+        res.end()
+        return
       }
       const echo: BackendEcho = {
         backend: name,
@@ -55,20 +55,20 @@ export async function startNamedBackend(spec: NamedBackendSpec): Promise<NamedBa
         path: req.url ?? '',
         host: req.headers.host,
         headers: req.headers,
-      };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(echo));
-    });
-  });
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(echo))
+    })
+  })
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', reject)
     server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const boundPort = (server.address() as AddressInfo).port;
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const boundPort = (server.address() as AddressInfo).port
 
   return {
     name,
@@ -76,18 +76,18 @@ export async function startNamedBackend(spec: NamedBackendSpec): Promise<NamedBa
     port: boundPort,
     address: `${host}:${boundPort}`,
     get requests() {
-      return requests;
+      return requests
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => (error ? reject(error) : resolve()))
         // Without this, idle keep-alive connections from HAProxy hold close() open.
-        server.closeAllConnections();
+        server.closeAllConnections()
       }),
-  };
+  }
 }
 
 /** Starts several named backends in parallel. */
 export function startNamedBackends(specs: NamedBackendSpec[]): Promise<NamedBackend[]> {
-  return Promise.all(specs.map(startNamedBackend));
+  return Promise.all(specs.map(startNamedBackend))
 }

@@ -11,7 +11,11 @@ export interface RawResponse {
  * which fetch and node:http would normalise or refuse before it left. Reads until the server
  * closes the connection (`Connection: close`); a chunked body is joined.
  */
-export function rawRequest(url: string, target: string, options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<RawResponse> {
   const { host, hostname, port } = new URL(url)
   const { method = 'GET', headers = {}, body, timeoutMs = 10_000 } = options
   const lines = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, 'Connection: close', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)]
@@ -41,7 +45,9 @@ function parse(text: string): RawResponse {
   const [statusLine = '', ...headerLines] = text.slice(0, split).split('\r\n')
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1])
   if (!status) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`)
-  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  )
   const raw = text.slice(split + 4)
   const body = headers['transfer-encoding'] === 'chunked' ? dechunk(raw) : raw
   return { status, headers, body: Buffer.from(body, 'latin1').toString('utf8') }

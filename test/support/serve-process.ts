@@ -10,7 +10,11 @@ export interface Served {
 
 /** Starts the real `hapedge serve` on a free loopback port and waits until it says where it listens. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, ['bin/hapedge.js', 'serve', '--port', '0', ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+  const child = spawn(process.execPath, ['bin/hapedge.js', 'serve', '--port', '0', ...args], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  })
   let output = ''
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`hapedge serve did not start:\n${output}`)), 30_000)

@@ -14,7 +14,13 @@ s3WireContract('workerd, fetch answered by a stub', async () => {
     return new Response(next.code ? s3ErrorXml(next.code) : null, { status: next.status, headers: { 'content-type': 'application/xml', ...next.headers } })
   })
   afterAll(() => stub.mockRestore())
-  const client = createS3Client({ endpoint: 'https://s3.stand-in.test', region: 'auto', forcePathStyle: true, credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, maxAttempts: 1 })
+  const client = createS3Client({
+    endpoint: 'https://s3.stand-in.test',
+    region: 'auto',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    maxAttempts: 1,
+  })
   return {
     store: createS3Store({ client, bucket: 'hapedge', prefix: 'p/' }),
     reply: (reply) => void (next = reply),

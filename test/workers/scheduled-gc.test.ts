@@ -13,7 +13,8 @@ describe('the Worker’s cron trigger', () => {
   it('collects the garbage of every cluster in R2 and leaves each current generation whole', async () => {
     const store = createR2Store({ bucket: env.STORE })
     const cluster = `gc-${Date.now().toString(36)}`
-    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map(modified))
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']])
+      await commitEvents({ store, cluster, options: {}, context: coldContext() }, app(1, paths).map(modified))
     const count = async () => {
       let objects = 0
       for await (const _ of store.list(`clusters/${cluster}/`)) objects++

@@ -18,7 +18,11 @@ describe('sealed cluster content in the Workers runtime, on R2', () => {
     const r2 = createR2Store({ bucket: env.STORE })
     const worker = createApp(buildEnv({ store: r2, adminToken: env.ADMIN_TOKEN, hash: sha256Text, secrets: { current: SECRET } }))
     const call = (method: string, path: string, token: string, body?: unknown) =>
-      worker.request(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      worker.request(path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
     const id = `sealed-${Date.now().toString(36)}`
     const { token } = (await (await call('POST', '/v1/clusters', env.ADMIN_TOKEN, { id })).json()) as { token: string }
     const objects = [...app(1), ...app(2, ['/', '/api'])]

@@ -15,19 +15,34 @@ interface Action {
   read(reader: WordReader, keyword: string): void
 }
 
-const values = (...kinds: Value[]): Action['read'] => (reader, keyword) => readValues(reader, kinds, keyword)
+const values =
+  (...kinds: Value[]): Action['read'] =>
+  (reader, keyword) =>
+    readValues(reader, kinds, keyword)
 
 /** The response an action builds from strings: never from a file (`file`, `lf-file`, `errorfile`, `errorfiles`). */
 const RESPONSE_OPTIONS: ReadonlyMap<string, readonly Value[]> = new Map<string, Value[]>([
-  ['status', [INTEGER]], ['content-type', ['word']], ['default-errorfiles', []], ['string', ['word']], ['lf-string', ['format']], ['hdr', ['word', 'format']],
+  ['status', [INTEGER]],
+  ['content-type', ['word']],
+  ['default-errorfiles', []],
+  ['string', ['word']],
+  ['lf-string', ['format']],
+  ['hdr', ['word', 'format']],
 ])
 
 /** `deny` answers as `return` does, and takes `deny_status` as another name for `status`. */
 const DENY_OPTIONS: ReadonlyMap<string, readonly Value[]> = new Map([...RESPONSE_OPTIONS, ['deny_status', [INTEGER]]])
 
 const REDIRECT_OPTIONS: ReadonlyMap<string, readonly Value[]> = new Map<string, Value[]>([
-  ['location', ['format']], ['prefix', ['format']], ['scheme', ['format']], ['code', [oneOf('301', '302', '303', '307', '308')]],
-  ['drop-query', []], ['append-slash', []], ['ignore-empty', []], ['set-cookie', ['word']], ['clear-cookie', ['word']],
+  ['location', ['format']],
+  ['prefix', ['format']],
+  ['scheme', ['format']],
+  ['code', [oneOf('301', '302', '303', '307', '308')]],
+  ['drop-query', []],
+  ['append-slash', []],
+  ['ignore-empty', []],
+  ['set-cookie', ['word']],
+  ['clear-cookie', ['word']],
 ])
 
 const LOG_LEVELS = oneOf('emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug', 'silent')
@@ -42,10 +57,15 @@ const LOG_LEVELS = oneOf('emerg', 'alert', 'crit', 'err', 'warning', 'notice', '
 const ACTIONS: ReadonlyMap<string, Action> = new Map<string, Action>([
   ['set-header', { read: values('word', 'format') }],
   ['add-header', { read: values('word', 'format') }],
-  ['del-header', { read: (reader, keyword) => {
-    readValues(reader, ['word'], keyword)
-    if (reader.accept('-m')) readValues(reader, [oneOf('str', 'beg', 'end', 'sub', 'reg')], '-m')
-  } }],
+  [
+    'del-header',
+    {
+      read: (reader, keyword) => {
+        readValues(reader, ['word'], keyword)
+        if (reader.accept('-m')) readValues(reader, [oneOf('str', 'beg', 'end', 'sub', 'reg')], '-m')
+      },
+    },
+  ],
   ['replace-header', { read: values('word', 'word', 'format') }],
   ['replace-value', { read: values('word', 'word', 'format') }],
   ['set-path', { only: 'http-request', read: values('format') }],
@@ -56,10 +76,16 @@ const ACTIONS: ReadonlyMap<string, Action> = new Map<string, Action>([
   ['replace-path', { only: 'http-request', read: values('word', 'format') }],
   ['replace-pathq', { only: 'http-request', read: values('word', 'format') }],
   ['replace-uri', { only: 'http-request', read: values('word', 'format') }],
-  ['set-status', { only: 'http-response', read: (reader, keyword) => {
-    readValues(reader, [INTEGER], keyword)
-    if (reader.accept('reason')) readValues(reader, ['word'], 'reason')
-  } }],
+  [
+    'set-status',
+    {
+      only: 'http-response',
+      read: (reader, keyword) => {
+        readValues(reader, [INTEGER], keyword)
+        if (reader.accept('reason')) readValues(reader, ['word'], 'reason')
+      },
+    },
+  ],
   ['set-log-level', { read: values(LOG_LEVELS) }],
   ['allow', { read: () => {} }],
   ['deny', { read: (reader) => readOptions(reader, DENY_OPTIONS) }],

@@ -11,7 +11,15 @@ export interface Call {
 /** Characters of a fetch or converter name (HAProxy's `is_idchar`, without `:` which no keyword uses). */
 const NAME = /^[A-Za-z0-9._+-]+/
 
-const ARGUMENT_ESCAPES: ReadonlyMap<string, string> = new Map([['\\', '\\'], [' ', ' '], ['"', '"'], ["'", "'"], ['r', '\r'], ['n', '\n'], ['t', '\t']])
+const ARGUMENT_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['\\', '\\'],
+  [' ', ' '],
+  ['"', '"'],
+  ["'", "'"],
+  ['r', '\r'],
+  ['n', '\n'],
+  ['t', '\t'],
+])
 
 /**
  * `fetch(args),conv(args),…` cut into calls. Quotes and backslashes inside the parentheses

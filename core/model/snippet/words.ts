@@ -4,7 +4,14 @@ const HEX = /^[0-9a-fA-F]{2}$/
 
 /** What a backslash followed by this character stands for, wherever HAProxy unescapes it (outside single quotes). */
 const ESCAPED: ReadonlyMap<string, string> = new Map([
-  [' ', ' '], ['\\', '\\'], ['t', '\t'], ['n', '\n'], ['r', '\r'], ['#', '#'], ["'", "'"], ['"', '"'],
+  [' ', ' '],
+  ['\\', '\\'],
+  ['t', '\t'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['#', '#'],
+  ["'", "'"],
+  ['"', '"'],
 ])
 
 /**

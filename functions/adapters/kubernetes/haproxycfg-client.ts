@@ -1,5 +1,12 @@
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node'
-import { HAPROXYCFG, HAPROXYCFG_API_VERSION, type HAProxyCfg, type HAProxyCfgSpec, type HAProxyCfgStatus, type ResourceTarget } from '../../../core/kube/haproxycfg.ts'
+import {
+  HAPROXYCFG,
+  HAPROXYCFG_API_VERSION,
+  type HAProxyCfg,
+  type HAProxyCfgSpec,
+  type HAProxyCfgStatus,
+  type ResourceTarget,
+} from '../../../core/kube/haproxycfg.ts'
 import { isNotFound } from './kube-errors.ts'
 
 /** The three calls the status writer makes on an `HAProxyCfg`; each throws the client's ApiException on refusal. */

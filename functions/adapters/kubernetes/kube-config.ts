@@ -27,7 +27,9 @@ export function kubeConfigFrom(credentials: KubeCredentials): KubeConfig {
   if (!credentials.token) throw new Error('kubernetes: a bearer token is required')
   const config = new KubeConfig()
   config.loadFromOptions({
-    clusters: [{ name: NAME, server: url.origin + url.pathname.replace(/\/$/, ''), skipTLSVerify: false, ...(credentials.caData ? { caData: credentials.caData } : {}) }],
+    clusters: [
+      { name: NAME, server: url.origin + url.pathname.replace(/\/$/, ''), skipTLSVerify: false, ...(credentials.caData ? { caData: credentials.caData } : {}) },
+    ],
     users: [{ name: NAME, token: credentials.token }],
     contexts: [{ name: NAME, cluster: NAME, user: NAME }],
     currentContext: NAME,

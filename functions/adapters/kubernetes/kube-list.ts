@@ -18,12 +18,20 @@ export class KubeRequestError extends Error {
  * model classes, which hapedge would then have to turn back), with the kubeconfig's own
  * credentials and CA.
  */
-export async function listAll(config: KubeConfig, path: string, query: Record<string, string>, pageSize = 500): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+export async function listAll(
+  config: KubeConfig,
+  path: string,
+  query: Record<string, string>,
+  pageSize = 500,
+): Promise<{ items: KubeObject[]; resourceVersion: string }> {
   const items: KubeObject[] = []
   let next: string | undefined
   let resourceVersion = ''
   do {
-    const page = (await getJson(config, path, { ...query, limit: String(pageSize), ...(next ? { continue: next } : {}) })) as { items?: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string } }
+    const page = (await getJson(config, path, { ...query, limit: String(pageSize), ...(next ? { continue: next } : {}) })) as {
+      items?: KubeObject[]
+      metadata?: { resourceVersion?: string; continue?: string }
+    }
     items.push(...(page.items ?? []))
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion
     next = page.metadata?.continue || undefined

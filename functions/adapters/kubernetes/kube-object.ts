@@ -2,7 +2,14 @@
 export interface KubeObject {
   apiVersion?: string
   kind?: string
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string>; managedFields?: unknown; [field: string]: unknown }
+  metadata?: {
+    name?: string
+    namespace?: string
+    resourceVersion?: string
+    annotations?: Record<string, string>
+    managedFields?: unknown
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 

@@ -85,7 +85,8 @@ export class ResourceWatch {
         attempt = 0
       } else if (outcome instanceof Error || Date.now() - started < 1000) {
         const wait = backoffDelay(this.backoff, attempt++)
-        if (outcome instanceof Error) this.handlers.log(`watch ${this.resource.kind}: ${outcome.message}; watching again from ${this.resourceVersion} in ${wait} ms`)
+        if (outcome instanceof Error)
+          this.handlers.log(`watch ${this.resource.kind}: ${outcome.message}; watching again from ${this.resourceVersion} in ${wait} ms`)
         await sleep(wait, this.stopping.signal)
       } else attempt = 0
     }
@@ -96,7 +97,12 @@ export class ResourceWatch {
     let expired = false
     // Like client-go, end each watch after 5 to 10 minutes, so no stream outlives a silently dead connection for long.
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300)
-    const query = { resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds, ...(this.resource.fieldSelector ? { fieldSelector: this.resource.fieldSelector } : {}) }
+    const query = {
+      resourceVersion: this.resourceVersion,
+      allowWatchBookmarks: true,
+      timeoutSeconds,
+      ...(this.resource.fieldSelector ? { fieldSelector: this.resource.fieldSelector } : {}),
+    }
     return new Promise((resolve) => {
       const onEvent = (type: string, object: KubeObject & { code?: number; message?: string }) => {
         if (type === 'ERROR') {

@@ -39,6 +39,11 @@ export function kubernetesClusterWriter(options: KubernetesWriterOptions): Clust
   return {
     writeStatus: (target, status) => writeStatus(client, target, status, { spec, attempts, clock }),
     recordRejections: (rejected) =>
-      recordRejectionEvents(options.kubeConfig, rejected, { instance: options.cluster, limit: eventsPerCall, hash: options.hash ?? sha256Text, now: () => clock.now() }),
+      recordRejectionEvents(options.kubeConfig, rejected, {
+        instance: options.cluster,
+        limit: eventsPerCall,
+        hash: options.hash ?? sha256Text,
+        now: () => clock.now(),
+      }),
   }
 }

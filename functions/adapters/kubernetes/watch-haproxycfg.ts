@@ -22,7 +22,12 @@ export interface Following {
  * `onGeneration` whenever its status names another generation or manifest. Only a trigger: the
  * agent verifies everything against HEAD.
  */
-export function followHaproxyCfg(kubeConfig: KubeConfig, target: ResourceTarget, onGeneration: (pointer: StatusPointer) => void, options: FollowOptions = {}): Following {
+export function followHaproxyCfg(
+  kubeConfig: KubeConfig,
+  target: ResourceTarget,
+  onGeneration: (pointer: StatusPointer) => void,
+  options: FollowOptions = {},
+): Following {
   const log = options.log ?? (() => undefined)
   let last: string | undefined
   const report = (object: KubeObject) => {

@@ -18,7 +18,12 @@ export interface WriteStatusOptions {
  * patch 409, and the next attempt decides again on a fresh read. So a stale writer can never
  * overwrite a later generation, even one written between its read and its patch.
  */
-export async function writeStatus(client: HAProxyCfgClient, target: ResourceTarget, status: HAProxyCfgStatus, options: WriteStatusOptions): Promise<StatusWriteResult> {
+export async function writeStatus(
+  client: HAProxyCfgClient,
+  target: ResourceTarget,
+  status: HAProxyCfgStatus,
+  options: WriteStatusOptions,
+): Promise<StatusWriteResult> {
   const { generation } = status
   let created = false
   let lastConflict: KubeFailure | undefined
@@ -42,7 +47,12 @@ export async function writeStatus(client: HAProxyCfgClient, target: ResourceTarg
       if (attempt < options.attempts) await options.clock.sleep(10 * attempt * (0.5 + options.clock.random()))
     }
   }
-  return { outcome: 'failed', generation, attempts: options.attempts, ...failure({ code: lastConflict?.code, message: `still changing under us after ${options.attempts} attempts (${lastConflict?.message})` }) }
+  return {
+    outcome: 'failed',
+    generation,
+    attempts: options.attempts,
+    ...failure({ code: lastConflict?.code, message: `still changing under us after ${options.attempts} attempts (${lastConflict?.message})` }),
+  }
 }
 
 function failure({ code, message }: KubeFailure): { error: string; code?: number } {
@@ -52,6 +62,8 @@ function failure({ code, message }: KubeFailure): { error: string; code?: number
 /** JSON with object keys sorted, so a status read back from the API server compares by content. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
   )
 }

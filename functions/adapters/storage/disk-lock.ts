@@ -48,7 +48,13 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean>
   if (await holderAlive(await readFile(lockPath, 'utf8').catch(() => ''))) return false
   // Move it aside before deleting: two breakers of one stale lock must not delete a fresh one.
   const aside = `${lockPath}.${randomBytes(6).toString('hex')}.stale`
-  if (!(await rename(lockPath, aside).then(() => true, () => false))) return true
+  if (
+    !(await rename(lockPath, aside).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return true
   if ((await stat(aside)).ino !== seen.ino) await link(aside, lockPath).catch(() => undefined)
   await rm(aside, { force: true })
   return true

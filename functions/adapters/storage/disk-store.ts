@@ -129,7 +129,8 @@ async function filesUnder(dir: string, dirKey: string, prefix: string): Promise<
   for (const entry of entries ?? []) {
     if (isReservedName(entry.name)) continue
     const key = dirKey + entry.name
-    if (entry.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))) keys.push(...(await filesUnder(join(dir, entry.name), `${key}/`, prefix)))
+    if (entry.isDirectory() && (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)))
+      keys.push(...(await filesUnder(join(dir, entry.name), `${key}/`, prefix)))
     else if (entry.isFile() && key.startsWith(prefix)) keys.push(key)
   }
   return keys

@@ -48,21 +48,36 @@ export function createS3Store(options: S3StoreOptions): ObjectStore {
 
   return {
     get: (key) =>
-      at('get', key, async () => {
-        const output = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }))
-        const body = (await output.Body?.transformToByteArray()) ?? new Uint8Array(0)
-        return { body, etag: bare(output.ETag), size: body.length }
-      }, missing),
+      at(
+        'get',
+        key,
+        async () => {
+          const output = await client.send(new GetObjectCommand({ Bucket: bucket, Key: prefix + key }))
+          const body = (await output.Body?.transformToByteArray()) ?? new Uint8Array(0)
+          return { body, etag: bare(output.ETag), size: body.length }
+        },
+        missing,
+      ),
     head: (key) =>
-      at('head', key, async () => {
-        const output = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }))
-        return { etag: bare(output.ETag), size: output.ContentLength ?? 0 }
-      }, missing),
+      at(
+        'head',
+        key,
+        async () => {
+          const output = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }))
+          return { etag: bare(output.ETag), size: output.ContentLength ?? 0 }
+        },
+        missing,
+      ),
     put: (key, body, condition) =>
-      at('put', key, async () => {
-        const command = new PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: toBytes(body), ...conditionHeaders(condition) })
-        return bare((await client.send(command)).ETag)
-      }, (status) => lostRace(condition, status)),
+      at(
+        'put',
+        key,
+        async () => {
+          const command = new PutObjectCommand({ Bucket: bucket, Key: prefix + key, Body: toBytes(body), ...conditionHeaders(condition) })
+          return bare((await client.send(command)).ETag)
+        },
+        (status) => lostRace(condition, status),
+      ),
     async *list(listPrefix) {
       let token: string | undefined
       do {

@@ -105,7 +105,9 @@ export function ClusterPage(props: ClusterPageProps) {
 /** "Every object is served", unless the class leaves some Ingresses out: then every object of the cluster's class. */
 function everyObjectServed({ ingressClass, counts: { ignored } }: ClusterView): string {
   const left = ignored ? ignored.otherClass + ignored.noDefaultClass : 0
-  return left > 0 ? `Every object of class ${ingressClass} is served; ${plural(left, 'Ingress is', 'Ingresses are')} ignored by class (above).` : 'Every object is served.'
+  return left > 0
+    ? `Every object of class ${ingressClass} is served; ${plural(left, 'Ingress is', 'Ingresses are')} ignored by class (above).`
+    : 'Every object is served.'
 }
 
 function Figure(props: { label: string; value: string | number }) {
@@ -156,7 +158,9 @@ function Agents(props: { cluster: ClusterView; now: Date }) {
           <tr>
             <td class="mono">{agent.pod}</td>
             <td class="num">{agent.generation ?? '—'}</td>
-            <td class="num">{agent.behind === null ? '—' : agent.behind === 0 ? <Badge kind="ok">0</Badge> : <Badge kind="warn">{String(agent.behind)}</Badge>}</td>
+            <td class="num">
+              {agent.behind === null ? '—' : agent.behind === 0 ? <Badge kind="ok">0</Badge> : <Badge kind="warn">{String(agent.behind)}</Badge>}
+            </td>
             <td>{agent.applied ?? '—'}</td>
             <td>
               <When at={agent.reportedAt} now={props.now} />
@@ -176,7 +180,9 @@ const origin = (summary: GenerationSummary) =>
 
 /** How HAProxy takes it: a reload (with why), or through the runtime API. */
 const applied = ({ reload, reasons, runtime }: GenerationSummary) =>
-  reload ? `reload: ${reasons.join('; ')}` : `runtime: ${plural(runtime.maps, 'map entry', 'map entries')}, ${plural(runtime.servers, 'server')}, ${plural(runtime.certificates, 'certificate')}`
+  reload
+    ? `reload: ${reasons.join('; ')}`
+    : `runtime: ${plural(runtime.maps, 'map entry', 'map entries')}, ${plural(runtime.servers, 'server')}, ${plural(runtime.certificates, 'certificate')}`
 
 function History(props: ClusterPageProps & { live: boolean }) {
   const { cluster } = props

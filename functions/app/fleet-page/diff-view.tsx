@@ -7,7 +7,8 @@ const either = (value: string | boolean | null) => (value === null ? '—' : Str
 
 /** The form that picks two retained generations to compare (a GET, so a diff has its own address). */
 export function CompareForm(props: { cluster: string; generations: GenerationSummary[]; from: number; to: number }) {
-  const options = (chosen: number) => props.generations.map(({ generation }) => <option value={String(generation)} selected={generation === chosen}>{`generation ${generation}`}</option>)
+  const options = (chosen: number) =>
+    props.generations.map(({ generation }) => <option value={String(generation)} selected={generation === chosen}>{`generation ${generation}`}</option>)
   return (
     <form class="compare" method="get" action={`/fleet/${encodeURIComponent(props.cluster)}`}>
       <label for="from">Compare</label>
@@ -26,7 +27,8 @@ export function CompareForm(props: { cluster: string; generations: GenerationSum
 /** What differs between two generations: routes first (what people changed), then TLS hosts, then the files HAProxy reads. */
 export function DiffView(props: { diff: GenerationDiff }) {
   const { routes, hosts, files } = props.diff
-  if (routes.length + hosts.length + files.length === 0) return <p class="empty">{`Generations ${props.diff.from} and ${props.diff.to} serve the same files.`}</p>
+  if (routes.length + hosts.length + files.length === 0)
+    return <p class="empty">{`Generations ${props.diff.from} and ${props.diff.to} serve the same files.`}</p>
   return (
     <div class="diff">
       <table class="routes">

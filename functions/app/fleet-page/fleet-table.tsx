@@ -13,7 +13,10 @@ export function Convergence(props: { cluster: ClusterView }) {
 export function IgnoredCount(props: { ignored: ClusterView['counts']['ignored'] }) {
   const { ignored } = props
   if (ignored === null) return <span class="muted">—</span>
-  const parts = [...(ignored.otherClass > 0 ? [`${ignored.otherClass} of other classes`] : []), ...(ignored.noDefaultClass > 0 ? [`${ignored.noDefaultClass} without a class (ours is not the default)`] : [])]
+  const parts = [
+    ...(ignored.otherClass > 0 ? [`${ignored.otherClass} of other classes`] : []),
+    ...(ignored.noDefaultClass > 0 ? [`${ignored.noDefaultClass} without a class (ours is not the default)`] : []),
+  ]
   return parts.length === 0 ? <>0</> : <Badge kind="muted">{parts.join(' · ')}</Badge>
 }
 

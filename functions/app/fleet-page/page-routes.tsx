@@ -53,7 +53,10 @@ export function fleetPage(env: AppEnv) {
     c.header('referrer-policy', 'same-origin')
     c.header('x-content-type-options', 'nosniff')
   })
-  page.use('*', bodyLimit({ maxSize: FORM_BYTES, onError: (c) => render(c, 413, <ErrorPage status={413} message="That form is larger than any of this page's forms." />) }))
+  page.use(
+    '*',
+    bodyLimit({ maxSize: FORM_BYTES, onError: (c) => render(c, 413, <ErrorPage status={413} message="That form is larger than any of this page's forms." />) }),
+  )
 
   page.get('/login', (c) => render(c, 200, <LoginPage />))
   page.post('/login', async (c) => {
@@ -104,7 +107,10 @@ export function fleetPage(env: AppEnv) {
     const record = await env.registry.get(c.req.param('id'))
     if (!record) throw new HttpError(404, `There is no cluster ${c.req.param('id')}.`)
     const query = readQuery(c.req.query(), clusterQuery)
-    const [cluster, { generations }] = await Promise.all([views.one(record), generationHistory(env.store, record.id, env.caches.for(record.id), { limit: HISTORY })])
+    const [cluster, { generations }] = await Promise.all([
+      views.one(record),
+      generationHistory(env.store, record.id, env.caches.for(record.id), { limit: HISTORY }),
+    ])
     const to = query.to ?? cluster.generation
     const from = query.from ?? generations.find((summary) => to !== null && summary.generation < to)?.generation
     const comparison = from !== undefined && to !== null ? await generationDiff(env.store, record.id, env.caches.for(record.id), from, to) : undefined
@@ -113,7 +119,14 @@ export function fleetPage(env: AppEnv) {
       c,
       200,
       <Layout title={record.id} csrf={csrf}>
-        <ClusterPage cluster={cluster} generations={generations} csrf={csrf} now={env.clock.now()} {...(comparison ? { comparison } : {})} {...(query.moved ? { moved: query.moved } : {})} />
+        <ClusterPage
+          cluster={cluster}
+          generations={generations}
+          csrf={csrf}
+          now={env.clock.now()}
+          {...(comparison ? { comparison } : {})}
+          {...(query.moved ? { moved: query.moved } : {})}
+        />
       </Layout>,
     )
   })
@@ -133,7 +146,14 @@ export function fleetPage(env: AppEnv) {
 
   // What a person can act on is shown as a page; anything else (storage down, say) goes on to the app's JSON errors.
   page.onError((error, c) => {
-    const refusal = error instanceof HttpError ? error : error instanceof UnknownGeneration ? new HttpError(404, error.message) : error instanceof NotPinned ? new HttpError(409, error.message) : undefined
+    const refusal =
+      error instanceof HttpError
+        ? error
+        : error instanceof UnknownGeneration
+          ? new HttpError(404, error.message)
+          : error instanceof NotPinned
+            ? new HttpError(409, error.message)
+            : undefined
     if (!refusal || refusal.status >= 500) throw error
     return render(c, refusal.status, <ErrorPage status={refusal.status} message={refusal.message} {...csrfOf(c)} />)
   })

@@ -69,5 +69,11 @@ export const carriesCsrf = (session: Session, token: unknown): boolean => typeof
 
 async function deriveKey(adminTokenSha256: string): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey('raw', encoder.encode(adminTokenSha256), 'HKDF', false, ['deriveKey'])
-  return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: INFO }, material, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign', 'verify'])
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: INFO },
+    material,
+    { name: 'HMAC', hash: 'SHA-256', length: 256 },
+    false,
+    ['sign', 'verify'],
+  )
 }

@@ -26,7 +26,8 @@ export function clusterAdminRoutes(env: AppEnv) {
   const current = async (id: string, changing: boolean): Promise<VersionedRecord> => {
     const found = await env.registry.read(id)
     if (!found) throw new HttpError(404, `no cluster ${id}`)
-    if (changing && found.record.removedAt !== undefined) throw new HttpError(409, `cluster ${id} was removed; its data is purged after ${found.record.purgeAfter}`)
+    if (changing && found.record.removedAt !== undefined)
+      throw new HttpError(409, `cluster ${id} was removed; its data is purged after ${found.record.purgeAfter}`)
     return found
   }
   const raced = (id: string) => new HttpError(409, `cluster ${id} changed while this request was answered; read it again and retry`)

@@ -29,7 +29,11 @@ export function generationRoutes(env: AppEnv) {
     const record = await clusterOf(c.req.param('id'))
     const page = readQuery(c.req.query(), historyQuery)
     const head = await readHead(env.store, clusterKeys(record.id))
-    return c.json({ current: head?.head.generation ?? null, pinned: pinSummary(head?.head), ...(await generationHistory(env.store, record.id, env.caches.for(record.id), page)) })
+    return c.json({
+      current: head?.head.generation ?? null,
+      pinned: pinSummary(head?.head),
+      ...(await generationHistory(env.store, record.id, env.caches.for(record.id), page)),
+    })
   })
 
   routes.get('/:id/diff', admin, async (c) => {
@@ -42,7 +46,16 @@ export function generationRoutes(env: AppEnv) {
 
   /** What moved, as the JSON API answers it. */
   const answer = ({ head, changed, files, plan, warnings }: Moved) => {
-    return { generation: head.generation, manifest: head.manifest, changed, files, reload: plan.reload, reasons: plan.reasons, pinned: pinSummary(head), warnings }
+    return {
+      generation: head.generation,
+      manifest: head.manifest,
+      changed,
+      files,
+      reload: plan.reload,
+      reasons: plan.reasons,
+      pinned: pinSummary(head),
+      warnings,
+    }
   }
 
   routes.post('/:id/rollback', admin, async (c) => {

@@ -34,7 +34,11 @@ export function ingestionRoutes(env: AppEnv) {
   routes.post('/audit', async (c) => {
     const list = await readJson(c.req.raw, env.limits.bodyBytes, auditEventListSchema(env.limits.auditItems))
     const { events, skipped, problems } = watchEventsFromAudit(list)
-    const result = await write(env, c, events.map((change) => change.event))
+    const result = await write(
+      env,
+      c,
+      events.map((change) => change.event),
+    )
     return c.json({ ...result, skipped, problems })
   })
 
@@ -64,15 +68,23 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
   const commit = commitContext(env, c, record)
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
-    queue = new WriteQueue<CommitContext>((merged, latest) => ingest(latest, merged, env.limits.eventsPerCommit), env.limits.eventsPerCommit, () => env.queues.delete(commit.cluster))
+    queue = new WriteQueue<CommitContext>(
+      (merged, latest) => ingest(latest, merged, env.limits.eventsPerCommit),
+      env.limits.eventsPerCommit,
+      () => env.queues.delete(commit.cluster),
+    )
     env.queues.set(commit.cluster, queue)
   }
   const [result] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
-  if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null) inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
+  if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
+    inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
   inBackground(c, env.mirror.mirror(record, result.rejected))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
-  env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', { cluster: commit.cluster, outcome: !result.committed ? 'unchanged' : result.pinned ? 'held' : 'committed' })
+  env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', {
+    cluster: commit.cluster,
+    outcome: !result.committed ? 'unchanged' : result.pinned ? 'held' : 'committed',
+  })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })
   return result
 }

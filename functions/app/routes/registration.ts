@@ -18,13 +18,20 @@ export function registrationRoutes(env: AppEnv) {
 
   routes.post('/', admin, async (c) => {
     const { kubernetes, ...registration } = await readJson(c.req.raw, 128 * 1024, clusterRegistration)
-    if (kubernetes && !env.sealer) throw new HttpError(400, 'this deployment has no HAPEDGE_SECRET, so API server credentials cannot be stored sealed', 'kubernetes')
+    if (kubernetes && !env.sealer)
+      throw new HttpError(400, 'this deployment has no HAPEDGE_SECRET, so API server credentials cannot be stored sealed', 'kubernetes')
     const dataKey = env.sealer && (await env.sealer.createClusterKey())
     const access = kubernetes && (await sealAccess(env.sealer!, dataKey!, registration.id, kubernetes))
     const registered = await env.registry.register({ ...registration, ...(dataKey ? { dataKey } : {}), ...(access ? { kubernetes: access } : {}) })
     if (!registered) {
       const removed = (await env.registry.get(registration.id))?.purgeAfter
-      throw new HttpError(409, removed ? `cluster ${registration.id} was removed; its id can be registered again once its data is purged after ${removed}` : `cluster ${registration.id} is already registered`, 'id')
+      throw new HttpError(
+        409,
+        removed
+          ? `cluster ${registration.id} was removed; its id can be registered again once its data is purged after ${removed}`
+          : `cluster ${registration.id} is already registered`,
+        'id',
+      )
     }
     return c.json({ ...publicRecord(registered.record), token: registered.token }, 201)
   })

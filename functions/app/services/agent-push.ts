@@ -49,7 +49,9 @@ export class AgentPush {
     if (record.agentOrigins.length === 0 || this.pushed.get(record.id) === head.manifest) return
     this.pushed.set(record.id, head.manifest)
     const now = this.clock.now().getTime()
-    const urls = [...(await this.addresses(record.id)).values()].filter(({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url))
+    const urls = [...(await this.addresses(record.id)).values()].filter(
+      ({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url),
+    )
     await mapLimited(urls, PUSH_CONCURRENCY, async ({ url }) => {
       const outcome = await this.fetcher(`${url.replace(/\/+$/, '')}/notify`, {
         method: 'POST',

@@ -40,18 +40,28 @@ export class ClusterMirror {
 
   private async write(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
     const { metrics } = this.options
-    const count = (outcome: string) => metrics.count('hapedge_status_writes_total', 'HAProxyCfg status writes after a commit or report, by cluster and outcome.', { cluster: record.id, outcome })
+    const count = (outcome: string) =>
+      metrics.count('hapedge_status_writes_total', 'HAProxyCfg status writes after a commit or report, by cluster and outcome.', {
+        cluster: record.id,
+        outcome,
+      })
     try {
       const writer = await this.writerOf(record)
       const status = await currentStatus(this.options, record)
       if (!status) return
       const written = await writer.writeStatus(record.kubernetes!.resource, status)
       count(written.outcome)
-      if (written.outcome === 'failed') console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)
+      if (written.outcome === 'failed')
+        console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)
       if (rejected.length === 0) return
       const events = await writer.recordRejections(rejected)
       const help = 'Kubernetes Events for rejected objects, by cluster and outcome.'
-      for (const [outcome, n] of [['created', events.created], ['repeated', events.repeated], ['skipped', events.skipped], ['failed', events.errors.length]] as const) {
+      for (const [outcome, n] of [
+        ['created', events.created],
+        ['repeated', events.repeated],
+        ['skipped', events.skipped],
+        ['failed', events.errors.length],
+      ] as const) {
         if (n > 0) metrics.count('hapedge_rejection_events_total', help, { cluster: record.id, outcome }, n)
       }
     } catch (error) {

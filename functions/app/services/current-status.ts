@@ -12,5 +12,10 @@ export async function currentStatus(env: Pick<AppEnv, 'store' | 'caches' | 'cloc
   const current = await readHead(env.store, keys)
   if (!current) return undefined
   const pods = await agentsOf(env.store, keys.root, env.clock.now())
-  return statusOfHead({ store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id) }, current.head, pods, env.clock.now())
+  return statusOfHead(
+    { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id) },
+    current.head,
+    pods,
+    env.clock.now(),
+  )
 }

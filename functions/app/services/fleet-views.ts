@@ -49,7 +49,10 @@ export function fleetViews(env: AppEnv) {
 
   const view = async (record: ClusterRecord, detail: boolean): Promise<ClusterView> => {
     const keys = clusterKeys(record.id)
-    const [overview, lastEvent] = await Promise.all([clusterOverview(env.store, record.id, () => readingContext(env, record.id), overviews), lastEventAt(env.store, keys)])
+    const [overview, lastEvent] = await Promise.all([
+      clusterOverview(env.store, record.id, () => readingContext(env, record.id), overviews),
+      lastEventAt(env.store, keys),
+    ])
     const agents = await agentSummaries(env.store, keys.root, overview ?? null, env.clock.now())
     const rejected = overview?.rejected ?? []
     return {

@@ -36,7 +36,9 @@ export function garbageSettings(environment: Record<string, unknown>): GarbageSe
   const grace = graceText === undefined ? undefined : Number(graceText)
   const problems = [
     ...(keepText !== undefined && keep === undefined ? [`HAPEDGE_GC_KEEP ${JSON.stringify(keepText)}: ${KEEP_RULE}`] : []),
-    ...(grace !== undefined && !(Number.isFinite(grace) && grace >= 0) ? [`HAPEDGE_GC_GRACE_SECONDS ${JSON.stringify(graceText)}: a number of seconds, 0 or more`] : []),
+    ...(grace !== undefined && !(Number.isFinite(grace) && grace >= 0)
+      ? [`HAPEDGE_GC_GRACE_SECONDS ${JSON.stringify(graceText)}: a number of seconds, 0 or more`]
+      : []),
   ]
   if (problems.length > 0) throw new Error(`hapedge garbage collection: ${problems.join('; ')}`)
   return { ...(keep !== undefined ? { keep } : {}), ...(grace !== undefined ? { graceMs: grace * 1000 } : {}) }
@@ -69,7 +71,12 @@ export async function runGarbageJob(job: GarbageJob): Promise<{ collected: Garba
 }
 
 /** The scheduled job of the Worker and the Lambda: settings and secrets from the platform's environment, each failure logged. */
-export async function scheduledGarbageJob(store: ObjectStore, environment: Record<string, unknown>, hash: HashText, cacheChars: number): Promise<GarbageOutcome[]> {
+export async function scheduledGarbageJob(
+  store: ObjectStore,
+  environment: Record<string, unknown>,
+  hash: HashText,
+  cacheChars: number,
+): Promise<GarbageOutcome[]> {
   const settings = garbageSettings(environment)
   const { collected } = await runGarbageJob({ store, secrets: deploymentSecrets(environment), hash, cacheChars, settings })
   for (const outcome of collected) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)

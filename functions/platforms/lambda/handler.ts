@@ -14,7 +14,9 @@ import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
  */
 export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
   const config = readLambdaConfig(environment)
-  return handle(platformApp({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, secrets: deploymentSecrets(environment) }))
+  return handle(
+    platformApp({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, secrets: deploymentSecrets(environment) }),
+  )
 }
 
 /** The S3 store a configuration names. */

@@ -10,7 +10,11 @@ import { keptSecret } from './kept-secret.ts'
  * (32 random bytes, readable by its owner only) when `create` is set and there is none yet. Kept
  * beside the data, it protects copies of `clusters/` made without it, not the directory itself.
  */
-export async function nodeDeploymentSecrets(dataDir: string, options: { create: boolean }, environment: Record<string, unknown> = process.env): Promise<{ secrets: DeploymentSecrets; source: string } | undefined> {
+export async function nodeDeploymentSecrets(
+  dataDir: string,
+  options: { create: boolean },
+  environment: Record<string, unknown> = process.env,
+): Promise<{ secrets: DeploymentSecrets; source: string } | undefined> {
   const fromEnvironment = deploymentSecrets(environment)
   if (fromEnvironment) return { secrets: fromEnvironment, source: 'HAPEDGE_SECRET' }
   const path = join(dataDir, 'deployment-secret')

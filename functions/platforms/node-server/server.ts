@@ -21,6 +21,12 @@ export async function nodeServer(dataDir: string, environment: Record<string, st
   await mkdir(dataDir, { recursive: true })
   const admin = await adminToken(dataDir, environment)
   const sealing = (await nodeDeploymentSecrets(dataDir, { create: true }, environment))!
-  const app = platformApp({ store: fairStore(createDiskStore({ root: dataDir })), adminToken: admin.token, hash: nodeSha256, cache: SERVER_CACHE, secrets: sealing.secrets })
+  const app = platformApp({
+    store: fairStore(createDiskStore({ root: dataDir })),
+    adminToken: admin.token,
+    hash: nodeSha256,
+    cache: SERVER_CACHE,
+    secrets: sealing.secrets,
+  })
   return { app, admin, sealing: { source: sealing.source } }
 }

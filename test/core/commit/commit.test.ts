@@ -49,7 +49,12 @@ describe('committing events to object storage', () => {
     const loaded: Record<number, number> = {}
     for (const size of [20, 400]) {
       const store = createMemoryStore()
-      await commitEvents(context(store), Array.from({ length: size }, (_, n) => app(n)).flat().map(added))
+      await commitEvents(
+        context(store),
+        Array.from({ length: size }, (_, n) => app(n))
+          .flat()
+          .map(added),
+      )
       const cold = await commitEvents(context(store), [modified(app(7, ['/', '/v2'])[0])])
       loaded[size] = cold.loaded.nodes
       // The paths to the keys the event names load together, a tree level per round trip.
@@ -97,9 +102,13 @@ describe('committing events to object storage', () => {
     const before = await filesOf(store)
     const headBefore = await readHead(store, clusterKeys('prod-eu'))
     let puts = 0
-    const failing = faultyStore(store, (operation, key) => (operation === 'put' && ++puts === 3 ? new StorageError('put', key, new Error('503 Slow Down')) : undefined))
+    const failing = faultyStore(store, (operation, key) =>
+      operation === 'put' && ++puts === 3 ? new StorageError('put', key, new Error('503 Slow Down')) : undefined,
+    )
     await expect(commitEvents(context(failing), app(2).map(added))).rejects.toThrow(/storage put clusters\/prod-eu\/.* failed: 503 Slow Down/)
-    const failingHead = faultyStore(store, (operation, key) => (operation === 'put' && key.endsWith('/HEAD') ? new StorageError('put', key, new Error('timed out after 5000 ms')) : undefined))
+    const failingHead = faultyStore(store, (operation, key) =>
+      operation === 'put' && key.endsWith('/HEAD') ? new StorageError('put', key, new Error('timed out after 5000 ms')) : undefined,
+    )
     await expect(commitEvents(context(failingHead), app(2).map(added))).rejects.toThrow(/HEAD failed: timed out/)
     expect(await readHead(store, clusterKeys('prod-eu'))).toEqual(headBefore)
     expect(await filesOf(store)).toEqual(before)
@@ -128,7 +137,7 @@ describe('committing events to object storage', () => {
     expect(await readHead(store, keys)).toEqual(headBefore)
   })
 
-  it('keeps clusters apart: the same events in two clusters never share or reach the other cluster\'s keys', async () => {
+  it("keeps clusters apart: the same events in two clusters never share or reach the other cluster's keys", async () => {
     const store = createMemoryStore()
     await commitEvents(context(store, { cluster: 'a' }), app(1).map(added))
     await commitEvents(context(store, { cluster: 'b' }), app(2).map(added))

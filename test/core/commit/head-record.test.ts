@@ -25,7 +25,9 @@ const keys = clusterKeys(CLUSTER)
 function crashingCluster() {
   const store = createMemoryStore()
   let lost: string | undefined
-  const dying = faultyStore(store, (operation, key) => (operation === 'put' && key === lost ? new StorageError('put', key, new Error('the process died')) : undefined))
+  const dying = faultyStore(store, (operation, key) =>
+    operation === 'put' && key === lost ? new StorageError('put', key, new Error('the process died')) : undefined,
+  )
   const clock = instantClock()
   const commit = (events: WatchEvent[]) => commitEvents({ store: dying, cluster: CLUSTER, options: {}, context: coldContext(), clock }, events)
   const pins = () => ({ store: dying, cluster: CLUSTER, context: coldContext(), clock })
@@ -56,7 +58,10 @@ async function recordOf(store: ObjectStore, n: number) {
   if (!record) return record
   const { revision: _revision, ...rest } = record
   const sorted = <T>(items: T[]) => items.map((item) => JSON.stringify(item)).sort()
-  return { ...rest, plan: { ...record.plan, maps: sorted(record.plan.maps), servers: sorted(record.plan.servers), certificates: sorted(record.plan.certificates) } }
+  return {
+    ...rest,
+    plan: { ...record.plan, maps: sorted(record.plan.maps), servers: sorted(record.plan.servers), certificates: sorted(record.plan.certificates) },
+  }
 }
 
 const changedApp = () => [modified(app(1, ['/', '/v2'])[0]), ...app(2).map(added)]

@@ -92,7 +92,15 @@ describe('sealing a value with AES-GCM', () => {
     expect((await failure(open(key, `hps1.${iv}.${tagOnly}`, CONTEXT))).failure).toBe('authentication')
     expect((await failure(open(key, sealed.slice(0, -4), CONTEXT))).failure).toBe('authentication')
     expect((await failure(open(key, `hps1.${iv}.${shortTag}`, CONTEXT))).message).toMatch(/truncated/)
-    for (const malformed of ['', 'plain text', `hps2.${iv}.${ciphertext}`, `hps1.${iv}`, `hps1.${iv!.slice(1)}.${ciphertext}`, `hps1.${iv}.${ciphertext}=`, `hps1.${iv}.${ciphertext}.x`]) {
+    for (const malformed of [
+      '',
+      'plain text',
+      `hps2.${iv}.${ciphertext}`,
+      `hps1.${iv}`,
+      `hps1.${iv!.slice(1)}.${ciphertext}`,
+      `hps1.${iv}.${ciphertext}=`,
+      `hps1.${iv}.${ciphertext}.x`,
+    ]) {
       const error = await failure(open(key, malformed, CONTEXT))
       expect(error.failure).toBe('format')
       expect(isSealed(malformed)).toBe(false)

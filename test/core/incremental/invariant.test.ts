@@ -18,7 +18,13 @@ type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 type Versioning = 'none' | 'rising' | 'falling' | 'far'
 
 const versionAt = (versioning: Versioning, step: number): string | undefined =>
-  versioning === 'none' ? undefined : versioning === 'rising' ? String(1000 + step) : versioning === 'falling' ? String(1000 - step) : `${'9'.repeat(20)}${step}`
+  versioning === 'none'
+    ? undefined
+    : versioning === 'rising'
+      ? String(1000 + step)
+      : versioning === 'falling'
+        ? String(1000 - step)
+        : `${'9'.repeat(20)}${step}`
 
 /**
  * A step: put an object (ADDED or MODIFIED) at some resourceVersion, delete the n-th object
@@ -88,40 +94,45 @@ const sortedFiles = (files: ReadonlyMap<string, string>) => [...files].sort(([a]
 describe('the incremental path equals the full rebuild', () => {
   it('for any sequence of events and changes of settings, in any batching: files, generation, model, rejections; and the snapshot is history-independent', () => {
     fc.assert(
-      fc.property(fc.array(arbitraryStep, { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), fc.integer(), (steps, batchSizes, seed) => {
-        const cluster = new LiveCluster({}, nodeSha256)
-        const { batches, live, options } = batchesOf(steps, batchSizes)
-        for (const batch of batches) {
-          cluster.options = batch.options
-          cluster.apply('resync' in batch ? resyncEvents(cluster.current.snapshot, batch.resync) : batch.events)
-        }
-        const reference = fullRebuild(live.values(), options)
-        expect(sortedFiles(cluster.files())).toEqual(sortedFiles(reference.files))
-        const generation = buildGeneration(reference.layout, { nodes: new NodeCache(), hash: nodeSha256 })
-        expect(recordOf(cluster.current.manifest, cluster.context).text).toBe(generation.record.text)
+      fc.property(
+        fc.array(arbitraryStep, { maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
+        fc.integer(),
+        (steps, batchSizes, seed) => {
+          const cluster = new LiveCluster({}, nodeSha256)
+          const { batches, live, options } = batchesOf(steps, batchSizes)
+          for (const batch of batches) {
+            cluster.options = batch.options
+            cluster.apply('resync' in batch ? resyncEvents(cluster.current.snapshot, batch.resync) : batch.events)
+          }
+          const reference = fullRebuild(live.values(), options)
+          expect(sortedFiles(cluster.files())).toEqual(sortedFiles(reference.files))
+          const generation = buildGeneration(reference.layout, { nodes: new NodeCache(), hash: nodeSha256 })
+          expect(recordOf(cluster.current.manifest, cluster.context).text).toBe(generation.record.text)
 
-        const view = cluster.view()
-        expect(view.rejections()).toEqual(reference.model.rejections)
-        expect(ignoredIngresses(cluster.current.snapshot)).toEqual(reference.state.ignoredByClass())
-        const ingresses = [...live.values()].filter((object) => object.kind === 'Ingress')
-        const ours = { ...DEFAULT_OPTIONS, ...options }.ingressClass
-        expect(reference.state.ignoredByClass()).toEqual({
-          otherClass: ingresses.filter((object) => ![undefined, ours].includes(requestedClass(object))).length,
-          noDefaultClass: reference.state.servesClass(undefined) ? 0 : ingresses.filter((object) => requestedClass(object) === undefined).length,
-        })
-        const model = view.model()
-        expect(new Map([...model.hosts].sort())).toEqual(new Map([...reference.model.hosts].sort()))
-        expect(new Map([...model.backends].sort())).toEqual(new Map([...reference.model.backends].sort()))
-        expect(model.defaultBackend).toEqual(reference.model.defaultBackend)
-        expect(new Map([...model.certificates].sort())).toEqual(new Map([...reference.model.certificates].sort()))
+          const view = cluster.view()
+          expect(view.rejections()).toEqual(reference.model.rejections)
+          expect(ignoredIngresses(cluster.current.snapshot)).toEqual(reference.state.ignoredByClass())
+          const ingresses = [...live.values()].filter((object) => object.kind === 'Ingress')
+          const ours = { ...DEFAULT_OPTIONS, ...options }.ingressClass
+          expect(reference.state.ignoredByClass()).toEqual({
+            otherClass: ingresses.filter((object) => ![undefined, ours].includes(requestedClass(object))).length,
+            noDefaultClass: reference.state.servesClass(undefined) ? 0 : ingresses.filter((object) => requestedClass(object) === undefined).length,
+          })
+          const model = view.model()
+          expect(new Map([...model.hosts].sort())).toEqual(new Map([...reference.model.hosts].sort()))
+          expect(new Map([...model.backends].sort())).toEqual(new Map([...reference.model.backends].sort()))
+          expect(model.defaultBackend).toEqual(reference.model.defaultBackend)
+          expect(new Map([...model.certificates].sort())).toEqual(new Map([...reference.model.certificates].sort()))
 
-        const shuffled = [...live.values()].sort((a, b) => hashOrder(identityOf(a), seed) - hashOrder(identityOf(b), seed))
-        const direct = new LiveCluster(options, nodeSha256)
-        direct.apply(shuffled.map((object) => ({ type: 'ADDED' as const, object })))
-        // Deletions leave tombstones, which a full resync of the same objects replaces with the list's versions alone.
-        cluster.apply(resyncEvents(cluster.current.snapshot, [...live.values()]))
-        expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
-      }),
+          const shuffled = [...live.values()].sort((a, b) => hashOrder(identityOf(a), seed) - hashOrder(identityOf(b), seed))
+          const direct = new LiveCluster(options, nodeSha256)
+          direct.apply(shuffled.map((object) => ({ type: 'ADDED' as const, object })))
+          // Deletions leave tombstones, which a full resync of the same objects replaces with the list's versions alone.
+          cluster.apply(resyncEvents(cluster.current.snapshot, [...live.values()]))
+          expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
+        },
+      ),
       { numRuns: 400 },
     )
   }, 30_000)

@@ -70,7 +70,14 @@ describe('the plan of a generation', () => {
   })
 
   it('applies a path added to an existing backend through map entries alone', () => {
-    const result = cluster.apply([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/docs', service: 'web' }]))])
+    const result = cluster.apply([
+      modified(
+        shopIngress([
+          { path: '/', service: 'web' },
+          { path: '/docs', service: 'web' },
+        ]),
+      ),
+    ])
     expect(result.plan.reload).toBe(false)
     expect(result.plan.maps).toEqual([
       { map: FILES.exactMap, key: 'shop.example.com/docs', value: 'default_web_80' },
@@ -79,7 +86,14 @@ describe('the plan of a generation', () => {
   })
 
   it('needs a reload for a new backend, and says why', () => {
-    const result = cluster.apply([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]))])
+    const result = cluster.apply([
+      modified(
+        shopIngress([
+          { path: '/', service: 'web' },
+          { path: '/api', service: 'api' },
+        ]),
+      ),
+    ])
     expect(result.plan).toMatchObject({ reload: true, reasons: ['backend default_api_80 is new'] })
   })
 

@@ -20,7 +20,9 @@ function beforeTheClassIndex(snapshot: Tree): Tree {
 
 describe('a snapshot written before the index of Ingresses by class', () => {
   it('counts no ignored Ingresses until its next write, which builds the index as a fresh snapshot of the same objects holds it', () => {
-    const theirs = ['nginx', 'traefik', 'hapedge\u0001b'].map((className, n) => ingress({ name: `theirs-${n}`, className, rules: [{ host: `theirs-${n}.example.com`, paths: [{ service: 'app-1' }] }] }))
+    const theirs = ['nginx', 'traefik', 'hapedge\u0001b'].map((className, n) =>
+      ingress({ name: `theirs-${n}`, className, rules: [{ host: `theirs-${n}.example.com`, paths: [{ service: 'app-1' }] }] }),
+    )
     const unclassed = [ingress({ name: 'unclassed', className: null, rules: [{ host: 'unclassed.example.com', paths: [{ service: 'app-1' }] }] })]
     const fresh = new LiveCluster()
     fresh.apply([...app(1), ...theirs, ...unclassed, ingressClass('hapedge', false)].map(added))

@@ -10,7 +10,12 @@ const { certPem, keyPem } = fixtureCertificate('shop.example.com')
 const sorted = (files: ReadonlyMap<string, string>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1))
 
 const shop = (paths: { path: string; service: string }[]) =>
-  ingress({ name: 'shop', namespace: 'shop', tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.com', paths: paths.map((entry) => ({ ...entry, port: 'http' })) }] })
+  ingress({
+    name: 'shop',
+    namespace: 'shop',
+    tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
+    rules: [{ host: 'shop.example.com', paths: paths.map((entry) => ({ ...entry, port: 'http' })) }],
+  })
 
 const objects = {
   class: served(ingressClass('hapedge', true), '10'),
@@ -20,7 +25,13 @@ const objects = {
   api: served(service('api', [{ port: 80, name: 'http' }], 'shop'), '14'),
   apiSlice: served(endpointSlice('api', ['10.0.1.1'], [{ port: 9090, name: 'http' }], { namespace: 'shop', name: 'api-xyz' }), '15'),
   tls: served(tlsSecret('shop-tls', certPem, keyPem, 'shop'), '16'),
-  ingressV1: served(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]), '17'),
+  ingressV1: served(
+    shop([
+      { path: '/', service: 'web' },
+      { path: '/api', service: 'api' },
+    ]),
+    '17',
+  ),
   ingressV2: served(shop([{ path: '/', service: 'web' }]), '30'),
   webSliceV2: served(endpointSlice('web', ['10.0.0.2', '10.0.0.3'], [{ port: 8080, name: 'http' }], { namespace: 'shop' }), '31'),
 }
@@ -39,7 +50,15 @@ const RESOURCES: Record<string, { resource: string; group: string }> = {
 function written(verb: 'create' | 'update' | 'patch', object: Served, code?: number) {
   const { metadata } = object
   const namespace = 'namespace' in metadata ? metadata.namespace : undefined
-  return auditEvent({ verb, ...RESOURCES[object.kind]!, namespace, name: metadata.name, requestObject: object, responseObject: object, ...(code ? { code, responseObject: undefined } : {}) })
+  return auditEvent({
+    verb,
+    ...RESOURCES[object.kind]!,
+    namespace,
+    name: metadata.name,
+    requestObject: object,
+    responseObject: object,
+    ...(code ? { code, responseObject: undefined } : {}),
+  })
 }
 
 function deleted(object: Served) {
@@ -51,11 +70,25 @@ function deleted(object: Served) {
 
 describe('audit batches through the engine', () => {
   it('leave the same files as a full rebuild of the objects they end with', () => {
-    const opaque = served({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'db', namespace: 'shop' }, data: { password: 'cGFzcw==' } }, '18')
+    const opaque = served(
+      { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'db', namespace: 'shop' }, data: { password: 'cGFzcw==' } },
+      '18',
+    )
     const batches = [
-      eventList(...[objects.class, objects.settings, objects.web, objects.webSlice, objects.api, objects.apiSlice, objects.tls, objects.ingressV1].map((object) => written('create', object)), written('create', opaque)),
+      eventList(
+        ...[objects.class, objects.settings, objects.web, objects.webSlice, objects.api, objects.apiSlice, objects.tls, objects.ingressV1].map((object) =>
+          written('create', object),
+        ),
+        written('create', opaque),
+      ),
       // Out of order, repeated and refused: the newer Ingress and EndpointSlice must win.
-      eventList(written('update', objects.ingressV2), written('patch', objects.webSliceV2), written('update', objects.ingressV1), written('create', objects.web, 409), written('patch', objects.webSliceV2)),
+      eventList(
+        written('update', objects.ingressV2),
+        written('patch', objects.webSliceV2),
+        written('update', objects.ingressV1),
+        written('create', objects.web, 409),
+        written('patch', objects.webSliceV2),
+      ),
       eventList(deleted(objects.apiSlice), deleted(objects.api)),
     ]
     const cluster = new LiveCluster()
@@ -72,7 +105,13 @@ describe('audit batches through the engine', () => {
   })
 
   it('apply batch after batch in the order they arrive: a far-future version locks nothing, and versions may go back (an etcd restore)', () => {
-    const future = served(shop([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }]), '99999999999999999999')
+    const future = served(
+      shop([
+        { path: '/', service: 'web' },
+        { path: '/api', service: 'api' },
+      ]),
+      '99999999999999999999',
+    )
     const cluster = new LiveCluster()
     const send = (...items: unknown[]) => cluster.apply(watchEventsFromAudit(auditEventList.parse(eventList(...items))).events.map(({ event }) => event))
     const rest = [objects.class, objects.web, objects.webSlice, objects.api, objects.apiSlice, objects.tls]

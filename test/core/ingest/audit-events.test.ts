@@ -34,33 +34,57 @@ function write(verb: 'create' | 'update' | 'patch', object: Written, resourceVer
 /** A successful delete answered with a Status, as most stores answer. */
 function remove(object: Written, spec: Partial<AuditSpec> = {}) {
   const { resource, group, name } = resourceOf(object)
-  return auditEvent({ verb: 'delete', ...resourceOf(object), requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' }, responseObject: deletedStatus(group, resource, name, `uid-${name}`), ...spec })
+  return auditEvent({
+    verb: 'delete',
+    ...resourceOf(object),
+    requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' },
+    responseObject: deletedStatus(group, resource, name, `uid-${name}`),
+    ...spec,
+  })
 }
 
 const translate = (...items: unknown[]) => watchEventsFromAudit(auditEventList.parse(eventList(...items)))
-const typesAndNames = (result: ReturnType<typeof translate>) => result.events.map(({ event }) => `${event.type} ${String(event.object.kind)} ${JSON.stringify(event.object.metadata)}`)
+const typesAndNames = (result: ReturnType<typeof translate>) =>
+  result.events.map(({ event }) => `${event.type} ${String(event.object.kind)} ${JSON.stringify(event.object.metadata)}`)
 
 describe('watchEventsFromAudit: writes', () => {
-  it.each(KINDS.flatMap(({ object }) => (['create', 'update', 'patch'] as const).map((verb) => [verb, object.kind, object] as const)))('%s of a %s is a MODIFIED with the answered object', (verb, _, object) => {
-    const item = write(verb, object, '4711')
-    const result = translate(item)
-    expect(result).toEqual({ events: [{ auditID: item.auditID, stage: 'ResponseComplete', event: { type: 'MODIFIED', object: served(object, '4711') } }], skipped: 0, problems: [] })
-  })
+  it.each(KINDS.flatMap(({ object }) => (['create', 'update', 'patch'] as const).map((verb) => [verb, object.kind, object] as const)))(
+    '%s of a %s is a MODIFIED with the answered object',
+    (verb, _, object) => {
+      const item = write(verb, object, '4711')
+      const result = translate(item)
+      expect(result).toEqual({
+        events: [{ auditID: item.auditID, stage: 'ResponseComplete', event: { type: 'MODIFIED', object: served(object, '4711') } }],
+        skipped: 0,
+        problems: [],
+      })
+    },
+  )
 
   it.each(KINDS.map(({ object }) => [object.kind, object] as const))('a delete of a %s answered with a Status is a DELETED named by objectRef', (_, object) => {
     const result = translate(remove(object))
     const namespace = 'namespace' in object.metadata ? { namespace: object.metadata.namespace } : {}
     expect(result.problems).toEqual([])
-    expect(result.events.map(({ event }) => event)).toEqual([{ type: 'DELETED', object: { apiVersion: object.apiVersion, kind: object.kind, metadata: { name: object.metadata.name, ...namespace } } }])
+    expect(result.events.map(({ event }) => event)).toEqual([
+      { type: 'DELETED', object: { apiVersion: object.apiVersion, kind: object.kind, metadata: { name: object.metadata.name, ...namespace } } },
+    ])
   })
 
-  it('a delete answered with the deleted object keeps its name and the deletion\'s resourceVersion, not its body', () => {
+  it("a delete answered with the deleted object keeps its name and the deletion's resourceVersion, not its body", () => {
     const result = translate(remove(web, { responseObject: served(web, '5120') }))
-    expect(result.events.map(({ event }) => event)).toEqual([{ type: 'DELETED', object: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'shop', resourceVersion: '5120' } } }])
+    expect(result.events.map(({ event }) => event)).toEqual([
+      {
+        type: 'DELETED',
+        object: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'shop', resourceVersion: '5120' } },
+      },
+    ])
   })
 
   it('a delete held by a finalizer leaves the object; the update that removes the finalizer deletes it', () => {
-    const held = { ...web, metadata: { ...web.metadata, finalizers: ['example.com/lb'], deletionTimestamp: '2024-05-01T10:00:00Z', deletionGracePeriodSeconds: 0 } }
+    const held = {
+      ...web,
+      metadata: { ...web.metadata, finalizers: ['example.com/lb'], deletionTimestamp: '2024-05-01T10:00:00Z', deletionGracePeriodSeconds: 0 },
+    }
     const released = { ...held, metadata: { ...held.metadata, finalizers: [] } }
     const result = translate(remove(web, { responseObject: served(held, '5200') }), write('update', released, '5200'))
     expect(result.events.map(({ event }) => [event.type, event.object.metadata])).toEqual([
@@ -81,15 +105,33 @@ describe('watchEventsFromAudit: writes', () => {
       const { apiVersion: _v, kind: _k, ...rest } = served(endpointSlice('web', ['10.0.0.1'], [{ port: 8080 }], { name, namespace: 'shop' }), '700')
       return finalizers ? { ...rest, metadata: { ...rest.metadata, finalizers } } : rest
     }
-    const list = { kind: 'EndpointSliceList', apiVersion: 'discovery.k8s.io/v1', metadata: { resourceVersion: '701' }, items: [slice('web-a'), slice('web-b', ['example.com/keep'])] }
-    const result = translate(auditEvent({ verb: 'deletecollection', resource: 'endpointslices', group: 'discovery.k8s.io', namespace: 'shop', query: '?labelSelector=kubernetes.io%2Fservice-name%3Dweb', responseObject: list }))
+    const list = {
+      kind: 'EndpointSliceList',
+      apiVersion: 'discovery.k8s.io/v1',
+      metadata: { resourceVersion: '701' },
+      items: [slice('web-a'), slice('web-b', ['example.com/keep'])],
+    }
+    const result = translate(
+      auditEvent({
+        verb: 'deletecollection',
+        resource: 'endpointslices',
+        group: 'discovery.k8s.io',
+        namespace: 'shop',
+        query: '?labelSelector=kubernetes.io%2Fservice-name%3Dweb',
+        responseObject: list,
+      }),
+    )
     expect(typesAndNames(result)).toEqual(['DELETED EndpointSlice {"name":"web-a","namespace":"shop"}'])
   })
 })
 
 describe('watchEventsFromAudit: what is not a change', () => {
   it.each([409, 404, 422])('ignores a write answered %i', (code) => {
-    expect(translate(write('create', web, '1', { code, responseObject: undefined }), remove(web, { code, responseObject: undefined }))).toEqual({ events: [], skipped: 2, problems: [] })
+    expect(translate(write('create', web, '1', { code, responseObject: undefined }), remove(web, { code, responseObject: undefined }))).toEqual({
+      events: [],
+      skipped: 2,
+      problems: [],
+    })
   })
 
   it.each(['RequestReceived', 'ResponseStarted', 'Panic'] as const)('ignores the %s stage', (stage) => {
@@ -97,7 +139,11 @@ describe('watchEventsFromAudit: what is not a change', () => {
   })
 
   it.each(['get', 'list', 'watch'])('ignores %s', (verb) => {
-    expect(translate(auditEvent({ verb, resource: 'ingresses', group: 'networking.k8s.io', namespace: 'shop', responseObject: served(web, '3') }))).toEqual({ events: [], skipped: 1, problems: [] })
+    expect(translate(auditEvent({ verb, resource: 'ingresses', group: 'networking.k8s.io', namespace: 'shop', responseObject: served(web, '3') }))).toEqual({
+      events: [],
+      skipped: 1,
+      problems: [],
+    })
   })
 
   it('ignores resources hapedge does not read, and subresources other than status', () => {
@@ -114,7 +160,11 @@ describe('watchEventsFromAudit: what is not a change', () => {
   })
 
   it('ignores a server-side dry run, which is audited like a write', () => {
-    expect(translate(write('patch', web, '13', { query: '?dryRun=All&fieldManager=kubectl-client-side-apply' }))).toEqual({ events: [], skipped: 1, problems: [] })
+    expect(translate(write('patch', web, '13', { query: '?dryRun=All&fieldManager=kubectl-client-side-apply' }))).toEqual({
+      events: [],
+      skipped: 1,
+      problems: [],
+    })
   })
 
   it('applies an event once when the batch repeats its auditID and stage', () => {
@@ -126,7 +176,7 @@ describe('watchEventsFromAudit: what is not a change', () => {
 })
 
 describe('watchEventsFromAudit: order', () => {
-  it('orders one object\'s writes by resourceVersion in the places they hold; other objects keep theirs', () => {
+  it("orders one object's writes by resourceVersion in the places they hold; other objects keep theirs", () => {
     const api = service('api', [{ port: 80 }], 'shop')
     const result = translate(write('update', web, '120'), write('create', api, '100'), write('update', web, '9'), write('patch', web, '110'))
     expect(result.events.map(({ event }) => `${String(event.object.kind)} ${String((event.object.metadata as Written['metadata']).resourceVersion)}`)).toEqual([
@@ -144,7 +194,13 @@ describe('watchEventsFromAudit: order', () => {
 })
 
 describe('watchEventsFromAudit: Secrets', () => {
-  const opaque = { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'db', namespace: 'shop' }, data: { password: 'c3VwZXItc2VjcmV0LXBhc3N3b3Jk' } }
+  const opaque = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: { name: 'db', namespace: 'shop' },
+    data: { password: 'c3VwZXItc2VjcmV0LXBhc3N3b3Jk' },
+  }
 
   it('turns a write of a Secret of another type into a DELETED by name, without its data', () => {
     const result = translate(write('create', opaque, '400'), write('update', opaque, '401'), remove(opaque, { responseObject: served(opaque, '402') }))
@@ -172,7 +228,13 @@ describe('watchEventsFromAudit: Secrets', () => {
 
 describe('watchEventsFromAudit: problems', () => {
   it('reports a malformed event with its path and applies the rest', () => {
-    const bad = auditEvent({ verb: 'delete', resource: 'services', namespace: 'shop', name: 'Web Front', responseObject: deletedStatus('', 'services', 'Web Front', 'u') })
+    const bad = auditEvent({
+      verb: 'delete',
+      resource: 'services',
+      namespace: 'shop',
+      name: 'Web Front',
+      responseObject: deletedStatus('', 'services', 'Web Front', 'u'),
+    })
     const { auditID: _, ...anonymous } = write('update', web, '501')
     const result = translate(write('create', web, '500'), bad, anonymous, 'not an event', write('update', web, '502'))
     expect(result.events.map(({ event }) => (event.object.metadata as Written['metadata']).resourceVersion)).toEqual(['500', '502'])
@@ -184,7 +246,10 @@ describe('watchEventsFromAudit: problems', () => {
   })
 
   it('reports a write without its object, naming the policy level it needs', () => {
-    const result = translate(write('update', web, '600', { responseObject: null }), write('create', service('api'), '601', { responseObject: null, annotations: { 'audit.k8s.io/truncated': 'true' } }))
+    const result = translate(
+      write('update', web, '600', { responseObject: null }),
+      write('create', service('api'), '601', { responseObject: null, annotations: { 'audit.k8s.io/truncated': 'true' } }),
+    )
     expect(result.events).toEqual([])
     expect(result.problems).toEqual([
       { path: 'items[0].responseObject', message: expect.stringMatching(/ingresses\.networking\.k8s\.io at level RequestResponse/) },
@@ -194,7 +259,11 @@ describe('watchEventsFromAudit: problems', () => {
 
   it('reports an object written through an API version hapedge does not read, instead of removing it', () => {
     const result = translate(write('update', { ...web, apiVersion: 'networking.k8s.io/v1beta1' }, '700'))
-    expect(result).toEqual({ events: [], skipped: 0, problems: [{ path: 'items[0].responseObject.apiVersion', message: expect.stringMatching(/only networking\.k8s\.io\/v1/) }] })
+    expect(result).toEqual({
+      events: [],
+      skipped: 0,
+      problems: [{ path: 'items[0].responseObject.apiVersion', message: expect.stringMatching(/only networking\.k8s\.io\/v1/) }],
+    })
   })
 })
 
@@ -207,7 +276,10 @@ describe('auditEventList', () => {
 
   it('holds at most the limit the caller passes', () => {
     const items = Array.from({ length: 401 }, () => write('update', web, '1'))
-    expect(auditEventListSchema(400).safeParse(eventList(...items)).error?.issues[0]).toMatchObject({ path: ['items'], message: expect.stringMatching(/at most 400/) })
+    expect(auditEventListSchema(400).safeParse(eventList(...items)).error?.issues[0]).toMatchObject({
+      path: ['items'],
+      message: expect.stringMatching(/at most 400/),
+    })
     expect(auditEventList.safeParse(eventList(...items)).success).toBe(true)
   })
 })

@@ -29,7 +29,8 @@ const GOOD = [
   endpointSlice('web', ['10.0.0.1'], [{ port: 8080, name: 'http' }]),
 ].map(asReceived)
 
-const badIngress = (spec: Partial<IngressSpec> = {}) => ingress({ name: 'bad', rules: [{ host: 'bad.example.com', paths: [{ service: 'web', port: 'http' }] }], ...spec })
+const badIngress = (spec: Partial<IngressSpec> = {}) =>
+  ingress({ name: 'bad', rules: [{ host: 'bad.example.com', paths: [{ service: 'web', port: 'http' }] }], ...spec })
 const slice = endpointSlice('web', ['10.0.0.2'], [{ port: 8080, name: 'http' }], { name: 'web-bad' })
 
 /** Every field of input that hapedge uses as a lookup key (or compares with one), set to `name`. */
@@ -45,7 +46,10 @@ const PLACEMENTS: [field: string, place: (name: string) => object][] = [
   ['a hapedge.io/ annotation key', (name) => badIngress({ annotations: entry(`hapedge.io/${name}`, 'true') })],
   ['an annotation value', (name) => badIngress({ annotations: { 'hapedge.io/ssl-redirect': name } })],
   ['the legacy class annotation', (name) => badIngress({ className: null, classAnnotation: name })],
-  ['a Service annotation key', (name) => service('x', [{ port: 80 }], 'default', { ...entry(name, 'x'), 'hapedge.io/backend-config-snippet': 'timeout server 5s' })],
+  [
+    'a Service annotation key',
+    (name) => service('x', [{ port: 80 }], 'default', { ...entry(name, 'x'), 'hapedge.io/backend-config-snippet': 'timeout server 5s' }),
+  ],
   ['a label key', (name) => ({ ...slice, metadata: { ...slice.metadata, labels: { ...entry(name, 'web'), 'kubernetes.io/service-name': 'web' } } })],
   ['the service-name label', (name) => endpointSlice(name, ['10.0.0.2'], [{ port: 8080, name: 'http' }])],
   ['a ConfigMap data key', (name) => configMap({ ...entry(name, 'x'), balance: 'leastconn' })],
@@ -106,9 +110,25 @@ describe('keys that name what Object.prototype holds (__proto__, constructor, to
         const bad = placed.map(([, place]) => asReceived(place(name)) as { kind?: unknown; metadata?: { name?: string; namespace?: string } })
         const writes = bad.map((object) => {
           const { group, resource } = AUDITED_RESOURCES.find((entry) => entry.kind === object.kind) ?? { group: name, resource: name }
-          return auditEvent({ verb: 'update', group, resource, namespace: object.metadata?.namespace, name: object.metadata?.name, responseObject: served({ metadata: {}, ...object }, '7') })
+          return auditEvent({
+            verb: 'update',
+            group,
+            resource,
+            namespace: object.metadata?.namespace,
+            name: object.metadata?.name,
+            responseObject: served({ metadata: {}, ...object }, '7'),
+          })
         })
-        const named = auditEvent({ verb: name, resource: name, group: name, subresource: name, namespace: name, name, auditID: name, annotations: entry(name, name) })
+        const named = auditEvent({
+          verb: name,
+          resource: name,
+          group: name,
+          subresource: name,
+          namespace: name,
+          name,
+          auditID: name,
+          annotations: entry(name, name),
+        })
         const { events, problems } = watchEventsFromAudit(auditEventList.parse(asReceived(eventList(...writes, named))))
         for (const problem of problems) expect(problem.path).toMatch(/^items\[\d+\]/)
         const cluster = new LiveCluster()

@@ -33,7 +33,7 @@ describe('hostname', () => {
 })
 
 describe('httpPath', () => {
-  it.each(['/', '/foo', '/foo/', '/a-b_c.d~e', '/%20space', "/x:y@z!$&()*+,;="])('accepts %j', (path) => {
+  it.each(['/', '/foo', '/foo/', '/a-b_c.d~e', '/%20space', '/x:y@z!$&()*+,;='])('accepts %j', (path) => {
     expect(httpPath.safeParse(path).success).toBe(true)
   })
 
@@ -67,14 +67,24 @@ describe('ipv6Address', () => {
   it.each(['::1', 'fd00::1', '2001:db8::8:800:200c:417a', '::ffff:10.0.0.1', '1:2:3:4:5:6:7:8'])('accepts %j', (address) => {
     expect(ipv6Address.safeParse(address).success).toBe(true)
   })
-  it.each(['1::2::3', '12345::1', '1:2:3:4:5:6:7:8:9', '::1 ', 'fe80::1%eth0', '10.0.0.1', ':::::', '1:::2', '1::2:', ':1::2', '1.2.3.4::', '::1.2.3.04'])('refuses %j', (address) => {
-    expect(ipv6Address.safeParse(address).success).toBe(false)
-  })
+  it.each(['1::2::3', '12345::1', '1:2:3:4:5:6:7:8:9', '::1 ', 'fe80::1%eth0', '10.0.0.1', ':::::', '1:::2', '1::2:', ':1::2', '1.2.3.4::', '::1.2.3.04'])(
+    'refuses %j',
+    (address) => {
+      expect(ipv6Address.safeParse(address).success).toBe(false)
+    },
+  )
 
   it('agrees with Node on strings of hex digits, colons and dots', () => {
     const text = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF:.', ':', ':', '.'), maxLength: 45 })
-    const nearIpv6 = fc.oneof(text, fc.ipV6(), fc.tuple(fc.ipV6(), text).map(([address, tail]) => address + tail))
-    fc.assert(fc.property(nearIpv6, (address) => isIpv6(address) === isIPv6(address)), { numRuns: 20_000 })
+    const nearIpv6 = fc.oneof(
+      text,
+      fc.ipV6(),
+      fc.tuple(fc.ipV6(), text).map(([address, tail]) => address + tail),
+    )
+    fc.assert(
+      fc.property(nearIpv6, (address) => isIpv6(address) === isIPv6(address)),
+      { numRuns: 20_000 },
+    )
   })
 })
 

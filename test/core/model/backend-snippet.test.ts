@@ -13,7 +13,8 @@ function expectRefused(cases: [string, RegExp][]): void {
   for (const [text, reason] of cases) expect(problem(text), JSON.stringify(text)).toMatch(reason)
 }
 
-const notAllowed = (word: string, line = 1) => new RegExp(`^line ${line}: ${JSON.stringify(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not allowed in a backend snippet`)
+const notAllowed = (word: string, line = 1) =>
+  new RegExp(`^line ${line}: ${JSON.stringify(word).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not allowed in a backend snippet`)
 
 describe('a backend configuration snippet', () => {
   it('is taken line by line, trimmed, without blank lines; comments and allowed directives pass', () => {

@@ -65,7 +65,12 @@ describe('conflicts', () => {
   it('keeps Exact and Prefix on the same path apart: they are different rules', () => {
     const { model } = fullRebuild([claim('a', '2024-01-01T00:00:00Z', '/x', 'exact', 'Exact'), claim('b', '2024-02-01T00:00:00Z', '/x', 'prefix')])
     expect(model.rejections).toEqual([])
-    expect(model.hosts.get('shop.example.com')!.routes.map((route) => route.backendName).sort()).toEqual(['default_exact_80', 'default_prefix_80'])
+    expect(
+      model.hosts
+        .get('shop.example.com')!
+        .routes.map((route) => route.backendName)
+        .sort(),
+    ).toEqual(['default_exact_80', 'default_prefix_80'])
   })
 
   it('gives the cluster default backend to the oldest Ingress that sets one', () => {
@@ -86,9 +91,25 @@ describe('backends', () => {
   it('takes ready endpoints from every slice of the Service, on the slice port named like the Service port', () => {
     const { model } = fullRebuild([
       route,
-      service('web', [{ port: 80, name: 'http' }, { port: 9090, name: 'metrics' }]),
-      endpointSlice('web', ['10.0.0.2', { address: '10.0.0.9', ready: false }], [{ port: 8080, name: 'http' }, { port: 9100, name: 'metrics' }], { name: 'web-1' }),
-      endpointSlice('web', ['10.0.0.1', { address: '10.0.0.3', ready: null }, { address: '10.0.0.4', ready: false, serving: true, terminating: true }], [{ port: 8080, name: 'http' }], { name: 'web-2' }),
+      service('web', [
+        { port: 80, name: 'http' },
+        { port: 9090, name: 'metrics' },
+      ]),
+      endpointSlice(
+        'web',
+        ['10.0.0.2', { address: '10.0.0.9', ready: false }],
+        [
+          { port: 8080, name: 'http' },
+          { port: 9100, name: 'metrics' },
+        ],
+        { name: 'web-1' },
+      ),
+      endpointSlice(
+        'web',
+        ['10.0.0.1', { address: '10.0.0.3', ready: null }, { address: '10.0.0.4', ready: false, serving: true, terminating: true }],
+        [{ port: 8080, name: 'http' }],
+        { name: 'web-2' },
+      ),
       endpointSlice('other', ['10.9.9.9'], [{ port: 8080, name: 'http' }], { name: 'other-1' }),
     ])
     const servers = model.backends.get('default_web_http')!.servers.map((server) => `${server.address}:${server.port}`)
@@ -99,8 +120,18 @@ describe('backends', () => {
     const byNumber = ingress({ name: 'n', rules: [{ host: 'n.example.com', paths: [{ service: 'web', port: 9090 }] }] })
     const { model } = fullRebuild([
       byNumber,
-      service('web', [{ port: 80, name: 'http' }, { port: 9090, name: 'metrics' }]),
-      endpointSlice('web', ['10.0.0.1'], [{ port: 8080, name: 'http' }, { port: 9100, name: 'metrics' }]),
+      service('web', [
+        { port: 80, name: 'http' },
+        { port: 9090, name: 'metrics' },
+      ]),
+      endpointSlice(
+        'web',
+        ['10.0.0.1'],
+        [
+          { port: 8080, name: 'http' },
+          { port: 9100, name: 'metrics' },
+        ],
+      ),
     ])
     expect(model.backends.get('default_web_9090')!.servers).toEqual([{ address: '10.0.0.1', port: 9100, family: 'IPv4' }])
   })

@@ -30,10 +30,19 @@ describe('TLS', () => {
   })
 
   it('rejects the TLS entry, not the Ingress, when its Secret is missing or invalid, and leaves HTTPS out', () => {
-    const garbage = { ...shopSecret, metadata: { name: 'bad-tls', namespace: 'default' }, data: { 'tls.crt': btoa('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), 'tls.key': btoa(shop.keyPem) } }
+    const garbage = {
+      ...shopSecret,
+      metadata: { name: 'bad-tls', namespace: 'default' },
+      data: { 'tls.crt': btoa('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'), 'tls.key': btoa(shop.keyPem) },
+    }
     for (const [secretName, objects, reason, secretReason] of [
       ['missing', [], 'spec.tls[0]: Secret default/missing does not exist (or is not of type kubernetes.io/tls)', undefined],
-      ['bad-tls', [garbage], 'spec.tls[0]: Secret default/bad-tls: tls.crt: a CERTIFICATE block is not valid DER', 'tls.crt: a CERTIFICATE block is not valid DER'],
+      [
+        'bad-tls',
+        [garbage],
+        'spec.tls[0]: Secret default/bad-tls: tls.crt: a CERTIFICATE block is not valid DER',
+        'tls.crt: a CERTIFICATE block is not valid DER',
+      ],
       [
         'shop-tls',
         [{ ...shopSecret, data: { 'tls.crt': 'not base64!', 'tls.key': 'x' } }],
@@ -52,7 +61,11 @@ describe('TLS', () => {
   })
 
   it.each([
-    ['a key that is not the certificate’s', tlsSecret('bad-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem), 'tls.key does not match the certificate in tls.crt'],
+    [
+      'a key that is not the certificate’s',
+      tlsSecret('bad-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem),
+      'tls.key does not match the certificate in tls.crt',
+    ],
     [
       'a DER stub as its certificate',
       tlsSecret('bad-tls', '-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n', shop.keyPem),
@@ -60,7 +73,11 @@ describe('TLS', () => {
     ],
   ])('reads a Secret with %s as invalid, as a write does, and serves its hosts without it', async (_, secret, reason) => {
     const apps = fixtureCertificate('apps.example.com')
-    const appsIngress = ingress({ name: 'apps', tls: [{ hosts: ['apps.example.com'], secretName: 'apps-tls' }], rules: [{ host: 'apps.example.com', paths: [{ service: 'web' }] }] })
+    const appsIngress = ingress({
+      name: 'apps',
+      tls: [{ hosts: ['apps.example.com'], secretName: 'apps-tls' }],
+      rules: [{ host: 'apps.example.com', paths: [{ service: 'web' }] }],
+    })
     const objects = [tlsIngress('shop', 'bad-tls'), secret, appsIngress, tlsSecret('apps-tls', apps.certPem, apps.keyPem)]
     const { model, files } = fullRebuild(objects, {}, await tlsSecretProblems(objects))
     expect(model.rejections).toEqual([
@@ -92,7 +109,11 @@ describe('TLS', () => {
     const { model } = fullRebuild([
       tlsIngress('typo', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirekt': 'false' } }),
       tlsIngress('value', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirect': 'no\nbackend x' } }),
-      ingress({ name: 'fine', annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' }, rules: [{ host: 'fine.example.com', paths: [{ service: 'web' }] }] }),
+      ingress({
+        name: 'fine',
+        annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' },
+        rules: [{ host: 'fine.example.com', paths: [{ service: 'web' }] }],
+      }),
       shopSecret,
     ])
     expect(model.rejections).toEqual([

@@ -21,16 +21,27 @@ describe('the plan an agent finds by comparing files', () => {
     cluster.apply([{ type: 'MODIFIED', object: endpointSlice('app-1', ['10.0.0.1', '10.0.0.2', '10.0.0.3']) as Record<string, unknown> }])
     const scaled = planFromFiles(before, cluster.files())
     expect(scaled).toMatchObject({ reload: false, maps: [], certificates: [] })
-    expect(scaled.servers.map((change) => `${change.op} ${change.server} ${change.address}`)).toEqual(['set s1 10.0.0.1:8080', 'set s2 10.0.0.2:8080', 'add s3 10.0.0.3:8080', 'add s4 127.0.0.1:1'])
+    expect(scaled.servers.map((change) => `${change.op} ${change.server} ${change.address}`)).toEqual([
+      'set s1 10.0.0.1:8080',
+      'set s2 10.0.0.2:8080',
+      'add s3 10.0.0.3:8080',
+      'add s4 127.0.0.1:1',
+    ])
     const grown = cluster.files()
     cluster.apply(app(2).map((object) => ({ type: 'ADDED', object: object as Record<string, unknown> })))
     expect(planFromFiles(grown, cluster.files())).toMatchObject({ reload: true, reasons: ['backend default_app-2_80 is new'] })
   })
 
   it('moves the servers of a backend with a snippet at runtime, and reloads when its snippet changes', () => {
-    const withSnippet = (snippet: string) => ({ type: 'MODIFIED' as const, object: service('app-1', [{ port: 80 }], 'default', { [BACKEND_SNIPPET]: snippet }) as Record<string, unknown> })
+    const withSnippet = (snippet: string) => ({
+      type: 'MODIFIED' as const,
+      object: service('app-1', [{ port: 80 }], 'default', { [BACKEND_SNIPPET]: snippet }) as Record<string, unknown>,
+    })
     const cluster = new LiveCluster({ snippets: 'allowed' })
-    cluster.apply([...app(1).map((object) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })), withSnippet('http-response set-header X-Snippet yes')])
+    cluster.apply([
+      ...app(1).map((object) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })),
+      withSnippet('http-response set-header X-Snippet yes'),
+    ])
     expect(cluster.files().get(FILES.backends)).toContain('backend default_app-1_80\n    http-response set-header X-Snippet yes\n    server s1 ')
     const before = cluster.files()
     const scaled = cluster.apply([{ type: 'MODIFIED', object: endpointSlice('app-1', ['10.0.0.9']) as Record<string, unknown> }])
@@ -44,22 +55,26 @@ describe('the plan an agent finds by comparing files', () => {
 
   it('agrees with the engine’s own plan on every step of any event sequence: reload or not, server slots, map entries (with and without snippets)', () => {
     fc.assert(
-      fc.property(fc.array(arbitraryObject, { minLength: 1, maxLength: 30 }), fc.constantFrom('forbidden' as const, 'allowed' as const), (objects, snippets) => {
-        const cluster = new LiveCluster({ snippets })
-        const seen = new Set<string>()
-        for (const object of objects) {
-          const before = cluster.files()
-          const event: WatchEvent = { type: seen.has(identityOf(object)) ? 'MODIFIED' : 'ADDED', object: object as Record<string, unknown> }
-          seen.add(identityOf(object))
-          const { plan } = cluster.apply([event])
-          const found = planFromFiles(before, cluster.files())
-          expect(found.reload).toBe(plan.reload)
-          if (plan.reload) continue
-          expect(sortedServers(found)).toEqual(sortedServers(plan))
-          expect(mapKeys(found)).toEqual(mapKeys(plan))
-          expect([...found.certificates].sort()).toEqual([...plan.certificates].sort())
-        }
-      }),
+      fc.property(
+        fc.array(arbitraryObject, { minLength: 1, maxLength: 30 }),
+        fc.constantFrom('forbidden' as const, 'allowed' as const),
+        (objects, snippets) => {
+          const cluster = new LiveCluster({ snippets })
+          const seen = new Set<string>()
+          for (const object of objects) {
+            const before = cluster.files()
+            const event: WatchEvent = { type: seen.has(identityOf(object)) ? 'MODIFIED' : 'ADDED', object: object as Record<string, unknown> }
+            seen.add(identityOf(object))
+            const { plan } = cluster.apply([event])
+            const found = planFromFiles(before, cluster.files())
+            expect(found.reload).toBe(plan.reload)
+            if (plan.reload) continue
+            expect(sortedServers(found)).toEqual(sortedServers(plan))
+            expect(mapKeys(found)).toEqual(mapKeys(plan))
+            expect([...found.certificates].sort()).toEqual([...plan.certificates].sort())
+          }
+        },
+      ),
       { numRuns: 300 },
     )
   }, 30_000)

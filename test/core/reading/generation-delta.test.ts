@@ -66,7 +66,12 @@ describe('the delta between two generations', () => {
 
   it('is the whole generation for a reader that holds none, empty for one that holds it, and stops at its budget', async () => {
     const store = createMemoryStore()
-    const manifest = await commit(store, Array.from({ length: 50 }, (_, n) => app(n)).flat().map(added))
+    const manifest = await commit(
+      store,
+      Array.from({ length: 50 }, (_, n) => app(n))
+        .flat()
+        .map(added),
+    )
     const whole = await walkGeneration({ manifest }, ...cold(store), { leaves: true })
     const full = await generationDelta(manifest, undefined, ...cold(store), Number.POSITIVE_INFINITY)
     expect(new Set([...full.keys()].map((sha256) => `blobs/${sha256}`))).toEqual(whole)

@@ -25,7 +25,9 @@ async function stored(shape: TreeShape, ...maps: Map<string, string>[]) {
   return { roots: trees.map((tree) => tree.tree.root), loader, context }
 }
 
-const mapArb = fc.dictionary(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '/'), minLength: 1, maxLength: 4 }), fc.string({ maxLength: 2 }), { maxKeys: 60 })
+const mapArb = fc.dictionary(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '/'), minLength: 1, maxLength: 4 }), fc.string({ maxLength: 2 }), {
+  maxKeys: 60,
+})
 
 describe('diffTrees', () => {
   it('finds exactly the keys whose values differ, within the range asked', async () => {
@@ -34,9 +36,7 @@ describe('diffTrees', () => {
         const left = new Map(Object.entries(a))
         const right = new Map(Object.entries(b))
         const { roots, loader, context } = await stored(small, left, right)
-        const expected = [...new Set([...left.keys(), ...right.keys()])]
-          .filter((key) => key >= from && key < to && left.get(key) !== right.get(key))
-          .sort()
+        const expected = [...new Set([...left.keys(), ...right.keys()])].filter((key) => key >= from && key < to && left.get(key) !== right.get(key)).sort()
         const changes = await diffTrees(small, roots[0], roots[1], loader, context, from, to)
         expect(changes.map((change) => change.key)).toEqual(expected)
         for (const change of changes) expect([change.before, change.after]).toEqual([left.get(change.key), right.get(change.key)])

@@ -5,7 +5,15 @@ import { Registry } from '../../../core/registry/registry.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { instantClock } from '../../support/contracts/cluster-apps.ts'
 
-const settings = (id: string) => ({ id, ingressClass: 'haproxy', configMap: 'hapedge/haproxy', httpBind: ':80', httpsBind: ':443', snippets: 'forbidden' as const, agentOrigins: [] })
+const settings = (id: string) => ({
+  id,
+  ingressClass: 'haproxy',
+  configMap: 'hapedge/haproxy',
+  httpBind: ':80',
+  httpsBind: ':443',
+  snippets: 'forbidden' as const,
+  agentOrigins: [],
+})
 
 describe('the cluster registry', () => {
   it('accepts the previous token only until its overlap ends, and the current one throughout', async () => {

@@ -7,7 +7,10 @@ describe('rendering is deterministic', () => {
   it('gives byte-identical files and rejections for the same objects in any order', () => {
     fc.assert(
       fc.property(arbitraryCluster, fc.func(fc.integer()), (objects, rank) => {
-        const shuffled = objects.map((object, i) => ({ object, key: rank(i) })).sort((a, b) => a.key - b.key).map(({ object }) => object)
+        const shuffled = objects
+          .map((object, i) => ({ object, key: rank(i) }))
+          .sort((a, b) => a.key - b.key)
+          .map(({ object }) => object)
         const first = fullRebuild(objects)
         const second = fullRebuild(shuffled)
         expect([...second.files]).toEqual([...first.files])

@@ -33,7 +33,14 @@ function under(prefix: string, store: ObjectStore): ObjectStore {
 
 objectStoreContract('sealing decorator over memory (every key under clusters/contract/blobs/)', async () => {
   const key = await newKey()
-  return { store: under('clusters/contract/blobs/', sealingStore(createMemoryStore(), async () => key)), honoursConditions: true, storedSize: (bytes) => bytes + SEALED_BODY_OVERHEAD }
+  return {
+    store: under(
+      'clusters/contract/blobs/',
+      sealingStore(createMemoryStore(), async () => key),
+    ),
+    honoursConditions: true,
+    storedSize: (bytes) => bytes + SEALED_BODY_OVERHEAD,
+  }
 })
 
 /** A raw store, the sealing store over it with one key per cluster, and a commit helper. */
@@ -44,8 +51,10 @@ async function sealedSetup() {
     ['prod-us', await newKey()],
   ])
   const store = sealingStore(raw, async (cluster) => keys.get(cluster))
-  const commit = (cluster: string, objects: unknown[], on: ObjectStore = store) => commitEvents({ store: on, cluster, options: {}, context: coldContext(), clock: instantClock() }, objects.map(added))
-  const filesOf = async (cluster: string, on: ObjectStore = store) => readGeneration(on, cluster, (await readHead(on, clusterKeys(cluster)))!.head.manifest, coldContext())
+  const commit = (cluster: string, objects: unknown[], on: ObjectStore = store) =>
+    commitEvents({ store: on, cluster, options: {}, context: coldContext(), clock: instantClock() }, objects.map(added))
+  const filesOf = async (cluster: string, on: ObjectStore = store) =>
+    readGeneration(on, cluster, (await readHead(on, clusterKeys(cluster)))!.head.manifest, coldContext())
   const contentKeys = async (cluster: string) => {
     const found: string[] = []
     for (const space of ['nodes', 'blobs']) for await (const object of raw.list(`clusters/${cluster}/${space}/`)) found.push(object.key)
@@ -104,7 +113,11 @@ describe('the sealing store', () => {
     const { raw, store, commit } = await sealedSetup()
     const { head } = await commit('prod-eu', app(1))
     const body = (await raw.get(clusterKeys('prod-eu').node('blobs', head!.manifest)))!.body
-    for (const moved of [clusterKeys('prod-us').node('blobs', head!.manifest), clusterKeys('prod-eu').node('nodes', head!.manifest), clusterKeys('prod-eu').node('blobs', '0'.repeat(64))]) {
+    for (const moved of [
+      clusterKeys('prod-us').node('blobs', head!.manifest),
+      clusterKeys('prod-eu').node('nodes', head!.manifest),
+      clusterKeys('prod-eu').node('blobs', '0'.repeat(64)),
+    ]) {
       await raw.put(moved, body)
       await expect(store.get(moved)).rejects.toThrow(new RegExp(`^${moved}: the sealed body does not open`))
     }
@@ -114,7 +127,9 @@ describe('the sealing store', () => {
     const { raw, commit } = await sealedSetup()
     const { head } = await commit('prod-eu', app(1))
     const key = clusterKeys('prod-eu').node('blobs', head!.manifest)
-    await expect(sealingStore(raw, async () => undefined).get(key)).rejects.toThrow(/sealed, but this deployment has no data key for cluster prod-eu: configure the deployment secret/)
+    await expect(sealingStore(raw, async () => undefined).get(key)).rejects.toThrow(
+      /sealed, but this deployment has no data key for cluster prod-eu: configure the deployment secret/,
+    )
     const failing = sealingStore(raw, async () => {
       throw new Error('cannot unwrap the cluster key: AES-KW refused it')
     })

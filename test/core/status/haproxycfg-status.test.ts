@@ -12,7 +12,13 @@ describe('haproxyCfgStatus', () => {
   it('names the generation, its manifest and every file with sha256 and size, from the manifest alone', () => {
     const facts = statusFacts()
     const status = haproxyCfgStatus(facts)
-    expect(status).toMatchObject({ generation: 7, manifest: facts.manifest, shortManifest: facts.manifest.slice(0, 12), reload: true, fileCount: facts.files.length })
+    expect(status).toMatchObject({
+      generation: 7,
+      manifest: facts.manifest,
+      shortManifest: facts.manifest.slice(0, 12),
+      reload: true,
+      fileCount: facts.files.length,
+    })
     expect(status.files.map((file) => file.path)).toEqual([...status.files.map((file) => file.path)].sort())
     expect(status.totalBytes).toBe(facts.files.reduce((sum, file) => sum + file.size, 0))
     const global = status.files.find((file) => file.path === '00-global.cfg')!
@@ -38,7 +44,7 @@ describe('haproxyCfgStatus', () => {
     expect(byType(haproxyCfgStatus({ ...facts, pods: [] })).Converged).toMatchObject({ status: 'Unknown', reason: 'NoAgentReports' })
   })
 
-  it('is Converged when a pod runs an earlier generation whose manifest is this one\'s (a generation that changed no file)', () => {
+  it("is Converged when a pod runs an earlier generation whose manifest is this one's (a generation that changed no file)", () => {
     const facts = statusFacts()
     const earlier = facts.pods.map((pod) => ({ ...pod, generation: facts.generation - 1, manifest: facts.manifest }))
     expect(byType(haproxyCfgStatus({ ...facts, pods: earlier })).Converged).toMatchObject({ status: 'True', reason: 'AllPodsCurrent' })
@@ -58,14 +64,20 @@ describe('haproxyCfgStatus', () => {
     expect(byType(status).Degraded!.message).toBe(
       "every object of this cluster's class is served and no agent reports an error; 3 Ingress(es) of other classes and 2 Ingress(es) without a class (this cluster's class is not the default IngressClass) are ignored (status.ignored)",
     )
-    expect(byType(haproxyCfgStatus({ ...facts, ignored })).Degraded!.message).toMatch(/^\d+ object\(s\) are not served .*; 3 Ingress\(es\) of other classes and 2 .* are ignored \(status.ignored\)$/)
+    expect(byType(haproxyCfgStatus({ ...facts, ignored })).Degraded!.message).toMatch(
+      /^\d+ object\(s\) are not served .*; 3 Ingress\(es\) of other classes and 2 .* are ignored \(status.ignored\)$/,
+    )
     expect(haproxyCfgStatus({ ...quiet, ignored: null })).not.toHaveProperty('ignored')
   })
 
   it('keeps the first rejections and counts them all, and leaves out what an agent has not reported', () => {
     const facts = statusFacts()
     const rejected = Array.from({ length: STATUS_LIMITS.rejected + 5 }, (_, i) => ({ object: `Ingress apps/x-${i}`, reason: 'bad' }))
-    const status = haproxyCfgStatus({ ...facts, rejected, pods: [{ pod: 'fresh', generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }] })
+    const status = haproxyCfgStatus({
+      ...facts,
+      rejected,
+      pods: [{ pod: 'fresh', generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }],
+    })
     expect(status.rejected).toHaveLength(STATUS_LIMITS.rejected)
     expect(status.rejectedCount).toBe(STATUS_LIMITS.rejected + 5)
     expect(status.pods).toEqual([{ pod: 'fresh' }])

@@ -10,7 +10,7 @@ import { ingress, ingressClass } from '../../support/objects.ts'
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length
 
 describe('statusOfHead', () => {
-  it('names every committed file by the sha256 and size of what a reader gets, every rejection in the cluster, and the generation record\'s plan and time', async () => {
+  it("names every committed file by the sha256 and size of what a reader gets, every rejection in the cluster, and the generation record's plan and time", async () => {
     const store = createMemoryStore()
     const ctx: CommitContext = { store, cluster: 'prod-eu', options: {}, context: coldContext(), clock: instantClock() }
     const objects = [ingressClass('hapedge', true), ...Array.from({ length: 150 }, (_, i) => app(i)).flat()]
@@ -21,7 +21,13 @@ describe('statusOfHead', () => {
 
     const status = await statusOfHead({ ...ctx, context: coldContext() }, head, [], new Date('2030-01-01T00:00:00Z'))
     const files = await readGeneration(store, 'prod-eu', head.manifest, coldContext())
-    expect(status).toMatchObject({ generation: head.generation, manifest: head.manifest, fileCount: files.size, committedAt: '2026-12-03T00:00:00.000Z', reload: committed.applied!.plan.reload })
+    expect(status).toMatchObject({
+      generation: head.generation,
+      manifest: head.manifest,
+      fileCount: files.size,
+      committedAt: '2026-12-03T00:00:00.000Z',
+      reload: committed.applied!.plan.reload,
+    })
     for (const file of status.files) {
       const text = files.get(file.path)!
       expect(file.size, file.path).toBe(utf8Bytes(text))

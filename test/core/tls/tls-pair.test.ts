@@ -40,9 +40,13 @@ describe('a TLS Secret’s certificate and key', () => {
     expect(await problem(pemBlock('CERTIFICATE', Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x00)), p256.keyPem)).toBe(
       'tls.crt: CERTIFICATE block 1 is not an X.509 certificate (a Certificate is a SEQUENCE of 3 elements (tbsCertificate, signatureAlgorithm, signature), this one holds 1)',
     )
-    expect(await problem(p256.certPem + pemBlock('CERTIFICATE', Uint8Array.of(0x30, 0x00)), p256.keyPem)).toMatch(/^tls\.crt: CERTIFICATE block 2 is not an X\.509 certificate/)
+    expect(await problem(p256.certPem + pemBlock('CERTIFICATE', Uint8Array.of(0x30, 0x00)), p256.keyPem)).toMatch(
+      /^tls\.crt: CERTIFICATE block 2 is not an X\.509 certificate/,
+    )
     expect(await problem('not a certificate', p256.keyPem)).toBe('tls.crt holds no PEM block')
-    expect(await problem(p256.certPem, pemBlock('PRIVATE KEY', Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x00)))).toMatch(/^tls\.key: the PRIVATE KEY cannot be read \(/)
+    expect(await problem(p256.certPem, pemBlock('PRIVATE KEY', Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x00)))).toMatch(
+      /^tls\.key: the PRIVATE KEY cannot be read \(/,
+    )
   })
 
   it('are refused when the key is well formed but its numbers are not a key', async () => {

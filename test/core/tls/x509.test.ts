@@ -6,11 +6,14 @@ import { fixtureCertificate } from '../../support/fixtures.ts'
 import { pemDer, pairOf } from './tls-fixtures.ts'
 
 describe('the X.509 reader', () => {
-  it.each(['shop.example.com', 'rsa.example.com', 'p384.example.com', 'ed25519.example.com'] as const)('finds the public key of %s where OpenSSL does', (name) => {
-    const { certPem } = pairOf(name)
-    const expected = new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' })
-    expect(Buffer.from(readCertificate(pemDer(certPem)).spki)).toEqual(expected)
-  })
+  it.each(['shop.example.com', 'rsa.example.com', 'p384.example.com', 'ed25519.example.com'] as const)(
+    'finds the public key of %s where OpenSSL does',
+    (name) => {
+      const { certPem } = pairOf(name)
+      const expected = new X509Certificate(certPem).publicKey.export({ type: 'spki', format: 'der' })
+      expect(Buffer.from(readCertificate(pemDer(certPem)).spki)).toEqual(expected)
+    },
+  )
 
   it('refuses the DER stub 30 03 02 01 00: a SEQUENCE, but not a certificate', () => {
     expect(() => readCertificate(Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x00))).toThrow(/a Certificate is a SEQUENCE of 3 elements .* holds 1/)

@@ -9,8 +9,7 @@ import { Tree, type TreeContext, type TreeEdits } from '../../../core/tree/tree.
 const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
 const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
 
-const sorted = (map: ReadonlyMap<string, string>): TreeEntry[] =>
-  [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => ({ key, value }))
+const sorted = (map: ReadonlyMap<string, string>): TreeEntry[] => [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => ({ key, value }))
 
 const keyArb = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', '/', 'é'), minLength: 1, maxLength: 4 })
 const editsArb = fc.array(fc.tuple(keyArb, fc.option(fc.string({ maxLength: 3 }), { nil: undefined })), { maxLength: 40 })

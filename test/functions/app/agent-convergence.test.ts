@@ -25,16 +25,34 @@ describe('an agent that runs the manifest HEAD names', () => {
     const h = harness()
     const token = await h.register('prod')
     const first = await json(await h.events('prod', token, app(1).map(put)))
-    await h.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { generation: first.generation, manifest: first.manifest, applied: 'reload', appliedAt: null, lastError: null })
+    await h.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, {
+      generation: first.generation,
+      manifest: first.manifest,
+      applied: 'reload',
+      appliedAt: null,
+      lastError: null,
+    })
 
     // An Ingress of another class changes what the cluster holds, not one file: a new generation with the same manifest.
-    const unchanged = await json(await h.events('prod', token, [put(ingress({ name: 'theirs', className: 'nginx', rules: [{ host: 'theirs.example.com', paths: [{ service: 'app-1' }] }] }))]))
+    const unchanged = await json(
+      await h.events('prod', token, [
+        put(ingress({ name: 'theirs', className: 'nginx', rules: [{ host: 'theirs.example.com', paths: [{ service: 'app-1' }] }] })),
+      ]),
+    )
     expect(unchanged).toMatchObject({ committed: true, generation: first.generation + 1, manifest: first.manifest, changed: { files: 0 } })
-    expect(await views(h, token)).toEqual({ behind: [0, 0, 0, 0], converged: [true, true, true, true], condition: expect.objectContaining({ status: 'True', reason: 'AllPodsCurrent' }) })
+    expect(await views(h, token)).toEqual({
+      behind: [0, 0, 0, 0],
+      converged: [true, true, true, true],
+      condition: expect.objectContaining({ status: 'True', reason: 'AllPodsCurrent' }),
+    })
 
     // A generation that changes files leaves the agent behind by the generations since the one it took.
     const changed = await json(await h.events('prod', token, app(2).map(put)))
     const behind = changed.generation - first.generation
-    expect(await views(h, token)).toEqual({ behind: [behind, behind, behind, behind], converged: [false, false, false, false], condition: expect.objectContaining({ status: 'False', reason: 'PodsBehind' }) })
+    expect(await views(h, token)).toEqual({
+      behind: [behind, behind, behind, behind],
+      converged: [false, false, false, false],
+      condition: expect.objectContaining({ status: 'False', reason: 'PodsBehind' }),
+    })
   })
 })

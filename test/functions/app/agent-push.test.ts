@@ -94,8 +94,16 @@ describe('pushing new generations to agents', () => {
     // A commit, and the pushes it runs past its answer, as a Worker's waitUntil would keep them.
     const commitAndPush = async (objects: unknown[]) => {
       const background: Promise<unknown>[] = []
-      const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ events: objects.map(put) }) }
-      const answer = await hapedge.request('/v1/clusters/prod/events', init, undefined, { waitUntil: (work: Promise<unknown>) => background.push(work), passThroughOnException: () => {}, props: {} })
+      const init = {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events: objects.map(put) }),
+      }
+      const answer = await hapedge.request('/v1/clusters/prod/events', init, undefined, {
+        waitUntil: (work: Promise<unknown>) => background.push(work),
+        passThroughOnException: () => {},
+        props: {},
+      })
       const { manifest } = (await answer.json()) as { manifest: string }
       await Promise.all(background)
       return pushedTo.get(manifest) ?? []
@@ -109,7 +117,7 @@ describe('pushing new generations to agents', () => {
     expect(second).not.toContain('http://haproxy-first.agents.test:9000/notify')
   })
 
-  it('warns an agent whose URL the cluster\'s agentOrigins do not allow, in its answer, its record and the fleet, and not one they allow', async () => {
+  it("warns an agent whose URL the cluster's agentOrigins do not allow, in its answer, its record and the fleet, and not one they allow", async () => {
     const { register, call, app: hapedge } = harness()
     const token = await register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
     const answerTo = async (pod: string, notifyUrl: string) => {
@@ -117,7 +125,8 @@ describe('pushing new generations to agents', () => {
       expect(answer.status).toBe(200)
       return ((await answer.json()) as { warnings: string[] }).warnings
     }
-    const warning = "notifyUrl http://10.0.0.5:9000: not allowed by the cluster's agentOrigins (http://*.agents.test:9000); this agent is not pushed to and waits for its poll"
+    const warning =
+      "notifyUrl http://10.0.0.5:9000: not allowed by the cluster's agentOrigins (http://*.agents.test:9000); this agent is not pushed to and waits for its poll"
     expect(await answerTo('outside', 'http://10.0.0.5:9000')).toEqual([warning])
     expect(await answerTo('inside', 'http://inside.agents.test:9000')).toEqual([])
 

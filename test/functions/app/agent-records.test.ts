@@ -19,7 +19,8 @@ async function cluster(options: Parameters<typeof harness>[0] = {}) {
     expect(answer.status).toBe(200)
     return (await answer.json()) as { lastError: string | null }
   }
-  const listed = async () => ((await (await h.call('GET', '/v1/clusters/prod/agents', token)).json()) as { agents: { pod: string; lastError: string | null }[] }).agents
+  const listed = async () =>
+    ((await (await h.call('GET', '/v1/clusters/prod/agents', token)).json()) as { agents: { pod: string; lastError: string | null }[] }).agents
   const inFleet = async () => ((await (await h.call('GET', '/v1/fleet/prod', ADMIN)).json()) as { agents: { pod: string }[] }).agents
   return { ...h, clock, token, reportAs, listed, inFleet }
 }

@@ -13,7 +13,15 @@ export const ADMIN = 'admin-token-for-tests-0123456789'
 export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets; fetcher?: typeof fetch } = {}) {
   const store = options.store ?? createMemoryStore()
   const app = createApp(
-    buildEnv({ store, adminToken: ADMIN, hash: sha256Text, ...(options.limits ? { limits: options.limits } : {}), ...(options.clock ? { clock: options.clock } : {}), ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.fetcher ? { fetcher: options.fetcher } : {}) }),
+    buildEnv({
+      store,
+      adminToken: ADMIN,
+      hash: sha256Text,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+      ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+    }),
   )
   const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(path, {

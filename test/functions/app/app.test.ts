@@ -108,7 +108,11 @@ describe('the HTTP API', () => {
     const token = await register('prod-eu')
     const hostile = ingress({ name: 'evil', rules: [{ host: '-bad-.example.com', paths: [{ path: '/', service: 'app-1' }] }] })
     const requests = Array.from({ length: 20 }, (_, n) => (n === 7 ? [...app(n), hostile] : app(n)))
-    const answers = (await Promise.all(requests.map(async (objects) => (await events('prod-eu', token, objects.map(put))).json()))) as { generation: number; manifest: string; rejected: unknown[] }[]
+    const answers = (await Promise.all(requests.map(async (objects) => (await events('prod-eu', token, objects.map(put))).json()))) as {
+      generation: number
+      manifest: string
+      rejected: unknown[]
+    }[]
     const generations = new Set(answers.map((answer) => answer.generation))
     expect(generations.size).toBeLessThan(requests.length)
     expect(answers.map((answer) => answer.rejected.length)).toEqual(requests.map((_, n) => (n === 7 ? 1 : 0)))
@@ -125,7 +129,10 @@ describe('the HTTP API', () => {
     expect(await bad.json()).toEqual({ error: { message: expect.stringMatching(/ADDED.*MODIFIED.*DELETED/), path: 'events[1].type' } })
 
     const hostile = ingress({ name: 'evil', rules: [{ host: 'evil.example.com\n    http-request deny', paths: [{ path: '/', service: 'app-1' }] }] })
-    const result = (await (await events('prod-eu', token, [...app(1).map(put), put(hostile)])).json()) as { rejected: { object: string; reason: string }[]; manifest: string }
+    const result = (await (await events('prod-eu', token, [...app(1).map(put), put(hostile)])).json()) as {
+      rejected: { object: string; reason: string }[]
+      manifest: string
+    }
     expect(result.rejected).toEqual([{ object: 'Ingress default/evil', reason: expect.stringMatching(/^spec\.rules\[0\]\.host: /) }])
     const files = await readGeneration(store, 'prod-eu', result.manifest, coldContext())
     expect(files).toEqual(fullRebuild([...app(1), hostile]).files)
@@ -140,7 +147,12 @@ describe('the HTTP API', () => {
     expect(declared.status).toBe(413)
     expect(await declared.json()).toEqual({ error: { message: 'the body is larger than 2048 bytes; send smaller batches' } })
     const stream = new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode(big)), controller.close()) })
-    const request = new Request('http://hapedge/v1/clusters/prod-eu/events', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit)
+    const request = new Request('http://hapedge/v1/clusters/prod-eu/events', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
     expect(request.headers.get('content-length')).toBeNull()
     const streamed = await server.request(request)
     expect(streamed.status).toBe(413)
@@ -197,7 +209,12 @@ describe('the HTTP API', () => {
     const { register, events, call, store } = harness()
     const token = await register('prod-eu')
     await events('prod-eu', token, [...app(1), ...app(2)].map(put))
-    const response = await call('PUT', '/v1/clusters/prod-eu/objects', token, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: app(1) })
+    const response = await call('PUT', '/v1/clusters/prod-eu/objects', token, {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: app(1),
+    })
     expect(response.status).toBe(200)
     const { manifest, generation } = (await response.json()) as { manifest: string; generation: number }
     expect(generation).toBe(2)
@@ -206,7 +223,11 @@ describe('the HTTP API', () => {
 
   it('answers 503 with Retry-After when HEAD keeps moving, and when storage fails', async () => {
     const inner = createMemoryStore()
-    const racing = { ...inner, put: async (key: string, body: Uint8Array | string, condition?: Parameters<typeof inner.put>[2]) => (key.endsWith('/HEAD') ? undefined : inner.put(key, body, condition)) }
+    const racing = {
+      ...inner,
+      put: async (key: string, body: Uint8Array | string, condition?: Parameters<typeof inner.put>[2]) =>
+        key.endsWith('/HEAD') ? undefined : inner.put(key, body, condition),
+    }
     const { register, events } = harness({ store: racing })
     const token = await register('prod-eu')
     const contended = await events('prod-eu', token, app(1).map(put))
@@ -214,10 +235,16 @@ describe('the HTTP API', () => {
     expect(contended.headers.get('retry-after')).toBe('1')
     expect(await contended.json()).toEqual({ error: { message: expect.stringMatching(/HEAD moved under 6 attempts/) } })
 
-    const failing = harness({ store: faultyStore(createMemoryStore(), (operation, key) => (operation === 'put' && key.includes('/blobs/') ? new StorageError('put', key, new Error('connect ETIMEDOUT')) : undefined)) })
+    const failing = harness({
+      store: faultyStore(createMemoryStore(), (operation, key) =>
+        operation === 'put' && key.includes('/blobs/') ? new StorageError('put', key, new Error('connect ETIMEDOUT')) : undefined,
+      ),
+    })
     const failed = await failing.events('prod-eu', await failing.register('prod-eu'), app(1).map(put))
     expect(failed.status).toBe(503)
     expect(failed.headers.get('retry-after')).toBe('2')
-    expect(await failed.json()).toEqual({ error: { message: expect.stringMatching(/^storage put clusters\/prod-eu\/blobs\/[0-9a-f]{64} failed: connect ETIMEDOUT$/) } })
+    expect(await failed.json()).toEqual({
+      error: { message: expect.stringMatching(/^storage put clusters\/prod-eu\/blobs\/[0-9a-f]{64} failed: connect ETIMEDOUT$/) },
+    })
   })
 })

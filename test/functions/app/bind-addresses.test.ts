@@ -8,31 +8,37 @@ const put = (object: unknown) => ({ type: 'MODIFIED', object })
 const fields = ['httpBind', 'httpsBind'] as const
 
 describe('a cluster’s bind addresses', () => {
-  it.each(fields)('are refused at registration when %s is not ADDR:PORT as HAProxy takes it (400 naming the field), and nothing is registered', async (field) => {
-    const { call } = harness()
-    for (const [bind, problem] of INVALID_BINDS) {
-      const response = await call('POST', '/v1/clusters', ADMIN, { id: 'prod-eu', [field]: bind })
-      expect(response.status, bind).toBe(400)
-      expect(await response.json(), bind).toEqual({ error: { message: expect.stringMatching(problem), path: field } })
-    }
-    expect((await call('GET', '/v1/clusters/prod-eu', ADMIN)).status).toBe(404)
-  })
+  it.each(fields)(
+    'are refused at registration when %s is not ADDR:PORT as HAProxy takes it (400 naming the field), and nothing is registered',
+    async (field) => {
+      const { call } = harness()
+      for (const [bind, problem] of INVALID_BINDS) {
+        const response = await call('POST', '/v1/clusters', ADMIN, { id: 'prod-eu', [field]: bind })
+        expect(response.status, bind).toBe(400)
+        expect(await response.json(), bind).toEqual({ error: { message: expect.stringMatching(problem), path: field } })
+      }
+      expect((await call('GET', '/v1/clusters/prod-eu', ADMIN)).status).toBe(404)
+    },
+  )
 
-  it.each(fields)('are refused by PATCH when %s is not ADDR:PORT as HAProxy takes it (400 naming the field), leaving the record and the generation as they were', async (field) => {
-    const { call, register, events } = harness()
-    const token = await register('prod-eu')
-    expect((await events('prod-eu', token, app(1).map(put))).status).toBe(200)
-    const before = await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()
-    const head = async () => (await call('GET', '/v1/clusters/prod-eu/head', token)).json()
-    const headBefore = await head()
-    for (const [bind, problem] of INVALID_BINDS) {
-      const response = await call('PATCH', '/v1/clusters/prod-eu', ADMIN, { [field]: bind })
-      expect(response.status, bind).toBe(400)
-      expect(await response.json(), bind).toEqual({ error: { message: expect.stringMatching(problem), path: field } })
-    }
-    expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toEqual(before)
-    expect(await head()).toEqual(headBefore)
-  })
+  it.each(fields)(
+    'are refused by PATCH when %s is not ADDR:PORT as HAProxy takes it (400 naming the field), leaving the record and the generation as they were',
+    async (field) => {
+      const { call, register, events } = harness()
+      const token = await register('prod-eu')
+      expect((await events('prod-eu', token, app(1).map(put))).status).toBe(200)
+      const before = await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()
+      const head = async () => (await call('GET', '/v1/clusters/prod-eu/head', token)).json()
+      const headBefore = await head()
+      for (const [bind, problem] of INVALID_BINDS) {
+        const response = await call('PATCH', '/v1/clusters/prod-eu', ADMIN, { [field]: bind })
+        expect(response.status, bind).toBe(400)
+        expect(await response.json(), bind).toEqual({ error: { message: expect.stringMatching(problem), path: field } })
+      }
+      expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toEqual(before)
+      expect(await head()).toEqual(headBefore)
+    },
+  )
 
   it('are accepted at registration and by PATCH in every valid form, and rendered as sent', async () => {
     const { call, register } = harness()

@@ -38,7 +38,13 @@ describe('managing one cluster through the admin API', () => {
     const shown = await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()
     // The PATCH answers the record and what rendering it did (nothing: the cluster has no generation yet).
     expect(await patched.json()).toEqual({ ...shown, generation: null, committed: false, reload: false, reasons: [] })
-    expect(shown).toMatchObject({ id: 'prod-eu', httpBind: '0.0.0.0:8080', httpsBind: ':8443', ingressClass: 'hapedge', agentOrigins: ['http://10.0.0.7:9000'] })
+    expect(shown).toMatchObject({
+      id: 'prod-eu',
+      httpBind: '0.0.0.0:8080',
+      httpsBind: ':8443',
+      ingressClass: 'hapedge',
+      agentOrigins: ['http://10.0.0.7:9000'],
+    })
     expect(JSON.stringify(shown)).not.toMatch(/tokenSha256|dataKey/)
   })
 
@@ -133,7 +139,10 @@ describe('managing one cluster through the admin API', () => {
     expect((await call('DELETE', '/v1/clusters/gone', ADMIN)).status).toBe(409)
     expect((await call('PATCH', '/v1/clusters/gone', ADMIN, { httpBind: ':81' })).status).toBe(409)
     const listed = (await (await call('GET', '/v1/clusters', ADMIN)).json()) as { clusters: { id: string; removedAt?: string }[] }
-    expect(listed.clusters.map(({ id, removedAt }) => [id, removedAt ?? null])).toEqual([['gone', '2026-12-03T00:00:00.000Z'], ['kept', null]])
+    expect(listed.clusters.map(({ id, removedAt }) => [id, removedAt ?? null])).toEqual([
+      ['gone', '2026-12-03T00:00:00.000Z'],
+      ['kept', null],
+    ])
     const again = await call('POST', '/v1/clusters', ADMIN, { id: 'gone' })
     expect(again.status).toBe(409)
     expect(await again.json()).toMatchObject({ error: { message: expect.stringMatching(/purged after 2026-12-03T00:01:00/), path: 'id' } })

@@ -68,12 +68,21 @@ describe('a cluster’s settings take effect when they change', () => {
 
   it('reports a snippet while snippets are forbidden and serves the backend without it; allowing them renders it (a reload), forbidding again removes it', async () => {
     const { written, patch, files } = await setup()
-    const refused = { object: 'Service default/app-1', reason: expect.stringMatching(/^snippets are not allowed on this cluster: hapedge\.io\/backend-config-snippet is ignored/) }
+    const refused = {
+      object: 'Service default/app-1',
+      reason: expect.stringMatching(/^snippets are not allowed on this cluster: hapedge\.io\/backend-config-snippet is ignored/),
+    }
     expect(written.rejected).toEqual([refused])
     expect((await files()).get(FILES.backends)).not.toContain('X-Snippet')
     expect((await files()).get(FILES.backends)).toContain('server s1 10.0.0.2:8080')
 
-    expect(await patch({ snippets: 'allowed' })).toMatchObject({ snippets: 'allowed', generation: 2, committed: true, reload: true, reasons: ["backend default_app-1_80's configuration snippet changed"] })
+    expect(await patch({ snippets: 'allowed' })).toMatchObject({
+      snippets: 'allowed',
+      generation: 2,
+      committed: true,
+      reload: true,
+      reasons: ["backend default_app-1_80's configuration snippet changed"],
+    })
     expect(await files()).toEqual(fullRebuild(objects(), { snippets: 'allowed' }).files)
     expect((await files()).get(FILES.backends)).toContain('backend default_app-1_80\n    http-response set-header X-Snippet yes\n    server s1 10.0.0.2:8080')
 
@@ -86,7 +95,12 @@ describe('a cluster’s settings take effect when they change', () => {
     const token = await register('prod-eu', { snippets: 'allowed' })
     const hostile = objects('timeout server 1s\nfrontend evil\n bind :9999')
     const result = (await (await events('prod-eu', token, hostile.map(put))).json()) as { manifest: string; rejected: unknown[] }
-    expect(result.rejected).toEqual([{ object: 'Service default/app-1', reason: 'hapedge.io/backend-config-snippet line 2 opens a section ("frontend"), which would escape the backend; its backends are rendered without it' }])
+    expect(result.rejected).toEqual([
+      {
+        object: 'Service default/app-1',
+        reason: 'hapedge.io/backend-config-snippet line 2 opens a section ("frontend"), which would escape the backend; its backends are rendered without it',
+      },
+    ])
     const files = await readGeneration(store, 'prod-eu', result.manifest, coldContext())
     expect(files).toEqual(fullRebuild(hostile, { snippets: 'allowed' }).files)
     expect([...files.values()].join('')).not.toMatch(/evil|9999|timeout server 1s/)

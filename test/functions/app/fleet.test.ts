@@ -109,12 +109,26 @@ describe('the fleet API', () => {
 
   it('refuses what it cannot do with the reason and the field: unknown generation 404, release unpinned 409, bad input 400, no admin 401', async () => {
     const { call, prod } = await fleet()
-    expect(await json(await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 40 }))).toMatchObject({ status: 404, body: { error: { path: 'generation' } } })
-    expect(await json(await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 'one' }))).toMatchObject({ status: 400, body: { error: { path: 'generation' } } })
-    expect(await json(await call('POST', '/v1/clusters/prod/release', ADMIN))).toMatchObject({ status: 409, body: { error: { message: expect.stringContaining('not pinned') } } })
+    expect(await json(await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 40 }))).toMatchObject({
+      status: 404,
+      body: { error: { path: 'generation' } },
+    })
+    expect(await json(await call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 'one' }))).toMatchObject({
+      status: 400,
+      body: { error: { path: 'generation' } },
+    })
+    expect(await json(await call('POST', '/v1/clusters/prod/release', ADMIN))).toMatchObject({
+      status: 409,
+      body: { error: { message: expect.stringContaining('not pinned') } },
+    })
     expect(await json(await call('GET', '/v1/clusters/prod/diff?from=0', ADMIN))).toMatchObject({ status: 400, body: { error: { path: 'from' } } })
     expect(await json(await call('GET', '/v1/clusters/prod/generations?limit=1000', ADMIN))).toMatchObject({ status: 400, body: { error: { path: 'limit' } } })
-    for (const [method, path] of [['GET', '/v1/fleet'], ['GET', '/v1/fleet/prod'], ['GET', '/v1/clusters/prod/generations'], ['POST', '/v1/clusters/prod/release']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/fleet'],
+      ['GET', '/v1/fleet/prod'],
+      ['GET', '/v1/clusters/prod/generations'],
+      ['POST', '/v1/clusters/prod/release'],
+    ] as const) {
       expect((await call(method, path, prod)).status, `${method} ${path} with the cluster's token`).toBe(401)
     }
     expect((await call('GET', '/v1/clusters/nobody/generations', ADMIN)).status).toBe(404)

@@ -22,7 +22,11 @@ describe('Ingresses not served because of their class', () => {
     const answer = await json(await h.events('prod', token, [...app(1), ...theirs, ...unclassed, ingressClass('hapedge', false)].map(put)))
     expect(answer).toMatchObject({ committed: true, rejected: [], ignored })
 
-    expect((await json(await h.call('GET', '/v1/fleet', ADMIN))).clusters[0].counts).toMatchObject({ ingresses: 1 + theirs.length + unclassed.length, rejected: 0, ignored })
+    expect((await json(await h.call('GET', '/v1/fleet', ADMIN))).clusters[0].counts).toMatchObject({
+      ingresses: 1 + theirs.length + unclassed.length,
+      rejected: 0,
+      ignored,
+    })
     expect((await json(await h.call('GET', '/v1/fleet/prod', ADMIN))).counts).toMatchObject({ rejected: 0, ignored })
 
     const status = await json(await h.call('GET', '/v1/clusters/prod/status', token))

@@ -28,10 +28,17 @@ describe('keys that name what Object.prototype holds, over HTTP', () => {
     const { rejected } = (await keyed.json()) as { rejected: { object: string; reason: string }[] }
     expect(rejected.map((rejection) => rejection.object)).toEqual(rejected.map(() => 'ConfigMap hapedge/hapedge'))
     for (const key of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
-      expect(rejected.some((rejection) => rejection.reason.startsWith(`data.${key}: unknown setting`)), key).toBe(true)
+      expect(
+        rejected.some((rejection) => rejection.reason.startsWith(`data.${key}: unknown setting`)),
+        key,
+      ).toBe(true)
     }
 
-    const resync = await call('PUT', '/v1/clusters/prod/objects', token, { apiVersion: 'v1', kind: 'List', items: [...kinds.map((event) => event.object), settings] })
+    const resync = await call('PUT', '/v1/clusters/prod/objects', token, {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [...kinds.map((event) => event.object), settings],
+    })
     expect(resync.status).toBe(200)
 
     const later = await events('prod', token, app(1).map(put))

@@ -28,7 +28,12 @@ describe('resourceVersions over HTTP', () => {
     const [kept, ...keptRest] = app(1)
     const [future, ...futureRest] = app(2)
     await events('prod', token, [...keptRest, ...futureRest, kept, at(future!, FAR_FUTURE)].map(put))
-    const resync = await call('PUT', '/v1/clusters/prod/objects', token, { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '500' }, items: [kept, ...keptRest, ...futureRest] })
+    const resync = await call('PUT', '/v1/clusters/prod/objects', token, {
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '500' },
+      items: [kept, ...keptRest, ...futureRest],
+    })
     expect(resync.status).toBe(200)
     const { manifest } = (await resync.json()) as { manifest: string }
     expect(await readGeneration(store, 'prod', manifest, coldContext())).toEqual(fullRebuild([kept, ...keptRest, ...futureRest]).files)

@@ -52,7 +52,12 @@ const rows: Row[] = [
   { route: 'GET /v1/clusters/:id/head', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/status', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/routes', access: 'cluster', allowed: 200 },
-  { route: 'POST /v1/clusters/:id/agents/:pod', access: 'cluster', body: { generation: 2, manifest: null, applied: null, appliedAt: null, lastError: null }, allowed: 200 },
+  {
+    route: 'POST /v1/clusters/:id/agents/:pod',
+    access: 'cluster',
+    body: { generation: 2, manifest: null, applied: null, appliedAt: null, lastError: null },
+    allowed: 200,
+  },
   { route: 'GET /v1/clusters/:id/agents', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/manifests/:sha256', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/blobs/:sha256', access: 'cluster', allowed: 200 },
@@ -142,16 +147,19 @@ describe('every route against every credential', () => {
       served = await world()
     })
 
-    it.for(credentialNames.map((credential) => ({ credential, status: expected(row, credential) })))('with $credential: $status', async ({ credential, status }) => {
-      const { app, credentials, pathOf } = served
-      const authorization = credentials[credential]
-      const { body, query = '' } = row
-      const response = await app.request(pathOf(row.route) + query, {
-        method: row.route.split(' ')[0]!,
-        headers: { ...(authorization ? { authorization } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-      expect(response.status, await response.text()).toBe(status)
-    })
+    it.for(credentialNames.map((credential) => ({ credential, status: expected(row, credential) })))(
+      'with $credential: $status',
+      async ({ credential, status }) => {
+        const { app, credentials, pathOf } = served
+        const authorization = credentials[credential]
+        const { body, query = '' } = row
+        const response = await app.request(pathOf(row.route) + query, {
+          method: row.route.split(' ')[0]!,
+          headers: { ...(authorization ? { authorization } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        })
+        expect(response.status, await response.text()).toBe(status)
+      },
+    )
   })
 })

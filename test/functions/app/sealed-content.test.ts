@@ -13,10 +13,25 @@ import { harness } from './app-harness.ts'
 const SECRET = 'deployment-secret-for-the-sealed-content-tests-0123'
 const shop = fixtureCertificate('shop.example.com')
 const secret = toTlsSecret({ namespace: 'default', name: 'shop-tls', ...shop })
-const objects = [...objectsOf(1), ingress({ name: 'shop', rules: [{ host: 'shop.example.com', paths: [{ service: 'app-1' }] }], tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }] }), secret]
+const objects = [
+  ...objectsOf(1),
+  ingress({
+    name: 'shop',
+    rules: [{ host: 'shop.example.com', paths: [{ service: 'app-1' }] }],
+    tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
+  }),
+  secret,
+]
 const keyBase64 = secret.data['tls.key']
 /** What would give the key away: a line of its PEM body (also inside JSON, whose escapes keep it whole), and the Secret's base64 of it. */
-const giveaways = [shop.keyPem.split('\n').filter((line) => !line.startsWith('-----')).sort((a, b) => b.length - a.length)[0]!, keyBase64, keyBase64.slice(20, 60)]
+const giveaways = [
+  shop.keyPem
+    .split('\n')
+    .filter((line) => !line.startsWith('-----'))
+    .sort((a, b) => b.length - a.length)[0]!,
+  keyBase64,
+  keyBase64.slice(20, 60),
+]
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
 
 async function storedGiveaways(store: ObjectStore): Promise<string[]> {

@@ -4,14 +4,23 @@ import { endpointSlice, ingress, service } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
-type Page = { generation: number; routes: { host: string; match: string; path: string; backend: string; servers: { address: string }[]; owner: string }[]; next: string | null; defaultBackend?: unknown }
+type Page = {
+  generation: number
+  routes: { host: string; match: string; path: string; backend: string; servers: { address: string }[]; owner: string }[]
+  next: string | null
+  defaultBackend?: unknown
+}
 
 /** A cluster of twelve apps, one with two paths, plus a default backend and a route whose Service has no endpoints. */
 async function cluster() {
   const h = harness()
   const token = await h.register('prod')
   const apps = Array.from({ length: 12 }, (_, i) => app(i + 1, i === 0 ? ['/', '/api'] : ['/']))
-  const fallback = ingress({ name: 'fallback', defaultBackend: { service: 'app-2' }, rules: [{ host: 'empty.example.com', paths: [{ path: '/x', pathType: 'Exact', service: 'nobody' }] }] })
+  const fallback = ingress({
+    name: 'fallback',
+    defaultBackend: { service: 'app-2' },
+    rules: [{ host: 'empty.example.com', paths: [{ path: '/x', pathType: 'Exact', service: 'nobody' }] }],
+  })
   const response = await h.events('prod', token, [...apps.flat(), fallback, service('nobody')].map(put))
   expect(response.status).toBe(200)
   const get = async (query = '', as = token) => {
@@ -30,7 +39,13 @@ describe('GET /v1/clusters/{id}/routes', () => {
     const hosts = body.routes.map((route) => route.host)
     expect(hosts).toEqual([...hosts].sort())
     expect(body.routes.filter((route) => route.host === 'app-1.example.com')).toEqual([
-      expect.objectContaining({ match: 'Prefix', path: '/', backend: 'default_app-1_80', owner: 'Ingress default/app-1', servers: [expect.objectContaining({ address: '10.0.0.2' })] }),
+      expect.objectContaining({
+        match: 'Prefix',
+        path: '/',
+        backend: 'default_app-1_80',
+        owner: 'Ingress default/app-1',
+        servers: [expect.objectContaining({ address: '10.0.0.2' })],
+      }),
       expect.objectContaining({ match: 'Prefix', path: '/api', backend: 'default_app-1_80' }),
     ])
     expect(body.routes.find((route) => route.host === 'empty.example.com')).toMatchObject({ match: 'Exact', path: '/x', servers: [] })

@@ -8,7 +8,11 @@ import { harness } from './app-harness.ts'
 
 const shop = fixtureCertificate('shop.example.com')
 const mismatched = tlsSecret('shop-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem)
-const shopIngress = ingress({ name: 'shop', tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }] })
+const shopIngress = ingress({
+  name: 'shop',
+  tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
+  rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }],
+})
 
 describe('TLS Secrets a write carries', () => {
   it('are judged again by a resync, so a Secret stored before the check is rejected at the next one', async () => {
@@ -16,8 +20,12 @@ describe('TLS Secrets a write carries', () => {
     const token = await server.register('prod')
     const objects = [service('web'), shopIngress, mismatched]
     // As a cluster stored it before writes checked certificates against their keys.
-    await commitEvents({ store: server.store, cluster: 'prod', options: {}, context: coldContext() }, objects.map((object) => ({ type: 'MODIFIED', object })))
-    const files = async () => ((await (await server.call('GET', '/v1/clusters/prod/status', token)).json()) as { files: { path: string }[] }).files.map((file) => file.path)
+    await commitEvents(
+      { store: server.store, cluster: 'prod', options: {}, context: coldContext() },
+      objects.map((object) => ({ type: 'MODIFIED', object })),
+    )
+    const files = async () =>
+      ((await (await server.call('GET', '/v1/clusters/prod/status', token)).json()) as { files: { path: string }[] }).files.map((file) => file.path)
     expect(await files()).toContain(FILES.crtList)
 
     const response = await server.call('PUT', '/v1/clusters/prod/objects', token, { apiVersion: 'v1', kind: 'List', items: objects })

@@ -9,7 +9,7 @@ describe('DIR/agent.cfg', () => {
   beforeEach(async () => void (dir = await makeTempDir('hapedge-agent-config')))
   afterEach(() => removeTempDir(dir))
 
-  it('names the stats socket absolutely, though DIR and the socket were given from the agent\'s directory: HAProxy resolves it from its own', async () => {
+  it("names the stats socket absolutely, though DIR and the socket were given from the agent's directory: HAProxy resolves it from its own", async () => {
     const near = relative(process.cwd(), dir)
     await writeAgentConfig(near, join(near, 'stats.sock'))
     expect(await readFile(join(dir, AGENT_CONFIG), 'utf8')).toBe(`global\n    stats socket ${join(dir, 'stats.sock')} level admin\n`)

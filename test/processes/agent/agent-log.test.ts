@@ -50,17 +50,38 @@ describe('what the agent says as it goes', () => {
 
     await server.events('prod', token, app(1).map(put))
     await agent.sync('push')
-    expect(said()).toEqual([{ line: expect.stringMatching(/^generation 1 reloaded in \d+ ms: no generation was installed before \(by push\)$/), level: 'info' }])
+    expect(said()).toEqual([
+      { line: expect.stringMatching(/^generation 1 reloaded in \d+ ms: no generation was installed before \(by push\)$/), level: 'info' },
+    ])
 
     await server.events('prod', token, [put(endpointSlice('app-1', ['10.0.0.7', '10.0.0.8']))])
     await agent.sync('poll')
     const servers = plans.at(-1)!.servers.length
-    expect(said()).toEqual([{ line: expect.stringMatching(new RegExp(`^generation 2 applied at runtime in \\d+ ms: ${servers} servers \\(by poll\\)$`)), level: 'info' }])
+    expect(said()).toEqual([
+      { line: expect.stringMatching(new RegExp(`^generation 2 applied at runtime in \\d+ ms: ${servers} servers \\(by poll\\)$`)), level: 'info' },
+    ])
 
-    await server.events('prod', token, [put(ingress({ name: 'app-1', rules: [{ host: 'app-1.example.com', paths: [{ path: '/', service: 'app-1' }, { path: '/more', service: 'app-1' }] }] }))])
+    await server.events('prod', token, [
+      put(
+        ingress({
+          name: 'app-1',
+          rules: [
+            {
+              host: 'app-1.example.com',
+              paths: [
+                { path: '/', service: 'app-1' },
+                { path: '/more', service: 'app-1' },
+              ],
+            },
+          ],
+        }),
+      ),
+    ])
     await agent.sync('watch')
     const entries = plans.at(-1)!.maps.length
-    expect(said()).toEqual([{ line: expect.stringMatching(new RegExp(`^generation 3 applied at runtime in \\d+ ms: ${entries} map entries \\(by watch\\)$`)), level: 'info' }])
+    expect(said()).toEqual([
+      { line: expect.stringMatching(new RegExp(`^generation 3 applied at runtime in \\d+ ms: ${entries} map entries \\(by watch\\)$`)), level: 'info' },
+    ])
 
     await server.events('prod', token, app(2).map(put))
     await agent.sync('push')
@@ -84,20 +105,23 @@ describe('what the agent says as it goes', () => {
     expect(said()).toEqual([])
   })
 
-  it('says a generation haproxy -c refuses on one line, with the objects to blame and HAProxy\'s words, once', async () => {
+  it("says a generation haproxy -c refuses on one line, with the objects to blame and HAProxy's words, once", async () => {
     const { server, token, haproxy, agent, said } = await setup()
     await server.events('prod', token, app(1).map(put))
     await agent.sync()
     said()
 
-    haproxy.refuse = '[NOTICE]   (7) : haproxy version is 2.6\n[ALERT]    (7) : config : parsing [current/20-backends.cfg:5] : unknown keyword \'bogus\'\n[ALERT]    (7) : config : Fatal errors found in configuration.\n'
+    haproxy.refuse =
+      "[NOTICE]   (7) : haproxy version is 2.6\n[ALERT]    (7) : config : parsing [current/20-backends.cfg:5] : unknown keyword 'bogus'\n[ALERT]    (7) : config : Fatal errors found in configuration.\n"
     await server.events('prod', token, app(2).map(put))
     await agent.sync('push')
     await agent.sync('poll')
     const [refused, ...more] = said()
     expect(more).toEqual([])
     expect(refused).toEqual({
-      line: expect.stringMatching(/^generation 2 refused by haproxy -c \([0-9a-f]{12}, blaming Service default\/app-2; the files before it stay current\): \[ALERT\] +\(7\) : config : parsing .*unknown keyword 'bogus' \| \[ALERT\] .*Fatal errors found in configuration\.$/),
+      line: expect.stringMatching(
+        /^generation 2 refused by haproxy -c \([0-9a-f]{12}, blaming Service default\/app-2; the files before it stay current\): \[ALERT\] +\(7\) : config : parsing .*unknown keyword 'bogus' \| \[ALERT\] .*Fatal errors found in configuration\.$/,
+      ),
       level: 'error',
     })
   })
@@ -106,7 +130,12 @@ describe('what the agent says as it goes', () => {
     const server = harness()
     const token = await server.register('prod', { agentOrigins: ['https://*.pods.example.com'] })
     const lines: string[] = []
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
+    const source = {
+      source: 'http://hapedge',
+      cluster: 'prod',
+      token,
+      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
+    }
     const report = statusReporter(source, 'haproxy-0', 'http://127.0.0.1:8790', (line) => void lines.push(line))
     const status = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
     await report(status)
@@ -121,7 +150,13 @@ describe('what the agent says when it starts', () => {
   const base = { cluster: 'prod', source: 'https://hapedge.example', poll: '5s' }
 
   it('names the cluster, the function and each way it hears of a generation', () => {
-    expect(followingLine({ ...base, push: { listen: { address: '127.0.0.1', port: 8790 }, advertised: 'http://127.0.0.1:8790' }, watch: { namespace: 'hapedge', name: 'prod' } })).toBe(
+    expect(
+      followingLine({
+        ...base,
+        push: { listen: { address: '127.0.0.1', port: 8790 }, advertised: 'http://127.0.0.1:8790' },
+        watch: { namespace: 'hapedge', name: 'prod' },
+      }),
+    ).toBe(
       'following cluster prod at https://hapedge.example: push on 127.0.0.1:8790 (advertised as http://127.0.0.1:8790), watch HAProxyCfg hapedge/prod, poll every 5s',
     )
     expect(followingLine(base)).toBe('following cluster prod at https://hapedge.example: no push (no --listen), poll every 5s')

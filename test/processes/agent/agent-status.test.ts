@@ -11,7 +11,7 @@ const put = (object: unknown) => ({ type: 'MODIFIED', object })
 /** What an agent's status says of what runs. */
 const said = ({ generation, manifest, lastError }: AgentStatus) => ({ generation, manifest, lastError })
 
-describe("what the agent reports of itself", () => {
+describe('what the agent reports of itself', () => {
   let dir: string
   beforeEach(async () => void (dir = await makeTempDir('hapedge-agent-status')))
   afterEach(() => removeTempDir(dir))
@@ -28,9 +28,13 @@ describe("what the agent reports of itself", () => {
     }) as typeof fetch
     const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
     const reported: AgentStatus[] = []
-    const agentOn = (pod?: string) =>
-      new Agent(source, dir, coldContext(), undefined, pod ? async (status) => void reported.push(status) : undefined)
-    const agents = async () => ((await (await server.call('GET', '/v1/clusters/prod/agents', token)).json()) as { agents: { pod: string; generation: number | null; lastError: string | null }[] }).agents
+    const agentOn = (pod?: string) => new Agent(source, dir, coldContext(), undefined, pod ? async (status) => void reported.push(status) : undefined)
+    const agents = async () =>
+      (
+        (await (await server.call('GET', '/v1/clusters/prod/agents', token)).json()) as {
+          agents: { pod: string; generation: number | null; lastError: string | null }[]
+        }
+      ).agents
     return { server, token, committed, link, source, reported, agentOn, agents }
   }
 

@@ -39,11 +39,14 @@ describe('the agent', () => {
     const token = await server.register('prod')
     const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
       const response = await server.app.request(String(input), init)
-      if (tamper && String(input).includes('/blobs/')) return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
+      if (tamper && String(input).includes('/blobs/'))
+        return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
       if (!tamper || !String(input).includes('/head?have=')) return response
       // HEAD's answer carries the blobs the agent lacks: tamper with those too.
       const head = (await response.json()) as { blobs: Record<string, string> }
-      const blobs = Object.fromEntries(Object.entries(head.blobs).map(([sha256, text]) => [sha256, new TextDecoder().decode(tamper(String(input), new TextEncoder().encode(text).buffer))]))
+      const blobs = Object.fromEntries(
+        Object.entries(head.blobs).map(([sha256, text]) => [sha256, new TextDecoder().decode(tamper(String(input), new TextEncoder().encode(text).buffer))]),
+      )
       return Response.json({ ...head, blobs })
     }) as typeof fetch
     const haproxy = new RecordingHaproxy()
@@ -104,7 +107,12 @@ describe('the agent', () => {
     let release!: () => void
     const hanging = new Promise<void>((resolve) => (release = resolve))
     const reports: (number | null)[] = []
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
+    const source = {
+      source: 'http://hapedge',
+      cluster: 'prod',
+      token,
+      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
+    }
     // The first report hangs until released (a slow function): the next sync must neither wait for it nor be lost.
     const agent = new Agent(source, dir, coldContext(), new RecordingHaproxy(), async (status) => {
       reports.push(status.generation)
@@ -127,15 +135,26 @@ describe('the agent', () => {
     const check = {
       async check(staged: string) {
         checked.push(staged)
-        if (refuse) throw new CheckRefused('haproxy -c refused it', `[NOTICE] (1) : haproxy version is 2.6\n[ALERT] (1) : config : parsing [${staged}/20-backends.cfg:1] : unknown keyword\n`)
+        if (refuse)
+          throw new CheckRefused(
+            'haproxy -c refused it',
+            `[NOTICE] (1) : haproxy version is 2.6\n[ALERT] (1) : config : parsing [${staged}/20-backends.cfg:1] : unknown keyword\n`,
+          )
       },
     }
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch }
+    const source = {
+      source: 'http://hapedge',
+      cluster: 'prod',
+      token,
+      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
+    }
     const agent = new Agent(source, dir, coldContext(), check)
     await server.events('prod', token, app(1).map(put))
     const refused = await agent.sync()
     expect(refused).toMatchObject({ generation: null, manifest: null })
-    expect(refused.lastError).toMatch(/^haproxy -c refused generation 1 \([0-9a-f]{12}\), blaming Service default\/app-1; no generation is current:\n\[ALERT\] .*unknown keyword$/)
+    expect(refused.lastError).toMatch(
+      /^haproxy -c refused generation 1 \([0-9a-f]{12}\), blaming Service default\/app-1; no generation is current:\n\[ALERT\] .*unknown keyword$/,
+    )
     expect(await installedGeneration(dir)).toBeUndefined()
     expect(await readFile(join(checked[0]!, '20-backends.cfg'), 'utf8')).toMatch(/^backend default_app-1_80\n/)
 

@@ -30,7 +30,11 @@ describe('parseFlags', () => {
     expect(parseFlags(flags, complete, {})).toEqual({ in: ['a'], out: 'b', token: 't', socket: 's', poll: '5s', pod: undefined, once: false })
     expect(parseFlags(flags, [...complete, '--pod', 'given'], { TEST_POD: 'from-env' }).pod).toBe('given')
     expect(parseFlags(flags, complete, { TEST_POD: 'from-env' }).pod).toBe('from-env')
-    expect(parseFlags(flags, ['--in', 'a', '--out', 'b', '--once'], { TEST_TOKEN: 'env-token' })).toMatchObject({ token: 'env-token', once: true, socket: undefined })
+    expect(parseFlags(flags, ['--in', 'a', '--out', 'b', '--once'], { TEST_TOKEN: 'env-token' })).toMatchObject({
+      token: 'env-token',
+      once: true,
+      socket: undefined,
+    })
   })
 
   it('gives a repeatable flag every value in order, and any other flag its last', () => {

@@ -30,7 +30,9 @@ describe('hapedge gc (CLI)', () => {
     expect(run.code).toBe(0)
     const [said, ...reports] = run.stdout.split('\n')
     expect(said).toBe(`no --cluster named: collecting every cluster in ${data}`)
-    expect(reports.join('\n')).toMatch(/^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\nstaging: generation 1, kept 1 generations \(\d+ objects\); deleted 0, 0 unreferenced but younger than 0s\n$/)
+    expect(reports.join('\n')).toMatch(
+      /^prod-eu: generation 3, kept 1 generations \(\d+ objects\); deleted [1-9]\d*, 0 unreferenced but younger than 0s\nstaging: generation 1, kept 1 generations \(\d+ objects\); deleted 0, 0 unreferenced but younger than 0s\n$/,
+    )
 
     const head = await readHead(store, clusterKeys('prod-eu'))
     expect(await readGeneration(store, 'prod-eu', head!.head.manifest, coldContext())).toEqual(fullRebuild(app(1, ['/', '/b'])).files)
@@ -53,8 +55,14 @@ describe('hapedge gc (CLI)', () => {
   })
 
   it('refuses a cluster id that could name another path, and wrong flags, with exit code 2', async () => {
-    expect(await hapedge(['gc', '--data', data, '--cluster', '../etc'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/) })
-    expect(await hapedge(['gc', '--data', data, '--cluster', 'a', '--grace', 'soon'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--grace soon: a duration/) })
+    expect(await hapedge(['gc', '--data', data, '--cluster', '../etc'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--cluster "\.\.\/etc": a DNS label/),
+    })
+    expect(await hapedge(['gc', '--data', data, '--cluster', 'a', '--grace', 'soon'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--grace soon: a duration/),
+    })
     expect(await hapedge(['gc', '--data', data, '--keep', '0'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--keep 0: a whole number/) })
     // Three process starts, each compiling the command through tsx: seconds on a loaded 2-core machine.
   }, 30_000)

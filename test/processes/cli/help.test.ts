@@ -51,7 +51,11 @@ async function printedHelps(argvs: string[][]) {
 
 describe.each(commands)('hapedge help %s', (name, command) => {
   it('prints the same help on stdout with exit code 0 for help NAME, NAME --help and NAME -h', async () => {
-    const printed = await printedHelps([['help', name], [name, '--help'], [name, '-h']])
+    const printed = await printedHelps([
+      ['help', name],
+      [name, '--help'],
+      [name, '-h'],
+    ])
     expect(printed.map(({ code }) => code)).toEqual([0, 0, 0])
     expect(new Set(printed.map(({ text }) => text)).size).toBe(1)
   })

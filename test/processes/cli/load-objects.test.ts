@@ -72,19 +72,16 @@ describe('loadObjects: YAML', () => {
       ].join('\n'),
     )
     const loaded = await loadObjects([file])
-    expect(loaded.map((l) => l.source)).toEqual([
-      `${file}#1`,
-      `${file}#3 items[0]`,
-      `${file}#3 items[1].items[0]`,
-      `${file}#3 items[2]`,
-      `${file}#5`,
-    ])
+    expect(loaded.map((l) => l.source)).toEqual([`${file}#1`, `${file}#3 items[0]`, `${file}#3 items[1].items[0]`, `${file}#3 items[2]`, `${file}#5`])
     expect(names(loaded)).toEqual(['svc', 'ing-a', 'nested', 'ing-b', 'haproxy'])
     expect(loaded[1]?.object).toEqual({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'ing-a' } })
   })
 
   it('treats a top-level sequence like List items, and an empty List as no objects', async () => {
-    const file = await write('seq.yaml', '- {kind: Service, metadata: {name: one}}\n- {kind: Service, metadata: {name: two}}\n---\nkind: List\napiVersion: v1\nitems: []\n')
+    const file = await write(
+      'seq.yaml',
+      '- {kind: Service, metadata: {name: one}}\n- {kind: Service, metadata: {name: two}}\n---\nkind: List\napiVersion: v1\nitems: []\n',
+    )
     const loaded = await loadObjects([file])
     expect(loaded.map((l) => l.source)).toEqual([`${file}#1 [0]`, `${file}#1 [1]`])
     expect(names(loaded)).toEqual(['one', 'two'])
@@ -134,7 +131,13 @@ describe('loadObjects: YAML', () => {
 
   it('stops alias expansion bombs', async () => {
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]']
-    for (const [prev, name] of [['a', 'b'], ['b', 'c'], ['c', 'd'], ['d', 'e'], ['e', 'f']] as const) {
+    for (const [prev, name] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+      ['d', 'e'],
+      ['e', 'f'],
+    ] as const) {
       lines.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`)
     }
     const file = await write('laughs.yaml', lines.join('\n') + '\n')

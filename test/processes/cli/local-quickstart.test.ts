@@ -10,7 +10,7 @@ describe('the local quickstart', () => {
     expect(readme).toContain(`\n${block}\n`)
   })
 
-  it('keeps the admin token out of what the backends serve, and names HAProxy\'s master socket absolutely', () => {
+  it("keeps the admin token out of what the backends serve, and names HAProxy's master socket absolutely", () => {
     const lines = quickstartLines(quickstartSteps(exampleQuickstart()))
     const servers = lines.filter((line) => line.startsWith('python3 -m http.server'))
     expect(servers).toHaveLength(2)

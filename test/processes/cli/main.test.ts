@@ -26,7 +26,9 @@ describe('hapedge on an error it did not foresee', () => {
 
   async function stderrOf(argv: string[]): Promise<{ code: number; stderr: string }> {
     const lines: string[] = []
-    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void lines.push(parts.map((part) => (part instanceof Error ? part.stack : String(part))).join(' ')))
+    vi.spyOn(console, 'error').mockImplementation(
+      (...parts: unknown[]) => void lines.push(parts.map((part) => (part instanceof Error ? part.stack : String(part))).join(' ')),
+    )
     const code = await main(argv)
     return { code, stderr: lines.join('\n') }
   }

@@ -43,7 +43,10 @@ describe('hapedge render --http-bind / --https-bind', () => {
 
   it('exits 2 naming the flag and the address when run as a command', async () => {
     const run = await hapedge(['render', '--in', EXAMPLE, '--out', out, '--http-bind', '999.999.999.999:80'])
-    expect(run).toMatchObject({ code: 2, stderr: expect.stringMatching(/^hapedge render: --http-bind 999\.999\.999\.999:80: "999\.999\.999\.999" is not an IPv4 address/) })
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^hapedge render: --http-bind 999\.999\.999\.999:80: "999\.999\.999\.999" is not an IPv4 address/),
+    })
   }, 30_000)
 })
 
@@ -58,7 +61,11 @@ describe('hapedge render and TLS Secrets', () => {
   it('rejects a Secret whose key is not its certificate’s, as a write does, and renders its hosts without it', async () => {
     const shop = fixtureCertificate('shop.example.com')
     const objects = [
-      ingress({ name: 'shop', tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }] }),
+      ingress({
+        name: 'shop',
+        tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
+        rules: [{ host: 'shop.example.com', paths: [{ service: 'web' }] }],
+      }),
       tlsSecret('shop-tls', shop.certPem, fixtureCertificate('apps.example.com').keyPem),
     ]
     await writeFile(join(dir, 'objects.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }))

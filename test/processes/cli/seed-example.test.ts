@@ -16,7 +16,8 @@ describe("npm start's example cluster", () => {
   beforeEach(async () => void (data = await makeTempDir('hapedge-seed')))
   afterEach(() => removeTempDir(data))
 
-  const record = async (server: ReturnType<typeof harness>) => (await (await server.call('GET', '/v1/clusters/example', ADMIN)).json()) as { httpBind: string; agentOrigins: string[] }
+  const record = async (server: ReturnType<typeof harness>) =>
+    (await (await server.call('GET', '/v1/clusters/example', ADMIN)).json()) as { httpBind: string; agentOrigins: string[] }
 
   it('is registered with loopback binds and agentOrigins that let the function push to the local agent, and the quickstart is printed', async () => {
     const server = harness()
@@ -26,7 +27,11 @@ describe("npm start's example cluster", () => {
     expect(registered.httpBind).toMatch(/^127\.0\.0\.1:/)
     expect(originAllowed(registered.agentOrigins, AGENT)).toBe(true)
     const quickstart = exampleQuickstart(URL, data)
-    expect(printed.join('\n')).toContain(quickstartLines(quickstartSteps(quickstart)).map((line) => `  ${line}`).join('\n'))
+    expect(printed.join('\n')).toContain(
+      quickstartLines(quickstartSteps(quickstart))
+        .map((line) => `  ${line}`)
+        .join('\n'),
+    )
   })
 
   it('lets the local agent be pushed to on a data directory an earlier npm start registered without agentOrigins', async () => {

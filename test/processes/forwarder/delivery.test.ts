@@ -4,12 +4,19 @@ import { Delivery } from '../../../processes/forwarder/delivery.ts'
 import { FunctionClient } from '../../../processes/forwarder/function-client.ts'
 import { eventually } from '../../support/eventually.ts'
 
-const event = (name: string, padding = 0): WatchEvent => ({ type: 'MODIFIED', object: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, ...(padding ? { padding: 'x'.repeat(padding) } : {}) } })
+const event = (name: string, padding = 0): WatchEvent => ({
+  type: 'MODIFIED',
+  object: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, ...(padding ? { padding: 'x'.repeat(padding) } : {}) },
+})
 const ok = (generation: number) => new Response(JSON.stringify({ generation, manifest: 'm', committed: true }), { status: 200 })
-const refuse = (status: number, message: string, path?: string, headers: Record<string, string> = {}) => new Response(JSON.stringify({ error: { message, ...(path ? { path } : {}) } }), { status, headers })
+const refuse = (status: number, message: string, path?: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error: { message, ...(path ? { path } : {}) } }), { status, headers })
 
 /** A Delivery over the real FunctionClient, whose fetch answers from `answer` and records each request's body. */
-function deliveryWith(answer: (body: { events?: WatchEvent[]; items?: unknown[] }, call: number) => Response | Promise<Response>, options: { maxEvents?: number; maxBytes?: number } = {}) {
+function deliveryWith(
+  answer: (body: { events?: WatchEvent[]; items?: unknown[] }, call: number) => Response | Promise<Response>,
+  options: { maxEvents?: number; maxBytes?: number } = {},
+) {
   const bodies: { events?: WatchEvent[]; items?: unknown[] }[] = []
   const log: string[] = []
   let snapshots = 0
@@ -53,7 +60,9 @@ describe('Delivery: the forwarder’s ordered sender', () => {
   })
 
   it('splits a batch the function finds too large until every part is taken', async () => {
-    const { delivery, sentNames, log } = deliveryWith((body) => (body.events && body.events.length > 2 ? refuse(413, 'the body is larger than 100 bytes; send smaller batches') : ok(3)))
+    const { delivery, sentNames, log } = deliveryWith((body) =>
+      body.events && body.events.length > 2 ? refuse(413, 'the body is larger than 100 bytes; send smaller batches') : ok(3),
+    )
     for (const name of ['a', 'b', 'c', 'd', 'e']) delivery.add(event(name))
     await delivery.drain(5_000)
     const delivered = sentNames().slice(-5)
@@ -62,11 +71,17 @@ describe('Delivery: the forwarder’s ordered sender', () => {
   })
 
   it('sets aside the one event a 400 names and sends the others', async () => {
-    const { delivery, bodies, log } = deliveryWith((body) => (body.events?.some((sent) => (sent.object.metadata as { name: string }).name === 'bad') ? refuse(400, 'must be a DNS label', 'events[1].object.metadata.name') : ok(4)))
+    const { delivery, bodies, log } = deliveryWith((body) =>
+      body.events?.some((sent) => (sent.object.metadata as { name: string }).name === 'bad')
+        ? refuse(400, 'must be a DNS label', 'events[1].object.metadata.name')
+        : ok(4),
+    )
     for (const name of ['a', 'bad', 'c']) delivery.add(event(name))
     await delivery.drain(5_000)
     expect(bodies.at(-1)!.events!.map((sent) => (sent.object.metadata as { name: string }).name)).toEqual(['a', 'c'])
-    expect(log).toContain('POST http://function.test/v1/clusters/prod/events: 400 must be a DNS label (at events[1].object.metadata.name); not sending MODIFIED Service default/bad again, sending the other 2')
+    expect(log).toContain(
+      'POST http://function.test/v1/clusters/prod/events: 400 must be a DNS label (at events[1].object.metadata.name); not sending MODIFIED Service default/bad again, sending the other 2',
+    )
   })
 
   it('does not send a refused batch forever: it logs why, and a full resync follows', async () => {

@@ -3,7 +3,8 @@ import { trimObject } from '../../../functions/adapters/kubernetes/kube-object.t
 import { SecretReferences } from '../../../processes/forwarder/secret-references.ts'
 import { ingress } from '../../support/objects.ts'
 
-const naming = (name: string, ...secrets: string[]) => ingress({ name, namespace: 'shop', rules: [], tls: secrets.map((secretName) => ({ hosts: [`${name}.example.com`], secretName })) })
+const naming = (name: string, ...secrets: string[]) =>
+  ingress({ name, namespace: 'shop', rules: [], tls: secrets.map((secretName) => ({ hosts: [`${name}.example.com`], secretName })) })
 
 describe('SecretReferences', () => {
   it('says a Secret came into use with its first Ingress and went out of use with its last, in the Ingress’s namespace only', () => {
@@ -20,7 +21,20 @@ describe('SecretReferences', () => {
 
 describe('trimObject', () => {
   it('puts back the apiVersion and kind a LIST leaves off, and drops managedFields and kubectl’s last-applied copy only', () => {
-    const listed = { metadata: { name: 'web', namespace: 'shop', managedFields: [{ manager: 'kubectl' }], annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{…}', 'hapedge.io/ssl-redirect': 'false' } }, spec: { ports: [] } }
-    expect(trimObject(listed, 'v1', 'Service')).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' } }, spec: { ports: [] } })
+    const listed = {
+      metadata: {
+        name: 'web',
+        namespace: 'shop',
+        managedFields: [{ manager: 'kubectl' }],
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{…}', 'hapedge.io/ssl-redirect': 'false' },
+      },
+      spec: { ports: [] },
+    }
+    expect(trimObject(listed, 'v1', 'Service')).toEqual({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'shop', annotations: { 'hapedge.io/ssl-redirect': 'false' } },
+      spec: { ports: [] },
+    })
   })
 })

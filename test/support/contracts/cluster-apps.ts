@@ -15,7 +15,7 @@ export const instantClock = (start = Date.parse('2026-12-03T00:00:00Z')): Clock 
   return {
     now: () => new Date(now),
     sleep: async (ms) => void (now += ms),
-    random: () => ((seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff),
+    random: () => (seed = (seed * 48271) % 0x7fffffff) / 0x7fffffff,
     advance: (ms) => void (now += ms),
   }
 }

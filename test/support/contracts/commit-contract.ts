@@ -95,7 +95,8 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
         const second = await collectGarbage(store, cluster, coldContext(), { keep: 2, graceMs: 0 })
         expect(second).toMatchObject({ complete: true, retained: [3, 2] })
         expect(await currentFiles(store, cluster)).toEqual(a)
-        for (const record of await records(store, cluster)) await expect(readGeneration(store, cluster, record.manifest, coldContext())).resolves.toBeInstanceOf(Map)
+        for (const record of await records(store, cluster))
+          await expect(readGeneration(store, cluster, record.manifest, coldContext())).resolves.toBeInstanceOf(Map)
         await cleanup?.()
       },
       SLOW,
@@ -123,7 +124,8 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
         writing = false
         expect(await collector).toBeGreaterThan(0)
         const live = new Map<string, unknown>()
-        for (const object of [...app(0), ...objects]) live.set(JSON.stringify([(object as { kind: string }).kind, (object as { metadata: { name: string } }).metadata.name]), object)
+        for (const object of [...app(0), ...objects])
+          live.set(JSON.stringify([(object as { kind: string }).kind, (object as { metadata: { name: string } }).metadata.name]), object)
         expect(await currentFiles(store, cluster)).toEqual(fullRebuild([...live.values()]).files)
         await cleanup?.()
       },

@@ -100,14 +100,18 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractS
       expect(await collect(store, `${at}nothing/`)).toEqual([])
     })
 
-    it('lists and deletes past one page of a thousand keys', async () => {
-      const at = scope()
-      const keys = Array.from({ length: 1050 }, (_, i) => `${at}${String(i).padStart(4, '0')}`)
-      for (let start = 0; start < keys.length; start += 50) await Promise.all(keys.slice(start, start + 50).map((key) => store.put(key, '')))
-      expect((await collect(store, at)).map((object) => object.key)).toEqual(keys)
-      await store.delete(keys)
-      expect(await collect(store, at)).toEqual([])
-    }, SLOW)
+    it(
+      'lists and deletes past one page of a thousand keys',
+      async () => {
+        const at = scope()
+        const keys = Array.from({ length: 1050 }, (_, i) => `${at}${String(i).padStart(4, '0')}`)
+        for (let start = 0; start < keys.length; start += 50) await Promise.all(keys.slice(start, start + 50).map((key) => store.put(key, '')))
+        expect((await collect(store, at)).map((object) => object.key)).toEqual(keys)
+        await store.delete(keys)
+        expect(await collect(store, at)).toEqual([])
+      },
+      SLOW,
+    )
 
     it('deletes keys, and deleting missing keys is no error', async () => {
       const at = scope()
@@ -120,15 +124,19 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractS
       await store.delete([`${at}x`])
     })
 
-    it('round-trips a large object (8 MiB and a bit) byte-exact', async () => {
-      const key = `${scope()}large`
-      const body = noise(8 * 1024 * 1024 + 123)
-      const etag = await store.put(key, body)
-      const got = await store.get(key)
-      expect(got?.size).toBe(body.length)
-      expect(firstDifference(got!.body, body)).toBe(-1)
-      expect(got?.etag).toBe(etag)
-    }, SLOW)
+    it(
+      'round-trips a large object (8 MiB and a bit) byte-exact',
+      async () => {
+        const key = `${scope()}large`
+        const body = noise(8 * 1024 * 1024 + 123)
+        const etag = await store.put(key, body)
+        const got = await store.get(key)
+        expect(got?.size).toBe(body.length)
+        expect(firstDifference(got!.body, body)).toBe(-1)
+        expect(got?.etag).toBe(etag)
+      },
+      SLOW,
+    )
 
     describe('conditional puts', () => {
       const honours = () => subject.honoursConditions
@@ -164,32 +172,44 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractS
         }
       })
 
-      it(when('loses no update among 20 concurrent CAS increments', 'states that 20 writers holding one stale etag all win'), async () => {
-        const key = `${scope()}counter`
-        if (honours()) {
-          const attempts = await Promise.all(Array.from({ length: 20 }, () => casIncrement(store, key)))
-          expect(await readCounter(store, key)).toBe(20)
-          expect(attempts.some((count) => count > 1), 'the writers really raced').toBe(true)
-        } else {
-          // One after another: such a server may also fail concurrent writes of one key outright.
-          const read = (await store.put(key, '0'))!
-          for (let i = 1; i <= 20; i++) expect(await store.put(key, String(i), { ifMatch: read }), 'this server ignores If-Match').toEqual(expect.any(String))
-          expect(await readCounter(store, key)).toBe(20)
-        }
-      }, SLOW)
+      it(
+        when('loses no update among 20 concurrent CAS increments', 'states that 20 writers holding one stale etag all win'),
+        async () => {
+          const key = `${scope()}counter`
+          if (honours()) {
+            const attempts = await Promise.all(Array.from({ length: 20 }, () => casIncrement(store, key)))
+            expect(await readCounter(store, key)).toBe(20)
+            expect(
+              attempts.some((count) => count > 1),
+              'the writers really raced',
+            ).toBe(true)
+          } else {
+            // One after another: such a server may also fail concurrent writes of one key outright.
+            const read = (await store.put(key, '0'))!
+            for (let i = 1; i <= 20; i++) expect(await store.put(key, String(i), { ifMatch: read }), 'this server ignores If-Match').toEqual(expect.any(String))
+            expect(await readCounter(store, key)).toBe(20)
+          }
+        },
+        SLOW,
+      )
 
-      it(when('lets exactly one of 10 concurrent create-only puts win', 'states that 10 create-only puts all succeed'), async () => {
-        const key = `${scope()}race`
-        if (honours()) {
-          const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.put(key, `writer ${i}`, { ifNoneMatch: '*' })))
-          const winners = results.flatMap((etag, i) => (etag ? [i] : []))
-          expect(winners).toHaveLength(1)
-          expect(text((await store.get(key))!.body)).toBe(`writer ${winners[0]}`)
-        } else {
-          for (let i = 0; i < 10; i++) expect(await store.put(key, `writer ${i}`, { ifNoneMatch: '*' }), 'this server ignores If-None-Match').toEqual(expect.any(String))
-          expect(text((await store.get(key))!.body)).toBe('writer 9')
-        }
-      }, SLOW)
+      it(
+        when('lets exactly one of 10 concurrent create-only puts win', 'states that 10 create-only puts all succeed'),
+        async () => {
+          const key = `${scope()}race`
+          if (honours()) {
+            const results = await Promise.all(Array.from({ length: 10 }, (_, i) => store.put(key, `writer ${i}`, { ifNoneMatch: '*' })))
+            const winners = results.flatMap((etag, i) => (etag ? [i] : []))
+            expect(winners).toHaveLength(1)
+            expect(text((await store.get(key))!.body)).toBe(`writer ${winners[0]}`)
+          } else {
+            for (let i = 0; i < 10; i++)
+              expect(await store.put(key, `writer ${i}`, { ifNoneMatch: '*' }), 'this server ignores If-None-Match').toEqual(expect.any(String))
+            expect(text((await store.get(key))!.body)).toBe('writer 9')
+          }
+        },
+        SLOW,
+      )
     })
   })
 }

@@ -75,7 +75,7 @@ export function s3WireContract(name: string, setup: () => Promise<WireSubject>):
     it.each([
       [500, 'InternalError'],
       [403, 'AccessDenied'],
-    ])('turns %i %s into a StorageError naming the operation, the key and S3\'s code, conditional or not', async (status, code) => {
+    ])("turns %i %s into a StorageError naming the operation, the key and S3's code, conditional or not", async (status, code) => {
       wire.reply({ status, code })
       for (const call of [store.put('clusters/a/HEAD', '{}', { ifNoneMatch: '*' }), store.put('clusters/a/HEAD', '{}')]) {
         const error = await storageError(call)

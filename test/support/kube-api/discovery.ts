@@ -7,7 +7,11 @@ export function discoveryDocument(pathname: string, resourceTypes: readonly Reso
   const versions = new Map<string, Set<string>>()
   for (const { group, version } of resourceTypes) if (group) versions.set(group, (versions.get(group) ?? new Set()).add(version))
   if (trimmed === '/apis') {
-    const groups = [...versions].map(([name, set]) => ({ name, versions: [...set].map((version) => ({ groupVersion: `${name}/${version}`, version })), preferredVersion: { groupVersion: `${name}/${[...set][0]}`, version: [...set][0] } }))
+    const groups = [...versions].map(([name, set]) => ({
+      name,
+      versions: [...set].map((version) => ({ groupVersion: `${name}/${version}`, version })),
+      preferredVersion: { groupVersion: `${name}/${[...set][0]}`, version: [...set][0] },
+    }))
     return { kind: 'APIGroupList', apiVersion: 'v1', groups }
   }
   const match = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(trimmed)
@@ -18,7 +22,9 @@ export function discoveryDocument(pathname: string, resourceTypes: readonly Reso
   const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']
   const resources = types.flatMap((type) => [
     { name: type.plural, singularName: type.kind.toLowerCase(), namespaced: type.namespaced, kind: type.kind, verbs },
-    ...(type.status ? [{ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] }] : []),
+    ...(type.status
+      ? [{ name: `${type.plural}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] }]
+      : []),
   ])
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources }
 }

@@ -61,7 +61,14 @@ export class KubeStorage {
     if (this.objects.get(resource)?.has(key(namespace, name))) throw alreadyExists(resource.plural, name)
     const object: KubeObject = { ...structuredClone(input), apiVersion: apiVersionOf(resource), kind: resource.kind }
     if (resource.status && scope !== 'control') delete object.status
-    object.metadata = { ...metadata, ...(namespace === undefined ? {} : { namespace }), uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), generation: 1, resourceVersion: '' }
+    object.metadata = {
+      ...metadata,
+      ...(namespace === undefined ? {} : { namespace }),
+      uid: randomUUID(),
+      creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      generation: 1,
+      resourceVersion: '',
+    }
     if (namespace === undefined) delete object.metadata.namespace
     return this.commit('ADDED', resource, object)
   }
@@ -84,7 +91,13 @@ export class KubeStorage {
     const specChanged = JSON.stringify(withoutMetadataAndStatus(object)) !== JSON.stringify(withoutMetadataAndStatus(previous))
     object.apiVersion = apiVersionOf(resource)
     object.kind = resource.kind
-    object.metadata = { ...(scope === 'status' ? previous.metadata : object.metadata), name, uid: previous.metadata?.uid, creationTimestamp: previous.metadata?.creationTimestamp, generation: specChanged ? generation + 1 : generation }
+    object.metadata = {
+      ...(scope === 'status' ? previous.metadata : object.metadata),
+      name,
+      uid: previous.metadata?.uid,
+      creationTimestamp: previous.metadata?.creationTimestamp,
+      generation: specChanged ? generation + 1 : generation,
+    }
     if (namespace !== undefined) object.metadata.namespace = namespace
     return this.commit('MODIFIED', resource, object, previous)
   }

@@ -20,7 +20,8 @@ export function listResponse(storage: KubeStorage, resource: ResourceType, names
   const token = query.get('continue')
   if (token) {
     const { after, resourceVersion } = JSON.parse(Buffer.from(token, 'base64url').toString()) as { after: string; resourceVersion: number }
-    if (resourceVersion < storage.oldestResourceVersion) throw new KubeError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.')
+    if (resourceVersion < storage.oldestResourceVersion)
+      throw new KubeError(410, 'Expired', 'The provided continue parameter is too old to display a consistent list result.')
     items = items.filter((object) => placeKey(object) > after)
     listVersion = resourceVersion
   }
@@ -31,7 +32,12 @@ export function listResponse(storage: KubeStorage, resource: ResourceType, names
     next = Buffer.from(JSON.stringify({ after: placeKey(items.at(-1)!), resourceVersion: listVersion })).toString('base64url')
   }
   const shown = resource.builtIn ? items.map(({ apiVersion: _apiVersion, kind: _kind, ...rest }) => rest) : items
-  return { apiVersion: apiVersionOf(resource), kind: `${resource.kind}List`, metadata: { resourceVersion: String(listVersion), ...(next ? { continue: next } : {}) }, items: shown }
+  return {
+    apiVersion: apiVersionOf(resource),
+    kind: `${resource.kind}List`,
+    metadata: { resourceVersion: String(listVersion), ...(next ? { continue: next } : {}) },
+    items: shown,
+  }
 }
 
 const placeKey = (object: KubeObject) => `${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`

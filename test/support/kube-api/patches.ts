@@ -14,7 +14,12 @@ export function applyPatch(current: KubeObject, patch: unknown, contentType: str
     patched = mergePatch(current, patch) as KubeObject
     // A merge patch without a resourceVersion applies to whatever is stored; with one, it must be the stored one.
     if (!(patch as KubeObject).metadata?.resourceVersion) patched.metadata = { ...patched.metadata, resourceVersion: undefined }
-  } else throw new KubeError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`)
+  } else
+    throw new KubeError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+    )
   return patched
 }
 
@@ -54,7 +59,13 @@ export function jsonPatch(target: unknown, operations: JsonPatchOperation[]): un
   return document
 }
 
-const pointer = (path: string): string[] => (path === '' ? [] : path.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')))
+const pointer = (path: string): string[] =>
+  path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
 
 function read(document: unknown, path: string): unknown {
   let value = document

@@ -11,7 +11,15 @@ export interface ResourceType {
   status: boolean
 }
 
-const builtIn = (group: string, version: string, kind: string, plural: string, namespaced = true, status = false): ResourceType => ({ group, version, kind, plural, namespaced, builtIn: true, status })
+const builtIn = (group: string, version: string, kind: string, plural: string, namespaced = true, status = false): ResourceType => ({
+  group,
+  version,
+  kind,
+  plural,
+  namespaced,
+  builtIn: true,
+  status,
+})
 
 export const BUILT_IN_RESOURCES: ResourceType[] = [
   builtIn('', 'v1', 'Namespace', 'namespaces', false, true),

@@ -35,8 +35,18 @@ describe("a disk store's leftovers", () => {
     await leave('clusters/prod/blobs/.~tmp-ba9876543210-ef', false)
 
     const removed = await removeLeftovers(root, new Date(Date.now() - 15 * 60_000))
-    expect(removed.map((path) => relative(root!, path)).sort()).toEqual(['.~tmp-0123456789ab-admin-token', 'clusters/prod/.~lock-HEAD.0123456789ab.stale', 'clusters/prod/.~tmp-0123456789ab-HEAD', 'clusters/prod/blobs/.~tmp-0123456789ab-cd'])
-    expect(await filesUnder(root)).toEqual(['clusters/prod/.~lock-HEAD', 'clusters/prod/HEAD', 'clusters/prod/blobs/.~tmp-ba9876543210-ef', 'clusters/prod/blobs/ab'])
+    expect(removed.map((path) => relative(root!, path)).sort()).toEqual([
+      '.~tmp-0123456789ab-admin-token',
+      'clusters/prod/.~lock-HEAD.0123456789ab.stale',
+      'clusters/prod/.~tmp-0123456789ab-HEAD',
+      'clusters/prod/blobs/.~tmp-0123456789ab-cd',
+    ])
+    expect(await filesUnder(root)).toEqual([
+      'clusters/prod/.~lock-HEAD',
+      'clusters/prod/HEAD',
+      'clusters/prod/blobs/.~tmp-ba9876543210-ef',
+      'clusters/prod/blobs/ab',
+    ])
     expect(new TextDecoder().decode((await store.get('clusters/prod/blobs/ab'))!.body)).toBe('blob')
   })
 })

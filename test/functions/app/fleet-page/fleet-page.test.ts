@@ -55,7 +55,12 @@ describe('the fleet page', () => {
     expect(await mine.open(cookie, now)).toEqual(session)
     expect(await sessions(sha256Text('a rotated admin token'), revokedSessions(createMemoryStore())).open(cookie, now)).toBeUndefined()
     expect(await mine.open(cookie, new Date(session.expires.getTime() + 1))).toBeUndefined()
-    expect(await mine.open(cookie.replace(/^\d+/, (at) => String(Number(at) + 3600)), now)).toBeUndefined()
+    expect(
+      await mine.open(
+        cookie.replace(/^\d+/, (at) => String(Number(at) + 3600)),
+        now,
+      ),
+    ).toBeUndefined()
     expect((await mine.issue(now)).session.csrf).not.toBe(session.csrf)
   })
 

@@ -28,7 +28,8 @@ describe('the scheduled garbage job of the Worker and the Lambda', () => {
 
   async function clusterWithHistory() {
     const store = createMemoryStore()
-    for (const paths of [['/'], ['/', '/a'], ['/', '/b']]) await commitEvents({ store, cluster: 'gc', options: {}, context: coldContext() }, app(1, paths).map(modified))
+    for (const paths of [['/'], ['/', '/a'], ['/', '/b']])
+      await commitEvents({ store, cluster: 'gc', options: {}, context: coldContext() }, app(1, paths).map(modified))
     const keys = async () => {
       const found: string[] = []
       for await (const object of store.list('clusters/gc/')) found.push(object.key)
@@ -48,7 +49,9 @@ describe('the scheduled garbage job of the Worker and the Lambda', () => {
   it('with a setting that is not one, fails naming it and deletes nothing', async () => {
     const { store, keys } = await clusterWithHistory()
     const before = await keys()
-    await expect(scheduledGarbageJob(store, { HAPEDGE_GC_KEEP: 'all', HAPEDGE_GC_GRACE_SECONDS: '0' }, sha256Text, 1024 * 1024)).rejects.toThrow('HAPEDGE_GC_KEEP "all": a whole number of generations, at least 1')
+    await expect(scheduledGarbageJob(store, { HAPEDGE_GC_KEEP: 'all', HAPEDGE_GC_GRACE_SECONDS: '0' }, sha256Text, 1024 * 1024)).rejects.toThrow(
+      'HAPEDGE_GC_KEEP "all": a whole number of generations, at least 1',
+    )
     expect(await keys()).toEqual(before)
   })
 })

@@ -23,7 +23,10 @@ describe('the deployment secret of hapedge serve on local disk', () => {
   it('is HAPEDGE_SECRET when set, and none when unset and not to be made', async () => {
     dir = await makeTempDir('hapedge-secret')
     const environment = { HAPEDGE_SECRET: 'from-the-environment-0123456789abcdef', HAPEDGE_PREVIOUS_SECRET: 'the-previous-one-0123456789abcdefghij' }
-    expect(await nodeDeploymentSecrets(dir, { create: true }, environment)).toEqual({ secrets: { current: environment.HAPEDGE_SECRET, previous: environment.HAPEDGE_PREVIOUS_SECRET }, source: 'HAPEDGE_SECRET' })
+    expect(await nodeDeploymentSecrets(dir, { create: true }, environment)).toEqual({
+      secrets: { current: environment.HAPEDGE_SECRET, previous: environment.HAPEDGE_PREVIOUS_SECRET },
+      source: 'HAPEDGE_SECRET',
+    })
     expect(await nodeDeploymentSecrets(dir, { create: false }, {})).toBeUndefined()
   })
 })
