@@ -11,7 +11,7 @@ import type { NodeLoader } from './node-loader.ts'
 /** The snapshot and manifest trees of a committed state (the manifest record is loaded and checked). */
 export async function openTrees(head: CommittedState, loader: NodeLoader, context: TreeContext, keys: ClusterKeys): Promise<ClusterTrees> {
   const text = await loader.text('blobs', head.manifest)
-  let manifest
+  let manifest: ReturnType<typeof parseManifest>
   try {
     manifest = parseManifest(text)
   } catch (error) {

@@ -1,4 +1,4 @@
-import { open, readdir, realpath, stat } from 'node:fs/promises'
+import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { LineCounter, parseAllDocuments } from 'yaml'
 import { CommandError } from './command-error.ts'
@@ -105,7 +105,7 @@ async function statOrThrow(path: string) {
 /** Reads a file in chunks, giving up as soon as it passes MAX_FILE_BYTES (whatever stat said). */
 async function readLimited(file: string): Promise<string> {
   const tooBig = (size: string) => new InputError(file, `file is ${size}, more than the ${MAX_FILE_BYTES / (1024 * 1024)} MiB limit`)
-  let handle
+  let handle: FileHandle
   try {
     handle = await open(file, 'r')
   } catch (error) {

@@ -57,11 +57,11 @@ export function environmentOf(container: Container, objects: KubeObject[]): Map<
     if (source.configMapRef) for (const [key, value] of Object.entries(configMap(source.configMapRef.name))) environment.set(key, value)
     if (source.secretRef) throw new Error(`container ${container.name}: envFrom a Secret hides which variables it sets`)
   }
-  for (const variable of container.env ?? []) environment.set(variable.name, valueOf(variable, configMap))
+  for (const variable of container.env ?? []) environment.set(variable.name, variableValue(variable, configMap))
   return environment
 }
 
-function valueOf(variable: NonNullable<Container['env']>[number], configMap: (name: string) => Record<string, string>): string {
+function variableValue(variable: NonNullable<Container['env']>[number], configMap: (name: string) => Record<string, string>): string {
   if (variable.value !== undefined) return variable.value
   const { configMapKeyRef, secretKeyRef, fieldRef } = variable.valueFrom ?? {}
   if (configMapKeyRef) {

@@ -17,7 +17,6 @@ const workload = (name: string) => {
   if (!found) throw new Error(`no workload ${name} under infra/cluster/`)
   return found
 }
-const containerOf = (name: string, container: string) => containersOf(workload(name).spec).find((candidate) => candidate.name === container)!
 
 /** The flags of `hapedge <command>` after `$(VAR)` expansion, through the command's own parser in the container's environment (an unknown or missing flag throws). */
 function parsedFlags(container: Container, command: string, flags: FlagTable) {

@@ -32,7 +32,7 @@ const hostileIngresses: HostileCase[] = [
   { name: 'host-hash', field: 'spec.rules[0].host', spec: { rules: [rule('evil.test#INJECTED')] } },
   { name: 'host-quotes', field: 'spec.rules[0].host', spec: { rules: [rule('"evil.test" \'INJECTED\'')] } },
   { name: 'host-control', field: 'spec.rules[0].host', spec: { rules: [rule('evil\u0000INJECTED\u0007.test\r')] } },
-  { name: 'host-over-long', field: 'spec.rules[0].host', spec: { rules: [rule(`${'injected'.padEnd(60, 'x')}.`.repeat(5) + 'test')] } },
+  { name: 'host-over-long', field: 'spec.rules[0].host', spec: { rules: [rule(`${`${'injected'.padEnd(60, 'x')}.`.repeat(5)}test`)] } },
   { name: 'path-newline', field: 'spec.rules[0].http.paths[0].path', spec: { rules: [rule('good.test', `/ok${DIRECTIVE}`)] } },
   { name: 'path-space', field: 'spec.rules[0].http.paths[0].path', spec: { rules: [rule('good.test', '/a b INJECTED')] } },
   { name: 'path-quotes', field: 'spec.rules[0].http.paths[0].path', spec: { rules: [rule('good.test', '/a"INJECTED\'')] } },

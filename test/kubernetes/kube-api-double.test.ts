@@ -180,30 +180,26 @@ describe('the Kubernetes API server double, driven by @kubernetes/client-node 1.
 
   it('stores core and events.k8s.io Events and lists them', async () => {
     const config = await double.kubeConfig()
-    await config
-      .makeApiClient(CoreV1Api)
-      .createNamespacedEvent({
-        namespace: 'hapedge',
-        body: {
-          metadata: { name: 'cfg.1', namespace: 'hapedge' },
-          involvedObject: { kind: 'HAProxyCfg', name: 'prod' },
-          reason: 'Committed',
-          message: 'generation 4',
-        },
-      })
-    await config
-      .makeApiClient(EventsV1Api)
-      .createNamespacedEvent({
-        namespace: 'hapedge',
-        body: {
-          metadata: { generateName: 'cfg.' },
-          eventTime: new Date(),
-          reason: 'Committed',
-          action: 'Commit',
-          reportingController: 'hapedge.io/forwarder',
-          reportingInstance: 'x',
-        },
-      })
+    await config.makeApiClient(CoreV1Api).createNamespacedEvent({
+      namespace: 'hapedge',
+      body: {
+        metadata: { name: 'cfg.1', namespace: 'hapedge' },
+        involvedObject: { kind: 'HAProxyCfg', name: 'prod' },
+        reason: 'Committed',
+        message: 'generation 4',
+      },
+    })
+    await config.makeApiClient(EventsV1Api).createNamespacedEvent({
+      namespace: 'hapedge',
+      body: {
+        metadata: { generateName: 'cfg.' },
+        eventTime: new Date(),
+        reason: 'Committed',
+        action: 'Commit',
+        reportingController: 'hapedge.io/forwarder',
+        reportingInstance: 'x',
+      },
+    })
     expect((await config.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: 'hapedge' })).items.map((event) => event.reason)).toEqual(['Committed'])
     const modern = await config.makeApiClient(EventsV1Api).listNamespacedEvent({ namespace: 'hapedge' })
     expect(modern.items).toHaveLength(1)

@@ -131,7 +131,7 @@ function PinBanner(props: ClusterPageProps & { pinned: NonNullable<ClusterView['
       {props.live ? (
         <form method="post" action={`/fleet/${encodeURIComponent(props.cluster.id)}/release`} class="inline">
           <input type="hidden" name="csrf" value={props.csrf} />
-          <button class="primary">{`Release ${plural(pinned.held, 'held change')}`}</button>
+          <button type="submit" class="primary">{`Release ${plural(pinned.held, 'held change')}`}</button>
         </form>
       ) : null}
     </div>
@@ -215,7 +215,7 @@ function History(props: ClusterPageProps & { live: boolean }) {
                 <form method="post" action={`/fleet/${encodeURIComponent(cluster.id)}/rollback`} class="inline">
                   <input type="hidden" name="csrf" value={props.csrf} />
                   <input type="hidden" name="generation" value={String(summary.generation)} />
-                  <button class="danger">{`Roll back to ${summary.generation}`}</button>
+                  <button type="submit" class="danger">{`Roll back to ${summary.generation}`}</button>
                 </form>
               ) : null}
             </td>

@@ -19,7 +19,7 @@ export function CompareForm(props: { cluster: string; generations: GenerationSum
       <select id="to" name="to">
         {options(props.to)}
       </select>
-      <button>Compare</button>
+      <button type="submit">Compare</button>
     </form>
   )
 }

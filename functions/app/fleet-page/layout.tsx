@@ -22,7 +22,9 @@ export function Layout(props: { title: string; csrf?: string; refreshSeconds?: n
           {props.csrf ? (
             <form method="post" action="/fleet/logout">
               <input type="hidden" name="csrf" value={props.csrf} />
-              <button class="link">Sign out</button>
+              <button type="submit" class="link">
+                Sign out
+              </button>
             </form>
           ) : null}
         </header>
@@ -60,7 +62,7 @@ export function LoginPage(props: { failed?: boolean }) {
       <form method="post" action="/fleet/login" class="login">
         <label for="token">Admin token</label>
         <input id="token" name="token" type="password" autocomplete="current-password" required autofocus />
-        <button>Sign in</button>
+        <button type="submit">Sign in</button>
       </form>
       <p class="muted">The token that hapedge serve printed, or the Worker's ADMIN_TOKEN. The browser keeps a signed session for 12 hours, not the token.</p>
     </Layout>

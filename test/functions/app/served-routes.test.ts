@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { app } from '../../support/contracts/cluster-apps.ts'
-import { endpointSlice, ingress, service } from '../../support/objects.ts'
+import { ingress, service } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })

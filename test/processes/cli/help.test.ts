@@ -22,7 +22,7 @@ const commands: [string, Command][] = [
 /** The example's words: leading `NAME=value` words are its environment, then `hapedge <name>` and the flags. */
 function exampleOf(name: string, command: Command) {
   const words = command.example.split(' ')
-  const assignments = words.filter((word, index) => words.slice(0, index + 1).every((before) => /^[A-Z_]+=/.test(before)))
+  const assignments = words.filter((_word, index) => words.slice(0, index + 1).every((before) => /^[A-Z_]+=/.test(before)))
   const [program, given, ...args] = words.slice(assignments.length)
   expect([program, given]).toEqual(['hapedge', name])
   return { args, env: Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)])) }

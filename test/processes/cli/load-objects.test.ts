@@ -98,7 +98,7 @@ describe('loadObjects: YAML', () => {
     const error = await inputError(() => loadObjects([file]))
     expect(error.file).toBe(file)
     expect(error.field).toMatch(/^document 2, line \d+ column \d+$/)
-    expect(error.message).toMatch(new RegExp(`^${escape(file)}: document 2, line \\d+ column \\d+: \\S`))
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file)}: document 2, line \\d+ column \\d+: \\S`))
     const [, line] = /line (\d+) column/.exec(error.message) ?? []
     expect(Number(line)).toBeGreaterThanOrEqual(6) // inside the second document, which starts on line 4
   })
@@ -112,7 +112,7 @@ describe('loadObjects: YAML', () => {
   it('refuses duplicate keys rather than silently keeping one', async () => {
     const file = await write('dup.yaml', 'kind: Ingress\nkind: Service\n')
     const error = await inputError(() => loadObjects([file]))
-    expect(error.message).toMatch(new RegExp(`^${escape(file)}: document 1, line 2 column 1: .*unique`))
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file)}: document 1, line 2 column 1: .*unique`))
   })
 
   it('rejects a scalar document, naming the file and document', async () => {
@@ -140,9 +140,9 @@ describe('loadObjects: YAML', () => {
     ] as const) {
       lines.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(', ')}]`)
     }
-    const file = await write('laughs.yaml', lines.join('\n') + '\n')
+    const file = await write('laughs.yaml', `${lines.join('\n')}\n`)
     const error = await inputError(() => loadObjects([file]))
-    expect(error.message).toMatch(new RegExp(`^${escape(file)}: document 1: .*alias`, 'i'))
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file)}: document 1: .*alias`, 'i'))
   })
 
   it('resolves no custom or binary tags: values stay plain JSON data', async () => {
@@ -283,6 +283,6 @@ describe('loadObjects: the Ingress corpus', () => {
   })
 })
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
