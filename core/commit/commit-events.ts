@@ -1,5 +1,6 @@
 import type { Applied } from '../incremental/incremental-cluster.ts'
-import { IncrementalCluster, rederivesAll } from '../incremental/incremental-cluster.ts'
+import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { rederivesAll } from '../incremental/cluster-wide.ts'
 import { likelyReads } from '../incremental/likely-reads.ts'
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import type { ClusterOptions } from '../model/settings.ts'

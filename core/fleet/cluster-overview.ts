@@ -5,12 +5,11 @@ import { NodeLoader } from '../reading/node-loader.ts'
 import { openTrees } from '../reading/open-trees.ts'
 import { readHead } from '../reading/read-head.ts'
 import { runLoading } from '../reading/run-loading.ts'
-import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { SnapshotReader, type ClusterCounts } from '../reading/snapshot-reader.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
-import { clusterCounts, type ClusterCounts } from './cluster-counts.ts'
 import { loadIgnoredIngresses } from './ignored-ingresses.ts'
 
 /** What a cluster serves now: its generation, when it was made, what it holds and what it refuses. */
@@ -52,8 +51,9 @@ async function derive(store: ObjectStore, cluster: string, context: TreeContext,
   const keys = clusterKeys(cluster)
   const loader = new NodeLoader(store, keys, context)
   const trees = await openTrees(head, loader, context, keys)
-  const counts = { ...(await runLoading(() => clusterCounts(trees.snapshot), loader)), ignored: await loadIgnoredIngresses(trees, loader) }
-  const rejected = await runLoading(() => new IncrementalCluster(trees, {}, context).rejections(), loader)
+  const reader = new SnapshotReader(trees.snapshot)
+  const counts = { ...(await runLoading(() => reader.counts(), loader)), ignored: await loadIgnoredIngresses(trees, loader) }
+  const rejected = await runLoading(() => reader.rejections(), loader)
   // HEADs written before they held their time: the record's.
   const committedAt = head.committedAt ?? (await readGenerationRecord(store, keys, head.generation))?.committedAt ?? null
   return { committedAt, counts, rejected }

@@ -5,13 +5,12 @@ import { MANIFEST_SHAPE } from '../generation/manifest.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { backendName, type BackendRef } from '../model/backend-ref.ts'
 import { ClusterState, hostsOf, serviceKeyOfSlice, type InvalidObject } from '../model/cluster-state.ts'
-import type { ClusterModel } from '../model/derive-cluster.ts'
 import { deriveSettings, rejectionOfObject } from '../model/derive-cluster.ts'
 import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
-import { normalizeRejections, type Rejection } from '../model/rejection.ts'
-import { canonicalOptions, DEFAULT_OPTIONS, type ClusterOptions, type Settings } from '../model/settings.ts'
+import type { Rejection } from '../model/rejection.ts'
+import { canonicalOptions, type ClusterOptions, type Settings } from '../model/settings.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { certificateFile, CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderBackend } from '../render/render-backends.ts'
@@ -20,6 +19,7 @@ import { renderGlobal } from '../render/render-global.ts'
 import { defaultMap, HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import { crtListEntry } from '../render/render-tls.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
+import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
@@ -31,43 +31,6 @@ import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
 import { planServerChanges } from './server-changes.ts'
 import { isResyncEvent, repeatsSeen, resourceVersionOf, versionAfter, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
-
-/** The snapshot's cluster-wide settings entry: the ConfigMap's settings and what was wrong in it, the options everything was derived under, and which indexes it holds. */
-interface ClusterWide {
-  settings: Settings
-  rejections: Rejection[]
-  /** Absent in snapshots made before options were recorded: taken as changed. */
-  options?: ClusterOptions
-  /** SNAPSHOT_LAYOUT when it was written; absent before layouts were recorded (layout 1). */
-  layout?: number
-}
-
-/** Whether a snapshot lacks indexes this code keeps: they are built at its next write. */
-const olderLayout = (stored: ClusterWide) => stored.layout !== SNAPSHOT_LAYOUT
-
-/** Whether a snapshot was derived under other options than these (or does not say: it predates their recording). */
-function derivedUnderOther(stored: ClusterWide, options: ClusterOptions): boolean {
-  return JSON.stringify(stored.options) !== JSON.stringify(canonicalOptions(options))
-}
-
-/**
- * Whether a change under `options` will read the whole cluster (its snapshot was made under
- * other ones, or lacks an index, which is built from every Ingress): the committer then loads
- * the snapshot whole, level by level, first.
- */
-export function rederivesAll(snapshot: Tree, options: Partial<ClusterOptions>): boolean {
-  const stored = new Keyspace(snapshot).table<ClusterWide>(TABLE.settings).get(CLUSTER_WIDE)
-  return stored !== undefined && (derivedUnderOther(stored, { ...DEFAULT_OPTIONS, ...options }) || olderLayout(stored))
-}
-
-/**
- * The options a committed snapshot was derived under, when it holds every index this code keeps;
- * undefined for one written before (until its next write builds them).
- */
-export function indexedUnder(snapshot: Tree): ClusterOptions | undefined {
-  const stored = new Keyspace(snapshot).table<ClusterWide>(TABLE.settings).get(CLUSTER_WIDE)
-  return stored === undefined || olderLayout(stored) ? undefined : stored.options
-}
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -382,31 +345,5 @@ export class IncrementalCluster {
   private renderFrontend(): string {
     const { httpBind, httpsBind } = this.state.options
     return renderFrontend({ httpBind, httpsBind, tls: this.files.count(FILES.crtList) > 0 })
-  }
-
-  /** Every rejection in the cluster (a scan of the rejection tables, which hold only what is rejected). */
-  rejections(): Rejection[] {
-    const all: Rejection[] = [...(this.settingsTable.get(CLUSTER_WIDE)?.rejections ?? []), ...(this.defaultBackend.get(CLUSTER_WIDE)?.rejections ?? [])]
-    for (const [, rejection] of this.objectRejections.entries()) all.push(rejection)
-    for (const [, rejections] of this.hostRejections.entries()) all.push(...rejections)
-    return normalizeRejections(all)
-  }
-
-  /** The derived model (a scan of the whole snapshot), for comparison with the full rebuild's. */
-  model(): ClusterModel {
-    const certificates = new Map<string, string>()
-    for (const secret of this.hostsBySecret.keys()) {
-      const pem = this.files.text(certificateFile(secret))
-      if (pem !== undefined) certificates.set(secret, pem)
-    }
-    const name = this.defaultBackend.get(CLUSTER_WIDE)?.name
-    return {
-      settings: this.settings,
-      hosts: new Map(this.hosts.entries()),
-      backends: new Map(this.backends.entries()),
-      ...(name ? { defaultBackend: name } : {}),
-      certificates,
-      rejections: this.rejections(),
-    }
   }
 }

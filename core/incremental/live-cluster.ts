@@ -35,11 +35,6 @@ export class LiveCluster {
     return this.trees
   }
 
-  /** A read-only view of the current state (its rejections, its model). */
-  view(): IncrementalCluster {
-    return new IncrementalCluster(this.trees, this.options, this.context)
-  }
-
   files(): Map<string, string> {
     return readFiles(this.trees.manifest, this.context)
   }

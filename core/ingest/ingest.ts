@@ -4,7 +4,7 @@ import { runLoading } from '../reading/run-loading.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
-import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { SnapshotReader } from '../reading/snapshot-reader.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { describeRef, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
@@ -104,8 +104,8 @@ export function namedObjects(events: readonly WatchEvent[]): Set<string> {
 async function rejectionsOf(ctx: CommitContext, committed: Committed, events: readonly WatchEvent[]): Promise<Rejection[]> {
   const named = namedObjects(events)
   if (named.size === 0) return []
-  const { snapshot, generation } = committed.applied!
-  const loader = new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context)
-  const all = await runLoading(() => new IncrementalCluster({ snapshot, manifest: generation.manifest }, ctx.options, ctx.context).rejections(), loader)
+  // The snapshot this write's engine built, read as it is: nothing is derived again.
+  const reader = new SnapshotReader(committed.applied!.snapshot)
+  const all = await runLoading(() => reader.rejections(), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
   return all.filter((rejection) => named.has(rejection.object))
 }

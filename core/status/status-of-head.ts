@@ -5,7 +5,7 @@ import { NodeLoader } from '../reading/node-loader.ts'
 import { openTrees } from '../reading/open-trees.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
-import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
+import { SnapshotReader } from '../reading/snapshot-reader.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
@@ -34,7 +34,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
   const loader = new NodeLoader(sources.store, keys, sources.context)
   const trees = await openTrees(head, loader, sources.context, keys)
   const files = await runLoading(() => statusFiles(trees.manifest), loader)
-  const rejected = await runLoading(() => new IncrementalCluster(trees, sources.options, sources.context).rejections(), loader)
+  const rejected = await runLoading(() => new SnapshotReader(trees.snapshot).rejections(), loader)
   const ignored = await loadIgnoredIngresses(trees, loader)
   const record = await readGenerationRecord(sources.store, keys, head.generation)
   return haproxyCfgStatus({

@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { buildGeneration, recordOf } from '../../../core/generation/generation.ts'
-import { ignoredIngresses } from '../../../core/fleet/ignored-ingresses.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
+import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { nodeSha256 } from '../../../functions/adapters/hash/node-sha256.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
@@ -110,16 +110,16 @@ describe('the incremental path equals the full rebuild', () => {
           const generation = buildGeneration(reference.layout, { nodes: new NodeCache(), hash: nodeSha256 })
           expect(recordOf(cluster.current.manifest, cluster.context).text).toBe(generation.record.text)
 
-          const view = cluster.view()
+          const view = new SnapshotReader(cluster.current.snapshot)
           expect(view.rejections()).toEqual(reference.model.rejections)
-          expect(ignoredIngresses(cluster.current.snapshot)).toEqual(reference.state.ignoredByClass())
+          expect(view.ignored()).toEqual(reference.state.ignoredByClass())
           const ingresses = [...live.values()].filter((object) => object.kind === 'Ingress')
           const ours = { ...DEFAULT_OPTIONS, ...options }.ingressClass
           expect(reference.state.ignoredByClass()).toEqual({
             otherClass: ingresses.filter((object) => ![undefined, ours].includes(requestedClass(object))).length,
             noDefaultClass: reference.state.servesClass(undefined) ? 0 : ingresses.filter((object) => requestedClass(object) === undefined).length,
           })
-          const model = view.model()
+          const model = view.model(cluster.current.manifest, cluster.context)
           expect(new Map([...model.hosts].sort())).toEqual(new Map([...reference.model.hosts].sort()))
           expect(new Map([...model.backends].sort())).toEqual(new Map([...reference.model.backends].sort()))
           expect(model.defaultBackend).toEqual(reference.model.defaultBackend)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ignoredIngresses } from '../../../core/fleet/ignored-ingresses.ts'
-import { IncrementalCluster, rederivesAll } from '../../../core/incremental/incremental-cluster.ts'
+import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
+import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
+import { rederivesAll } from '../../../core/incremental/cluster-wide.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
@@ -27,11 +28,11 @@ describe('a snapshot written before the index of Ingresses by class', () => {
     const fresh = new LiveCluster()
     fresh.apply([...app(1), ...theirs, ...unclassed, ingressClass('hapedge', false)].map(added))
     const ignored = { otherClass: theirs.length, noDefaultClass: unclassed.length }
-    expect(ignoredIngresses(fresh.current.snapshot)).toEqual(ignored)
+    expect(new SnapshotReader(fresh.current.snapshot).ignored()).toEqual(ignored)
 
     const old = { snapshot: beforeTheClassIndex(fresh.current.snapshot), manifest: fresh.current.manifest }
     expect(old.snapshot.root).not.toEqual(fresh.current.snapshot.root)
-    expect(ignoredIngresses(old.snapshot)).toBeNull()
+    expect(new SnapshotReader(old.snapshot).ignored()).toBeNull()
     // The committer loads such a snapshot whole first: the index is built from every Ingress.
     expect(rederivesAll(old.snapshot, {})).toBe(true)
     expect(rederivesAll(fresh.current.snapshot, {})).toBe(false)
@@ -39,6 +40,6 @@ describe('a snapshot written before the index of Ingresses by class', () => {
     const next = new IncrementalCluster(old, {}, fresh.context).apply([]).finish()
     expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
     expect(next.files.size).toBe(0)
-    expect(ignoredIngresses(next.snapshot)).toEqual(ignored)
+    expect(new SnapshotReader(next.snapshot).ignored()).toEqual(ignored)
   })
 })

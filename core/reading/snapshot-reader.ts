@@ -1,0 +1,85 @@
+import { FileSet } from '../generation/file-set.ts'
+import { clusterWideOf, indexedUnder } from '../incremental/cluster-wide.ts'
+import type { Backend } from '../model/derive-backend.ts'
+import type { ClusterModel } from '../model/derive-cluster.ts'
+import type { HostConfig } from '../model/derive-host.ts'
+import { ClusterState, type IgnoredIngresses } from '../model/cluster-state.ts'
+import { normalizeRejections, type Rejection } from '../model/rejection.ts'
+import { certificateFile } from '../render/files.ts'
+import { Keyspace } from '../snapshot/keyspace.ts'
+import { SEPARATOR } from '../snapshot/separator.ts'
+import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
+import type { Tree, TreeContext } from '../tree/tree.ts'
+
+/** What a generation serves, counted from its snapshot. */
+export interface ClusterCounts {
+  /** Ingresses the cluster sent (served or rejected). */
+  ingresses: number
+  hosts: number
+  backends: number
+}
+
+/**
+ * A committed snapshot, read: its rejections, counts, the Ingresses ignored by class and the
+ * derived model. Read-only (it makes no edit and derives nothing again), so a write's engine
+ * builds a snapshot once and every reader after it, the write's own report included, reads it
+ * key by key. Pure: a cold tree throws MissingNodes.
+ */
+export class SnapshotReader {
+  private readonly keyspace: Keyspace
+
+  constructor(readonly snapshot: Tree) {
+    this.keyspace = new Keyspace(snapshot)
+  }
+
+  /** Every rejection in the cluster (a scan of the rejection tables, which hold only what is rejected). */
+  rejections(): Rejection[] {
+    const defaultBackend = this.keyspace.table<{ rejections: Rejection[] }>(TABLE.defaultBackend).get(CLUSTER_WIDE)
+    const all: Rejection[] = [...(clusterWideOf(this.snapshot)?.rejections ?? []), ...(defaultBackend?.rejections ?? [])]
+    for (const [, rejection] of this.keyspace.table<Rejection>(TABLE.objectRejection).entries()) all.push(rejection)
+    for (const [, rejections] of this.keyspace.table<Rejection[]>(TABLE.hostRejections).entries()) all.push(...rejections)
+    return normalizeRejections(all)
+  }
+
+  /** Counts from the snapshot's own rows: a few nodes along each table's edges, whatever the cluster's size. */
+  counts(): ClusterCounts {
+    const count = (prefix: string) => this.snapshot.countRange(prefix, `${prefix}\uffff`)
+    return {
+      // An Ingress that failed validation is kept in its own table, under the same key.
+      ingresses: count(treeKey(TABLE.object, 'Ingress/')) + count(treeKey(TABLE.invalid, 'Ingress/')),
+      hosts: count(`${TABLE.host}${SEPARATOR}`),
+      backends: count(`${TABLE.backend}${SEPARATOR}`),
+    }
+  }
+
+  /**
+   * The Ingresses not served because of their class, under the options the snapshot was derived
+   * under, counted along the indexes' edges. Null for a snapshot written before the index they
+   * are counted from, until its next write builds it.
+   */
+  ignored(): IgnoredIngresses | null {
+    const options = indexedUnder(this.snapshot)
+    return options ? new ClusterState(options, this.keyspace).ignoredByClass() : null
+  }
+
+  /** The derived model (a scan of the whole snapshot, and the certificates from `manifest`), for comparison with the full rebuild's. */
+  model(manifest: Tree, context: TreeContext): ClusterModel {
+    const files = new FileSet(manifest, context)
+    const certificates = new Map<string, string>()
+    for (const secret of this.keyspace.index(TABLE.secretHosts).keys()) {
+      const pem = files.text(certificateFile(secret))
+      if (pem !== undefined) certificates.set(secret, pem)
+    }
+    const name = this.keyspace.table<{ name?: string }>(TABLE.defaultBackend).get(CLUSTER_WIDE)?.name
+    const settings = clusterWideOf(this.snapshot)?.settings
+    if (!settings) throw new Error('the snapshot has no settings entry: it was never committed')
+    return {
+      settings,
+      hosts: new Map(this.keyspace.table<HostConfig>(TABLE.host).entries()),
+      backends: new Map(this.keyspace.table<Backend>(TABLE.backend).entries()),
+      ...(name ? { defaultBackend: name } : {}),
+      certificates,
+      rejections: this.rejections(),
+    }
+  }
+}
