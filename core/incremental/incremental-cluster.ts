@@ -3,32 +3,25 @@ import { keptWhenEmpty } from '../generation/file-shapes.ts'
 import { recordOf, type Generation } from '../generation/generation.ts'
 import { MANIFEST_SHAPE } from '../generation/manifest.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
-import { backendName, type BackendRef } from '../model/backend-ref.ts'
 import { ClusterState, hostsOf, serviceKeyOfSlice, type InvalidObject } from '../model/cluster-state.ts'
 import { deriveSettings, rejectionOfObject } from '../model/derive-cluster.ts'
-import { deriveBackend, type Backend } from '../model/derive-backend.ts'
-import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
-import { deriveHost, type HostConfig } from '../model/derive-host.ts'
+import type { Backend } from '../model/derive-backend.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { canonicalOptions, type ClusterOptions, type Settings } from '../model/settings.ts'
-import { resolveTlsSecret } from '../model/tls-secret.ts'
-import { certificateFile, CHUNKED_FILES, FILES } from '../render/files.ts'
-import { renderBackend } from '../render/render-backends.ts'
+import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
-import { defaultMap, HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
-import { crtListEntry } from '../render/render-tls.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
-import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { NewNode } from '../tree/node.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
-import type { Entry } from '../render/files.ts'
 import { DirtySet } from './dirty-set.ts'
+import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
+import { reconcileCertificate } from './reconcile-certificates.ts'
+import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
-import { planServerChanges } from './server-changes.ts'
 import { isResyncEvent, repeatsSeen, resourceVersionOf, versionAfter, type SeenVersion } from './resource-version.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
@@ -74,14 +67,11 @@ export class IncrementalCluster {
   /** Whether the snapshot lacks indexes this code keeps (it was written by an earlier version). */
   private readonly layoutChanged: boolean
   private readonly settingsTable: Table<ClusterWide>
-  private readonly hosts: Table<HostConfig>
-  private readonly hostRejections: Table<Rejection[]>
+  private readonly hostTables: HostTables
   private readonly backends: Table<Backend>
-  private readonly backendUses: Table<{ ref: BackendRef; count: number }>
-  private readonly backendsByService: SetIndex
-  private readonly defaultBackend: Table<{ name?: string; rejections: Rejection[] }>
+  private readonly backendUses: BackendUses
+  private readonly defaultBackend: Table<DefaultBackendEntry>
   private readonly objectRejections: Table<Rejection>
-  private readonly hostsBySecret: SetIndex
   private readonly versions: Table<SeenVersion>
   private stale = 0
 
@@ -94,14 +84,15 @@ export class IncrementalCluster {
     this.files = new FileSet(base?.manifest ?? Tree.empty(MANIFEST_SHAPE, context).tree, context)
     this.state = new ClusterState(options, this.keyspace)
     this.settingsTable = this.keyspace.table(TABLE.settings)
-    this.hosts = this.keyspace.table(TABLE.host)
-    this.hostRejections = this.keyspace.table(TABLE.hostRejections)
+    this.hostTables = {
+      hosts: this.keyspace.table(TABLE.host),
+      rejections: this.keyspace.table(TABLE.hostRejections),
+      bySecret: this.keyspace.index(TABLE.secretHosts),
+    }
     this.backends = this.keyspace.table(TABLE.backend)
-    this.backendUses = this.keyspace.table(TABLE.backendUse)
-    this.backendsByService = this.keyspace.index(TABLE.serviceBackends)
+    this.backendUses = new BackendUses(this.keyspace.table(TABLE.backendUse), this.keyspace.index(TABLE.serviceBackends))
     this.defaultBackend = this.keyspace.table(TABLE.defaultBackend)
     this.objectRejections = this.keyspace.table(TABLE.objectRejection)
-    this.hostsBySecret = this.keyspace.index(TABLE.secretHosts)
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
@@ -203,13 +194,13 @@ export class IncrementalCluster {
     }
     for (const ref of dirty.objects) this.reconcileObjectRejection(ref)
 
+    const { state, files, backendUses } = this
     const touchedSecrets = new Set(dirty.secrets)
-    const touchedBackends = new Set<string>()
-    for (const host of dirty.hosts) this.reconcileHost(host, touchedSecrets, touchedBackends, plan)
-    if (dirty.defaultBackend) this.reconcileDefaultBackend(touchedBackends, plan)
-    for (const service of dirty.services) for (const name of this.backendsByService.members(service)) touchedBackends.add(name)
-    for (const name of touchedBackends) this.reconcileBackend(name, plan)
-    for (const secret of touchedSecrets) this.reconcileCertificate(secret, plan)
+    for (const host of dirty.hosts) reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, plan)
+    if (dirty.defaultBackend) reconcileDefaultBackend(state, this.defaultBackend, backendUses, files, plan)
+    for (const service of dirty.services) backendUses.touchService(service)
+    for (const name of backendUses.touched) reconcileBackend(name, state, this.backends, backendUses, files, plan)
+    for (const secret of touchedSecrets) reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
     if (this.files.setText(FILES.frontend, this.renderFrontend())) needReload(plan, 'the frontend changed (HTTPS bind added or removed)')
     return plan
   }
@@ -229,7 +220,7 @@ export class IncrementalCluster {
     for (const host of state.hosts()) dirty.hosts.add(host)
     for (const object of [...state.invalid(), ...state.services()]) dirty.objects.push('issues' in object ? object.ref : objectRef(object))
     dirty.objects.push(...state.dropOtherConfigMaps())
-    for (const service of this.backendsByService.keys()) dirty.services.add(service)
+    for (const service of this.backendUses.services()) dirty.services.add(service)
   }
 
   private reconcileSettings(plan: Plan): void {
@@ -238,7 +229,9 @@ export class IncrementalCluster {
     this.settings = settings
     this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
-    if (redirectChanged) for (const secret of this.hostsBySecret.keys()) for (const host of this.hostsBySecret.members(secret)) this.dirty.hosts.add(host)
+    if (!redirectChanged) return
+    const { bySecret } = this.hostTables
+    for (const secret of bySecret.keys()) for (const host of bySecret.members(secret)) this.dirty.hosts.add(host)
   }
 
   private reconcileObjectRejection(ref: ObjectRef): void {
@@ -247,99 +240,6 @@ export class IncrementalCluster {
     const rejection = object && rejectionOfObject(object, this.state)
     if (rejection) this.objectRejections.set(key, rejection)
     else if (this.objectRejections.has(key)) this.objectRejections.delete(key)
-  }
-
-  private reconcileHost(host: string, touchedSecrets: Set<string>, touchedBackends: Set<string>, plan: Plan): void {
-    const before = this.hosts.get(host)
-    const after = deriveHost(host, this.state, this.settings)
-    if (after.config) this.hosts.set(host, after.config)
-    else if (before) this.hosts.delete(host)
-    if (after.rejections.length > 0) this.hostRejections.set(host, after.rejections)
-    else if (this.hostRejections.has(host)) this.hostRejections.delete(host)
-
-    const oldEntries = hostMapEntries(before)
-    const newEntries = hostMapEntries(after.config)
-    for (const map of HOST_MAPS) this.replaceEntries(map, oldEntries[map], newEntries[map], plan)
-
-    for (const route of after.config?.routes ?? []) this.useBackend(route.backendName, route.backend, touchedBackends)
-    for (const route of before?.routes ?? []) this.releaseBackend(route.backendName, touchedBackends)
-
-    const oldSecret = before?.tlsSecret
-    const newSecret = after.config?.tlsSecret
-    if (oldSecret !== newSecret) {
-      if (oldSecret) this.hostsBySecret.delete(oldSecret, host)
-      if (newSecret) this.hostsBySecret.add(newSecret, host)
-    }
-    if (oldSecret) touchedSecrets.add(oldSecret)
-    if (newSecret) touchedSecrets.add(newSecret)
-  }
-
-  private replaceEntries(path: string, before: Entry[], after: Entry[], plan: Plan): void {
-    const kept = new Set(after.map((entry) => entry.key))
-    for (const entry of before) if (!kept.has(entry.key) && this.files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
-    for (const entry of after) {
-      if (this.files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.text.slice(entry.key.length + 1, -1) })
-    }
-  }
-
-  private reconcileDefaultBackend(touchedBackends: Set<string>, plan: Plan): void {
-    const derived = deriveDefaultBackend(this.state)
-    const name = derived.backend && backendName(derived.backend)
-    const before = this.defaultBackend.get(CLUSTER_WIDE)
-    if (derived.backend && name) this.useBackend(name, derived.backend, touchedBackends)
-    if (before?.name) this.releaseBackend(before.name, touchedBackends)
-    this.defaultBackend.set(CLUSTER_WIDE, name ? { name, rejections: derived.rejections } : { rejections: derived.rejections })
-    if (this.files.setText(FILES.defaultMap, defaultMap(name))) {
-      plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
-    }
-  }
-
-  private useBackend(name: string, ref: BackendRef, touched: Set<string>): void {
-    const use = this.backendUses.get(name)
-    this.backendUses.set(name, { ref, count: (use?.count ?? 0) + 1 })
-    if (use) return
-    this.backendsByService.add(`${ref.namespace}/${ref.service}`, name)
-    touched.add(name)
-  }
-
-  private releaseBackend(name: string, touched: Set<string>): void {
-    const use = this.backendUses.get(name)!
-    if (use.count > 1) return this.backendUses.set(name, { ...use, count: use.count - 1 })
-    this.backendUses.delete(name)
-    this.backendsByService.delete(`${use.ref.namespace}/${use.ref.service}`, name)
-    touched.add(name)
-  }
-
-  private reconcileBackend(name: string, plan: Plan): void {
-    const before = this.backends.get(name)
-    const use = this.backendUses.get(name)
-    if (!use) {
-      // An unused backend leaves the files; the running one is unreachable until the next reload drops it.
-      if (before) this.backends.delete(name)
-      this.files.setEntry(FILES.backends, name, undefined)
-      return
-    }
-    const after = deriveBackend(use.ref, this.state)
-    this.backends.set(name, after)
-    if (!this.files.setEntry(FILES.backends, name, renderBackend(after))) return
-    if (!before) needReload(plan, `backend ${name} is new`)
-    else if (JSON.stringify(before.snippet) !== JSON.stringify(after.snippet)) needReload(plan, `backend ${name}'s configuration snippet changed`)
-    else planServerChanges(before, after, plan)
-  }
-
-  private reconcileCertificate(secret: string, plan: Plan): void {
-    const hosts = this.hostsBySecret.members(secret)
-    const path = certificateFile(secret)
-    const [namespace = '', name] = secret.split('/')
-    const resolved = hosts.length ? resolveTlsSecret(this.state, namespace, name) : undefined
-    if (!resolved?.ok) {
-      if (this.files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
-      this.files.setText(path, undefined)
-      return
-    }
-    const isNew = this.files.text(path) === undefined
-    if (this.files.setText(path, resolved.pem) && !isNew) plan.certificates.push(path)
-    if (this.files.setEntry(FILES.crtList, path, crtListEntry(secret, hosts).text)) needReload(plan, 'the certificate list changed')
   }
 
   private renderFrontend(): string {

@@ -1,0 +1,27 @@
+import type { FileSet } from '../generation/file-set.ts'
+import type { ClusterState } from '../model/cluster-state.ts'
+import { resolveTlsSecret } from '../model/tls-secret.ts'
+import { needReload, type Plan } from '../plan/plan.ts'
+import { certificateFile, FILES } from '../render/files.ts'
+import { crtListEntry } from '../render/render-tls.ts'
+import type { SetIndex } from '../snapshot/set-index.ts'
+
+/**
+ * A touched Secret's certificate: written, with its crt-list line naming the hosts that use it,
+ * while some host uses it and it resolves; removed otherwise. A changed certificate is hot
+ * swapped; one that comes or goes changes the list, which HAProxy reloads for.
+ */
+export function reconcileCertificate(secret: string, state: ClusterState, hostsBySecret: SetIndex, files: FileSet, plan: Plan): void {
+  const hosts = hostsBySecret.members(secret)
+  const path = certificateFile(secret)
+  const [namespace = '', name] = secret.split('/')
+  const resolved = hosts.length ? resolveTlsSecret(state, namespace, name) : undefined
+  if (!resolved?.ok) {
+    if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
+    files.setText(path, undefined)
+    return
+  }
+  const isNew = files.text(path) === undefined
+  if (files.setText(path, resolved.pem) && !isNew) plan.certificates.push(path)
+  if (files.setEntry(FILES.crtList, path, crtListEntry(secret, hosts).text)) needReload(plan, 'the certificate list changed')
+}

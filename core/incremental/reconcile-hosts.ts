@@ -1,0 +1,66 @@
+import type { FileSet } from '../generation/file-set.ts'
+import type { ClusterState } from '../model/cluster-state.ts'
+import { deriveHost, type HostConfig } from '../model/derive-host.ts'
+import type { Rejection } from '../model/rejection.ts'
+import type { Settings } from '../model/settings.ts'
+import type { Plan } from '../plan/plan.ts'
+import type { Entry } from '../render/files.ts'
+import { HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
+import type { SetIndex } from '../snapshot/set-index.ts'
+import type { Table } from '../snapshot/table.ts'
+import type { BackendUses } from './reconcile-backends.ts'
+
+/** The snapshot's tables a host is derived into. */
+export interface HostTables {
+  hosts: Table<HostConfig>
+  rejections: Table<Rejection[]>
+  bySecret: SetIndex
+}
+
+/**
+ * A touched host derived again: its config and rejections stored, its map entries replaced, its
+ * routes' backends used and its old ones released, its TLS Secret indexed. The Secrets it names,
+ * before and after, are `touchedSecrets` (their crt-list lines list it).
+ */
+export function reconcileHost(
+  host: string,
+  state: ClusterState,
+  settings: Settings,
+  tables: HostTables,
+  backends: BackendUses,
+  files: FileSet,
+  touchedSecrets: Set<string>,
+  plan: Plan,
+): void {
+  const before = tables.hosts.get(host)
+  const after = deriveHost(host, state, settings)
+  if (after.config) tables.hosts.set(host, after.config)
+  else if (before) tables.hosts.delete(host)
+  if (after.rejections.length > 0) tables.rejections.set(host, after.rejections)
+  else if (tables.rejections.has(host)) tables.rejections.delete(host)
+
+  const oldEntries = hostMapEntries(before)
+  const newEntries = hostMapEntries(after.config)
+  for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
+
+  for (const route of after.config?.routes ?? []) backends.use(route.backendName, route.backend)
+  for (const route of before?.routes ?? []) backends.release(route.backendName)
+
+  const oldSecret = before?.tlsSecret
+  const newSecret = after.config?.tlsSecret
+  if (oldSecret !== newSecret) {
+    if (oldSecret) tables.bySecret.delete(oldSecret, host)
+    if (newSecret) tables.bySecret.add(newSecret, host)
+  }
+  if (oldSecret) touchedSecrets.add(oldSecret)
+  if (newSecret) touchedSecrets.add(newSecret)
+}
+
+/** A map's entries for one host replaced: the ones it no longer has removed, the changed ones set, each in the plan as a runtime map edit. */
+function replaceEntries(files: FileSet, path: string, before: Entry[], after: Entry[], plan: Plan): void {
+  const kept = new Set(after.map((entry) => entry.key))
+  for (const entry of before) if (!kept.has(entry.key) && files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
+  for (const entry of after) {
+    if (files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.text.slice(entry.key.length + 1, -1) })
+  }
+}
