@@ -1,3 +1,5 @@
+import type { ErrorBody } from '../../../core/api/error-body.ts'
+
 /** An error with its HTTP status and, for bad input, the field path: `{"error": {"message", "path"}}`. */
 export class HttpError extends Error {
   constructor(
@@ -10,7 +12,7 @@ export class HttpError extends Error {
     this.name = 'HttpError'
   }
 
-  toJSON() {
+  toJSON(): ErrorBody {
     return { error: this.path === undefined ? { message: this.message } : { message: this.message, path: this.path } }
   }
 }

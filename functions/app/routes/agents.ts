@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
+import type { AgentReportAnswer, AgentsAnswer } from '../../../core/api/agent-answers.ts'
+import type { StatusAnswer } from '../../../core/api/status-answer.ts'
 import { generationsBehind } from '../../../core/registry/agent-behind.ts'
 import { notifyUrlWarning } from '../../../core/registry/agent-origins.ts'
 import { agentReport, podName } from '../../../core/registry/agent-report.ts'
@@ -26,21 +28,21 @@ export function agentRoutes(env: AppEnv) {
     await recordReport(env.store, clusterKeys(c.get('record').id).root, stored, now)
     env.push.heard(c.get('record').id, pod, report.notifyUrl)
     inBackground(c, env.mirror.mirror(c.get('record'), []))
-    return c.json(stored)
+    return c.json(stored satisfies AgentReportAnswer)
   })
 
   // The HAProxyCfg status as the function would write it: for a forwarder that writes it itself (`--write-status`), and for people.
   routes.get('/status', async (c) => {
     const status = await currentStatus(env, c.get('record'))
     if (!status) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
-    return c.json(status, 200, { 'cache-control': 'no-store' })
+    return c.json(status satisfies StatusAnswer, 200, { 'cache-control': 'no-store' })
   })
 
   routes.get('/agents', async (c) => {
     const keys = clusterKeys(c.get('record').id)
     const head = await readHead(env.store, keys)
     const agents = (await agentsOf(env.store, keys.root, env.clock.now())).map((agent) => ({ ...agent, behind: generationsBehind(head?.head, agent) }))
-    return c.json({ generation: head?.head.generation ?? null, agents })
+    return c.json({ generation: head?.head.generation ?? null, agents } satisfies AgentsAnswer)
   })
   return routes
 }

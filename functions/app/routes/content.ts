@@ -3,6 +3,7 @@ import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { generationDelta } from '../../../core/reading/generation-delta.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
+import type { HeadAnswer } from '../../../core/api/head-answer.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -23,11 +24,11 @@ export function contentRoutes(env: AppEnv) {
     const current = await readHead(env.store, keys)
     if (!current) throw new HttpError(404, `cluster ${cluster} has no generation yet: send its objects first`)
     const { generation, manifest, snapshot } = current.head
-    if (have === undefined) return c.json({ generation, manifest, snapshot }, 200, { 'cache-control': 'no-store' })
+    if (have === undefined) return c.json({ generation, manifest, snapshot } satisfies HeadAnswer, 200, { 'cache-control': 'no-store' })
     const context = env.caches.for(cluster)
     const held = have === manifest || context.nodes.has(have) || (await env.store.head(keys.node('blobs', have))) ? have : undefined
     const delta = await generationDelta(manifest, held, new NodeLoader(env.store, keys, context), context, env.limits.deltaBytes)
-    return c.json({ generation, manifest, snapshot, blobs: Object.fromEntries(delta) }, 200, { 'cache-control': 'no-store' })
+    return c.json({ generation, manifest, snapshot, blobs: Object.fromEntries(delta) } satisfies HeadAnswer, 200, { 'cache-control': 'no-store' })
   })
 
   for (const [route, type] of [

@@ -9,6 +9,7 @@ import { runLoading } from '../../../core/reading/run-loading.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { ingest } from '../../../core/ingest/ingest.ts'
+import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
@@ -27,7 +28,7 @@ export function ingestionRoutes(env: AppEnv) {
 
   routes.post('/events', async (c) => {
     const { events } = await readJson(c.req.raw, env.limits.bodyBytes, eventsBody(env.limits.events))
-    return c.json(await write(env, c, events))
+    return c.json((await write(env, c, events)) satisfies WriteAnswer)
   })
 
   // Answers 200 even when some items were refused: the webhook retries any other answer, and the same batch would fail the same way.
@@ -39,7 +40,7 @@ export function ingestionRoutes(env: AppEnv) {
       c,
       events.map((change) => change.event),
     )
-    return c.json({ ...result, skipped, problems })
+    return c.json({ ...result, skipped, problems } satisfies AuditAnswer)
   })
 
   routes.put('/objects', async (c) => {
@@ -50,7 +51,7 @@ export function ingestionRoutes(env: AppEnv) {
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
     const events = await runLoading(() => resyncEvents(trees?.snapshot, list.items), loader)
-    return c.json(await write(env, c, events))
+    return c.json((await write(env, c, events)) satisfies WriteAnswer)
   })
   return routes
 }

@@ -4,6 +4,7 @@ import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { runLoading } from '../../../core/reading/run-loading.ts'
 import { clusterRoutes } from '../../../core/fleet/cluster-routes.ts'
+import type { RoutesAnswer } from '../../../core/api/routes-answer.ts'
 import { routesQuery } from '../../../core/fleet/fleet-requests.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { Tree } from '../../../core/tree/tree.ts'
@@ -24,7 +25,9 @@ export function servedRoutes(env: AppEnv) {
     const context = env.caches.for(cluster)
     const snapshot = new Tree(SNAPSHOT_SHAPE, current.head.snapshot, context)
     const page = await runLoading(() => clusterRoutes(snapshot, query), new NodeLoader(env.store, keys, context))
-    return c.json({ generation: current.head.generation, manifest: current.head.manifest, ...page }, 200, { 'cache-control': 'no-store' })
+    return c.json({ generation: current.head.generation, manifest: current.head.manifest, ...page } satisfies RoutesAnswer, 200, {
+      'cache-control': 'no-store',
+    })
   })
   return routes
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
+import { agentReportAnswer, agentsAnswer } from '../../../core/api/agent-answers.ts'
+import { errorBody } from '../../../core/api/error-body.ts'
+import { headAnswer } from '../../../core/api/head-answer.ts'
+import { routesAnswer } from '../../../core/api/routes-answer.ts'
+import { statusAnswer } from '../../../core/api/status-answer.ts'
+import { auditAnswer, writeAnswer } from '../../../core/api/write-answer.ts'
+import { app } from '../../support/contracts/cluster-apps.ts'
+import { harness } from './app-harness.ts'
+
+const put = (object: unknown) => ({ type: 'MODIFIED', object })
+
+/** The body of a real answer, parsed by the schema the clients read it with (a failure names the field). */
+async function parsed<Schema extends z.ZodType>(schema: Schema, answer: Response, status = 200): Promise<z.infer<Schema>> {
+  expect(answer.status).toBe(status)
+  const result = schema.safeParse(await answer.json())
+  expect(result.error?.issues ?? []).toEqual([])
+  return result.data as z.infer<Schema>
+}
+
+describe('the answers of the HTTP API parse with the schemas in core/api/', () => {
+  it('every answer kind, as the app gives it', async () => {
+    const h = harness()
+    const token = await h.register('prod')
+    const objects = [...app(1, ['/', '/api']), ...app(2, ['/'])]
+
+    const written = await parsed(writeAnswer, await h.events('prod', token, objects.map(put)))
+    expect(written).toMatchObject({ generation: 1, committed: true })
+
+    const resynced = await parsed(
+      writeAnswer,
+      await h.call('PUT', '/v1/clusters/prod/objects', token, { apiVersion: 'v1', kind: 'List', metadata: {}, items: objects }),
+    )
+    expect(resynced.generation).not.toBeNull()
+
+    const audited = await parsed(
+      auditAnswer,
+      await h.call('POST', '/v1/clusters/prod/audit', token, { apiVersion: 'audit.k8s.io/v1', kind: 'EventList', items: [{}] }),
+    )
+    expect(audited.problems).not.toEqual([])
+
+    const head = await parsed(headAnswer, await h.call('GET', '/v1/clusters/prod/head', token))
+    expect(head.blobs).toBeUndefined()
+    const delta = await parsed(headAnswer, await h.call('GET', `/v1/clusters/prod/head?have=${head.manifest}`, token))
+    expect(delta.blobs).toEqual({})
+
+    const report = {
+      generation: head.generation,
+      manifest: head.manifest,
+      applied: 'reload',
+      appliedAt: new Date(0).toISOString(),
+      lastError: null,
+      notifyUrl: 'https://pod.example.com',
+    }
+    const reported = await parsed(agentReportAnswer, await h.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, report))
+    expect(reported.warnings).not.toEqual([])
+    const agents = await parsed(agentsAnswer, await h.call('GET', '/v1/clusters/prod/agents', token))
+    expect(agents.agents.map((agent) => agent.behind)).toEqual([0])
+
+    await parsed(statusAnswer, await h.call('GET', '/v1/clusters/prod/status', token))
+    const routes = await parsed(routesAnswer, await h.call('GET', '/v1/clusters/prod/routes', token))
+    expect(routes.routes).not.toEqual([])
+
+    const refused = await parsed(errorBody, await h.call('GET', '/v1/clusters/prod/head?have=nope', token), 400)
+    expect(refused.error.path).toBe('have')
+  })
+})
