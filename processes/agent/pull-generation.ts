@@ -1,3 +1,5 @@
+import { headAnswer } from '../../core/api/head-answer.ts'
+import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { fetchFailure } from '../fetch-failure.ts'
@@ -31,10 +33,10 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
   })
   if (response.status === 404) return 'none'
   if (!response.ok) throw new Error(`GET head: ${response.status} ${await response.text()}`)
-  const head = (await response.json()) as { generation: number; manifest: string; blobs?: Record<string, string> }
+  const head = parseAnswer(headAnswer, await jsonAnswer(response, `GET ${url}`), `the function's HEAD (GET ${url})`)
   if (head.manifest === known) return 'unchanged'
   for (const [sha256, text] of Object.entries(head.blobs ?? {})) {
-    if (typeof text === 'string' && context.hash(text) === sha256) context.nodes.add(sha256, text)
+    if (context.hash(text) === sha256) context.nodes.add(sha256, text)
   }
   const files = await readGeneration(httpSource(options.source, options.cluster, options.token, fetcher), options.cluster, head.manifest, context)
   return { generation: head.generation, manifest: head.manifest, files }

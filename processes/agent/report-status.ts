@@ -1,3 +1,5 @@
+import { agentReportAnswer } from '../../core/api/agent-answers.ts'
+import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import type { AgentStatus } from './agent.ts'
 import type { AgentLog } from './agent-log.ts'
 import type { SourceOptions } from './pull-generation.ts'
@@ -17,14 +19,15 @@ export function statusReporter(source: SourceOptions, pod: string, notifyUrl?: s
   return async (status) => {
     const body = JSON.stringify({ ...status, notifyUrl: notifyUrl ?? null })
     if (body === last && Date.now() - sentAt < HEARTBEAT_MS) return
-    const response = await (source.fetcher ?? fetch)(`${source.source}/v1/clusters/${source.cluster}/agents/${pod}`, {
+    const url = `${source.source}/v1/clusters/${source.cluster}/agents/${pod}`
+    const response = await (source.fetcher ?? fetch)(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${source.token}`, 'content-type': 'application/json' },
       body,
     })
     if (!response.ok) throw new Error(`reporting status: ${response.status} ${await response.text()}`)
-    const { warnings } = (await response.json().catch(() => ({}))) as { warnings?: unknown }
-    const now = new Set(Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === 'string') : [])
+    const { warnings } = parseAnswer(agentReportAnswer, await jsonAnswer(response, `POST ${url}`), `the function's answer to the report (POST ${url})`)
+    const now = new Set(warnings)
     for (const warning of now) if (!warned.has(warning)) log(`the function warns: ${warning}`, 'error')
     warned = now
     last = body

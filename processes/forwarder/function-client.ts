@@ -1,17 +1,11 @@
-import type { HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
+import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
+import { statusAnswer, type StatusAnswer } from '../../core/api/status-answer.ts'
+import { writeAnswer, type WriteAnswer } from '../../core/api/write-answer.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { fetchFailure } from '../fetch-failure.ts'
 
 /** What the function answers a write (see the README's HTTP API): the forwarder logs it and hands it to `onCommitted`. */
-export interface WriteResult {
-  generation: number
-  manifest: string
-  committed: boolean
-  changed?: { files: number; bytes: number }
-  reload?: boolean
-  rejected?: { object: string; reason: string }[]
-  [field: string]: unknown
-}
+export type WriteResult = WriteAnswer
 
 /** A write the function refused or could not take, with its HTTP status (none for a network failure) and its own error message and path. */
 export class DeliveryError extends Error {
@@ -53,11 +47,11 @@ export class FunctionClient {
   }
 
   /** The `HAProxyCfg` status the function computes for the cluster's newest generation. */
-  async status(): Promise<HAProxyCfgStatus> {
+  async status(): Promise<StatusAnswer> {
     const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/status`
     const response = await this.fetcher(url, { headers: { authorization: `Bearer ${this.target.token}` } })
     if (!response.ok) throw new DeliveryError(response.status, `GET ${url}: ${response.status} ${await response.text()}`)
-    return (await response.json()) as HAProxyCfgStatus
+    return parseAnswer(statusAnswer, await jsonAnswer(response, `GET ${url}`), `the function's status answer (GET ${url})`)
   }
 
   private async send(method: string, route: string, body: unknown): Promise<WriteResult> {
@@ -69,8 +63,8 @@ export class FunctionClient {
     }).catch((error: unknown) => {
       throw new DeliveryError(undefined, `${method} ${url}: ${fetchFailure(error)}`)
     })
+    if (response.ok) return parseAnswer(writeAnswer, await jsonAnswer(response, `${method} ${url}`), `the function's answer to ${method} ${url}`)
     const text = await response.text()
-    if (response.ok) return JSON.parse(text) as WriteResult
     const { message, path } = errorOf(text)
     throw new DeliveryError(
       response.status,

@@ -3,12 +3,13 @@ import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { Delivery } from '../../../processes/forwarder/delivery.ts'
 import { FunctionClient } from '../../../processes/forwarder/function-client.ts'
 import { eventually } from '../../support/eventually.ts'
+import { writeAnswerOf } from '../../support/write-answers.ts'
 
 const event = (name: string, padding = 0): WatchEvent => ({
   type: 'MODIFIED',
   object: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, ...(padding ? { padding: 'x'.repeat(padding) } : {}) },
 })
-const ok = (generation: number) => new Response(JSON.stringify({ generation, manifest: 'm', committed: true }), { status: 200 })
+const ok = (generation: number) => new Response(JSON.stringify(writeAnswerOf({ generation })), { status: 200 })
 const refuse = (status: number, message: string, path?: string, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ error: { message, ...(path ? { path } : {}) } }), { status, headers })
 
