@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import type { RoutesAnswer } from '../../../core/api/routes-answer.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { ingress, service } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
-type Page = {
-  generation: number
-  routes: { host: string; match: string; path: string; backend: string; servers: { address: string }[]; owner: string }[]
-  next: string | null
-  defaultBackend?: unknown
-}
 
 /** A cluster of twelve apps, one with two paths, plus a default backend and a route whose Service has no endpoints. */
 async function cluster() {
@@ -25,7 +20,7 @@ async function cluster() {
   expect(response.status).toBe(200)
   const get = async (query = '', as = token) => {
     const answer = await h.call('GET', `/v1/clusters/prod/routes${query}`, as)
-    return { status: answer.status, body: (await answer.json()) as Page & { error?: { path: string } } }
+    return { status: answer.status, body: (await answer.json()) as RoutesAnswer & { error?: { path: string } } }
   }
   return { ...h, token, get }
 }
