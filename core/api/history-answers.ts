@@ -61,10 +61,6 @@ export type DiffAnswer = z.infer<typeof diffAnswer>
 export type MovedAnswer = z.infer<typeof movedAnswer>
 
 export type PinSummaryAnswerIsPinSummary = Assert<Same<PinSummaryAnswer, PinSummary>>
-/** A summary as JSON carries it: core types `origin` as the record's optional field, which `summarize` answers null when absent. */
-type SummaryAsSent = Omit<GenerationSummary, 'origin'> & { origin: NonNullable<GenerationSummary['origin']> | null }
-export type GenerationSummaryAnswerIsGenerationSummary = Assert<Same<GenerationSummaryAnswer, SummaryAsSent>>
-export type HistoryAnswerAddsCurrentAndPin = Assert<
-  Same<Omit<HistoryAnswer, 'current' | 'pinned'>, Omit<HistoryPage, 'generations'> & { generations: SummaryAsSent[] }>
->
+export type GenerationSummaryAnswerIsGenerationSummary = Assert<Same<GenerationSummaryAnswer, GenerationSummary>>
+export type HistoryAnswerAddsCurrentAndPin = Assert<Same<Omit<HistoryAnswer, 'current' | 'pinned'>, HistoryPage>>
 export type DiffAnswerIsGenerationDiff = Assert<Same<DiffAnswer, GenerationDiff>>

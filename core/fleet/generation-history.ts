@@ -17,7 +17,8 @@ export interface GenerationSummary {
   reasons: string[]
   /** Map entries, server slots and certificates changed at runtime. */
   runtime: { maps: number; servers: number; certificates: number }
-  origin: GenerationRecord['origin'] | null
+  /** Null for a generation made by a write (its record has no origin). */
+  origin: NonNullable<GenerationRecord['origin']> | null
 }
 
 export interface HistoryPage {

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import type { ClusterRecordAnswer, RegisteredAnswer, SettingsAnswer } from '../../../core/api/cluster-answers.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { publicRecord, type ClusterRecord } from '../../../core/registry/cluster-record.ts'
@@ -32,7 +33,7 @@ export function clusterAdminRoutes(env: AppEnv) {
   }
   const raced = (id: string) => new HttpError(409, `cluster ${id} changed while this request was answered; read it again and retry`)
 
-  routes.get('/:id', admin, async (c) => c.json(publicRecord((await current(c.req.param('id'), false)).record)))
+  routes.get('/:id', admin, async (c) => c.json(publicRecord((await current(c.req.param('id'), false)).record) satisfies ClusterRecordAnswer))
 
   routes.patch('/:id', admin, async (c) => {
     const id = c.req.param('id')
@@ -44,7 +45,7 @@ export function clusterAdminRoutes(env: AppEnv) {
     if (retention === null) delete record.retention
     else if (retention) record.retention = retention
     if (!(await env.registry.replace(record, found.etag))) throw raced(id)
-    return c.json({ ...publicRecord(record), ...(await renderUnder(c, record)) })
+    return c.json({ ...publicRecord(record), ...(await renderUnder(c, record)) } satisfies SettingsAnswer)
   })
 
   /**
@@ -64,7 +65,7 @@ export function clusterAdminRoutes(env: AppEnv) {
     const { overlapSeconds } = await readOptionalJson(c.req.raw, BODY_BYTES, tokenRotation)
     const rotated = await env.registry.rotateToken(await current(id, true), overlapSeconds)
     if (!rotated) throw raced(id)
-    return c.json({ ...publicRecord(rotated.record), token: rotated.token })
+    return c.json({ ...publicRecord(rotated.record), token: rotated.token } satisfies RegisteredAnswer)
   })
 
   routes.delete('/:id', admin, async (c) => {
@@ -72,7 +73,7 @@ export function clusterAdminRoutes(env: AppEnv) {
     const { graceSeconds } = await readOptionalJson(c.req.raw, BODY_BYTES, clusterRemoval)
     const removed = await env.registry.remove(await current(id, true), graceSeconds)
     if (!removed) throw raced(id)
-    return c.json(publicRecord(removed))
+    return c.json(publicRecord(removed) satisfies ClusterRecordAnswer)
   })
   return routes
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import type { ClusterViewAnswer, FleetAnswer } from '../../../core/api/fleet-answers.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../http/auth.ts'
 import { fleetViews } from '../services/fleet-views.ts'
@@ -16,13 +17,13 @@ export function fleetRoutes(env: AppEnv) {
   routes.get('/', admin, async (c) => {
     const started = performance.now()
     const clusters = await views.all()
-    return c.json({ clusters, answeredInMs: Math.round((performance.now() - started) * 10) / 10 })
+    return c.json({ clusters, answeredInMs: Math.round((performance.now() - started) * 10) / 10 } satisfies FleetAnswer)
   })
 
   routes.get('/:id', admin, async (c) => {
     const record = await env.registry.get(c.req.param('id'))
     if (!record) throw new HttpError(404, `no cluster ${c.req.param('id')}`)
-    return c.json(await views.one(record))
+    return c.json((await views.one(record)) satisfies ClusterViewAnswer)
   })
   return routes
 }

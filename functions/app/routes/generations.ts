@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import type { DiffAnswer, HistoryAnswer, MovedAnswer } from '../../../core/api/history-answers.ts'
 import { pinSummary } from '../../../core/reading/head.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
@@ -33,7 +34,7 @@ export function generationRoutes(env: AppEnv) {
       current: head?.head.generation ?? null,
       pinned: pinSummary(head?.head),
       ...(await generationHistory(env.store, record.id, env.caches.for(record.id), page)),
-    })
+    } satisfies HistoryAnswer)
   })
 
   routes.get('/:id/diff', admin, async (c) => {
@@ -41,11 +42,11 @@ export function generationRoutes(env: AppEnv) {
     const { from, to } = readQuery(c.req.query(), diffQuery)
     const current = to ?? (await readHead(env.store, clusterKeys(record.id)))?.head.generation
     if (current === undefined) throw new HttpError(404, `cluster ${record.id} has no generation yet`)
-    return c.json(await generationDiff(env.store, record.id, env.caches.for(record.id), from, current))
+    return c.json((await generationDiff(env.store, record.id, env.caches.for(record.id), from, current)) satisfies DiffAnswer)
   })
 
   /** What moved, as the JSON API answers it. */
-  const answer = ({ head, changed, files, plan, warnings }: Moved) => {
+  const answer = ({ head, changed, files, plan, warnings }: Moved): MovedAnswer => {
     return {
       generation: head.generation,
       manifest: head.manifest,

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import type { ClustersAnswer, RegisteredAnswer } from '../../../core/api/cluster-answers.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { clusterRegistration, publicRecord } from '../../../core/registry/cluster-record.ts'
@@ -33,7 +34,7 @@ export function registrationRoutes(env: AppEnv) {
         'id',
       )
     }
-    return c.json({ ...publicRecord(registered.record), token: registered.token }, 201)
+    return c.json({ ...publicRecord(registered.record), token: registered.token } satisfies RegisteredAnswer, 201)
   })
 
   routes.get('/', admin, async (c) => {
@@ -48,7 +49,7 @@ export function registrationRoutes(env: AppEnv) {
         return { ...record, generation, lastEventAt: await lastEventAt(env.store, keys), agents }
       }),
     )
-    return c.json({ clusters })
+    return c.json({ clusters } satisfies ClustersAnswer)
   })
   return routes
 }

@@ -1,3 +1,5 @@
+import type { AgentSummaryAnswer } from '../../../core/api/cluster-answers.ts'
+import type { Assert, Same } from '../../../core/api/same-type.ts'
 import { mapLimited } from '../../../core/map-limited.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { generationsBehind, type CommittedPointer } from '../../../core/registry/agent-behind.ts'
@@ -51,6 +53,8 @@ export interface AgentSummary {
   /** What its report was answered with besides: a `notifyUrl` the cluster does not push to. */
   warnings: string[]
 }
+
+export type AgentSummaryIsAnswer = Assert<Same<AgentSummary, AgentSummaryAnswer>>
 
 export async function agentSummaries(store: ObjectStore, clusterRoot: string, head: CommittedPointer | null, now: Date): Promise<AgentSummary[]> {
   return (await agentsOf(store, clusterRoot, now)).map(({ pod, generation, manifest, applied, reportedAt, lastError, warnings }) => ({

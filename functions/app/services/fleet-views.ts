@@ -1,3 +1,5 @@
+import type { ClusterViewAnswer } from '../../../core/api/fleet-answers.ts'
+import type { Assert, Same } from '../../../core/api/same-type.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { PinSummary } from '../../../core/reading/head.ts'
 import { mapLimited } from '../../../core/map-limited.ts'
@@ -31,6 +33,9 @@ export interface ClusterView {
   agentsBehind: number
   agents: AgentSummary[]
 }
+
+/** The view is what `GET /v1/fleet` answers: a field added to one and not the other fails to compile. */
+export type ClusterViewIsAnswer = Assert<Same<ClusterView, ClusterViewAnswer>>
 
 /**
  * The node cache a fleet view reads through: the cluster's own when this process keeps it, else
