@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { agentReportAnswer, agentsAnswer } from '../../../core/api/agent-answers.ts'
+import { clusterRecordAnswer, clustersAnswer, registeredAnswer, settingsAnswer } from '../../../core/api/cluster-answers.ts'
 import { errorBody } from '../../../core/api/error-body.ts'
+import { clusterDetailAnswer, fleetAnswer } from '../../../core/api/fleet-answers.ts'
 import { headAnswer } from '../../../core/api/head-answer.ts'
+import { diffAnswer, historyAnswer, movedAnswer } from '../../../core/api/history-answers.ts'
 import { routesAnswer } from '../../../core/api/routes-answer.ts'
 import { statusAnswer } from '../../../core/api/status-answer.ts'
 import { auditAnswer, writeAnswer } from '../../../core/api/write-answer.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
-import { harness } from './app-harness.ts'
+import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
 
@@ -64,5 +67,39 @@ describe('the answers of the HTTP API parse with the schemas in core/api/', () =
 
     const refused = await parsed(errorBody, await h.call('GET', '/v1/clusters/prod/head?have=nope', token), 400)
     expect(refused.error.path).toBe('have')
+  })
+
+  it('every admin answer kind, from a cluster with history, a rollback and a release', async () => {
+    const h = harness()
+    const registered = await parsed(registeredAnswer, await h.call('POST', '/v1/clusters', ADMIN, { id: 'prod' }), 201)
+    const token = registered.token
+    await h.events('prod', token, [...app(1), ...app(2)].map(put))
+    await h.events('prod', token, [put(app(2, ['/', '/v2'])[0])])
+    await h.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { generation: 1, manifest: null, applied: 'reload', appliedAt: null, lastError: null })
+
+    const listed = await parsed(clustersAnswer, await h.call('GET', '/v1/clusters', ADMIN))
+    expect(listed.clusters.map((cluster) => cluster.agents.length)).toEqual([1])
+    await parsed(clusterRecordAnswer, await h.call('GET', '/v1/clusters/prod', ADMIN))
+    const changed = await parsed(settingsAnswer, await h.call('PATCH', '/v1/clusters/prod', ADMIN, { retention: { generations: 10 } }))
+    expect(changed.retention).toEqual({ generations: 10 })
+
+    const rolled = await parsed(movedAnswer, await h.call('POST', '/v1/clusters/prod/rollback', ADMIN, { generation: 1 }))
+    expect(rolled.pinned).not.toBeNull()
+    await h.events('prod', token, app(3).map(put))
+    const fleet = await parsed(fleetAnswer, await h.call('GET', '/v1/fleet', ADMIN))
+    expect(fleet.clusters.map((cluster) => cluster.pinned?.held)).toEqual([1])
+    await parsed(clusterDetailAnswer, await h.call('GET', '/v1/fleet/prod', ADMIN))
+    const released = await parsed(movedAnswer, await h.call('POST', '/v1/clusters/prod/release', ADMIN))
+    expect(released.pinned).toBeNull()
+
+    const history = await parsed(historyAnswer, await h.call('GET', '/v1/clusters/prod/generations', ADMIN))
+    expect(history.generations.map((generation) => generation.origin?.kind ?? null)).toContain('rollback')
+    expect(history.generations.map((generation) => generation.origin)).toContain(null)
+    const diff = await parsed(diffAnswer, await h.call('GET', `/v1/clusters/prod/diff?from=1&to=${released.generation}`, ADMIN))
+    expect(diff.routes).not.toEqual([])
+
+    await parsed(registeredAnswer, await h.call('POST', '/v1/clusters/prod/token', ADMIN))
+    const removed = await parsed(clusterRecordAnswer, await h.call('DELETE', '/v1/clusters/prod', ADMIN))
+    expect(removed.removedAt).toBeDefined()
   })
 })
