@@ -1,6 +1,5 @@
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { isClusterId } from '../../core/keys/cluster-keys.ts'
 import { NodeCache } from '../../core/tree/node-cache.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { Agent } from '../agent/agent.ts'
@@ -16,6 +15,7 @@ import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
 import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
 import { requireDirectory } from './existing-directory.ts'
+import { clusterFlag, sourceFlag } from './function-flags.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
 import { listen } from './listen.ts'
 import { namespacedName } from './namespaced-name.ts'
@@ -58,8 +58,8 @@ export const agentCommand = defineCommand({
 
 async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   const pod = values.pod ?? hostname().toLowerCase()
-  if (!isClusterId(values.cluster)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
-  if (!/^https?:\/\/[^/]+/.test(values.source)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+  const cluster = clusterFlag(values.cluster)
+  const functionUrl = sourceFlag(values.source)
   const pollMs = parseDuration('poll', values.poll)
   if (!podName.safeParse(pod).success) throw new UsageError(`--pod ${pod}: a pod name (a DNS subdomain)`)
   const following = values['follow-resource'] === undefined ? undefined : namespacedName('follow-resource', values['follow-resource'], ' of an HAProxyCfg')
@@ -70,7 +70,7 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   await requireDirectory('--dir', values.dir, `--dir ${values.dir} does not exist: create it (mkdir -p ${values.dir}) or mount a volume there`)
 
   const context = { nodes: new NodeCache(64 * 1024 * 1024), hash: nodeSha256 }
-  const source = { source: values.source.replace(/\/+$/, ''), cluster: values.cluster, token: values.token }
+  const source = { source: functionUrl, cluster, token: values.token }
   const binary = process.env.HAPROXY_BIN ?? 'haproxy'
   const statsSocket = values['stats-socket'] ?? join(values.dir, 'stats.sock')
   if (values.once) return once(source, values.dir, context, statsSocket, binary)

@@ -1,5 +1,4 @@
 import type { KubeConfig } from '@kubernetes/client-node'
-import { isClusterId } from '../../core/keys/cluster-keys.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { Forwarder, FunctionClient, type WriteResult } from '../forwarder/index.ts'
 import { StatusRelay } from '../forwarder/status-relay.ts'
@@ -7,9 +6,9 @@ import { kubernetesClusterWriter } from '../../functions/adapters/kubernetes/sta
 import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
+import { clusterFlag, sourceFlag } from './function-flags.ts'
 import { loadKubeConfig } from './kube-config-flag.ts'
 import { namespacedName } from './namespaced-name.ts'
-import { UsageError } from './usage-error.ts'
 
 /** The flags of `hapedge forward`; the manifests' tests parse the forwarder container's args with them. */
 const forwardFlags = {
@@ -40,15 +39,15 @@ export const forwardCommand = defineCommand({
 })
 
 async function forward(values: FlagValues<typeof forwardFlags>): Promise<number> {
-  if (!isClusterId(values.cluster)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label`)
-  if (!/^https?:\/\/[^/]+/.test(values.source)) throw new UsageError(`--source ${values.source}: an http(s) URL of the hapedge function`)
+  const cluster = clusterFlag(values.cluster)
+  const source = sourceFlag(values.source)
   const configMap = namespacedName('config-map', values['config-map'])
   const resyncEveryMs = values.resync === '0' ? 0 : parseDuration('resync', values.resync)
   const delayMs = parseDuration('batch-delay', values['batch-delay'])
 
   const kubeConfig = loadKubeConfig(values.kubeconfig)
-  const client = new FunctionClient({ source: values.source.replace(/\/+$/, ''), cluster: values.cluster, token: values.token })
-  const relay = values['write-status'] ? statusRelay(kubeConfig, client, values.cluster, values['status-resource'] ?? `hapedge/${values.cluster}`) : undefined
+  const client = new FunctionClient({ source, cluster, token: values.token })
+  const relay = values['write-status'] ? statusRelay(kubeConfig, client, cluster, values['status-resource'] ?? `hapedge/${cluster}`) : undefined
   const forwarder = new Forwarder({
     kubeConfig,
     client,

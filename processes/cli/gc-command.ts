@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { GarbageOutcome } from '../../core/garbage/collect-all-garbage.ts'
-import { clusterKeys, isClusterId } from '../../core/keys/cluster-keys.ts'
+import { clusterKeys } from '../../core/keys/cluster-keys.ts'
 import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
 import { removeLeftovers } from '../../functions/adapters/storage/disk-leftovers.ts'
 import { createDiskStore } from '../../functions/adapters/storage/disk-store.ts'
@@ -9,6 +9,7 @@ import { nodeDeploymentSecrets } from '../../functions/platforms/node-server/dep
 import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
 import { requireDirectory } from './existing-directory.ts'
+import { clusterFlag } from './function-flags.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -28,7 +29,7 @@ export const gcCommand = defineCommand({
 })
 
 async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
-  for (const id of values.cluster) if (!isClusterId(id)) throw new UsageError(`--cluster ${JSON.stringify(id)}: a DNS label (lowercase letters, digits, '-')`)
+  for (const id of values.cluster) clusterFlag(id)
   const keep = generationsToKeep(values.keep)
   if (keep === undefined) throw new UsageError(`--keep ${values.keep}: ${KEEP_RULE}`)
   const settings = { keep, graceMs: parseDuration('grace', values.grace) }

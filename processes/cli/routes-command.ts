@@ -1,10 +1,12 @@
-import { isClusterId } from '../../core/keys/cluster-keys.ts'
-import type { RoutesPage, ServedRoute } from '../../core/fleet/cluster-routes.ts'
+import { errorBody } from '../../core/api/error-body.ts'
+import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
+import { routesAnswer, type RoutesAnswer } from '../../core/api/routes-answer.ts'
+import type { ServedRoute } from '../../core/fleet/cluster-routes.ts'
 import { fetchFailure } from '../fetch-failure.ts'
 import { defineCommand } from './command.ts'
 import { CommandError } from './command-error.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
-import { UsageError } from './usage-error.ts'
+import { clusterFlag, sourceFlag } from './function-flags.ts'
 
 const routesFlags = {
   source: { value: 'URL', required: true, description: 'the URL of the hapedge function' },
@@ -21,18 +23,16 @@ export const routesCommand = defineCommand({
   run: listRoutes,
 })
 
-type Page = RoutesPage & { generation: number }
-
 async function listRoutes(values: FlagValues<typeof routesFlags>): Promise<number> {
-  if (!isClusterId(values.cluster)) throw new UsageError(`--cluster ${JSON.stringify(values.cluster)}: a DNS label (lowercase letters, digits, '-')`)
-  const base = sourceUrl(values.source)
+  const cluster = clusterFlag(values.cluster)
+  const source = sourceFlag(values.source)
   let after: string | null = null
   let first = true
   do {
-    const url = new URL(`v1/clusters/${values.cluster}/routes`, base)
+    const url = new URL(`${source}/v1/clusters/${cluster}/routes`)
     if (values.host !== undefined) url.searchParams.set('host', values.host)
     if (after !== null) url.searchParams.set('after', after)
-    const page: Page = await fetchPage(url, values.token)
+    const page: RoutesAnswer = await fetchPage(url, values.token)
     if (values.json) console.log(JSON.stringify(page))
     else printPage(page, first)
     first = false
@@ -41,30 +41,27 @@ async function listRoutes(values: FlagValues<typeof routesFlags>): Promise<numbe
   return 0
 }
 
-function sourceUrl(source: string): URL {
-  try {
-    const url = new URL(source.endsWith('/') ? source : `${source}/`)
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url
-  } catch {}
-  throw new UsageError(`--source ${JSON.stringify(source)}: an http:// or https:// URL`)
-}
-
-async function fetchPage(url: URL, token: string): Promise<Page> {
+async function fetchPage(url: URL, token: string): Promise<RoutesAnswer> {
   let response: Response
   try {
     response = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
   } catch (error) {
     throw new CommandError(`cannot reach ${url.origin}: ${fetchFailure(error)}`)
   }
-  const body = (await response.json().catch(() => undefined)) as (Page & { error?: { message: string } }) | undefined
-  if (!response.ok) throw new CommandError(`${url.pathname}: ${response.status} ${body?.error?.message ?? response.statusText}`)
-  if (!body) throw new CommandError(`${url.pathname}: the answer is not JSON`)
-  return body
+  if (!response.ok) {
+    const refusal = await jsonAnswer(response, `GET ${url.pathname}`).catch(() => undefined)
+    throw new CommandError(`${url.pathname}: ${response.status} ${errorBody.safeParse(refusal).data?.error.message ?? response.statusText}`)
+  }
+  try {
+    return parseAnswer(routesAnswer, await jsonAnswer(response, `GET ${url.pathname}`), `the function's answer to GET ${url.pathname}`)
+  } catch (error) {
+    throw new CommandError((error as Error).message)
+  }
 }
 
 const COLUMNS = ['HOST', 'MATCH', 'PATH', 'BACKEND', 'SERVERS', 'OWNER'] as const
 
-function printPage(page: Page, first: boolean): void {
+function printPage(page: RoutesAnswer, first: boolean): void {
   if (first) {
     console.log(
       `generation ${page.generation}; requests no rule matches: ${page.defaultBackend ? `${page.defaultBackend.backend} (${servers(page.defaultBackend.servers)})` : '404'}`,
