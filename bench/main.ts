@@ -7,6 +7,7 @@ import {
   printFleetReport,
   printHttpReport,
   printReport,
+  printResyncReport,
   printSealingReport,
   printStorageReport,
   printWorkerBundleReport,
@@ -15,6 +16,7 @@ import { measureChurn } from './churn.ts'
 import { measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
+import { measureResync, measureResyncHeap, type ResyncPath, type ResyncResult } from './resync.ts'
 import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 import { measureWorkerBundle } from './worker-bundle.ts'
@@ -34,11 +36,14 @@ const { values } = parseArgs({
     'fleet-clusters': { type: 'string', default: '100' },
     'fleet-ingresses': { type: 'string', default: '1000' },
     'fleet-events': { type: 'string', default: '1000' },
+    'resync-sizes': { type: 'string', default: '20000,100000' },
+    'resync-paths': { type: 'string', default: 'put,paged' },
+    'resync-heap-objects': { type: 'string', default: '100000' },
     'skip-worker-bundle': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 })
-const sizesOf = (flag: 'sizes' | 'storage-sizes') => {
+const sizesOf = (flag: 'sizes' | 'storage-sizes' | 'resync-sizes') => {
   const sizes = values[flag]
     .split(',')
     .filter(Boolean)
@@ -48,17 +53,21 @@ const sizesOf = (flag: 'sizes' | 'storage-sizes') => {
 }
 const sizes = sizesOf('sizes')
 const storageSizes = sizesOf('storage-sizes')
+const resyncSizes = values['resync-sizes'] === '0' ? [] : sizesOf('resync-sizes')
+const resyncPaths = values['resync-paths'].split(',').filter(Boolean) as ResyncPath[]
+if (resyncPaths.some((path) => path !== 'put' && path !== 'paged')) throw new Error(`--resync-paths: put, paged or both, got ${values['resync-paths']}`)
 if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-gc (npm run bench does) for steadier heap figures')
 
 // Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
 // (where the agent runs) and gigabytes of fsynced files for the disk to write back.
 const convergenceSamples = Number(values['convergence-samples'])
-const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events') => {
+const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events' | 'resync-heap-objects') => {
   const value = Number(values[flag])
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag}: a whole number, 0 to skip, got ${values[flag]}`)
   return value
 }
 const churnChanges = wholeNumber('churn-changes')
+const heapObjects = wholeNumber('resync-heap-objects')
 const convergenceRuns = Math.max(1, Number(values['convergence-runs']) || 1)
 if (convergenceSamples > 0)
   console.error(`measuring convergence through hapedge serve, the agent and HAProxy (${convergenceRuns} runs, each on a fresh stack)…`)
@@ -100,8 +109,20 @@ if (httpSize > 0) {
   const inProcess = results.find((result) => result.size === httpSize)?.rows.find((row) => row.change === 'ingress-path')
   printHttpReport(await measureHttp(httpSize, Number(values['http-samples'])), inProcess?.incremental_ms_p50)
 }
+
+// Resyncs after the in-process rows: each runs its own server, and the 100,000-Ingress ones leave the most files for the disk to write back.
+const resyncs: ResyncResult[] = []
+for (const size of resyncSizes) {
+  console.error(`measuring resyncs of ${size} Ingresses through hapedge serve (${resyncPaths.join(', ')})…`)
+  resyncs.push(await measureResync(size, resyncPaths))
+}
+if (heapObjects > 0) console.error(`measuring a paged resync of ${heapObjects} objects through hapedge serve under --max-old-space-size=64…`)
+const heapCheck = heapObjects > 0 ? await measureResyncHeap(heapObjects) : undefined
+if (resyncs.length > 0 || heapCheck) printResyncReport(resyncs, heapCheck)
+
 if (values.json) {
-  await writeFile(values.json, `${JSON.stringify([...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows)], null, 2)}\n`)
+  const rows = [...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows), ...resyncs.flatMap((result) => result.rows)]
+  await writeFile(values.json, `${JSON.stringify(heapCheck ? [...rows, { change: 'resync-heap-check', ...heapCheck }] : rows, null, 2)}\n`)
   console.log(`\nwrote ${values.json}`)
 }
 

@@ -3,6 +3,7 @@ import type { ChurnResult } from './churn.ts'
 import type { Convergence } from './convergence.ts'
 import type { FleetResult } from './fleet.ts'
 import type { HttpResult } from './http.ts'
+import { QUIET_INGRESSES, type HeapCheck, type ResyncResult, type ResyncRow } from './resync.ts'
 import type { SealingResult, SealingRow } from './sealing.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
 import { WORKER_GZIP_LIMITS, type WorkerBundle } from './worker-bundle.ts'
@@ -47,6 +48,25 @@ const sealingColumns: Columns<SealingRow> = [
   ['sealed_cold_ms_p50', 'sealed cold ms'],
   ['plain_warm_ms_p50', 'plain warm ms'],
   ['sealed_warm_ms_p50', 'sealed warm ms'],
+]
+
+type ResyncCells = Omit<ResyncRow, 'error' | 'stored_bytes' | 'written_bytes'> & { stored_mib: number | string; written_mib: number | string; outcome: string }
+
+const resyncColumns: Columns<ResyncCells> = [
+  ['size', 'Ingresses'],
+  ['change', 'change'],
+  ['path', 'path'],
+  ['objects', 'objects'],
+  ['changed_objects', 'changed'],
+  ['seconds', 'seconds'],
+  ['requests', 'requests'],
+  ['stored_mib', 'stored MiB'],
+  ['written_mib', 'written MiB'],
+  ['heap_peak_mb', 'heap peak MB'],
+  ['quiet_p50_ms', 'quiet p50 ms'],
+  ['quiet_p95_ms', 'quiet p95 ms'],
+  ['quiet_samples', 'quiet n'],
+  ['outcome', 'outcome'],
 ]
 
 function table<T>(rows: T[], columns: Columns<T>): string {
@@ -249,4 +269,58 @@ export function printWorkerBundleReport({ files, bytes, gzipBytes }: WorkerBundl
   console.log(
     `  ${share(WORKER_GZIP_LIMITS.free)} of the free plan's ${kib(WORKER_GZIP_LIMITS.free)}, ${share(WORKER_GZIP_LIMITS.paid)} of the paid plan's ${kib(WORKER_GZIP_LIMITS.paid)}`,
   )
+}
+
+/** Prints the resync rows through hapedge serve, the quiet cluster beside each, and the issue's targets for them. */
+export function printResyncReport(results: readonly ResyncResult[], heapCheck?: HeapCheck): void {
+  const mib = (bytes: number) => (Number.isNaN(bytes) ? 'n/a' : round(bytes / 1024 / 1024, 1))
+  console.log(
+    `\nresyncs through hapedge serve (a separate process on loopback, local disk with fsync; put = one PUT …/objects, paged = a resync session; ` +
+      `heap peak = the largest heap used V8 reported at a collection during the resync (--trace-gc); quiet = one-Ingress events on another cluster of ` +
+      `${QUIET_INGRESSES} Ingresses of the same server, one at a time, during the resync):`,
+  )
+  const rows = results.flatMap((result) => result.rows)
+  console.log(
+    table(
+      rows.map(({ error, stored_bytes, written_bytes, ...row }) => ({
+        ...row,
+        stored_mib: mib(stored_bytes),
+        written_mib: mib(written_bytes),
+        outcome: error ?? 'done',
+      })),
+      resyncColumns,
+    ),
+  )
+  for (const result of results)
+    for (const [path, alone] of Object.entries(result.quietAlone))
+      console.log(
+        `${result.size} Ingresses (${result.objects} objects), ${path}: the quiet cluster's events with nothing else running p50 ${alone.p50} ms, p95 ${alone.p95} ms`,
+      )
+  if (heapCheck)
+    console.log(
+      `heap check: a paged resync of ${heapCheck.objects} objects into an empty cluster, serve under --max-old-space-size=${heapCheck.heapLimitMb}: ` +
+        (heapCheck.finished
+          ? `finished in ${heapCheck.seconds} s (${heapCheck.pages} pages, ${heapCheck.finishCalls} finish calls), peak heap ${heapCheck.heapPeakMb} MB`
+          : `did not finish after ${heapCheck.seconds} s: ${heapCheck.error}; peak heap ${heapCheck.heapPeakMb} MB`),
+    )
+
+  console.log('\ntargets (resyncs):')
+  const at = (size: number, change: string) => rows.filter((row) => row.size === size && row.change === change && !row.error)
+  const fastest = (size: number, change: string) => Math.min(...at(size, change).map((row) => row.seconds))
+  if (rows.some((row) => row.size === 20_000)) {
+    const noop = fastest(20_000, 'resync-noop')
+    const full = fastest(20_000, 'resync-full')
+    console.log(`  ${mark(noop < 3)} a no-op resync at 20000 Ingresses < 3 s: ${Number.isFinite(noop) ? `${noop} s` : 'none finished'}`)
+    console.log(`  ${mark(full < 8)} a full resync into an empty cluster at 20000 Ingresses < 8 s: ${Number.isFinite(full) ? `${full} s` : 'none finished'}`)
+    const during = at(20_000, 'resync-full').concat(at(20_000, 'resync-noop'), at(20_000, 'resync-1pct'))
+    const worst = Math.max(...during.map((row) => row.quiet_p95_ms))
+    console.log(
+      `  ${mark(during.length > 0 && worst < 100)} another cluster's one-Ingress events keep p95 < 100 ms while a 20000-Ingress cluster resyncs: worst p95 ${worst} ms ` +
+        `(${during.map((row) => `${row.path} ${row.change} ${row.quiet_p95_ms}`).join(', ')})`,
+    )
+  }
+  if (heapCheck)
+    console.log(
+      `  ${mark(heapCheck.finished && heapCheck.heapPeakMb < 64)} a paged resync of ${heapCheck.objects} objects in < 64 MB of heap: ${heapCheck.finished ? `peak ${heapCheck.heapPeakMb} MB` : 'did not finish'}`,
+    )
 }

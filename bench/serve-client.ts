@@ -23,33 +23,82 @@ export async function registerCluster(url: string, adminToken: string, id: strin
   return { id, token: ((await response.json()) as { token: string }).token }
 }
 
+/** A `v1` List of `items` as `PUT …/objects` and a resync page take it, serialized once. */
+export const listBody = (items: readonly unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items })
+
 /**
- * A cluster write (`POST …/events`, or `PUT …/objects` with a `v1` List), retried after a 503
- * (HEAD contention) or a reset connection as a forwarder would: the answer, and how many times
- * it was retried.
+ * A request on a cluster's routes (`path` under `/v1/clusters/{id}/`), retried after a 503
+ * (HEAD contention) or a reset connection as a forwarder would: the status, the parsed answer,
+ * and how many times it was retried. Any status but 503 is the caller's to judge.
  */
-export async function sendWrite(
+export async function clusterRequest<T>(
   url: string,
   cluster: ClusterClient,
-  write: { events: WatchEvent[] } | { objects: unknown[] },
-): Promise<{ answer: WriteAnswer; retries: number }> {
-  const [method, path, body] =
-    'events' in write ? ['POST', 'events', { events: write.events }] : ['PUT', 'objects', { apiVersion: 'v1', kind: 'List', items: write.objects }]
-  const text = JSON.stringify(body)
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; answer: T; retries: number }> {
   for (let retries = 0; ; retries++) {
     const response = await fetch(`${url}/v1/clusters/${cluster.id}/${path}`, {
       method,
-      headers: { authorization: `Bearer ${cluster.token}`, 'content-type': 'application/json' },
-      body: text,
+      headers: { authorization: `Bearer ${cluster.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body,
     }).catch((error: Error & { cause?: { code?: string } }) => {
       // A kept-alive connection the server closed as the request went out: send again, as a forwarder would (a write is idempotent).
       if (error.cause?.code === 'ECONNRESET') return undefined
       throw error
     })
     if (!response) continue
-    if (response.status === 200) return { answer: (await response.json()) as WriteAnswer, retries }
-    const answer = await response.text()
-    if (response.status !== 503) throw new Error(`${method} ${path} on ${cluster.id}: ${response.status} ${answer}`)
-    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80))
+    if (response.status === 503) {
+      await response.arrayBuffer()
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80))
+      continue
+    }
+    const text = await response.text()
+    return { status: response.status, answer: (text ? JSON.parse(text) : undefined) as T, retries }
+  }
+}
+
+/** Fails unless the request answered `expected`, naming it. */
+async function expect<T>(expected: number, request: Promise<{ status: number; answer: T; retries: number }>, what: string) {
+  const answered = await request
+  if (answered.status !== expected) throw new Error(`${what}: ${answered.status} ${JSON.stringify(answered.answer)}`)
+  return answered
+}
+
+/** A cluster write (`POST …/events`, or `PUT …/objects` with a `v1` List): the answer, and how many times it was retried. */
+export async function sendWrite(
+  url: string,
+  cluster: ClusterClient,
+  write: { events: WatchEvent[] } | { objects: unknown[] },
+): Promise<{ answer: WriteAnswer; retries: number }> {
+  const [method, path, body] = 'events' in write ? ['POST', 'events', JSON.stringify({ events: write.events })] : ['PUT', 'objects', listBody(write.objects)]
+  return expect(200, clusterRequest<WriteAnswer>(url, cluster, method, path, body), `${method} ${path} on ${cluster.id}`)
+}
+
+/** What a paged resync did: its pages and the finish calls it took (a 202 asks for another). */
+export interface PagedResync {
+  answer: WriteAnswer
+  pages: number
+  pageItems: number
+  finishCalls: number
+}
+
+/**
+ * A resync in pages, as the forwarder sends one: a session begun, its pages sent one after
+ * another (each at most the `pageItems` the server answered), then finish called until it is done.
+ */
+export async function pagedResync(url: string, cluster: ClusterClient, items: readonly unknown[]): Promise<PagedResync> {
+  const what = `resync of ${cluster.id}`
+  const { answer: begun } = await expect(201, clusterRequest<{ session: string; pageItems: number }>(url, cluster, 'POST', 'resync', '{}'), `begin ${what}`)
+  const pages = Math.max(1, Math.ceil(items.length / begun.pageItems))
+  for (let page = 0; page < pages; page++) {
+    const body = listBody(items.slice(page * begun.pageItems, (page + 1) * begun.pageItems))
+    await expect(200, clusterRequest(url, cluster, 'PUT', `resync/${begun.session}/pages/${page}`, body), `page ${page} of ${what}`)
+  }
+  for (let finishCalls = 1; ; finishCalls++) {
+    const finished = await clusterRequest<WriteAnswer & { done: boolean }>(url, cluster, 'POST', `resync/${begun.session}/finish`, JSON.stringify({ pages }))
+    if (finished.status === 200 && finished.answer.done) return { answer: finished.answer, pages, pageItems: begun.pageItems, finishCalls }
+    if (finished.status !== 202) throw new Error(`finish ${what}: ${finished.status} ${JSON.stringify(finished.answer)}`)
   }
 }

@@ -1,0 +1,231 @@
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startServe } from '../test/support/serve-process.ts'
+import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
+import { ChangeSource } from './changes.ts'
+import { seededRandom } from './random.ts'
+import { clusterRequest, listBody, pagedResync, registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
+import { directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
+import { latency, round, type Latency } from './stats.ts'
+import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
+
+export const RESYNC_KINDS = ['resync-full', 'resync-noop', 'resync-1pct'] as const
+export type ResyncKind = (typeof RESYNC_KINDS)[number]
+/** `put`: the whole list in one `PUT …/objects`; `paged`: a resync session (begin, pages, finish). */
+export type ResyncPath = 'put' | 'paged'
+
+export interface ResyncRow {
+  size: number
+  objects: number
+  path: ResyncPath
+  change: ResyncKind
+  /** Objects the list changed (the whole list into an empty cluster; none for the no-op). */
+  changed_objects: number
+  seconds: number
+  /** Requests the resync took: 1 for a PUT; begin, pages and finish calls for a session. */
+  requests: number
+  /** Growth of the data directory. */
+  stored_bytes: number
+  /** Bytes the serve process handed to write() meanwhile (files, their temp copies, sockets). */
+  written_bytes: number
+  heap_peak_mb: number
+  quiet_p50_ms: number
+  quiet_p95_ms: number
+  quiet_samples: number
+  /** Why the resync did not finish: the server's answer or its exit. */
+  error?: string
+}
+
+export interface HeapCheck {
+  objects: number
+  heapLimitMb: number
+  finished: boolean
+  seconds: number
+  heapPeakMb: number
+  pages: number
+  finishCalls: number
+  error?: string
+}
+
+export interface ResyncResult {
+  size: number
+  objects: number
+  /** The quiet cluster's events with nothing else running, per path's server. */
+  quietAlone: Partial<Record<ResyncPath, Latency>>
+  rows: ResyncRow[]
+}
+
+export const QUIET_INGRESSES = 200
+/** Between two of the quiet cluster's events: a light, steady client, not a flood. */
+const QUIET_GAP_MS = 20
+const QUIET_ALONE_EVENTS = 40
+const CHANGED_SHARE = 0.01
+
+interface Member extends ClusterClient {
+  source: ChangeSource
+}
+
+const TRACE_GC = fileURLToPath(new URL('./trace-gc.mjs', import.meta.url))
+
+/** `hapedge serve` on a fresh data directory, its heap traced and its exit turned into a rejection. */
+async function startTraced(nodeOptions: string[] = []) {
+  const root = await makeTempDir('hapedge-bench-resync')
+  const data = join(root, 'data')
+  const served = await startServe(['--data', data], { NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', '--import', TRACE_GC, ...nodeOptions].join(' ').trim() })
+  const heap = new TracedHeap(served.process.stdout!)
+  let stderr = ''
+  served.process.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)))
+  const exited = new Promise<never>((_, reject) =>
+    served.process.once('exit', (code, signal) =>
+      reject(new Error(`hapedge serve exited (${signal ?? code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`)),
+    ),
+  )
+  exited.catch(() => {})
+  const close = async () => {
+    await served.stop()
+    await removeTempDir(root)
+  }
+  return { served, data, heap, exited, close }
+}
+
+/** A small cluster's one-Ingress events, one after another with a pause, until the function it answers is called. */
+function quietEvents(url: string, quiet: Member) {
+  let running = true
+  const ms: number[] = []
+  const done = (async () => {
+    while (running) {
+      const started = performance.now()
+      await sendWrite(url, quiet, { events: quiet.source.next('ingress-path') })
+      ms.push(performance.now() - started)
+      await new Promise((resolve) => setTimeout(resolve, QUIET_GAP_MS))
+    }
+  })()
+  return async () => {
+    running = false
+    await done
+    return latency(ms)
+  }
+}
+
+/** The list again with 1% of its objects changed (Ingresses given a new path), and how many that is. */
+function changedList(objects: KubeObjectLiteral[], size: number): { items: KubeObjectLiteral[]; changed: number } {
+  const source = new ChangeSource(objects, size, seededRandom(size * 31))
+  const changed = new Set<unknown>()
+  while (changed.size < Math.round(objects.length * CHANGED_SHARE)) {
+    const [event] = source.next('ingress-path')
+    const { namespace, name } = event!.object.metadata as { namespace: string; name: string }
+    changed.add(`${namespace}/${name}`)
+  }
+  return { items: [...source.objects()], changed: changed.size }
+}
+
+/**
+ * Resyncs through the real `hapedge serve` on local disk, one server per path: a cluster of
+ * `size` Ingresses resynced into an empty cluster, with the same list, and with 1% of its
+ * objects changed; each with its time, the bytes it stored and wrote, the server's peak heap,
+ * and the one-Ingress events of another, small cluster of the same server meanwhile.
+ */
+export async function measureResync(size: number, paths: readonly ResyncPath[]): Promise<ResyncResult> {
+  const objects = syntheticCluster(size, seededRandom(size))
+  const lists: Record<ResyncKind, { items: KubeObjectLiteral[]; changed: number }> = {
+    'resync-full': { items: objects, changed: objects.length },
+    'resync-noop': { items: objects, changed: 0 },
+    'resync-1pct': changedList(objects, size),
+  }
+  const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
+  for (const path of paths) {
+    const server = await startTraced()
+    try {
+      const { url, adminToken } = server.served
+      const quietObjects = syntheticCluster(QUIET_INGRESSES, seededRandom(7))
+      const quiet: Member = { ...(await registerCluster(url, adminToken, 'quiet')), source: new ChangeSource(quietObjects, QUIET_INGRESSES, seededRandom(8)) }
+      await sendWrite(url, quiet, { objects: quietObjects })
+      const alone: number[] = []
+      for (let n = 0; n < QUIET_ALONE_EVENTS; n++) {
+        const started = performance.now()
+        await sendWrite(url, quiet, { events: quiet.source.next('ingress-path') })
+        alone.push(performance.now() - started)
+      }
+      result.quietAlone[path] = latency(alone)
+
+      const big = await registerCluster(url, adminToken, `big-${path}`)
+      for (const change of RESYNC_KINDS) {
+        const { items, changed } = lists[change]
+        const body = path === 'put' ? listBody(items) : undefined
+        const storedBefore = await directoryBytes(server.data)
+        const writtenBefore = writtenBytes(server.served.process.pid!)
+        server.heap.reset()
+        const stopQuiet = quietEvents(url, quiet)
+        const started = performance.now()
+        let requests = 1
+        let error: string | undefined
+        try {
+          if (body !== undefined) {
+            const answered = await Promise.race([clusterRequest(url, big, 'PUT', 'objects', body), server.exited])
+            if (answered.status !== 200) error = `${answered.status} ${JSON.stringify(answered.answer).slice(0, 200)}`
+          } else {
+            const paged = await Promise.race([pagedResync(url, big, items), server.exited])
+            requests = 1 + paged.pages + paged.finishCalls
+          }
+        } catch (failure) {
+          error = (failure as Error).message
+        }
+        const seconds = (performance.now() - started) / 1000
+        const quietLatency = await stopQuiet().catch(() => latency([]))
+        const row: ResyncRow = {
+          size,
+          objects: items.length,
+          path,
+          change,
+          changed_objects: changed,
+          seconds: round(seconds, 2),
+          requests,
+          stored_bytes: (await directoryBytes(server.data)) - storedBefore,
+          written_bytes: writtenBytes(server.served.process.pid!) - writtenBefore,
+          heap_peak_mb: round(server.heap.phase().peakMb, 1),
+          quiet_p50_ms: quietLatency.p50,
+          quiet_p95_ms: quietLatency.p95,
+          quiet_samples: quietLatency.samples,
+        }
+        if (error) row.error = error
+        result.rows.push(row)
+        console.error(`  ${path} ${change}: ${error ?? `${row.seconds} s, quiet p95 ${row.quiet_p95_ms} ms`}`)
+        // The rest of the path starts from what this one left: without it, there is nothing to measure.
+        if (error) break
+      }
+    } finally {
+      await server.close()
+    }
+  }
+  return result
+}
+
+/**
+ * The paged resync of `objects` objects into an empty cluster, with the serve process's heap
+ * limited to `heapLimitMb` (`--max-old-space-size`): whether it finishes, and its peak heap.
+ */
+export async function measureResyncHeap(objects: number, heapLimitMb = 64): Promise<HeapCheck> {
+  // About two objects per Ingress (its Services, EndpointSlices and TLS Secrets): grown until there are enough.
+  let ingresses = Math.ceil(objects / 2)
+  let items = syntheticCluster(ingresses, seededRandom(objects))
+  while (items.length < objects) items = syntheticCluster((ingresses = Math.ceil((ingresses * objects) / items.length) + 1), seededRandom(objects))
+  const server = await startTraced([`--max-old-space-size=${heapLimitMb}`])
+  try {
+    const { url, adminToken } = server.served
+    const cluster = await registerCluster(url, adminToken, 'heap-check')
+    server.heap.reset()
+    const started = performance.now()
+    const check: HeapCheck = { objects: items.length, heapLimitMb, finished: false, seconds: 0, heapPeakMb: 0, pages: 0, finishCalls: 0 }
+    try {
+      const paged = await Promise.race([pagedResync(url, cluster, items), server.exited])
+      Object.assign(check, { finished: true, pages: paged.pages, finishCalls: paged.finishCalls })
+    } catch (failure) {
+      check.error = (failure as Error).message
+    }
+    check.seconds = round((performance.now() - started) / 1000, 1)
+    check.heapPeakMb = round(server.heap.phase().peakMb, 1)
+    return check
+  } finally {
+    await server.close()
+  }
+}
