@@ -1,5 +1,6 @@
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { namedObjects, type IngestResult } from '../../../core/ingest/ingest.ts'
+import { yieldToEventLoop } from '../../../core/yield-to-event-loop.ts'
 
 interface Waiting<C> {
   events: readonly WatchEvent[]
@@ -14,6 +15,9 @@ interface Waiting<C> {
  * costs a few commits instead of many writers racing for HEAD. Each request hears of the
  * generation that holds its events and of the rejections that name its own objects. A group
  * commits in the context of its last request (the cluster's settings as most recently read).
+ * Between two groups the queue yields to the event loop: a cluster with a long backlog (a resync
+ * in slices) would otherwise go from one commit's last await straight into the next commit's
+ * compute, and other clusters' requests on the same thread would wait for the whole backlog.
  */
 export class WriteQueue<C = unknown> {
   private waiting: Waiting<C>[] = []
@@ -34,7 +38,8 @@ export class WriteQueue<C = unknown> {
 
   private async drain(): Promise<void> {
     this.running = true
-    while (this.waiting.length > 0) {
+    for (let first = true; this.waiting.length > 0; first = false) {
+      if (!first) await yieldToEventLoop()
       const group = this.takeGroup()
       try {
         const result = await this.commit(
