@@ -15,7 +15,9 @@ const unchanged: IngestResult = {
   ignored: null,
   stale: 0,
 }
-const added = (name: string): WatchEvent[] => [{ type: 'ADDED', object: ingress({ name, rules: [{ host: `${name}.example.com`, paths: [{ service: 'web' }] }] }) }]
+const added = (name: string): WatchEvent[] => [
+  { type: 'ADDED', object: ingress({ name, rules: [{ host: `${name}.example.com`, paths: [{ service: 'web' }] }] }) },
+]
 
 describe('WriteQueue', () => {
   it('lets the event loop run between two groups, so a backlog on one cluster does not hold the thread from the others', async () => {
