@@ -16,6 +16,13 @@ export function clusterKeys(cluster: string) {
     node: (space: string, sha256: string) => `${root}/${space}/${sha256}`,
     generations: `${root}/generations/`,
     generation: (n: number) => `${root}/generations/${String(n).padStart(12, '0')}`,
+    /** Paged resync sessions (core/resync/): each session's record, and each page's listed keys and changed items. */
+    resyncSessions: `${root}/resync/`,
+    resyncSession: (session: string) => `${root}/resync/${session}/`,
+    resyncRecord: (session: string) => `${root}/resync/${session}/session`,
+    resyncPages: (session: string) => `${root}/resync/${session}/pages/`,
+    resyncPageKeys: (session: string, page: number) => `${root}/resync/${session}/pages/${String(page).padStart(6, '0')}/keys`,
+    resyncPageItems: (session: string, page: number) => `${root}/resync/${session}/pages/${String(page).padStart(6, '0')}/items`,
   }
 }
 

@@ -7,8 +7,11 @@ import { CorruptObject } from '../reading/errors.ts'
 /** A cluster's data key, or undefined when the deployment seals nothing (no secret). A failure to find one is thrown. */
 export type DataKeyOf = (cluster: string) => Promise<CryptoKey | undefined>
 
-/** The objects whose bodies are sealed: a cluster's content (snapshot nodes with TLS keys, rendered files with PEM keys). */
-const SEALED_KEY = /^clusters\/([a-z0-9-]+)\/(?:nodes|blobs)\//
+/**
+ * The objects whose bodies are sealed: a cluster's content (snapshot nodes with TLS keys, rendered
+ * files with PEM keys, and the objects a resync session's pages stage, TLS Secrets among them).
+ */
+const SEALED_KEY = /^clusters\/([a-z0-9-]+)\/(?:nodes|blobs|resync\/[^/]+\/pages)\//
 
 /**
  * An ObjectStore that seals the body of every `clusters/<id>/nodes/…` and `clusters/<id>/blobs/…`

@@ -4,6 +4,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { CommitContext } from '../../core/commit/commit-events.ts'
 import type { Registry } from '../../core/registry/registry.ts'
 import type { Sealer } from '../../core/crypto/sealer.ts'
+import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../core/resync/budget.ts'
 import type { AgentPush } from './services/agent-push.ts'
 import type { ClusterMirror } from './services/cluster-mirror.ts'
 import type { Metrics } from './services/metrics.ts'
@@ -42,6 +43,8 @@ export interface Limits {
   eventsPerCommit: number
   /** Bytes of blobs sent with a `GET …/head?have=` answer; a reader fetches what does not fit one by one. */
   deltaBytes: number
+  /** What each request of a paged resync may do (see ResyncBudget). */
+  resync: ResyncBudget
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -51,4 +54,5 @@ export const DEFAULT_LIMITS: Limits = {
   objects: 200_000,
   eventsPerCommit: 2_000,
   deltaBytes: 8 * 1024 * 1024,
+  resync: DEFAULT_RESYNC_BUDGET,
 }

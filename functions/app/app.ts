@@ -14,6 +14,7 @@ import { generationRoutes } from './routes/generations.ts'
 import { ingestionRoutes } from './routes/ingestion.ts'
 import { landingRoutes } from './routes/landing.tsx'
 import { registrationRoutes } from './routes/registration.ts'
+import { resyncSessionRoutes } from './routes/resync-sessions.ts'
 import { servedRoutes } from './routes/served-routes.ts'
 
 /**
@@ -42,6 +43,7 @@ export function createApp(env: AppEnv) {
   app.route('/fleet', fleetPage(env))
   app.use('/v1/clusters/:id/*', requireCluster(env))
   app.route('/v1/clusters/:id', ingestionRoutes(env))
+  app.route('/v1/clusters/:id', resyncSessionRoutes(env))
   app.route('/v1/clusters/:id', contentRoutes(env))
   app.route('/v1/clusters/:id', agentRoutes(env))
   app.route('/v1/clusters/:id', servedRoutes(env))

@@ -2,6 +2,8 @@ import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import { collectAllGarbage, type GarbageOutcome } from '../../../core/garbage/collect-all-garbage.ts'
 import { collectGarbage, type GarbageOptions } from '../../../core/garbage/collect-garbage.ts'
 import type { HashText } from '../../../core/hash.ts'
+import { systemClock, type Clock } from '../../../core/ports/clock.ts'
+import { collectExpiredSessions, type ExpiredSessions } from '../../../core/resync/expired-sessions.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { SealPlaintextOutcome } from '../../../core/sealing/seal-plaintext.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
@@ -54,6 +56,8 @@ export interface GarbageJob {
   settings: GarbageSettings
   /** Only these clusters; every cluster (and the purge of removed ones) when absent. */
   clusters?: readonly string[]
+  /** What "now" is for expired resync sessions (tests pass theirs). */
+  clock?: Clock
 }
 
 /**
@@ -61,13 +65,16 @@ export interface GarbageJob {
  * seals what clusters stored in the clear before they had a data key. One cluster's failure is
  * its outcome, and does not stop the others.
  */
-export async function runGarbageJob(job: GarbageJob): Promise<{ collected: GarbageOutcome[]; sealed: SealPlaintextOutcome[] }> {
+export async function runGarbageJob(job: GarbageJob): Promise<{ collected: GarbageOutcome[]; sealed: SealPlaintextOutcome[]; sessions: ExpiredSessions[] }> {
   const store = sealedStore(job.store, job.secrets, job.hash)
   const context = () => ({ nodes: new NodeCache(job.cacheChars), hash: job.hash })
   const collected = job.clusters
     ? await Promise.all(job.clusters.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), job.settings) })))
     : await collectAllGarbage(store, context, job.settings)
-  return { collected, sealed: await sealLeftoverPlaintext(job.store, store) }
+  // Resync sessions past their time changed nothing: their pages go (records are not sealed, so the plain store does).
+  const now = (job.clock ?? systemClock).now()
+  const sessions = await collectExpiredSessions(job.store, now, job.settings.graceMs ?? 15 * 60_000, job.clusters)
+  return { collected, sealed: await sealLeftoverPlaintext(job.store, store), sessions }
 }
 
 /** The scheduled job of the Worker and the Lambda: settings and secrets from the platform's environment, each failure logged. */

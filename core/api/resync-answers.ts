@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { writeAnswer } from './write-answer.ts'
+
+const count = z.number().int().min(0)
+
+/** `POST …/resync`: the session's id, when it expires, and the most items a page may hold. */
+export const resyncBegunAnswer = z.object({ session: z.string(), expiresAt: z.string(), pageItems: z.number().int().min(1) })
+
+/** `PUT …/resync/{session}/pages/{n}`: the page's items, and how many of them differ from the cluster now (staged). */
+export const resyncPageAnswer = z.object({ page: count, items: count, changed: count })
+
+/** `POST …/resync/{session}/finish` once everything is applied: the write answer of `PUT …/objects`. */
+export const resyncFinishedAnswer = writeAnswer.extend({ done: z.literal(true) })
+
+/** `POST …/resync/{session}/finish` (202) when the request's budget ran out: call finish again, it goes on from here. */
+export const resyncProgressAnswer = z.object({
+  done: z.literal(false),
+  progress: z.object({
+    phase: z.enum(['apply', 'stale']),
+    pages: count,
+    /** Pages applied so far. */
+    nextPage: count,
+    applied: count,
+    /** Staged items not applied: their object changed after their page came (the newer write stays). */
+    superseded: count,
+    deleted: count,
+  }),
+})
+
+export const resyncFinishAnswer = z.discriminatedUnion('done', [resyncFinishedAnswer, resyncProgressAnswer])
+
+export type ResyncBegunAnswer = z.infer<typeof resyncBegunAnswer>
+export type ResyncPageAnswer = z.infer<typeof resyncPageAnswer>
+export type ResyncFinishedAnswer = z.infer<typeof resyncFinishedAnswer>
+export type ResyncProgressAnswer = z.infer<typeof resyncProgressAnswer>
+export type ResyncFinishAnswer = z.infer<typeof resyncFinishAnswer>

@@ -1,0 +1,28 @@
+/**
+ * What one request of a paged resync may do, so that each stays within a function's limits
+ * (a Worker's 128 MB and subrequests, a Lambda's memory) whatever the cluster's size:
+ * a page holds at most `pageItems` items in at most `pageBytes`; a finish request applies at
+ * most `finishItems` staged items (whole pages, at least one) in commits of the deployment's
+ * `eventsPerCommit`, and scans at most `scanEntries` stored entries for stale ones, deleting
+ * at most `finishDeletions`, through a node cache of `scanCacheChars`.
+ */
+export interface ResyncBudget {
+  pageItems: number
+  pageBytes: number
+  /** How long a session lives after it begins: an abandoned one changes nothing and is collected after this. */
+  ttlMs: number
+  finishItems: number
+  finishDeletions: number
+  scanEntries: number
+  scanCacheChars: number
+}
+
+export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
+  pageItems: 1_000,
+  pageBytes: 8 * 1024 * 1024,
+  ttlMs: 60 * 60_000,
+  finishItems: 2_000,
+  finishDeletions: 2_000,
+  scanEntries: 6_000,
+  scanCacheChars: 4 * 1024 * 1024,
+}

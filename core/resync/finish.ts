@@ -1,0 +1,187 @@
+import type { IngestResult } from '../ingest/ingest.ts'
+import { listedReads, OBJECT_TABLES, resyncEvent, storedAt } from '../ingest/listed-state.ts'
+import type { ResyncEvent } from '../incremental/resource-version.ts'
+import type { HashText } from '../hash.ts'
+import type { Kind } from '../kube/objects.ts'
+import type { ClusterKeys } from '../keys/cluster-keys.ts'
+import type { Rejection } from '../model/rejection.ts'
+import type { ObjectStore } from '../ports/object-store.ts'
+import { loadRanges, type KeyRange } from '../reading/load-range.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
+import { runLoading } from '../reading/run-loading.ts'
+import { treeKey } from '../snapshot/tables.ts'
+import { MissingNodes } from '../tree/node.ts'
+import { NodeCache } from '../tree/node-cache.ts'
+import type { Tree, TreeContext } from '../tree/tree.ts'
+import type { ResyncBudget } from './budget.ts'
+import { pointRanges, storedDigest, type StagedItem } from './page.ts'
+import { readPageItems, readPageKeys } from './page-store.ts'
+import type { FinishProgress } from './session.ts'
+import { pagesMeeting, staleRanges } from './stale-ranges.ts'
+
+/** What a finish works with: the cluster's storage, and the app's write path (queue, commit, status mirror, push, metrics). */
+export interface FinishDeps {
+  store: ObjectStore
+  keys: ClusterKeys
+  session: string
+  hash: HashText
+  budget: ResyncBudget
+  /** The cluster's node cache: the staged items' lookups read the nodes their commit reads next. */
+  context: TreeContext
+  /** The cluster's current snapshot over `context` (none before its first commit), read again after each commit. */
+  open(context: TreeContext): Promise<{ snapshot: Tree | undefined; loader: NodeLoader }>
+  /** Commits events as every write does, and answers as it does. */
+  apply(events: readonly ResyncEvent[]): Promise<IngestResult>
+  /** The rejections the cluster's newest snapshot holds: after a resync, its listed objects' (no other objects remain). */
+  rejections(): Promise<Rejection[]>
+  /** Records progress, after each slice: a finish that stops anywhere resumes from the last one recorded. */
+  save(progress: FinishProgress): Promise<void>
+}
+
+export type FinishOutcome = { done: true; answer: IngestResult } | { done: false; progress: FinishProgress }
+
+/**
+ * One finish request: applies the staged pages' items a page at a time (up to `finishItems`),
+ * then deletes the stored objects no page listed, scanning the snapshot's per-object tables in
+ * key ranges (at most `scanEntries` entries through a node cache of its own, so the request's
+ * memory does not grow with the cluster), and answers the resync's write answer once everything
+ * is applied. Each slice is a commit through the write path, recorded before the next begins.
+ */
+export async function finishSlice(deps: FinishDeps, start: FinishProgress): Promise<FinishOutcome> {
+  let progress = start
+  let last: IngestResult | undefined
+  const record = async (update: Partial<FinishProgress>, result?: IngestResult) => {
+    progress = { ...progress, ...update, ...(result ? { totals: addedTotals(progress.totals, result) } : {}) }
+    last = result ?? last
+    await deps.save(progress)
+  }
+
+  for (let items = 0; progress.phase === 'apply'; ) {
+    const { items: staged } = await readPageItems(deps.store, deps.keys, deps.session, progress.nextPage)
+    if (items > 0 && items + staged.length > deps.budget.finishItems) break
+    items += staged.length
+    const current = await unchangedSince(deps, staged)
+    const nextPage = progress.nextPage + 1
+    const update = {
+      nextPage,
+      phase: nextPage >= progress.pages ? ('stale' as const) : ('apply' as const),
+      applied: progress.applied + current.length,
+      superseded: progress.superseded + staged.length - current.length,
+    }
+    await record(update, current.length > 0 ? await deps.apply(current.map((item) => resyncEvent(item.item))) : undefined)
+  }
+
+  const ranges = staleRanges(progress.bounds)
+  const scanContext: TreeContext = { nodes: new NodeCache(deps.budget.scanCacheChars), hash: deps.hash }
+  const listed = new Map<number, Set<string>>()
+  for (let scanned = 0, deleted = 0; progress.phase === 'stale'; ) {
+    if (scanned >= deps.budget.scanEntries || deleted >= deps.budget.finishDeletions) break
+    const { range, table, from } = progress.cursor
+    const bounds = ranges[range]
+    if (!bounds) {
+      progress = { ...progress, phase: 'done' }
+      break
+    }
+    const { snapshot, loader } = await deps.open(scanContext)
+    const scan = await scanKeys(snapshot, OBJECT_TABLES[table]!, [from || bounds[0], bounds[1]], deps.budget.scanEntries - scanned, loader)
+    scanned += scan.keys.length
+    if (!listed.has(range)) listed.set(range, await listedIn(deps, progress, bounds))
+    const stale = scan.keys.filter((key) => !listed.get(range)!.has(key))
+    deleted += stale.length
+    const cursor =
+      scan.next !== undefined
+        ? { range, table, from: scan.next }
+        : table + 1 < OBJECT_TABLES.length
+          ? { range, table: table + 1, from: '' }
+          : { range: range + 1, table: 0, from: '' }
+    await record({ cursor, deleted: progress.deleted + stale.length }, stale.length > 0 ? await deps.apply(stale.map(deletion)) : undefined)
+  }
+  if (progress.phase !== 'done') return { done: false, progress }
+
+  // A resync that changed nothing still answers the cluster's generation, as `PUT …/objects` does.
+  const final = last ?? (await deps.apply([]))
+  const { totals } = progress
+  const answer: IngestResult = {
+    ...final,
+    committed: totals.committed || final.committed,
+    changed: { files: totals.files, bytes: totals.bytes },
+    reload: totals.reload || final.reload,
+    reasons: totals.reasons,
+    stale: totals.stale,
+    rejected: await deps.rejections(),
+  }
+  await record({ phase: 'done', answer })
+  return { done: true, answer }
+}
+
+/** The staged items whose key still holds what it held when their page was staged: a write since then is newer than the list. */
+async function unchangedSince(deps: FinishDeps, staged: readonly StagedItem[]): Promise<StagedItem[]> {
+  const { snapshot, loader } = await deps.open(deps.context)
+  if (!snapshot) return [...staged]
+  await loadRanges(snapshot, pointRanges(listedReads(staged)), loader)
+  return runLoading(() => staged.filter((item) => storedDigest(storedAt(snapshot, item.key), deps.hash) === item.stored), loader)
+}
+
+/** The keys the pages list in one range: only the pages that meet it are read. */
+async function listedIn(deps: FinishDeps, progress: FinishProgress, [from, to]: KeyRange): Promise<Set<string>> {
+  const listed = new Set<string>()
+  for (const page of pagesMeeting(progress.bounds, [from, to])) {
+    for (const key of (await readPageKeys(deps.store, deps.keys, deps.session, page)).keys) if (key >= from && key < to) listed.add(key)
+  }
+  return listed
+}
+
+/**
+ * The object keys one per-object table holds in `[from, to)`, at most `limit` of them, and the
+ * key to go on from when there are more. A range that fits is loaded a level per round; a larger
+ * one is read leaf by leaf, so no more than `limit` entries' nodes are ever needed at once.
+ */
+async function scanKeys(
+  snapshot: Tree | undefined,
+  table: (typeof OBJECT_TABLES)[number],
+  [from, to]: KeyRange,
+  limit: number,
+  loader: NodeLoader,
+): Promise<{ keys: string[]; next?: string }> {
+  if (!snapshot) return { keys: [] }
+  const prefix = treeKey(table, '')
+  const [start, end] = [prefix + from, prefix + to]
+  if ((await runLoading(() => snapshot.countRange(start, end), loader)) <= limit) await loadRanges(snapshot, [[start, end]], loader)
+  const keys: string[] = []
+  let cursor = start
+  let previous = ''
+  for (;;) {
+    try {
+      for (const entry of snapshot.scan(cursor, end)) {
+        if (keys.length >= limit) return { keys, next: entry.key.slice(prefix.length) }
+        keys.push(entry.key.slice(prefix.length))
+        cursor = `${entry.key}\u0000`
+      }
+      return { keys }
+    } catch (error) {
+      if (!(error instanceof MissingNodes)) throw error
+      const missing = error.nodes.map((node) => node.sha256).join(',')
+      if (missing === previous) throw new Error(`the resync's scan cache cannot hold one leaf (${missing} evicted as soon as loaded)`)
+      previous = missing
+      await loader.load(error.nodes)
+    }
+  }
+}
+
+function addedTotals(totals: FinishProgress['totals'], result: IngestResult): FinishProgress['totals'] {
+  return {
+    committed: totals.committed || result.committed,
+    files: totals.files + result.changed.files,
+    bytes: totals.bytes + result.changed.bytes,
+    reload: totals.reload || result.reload,
+    reasons: [...totals.reasons, ...result.reasons.filter((reason) => !totals.reasons.includes(reason))],
+    stale: totals.stale + result.stale,
+  }
+}
+
+/** A stale object's deletion: the least object a DELETED event needs, from `Kind/ns/name`. */
+function deletion(key: string): ResyncEvent {
+  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
+  const metadata = rest.length === 2 ? { namespace: rest[0], name: rest[1] } : { name: rest[0] }
+  return { type: 'DELETED', object: { kind, metadata }, resync: true }
+}

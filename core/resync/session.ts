@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import { writeAnswer } from '../api/write-answer.ts'
+
+const count = z.number().int().min(0)
+
+/** What the finish has done so far, recorded after each slice so that a retried or interrupted finish resumes there. */
+export const finishProgress = z.object({
+  pages: count,
+  /** Each page's first and last listed key (null: it listed none), read once as the finish begins. */
+  bounds: z.array(z.tuple([z.string(), z.string()]).nullable()),
+  phase: z.enum(['apply', 'stale', 'done']),
+  /** The apply phase: the next page whose changed items are applied. */
+  nextPage: count,
+  /** The stale phase: the key range (see staleRanges), the stored table and the first key in it not scanned yet. */
+  cursor: z.object({ range: count, table: count, from: z.string() }),
+  applied: count,
+  /** Staged items not applied because their object changed after their page was staged (a newer write wins). */
+  superseded: count,
+  deleted: count,
+  totals: z.object({ committed: z.boolean(), files: count, bytes: count, reload: z.boolean(), reasons: z.array(z.string()), stale: count }),
+  /** The answer, once done: a finish called again answers it again. */
+  answer: writeAnswer.optional(),
+})
+
+/** A paged resync's record (`clusters/<id>/resync/<session>/session`). */
+export const resyncSession = z.object({
+  session: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  pageItems: z.number().int().min(1),
+  finish: finishProgress.optional(),
+})
+
+export type FinishProgress = z.infer<typeof finishProgress>
+export type ResyncSession = z.infer<typeof resyncSession>
+
+/** A session id: what `POST …/resync` makes (a UUID), so a path segment can never name another key. */
+export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+export function newSession(session: string, now: Date, ttlMs: number, pageItems: number): ResyncSession {
+  return { session, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + ttlMs).toISOString(), pageItems }
+}
+
+/** A session past its time changes nothing more: its pages are never applied, and the garbage job deletes them. */
+export function hasExpired(session: ResyncSession, now: Date): boolean {
+  return now.getTime() >= Date.parse(session.expiresAt)
+}
+
+export const sessionText = (session: ResyncSession) => `${JSON.stringify(session)}\n`
+
+/** A stored record, parsed; undefined when it is not one (a session being written, or another version's). */
+export function parseSession(bytes: Uint8Array): ResyncSession | undefined {
+  try {
+    const parsed = resyncSession.safeParse(JSON.parse(new TextDecoder().decode(bytes)))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The progress of a finish that begins: every page's bounds known, nothing applied yet. */
+export function beginFinish(bounds: FinishProgress['bounds']): FinishProgress {
+  return {
+    pages: bounds.length,
+    bounds,
+    phase: bounds.length === 0 ? 'stale' : 'apply',
+    nextPage: 0,
+    cursor: { range: 0, table: 0, from: '' },
+    applied: 0,
+    superseded: 0,
+    deleted: 0,
+    totals: { committed: false, files: 0, bytes: 0, reload: false, reasons: [], stale: 0 },
+  }
+}

@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
+import { errorBody } from '../../../core/api/error-body.ts'
+import { resyncBegunAnswer, resyncFinishedAnswer, resyncPageAnswer, resyncProgressAnswer } from '../../../core/api/resync-answers.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { objectKey, objectRef, readObject } from '../../../core/kube/objects.ts'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { readGeneration } from '../../../core/reading/read-generation.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
+import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../../core/resync/budget.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
+import { runGarbageJob } from '../../../functions/platforms/composition/garbage-job.ts'
+import { sha256Text } from '../../../core/hash.ts'
+import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { faultyStore } from '../../support/store-faults.ts'
+import { harness } from './app-harness.ts'
+
+type Item = Record<string, unknown>
+
+/** Small budgets, so a handful of objects takes several pages and several finish requests. */
+const SMALL: ResyncBudget = { ...DEFAULT_RESYNC_BUDGET, pageItems: 4, finishItems: 4, finishDeletions: 3, scanEntries: 5 }
+
+const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
+const keyOf = (object: unknown) => {
+  const read = readObject(object)
+  return read.status === 'object' ? objectKey(objectRef(read.object)) : read.status === 'invalid' ? objectKey(read.ref) : ''
+}
+/** The objects sorted by key and cut into pages, as the forwarder sends them. */
+const pagesOf = (objects: readonly Item[], size: number) => {
+  const sorted = [...objects].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1))
+  return Array.from({ length: Math.ceil(sorted.length / size) }, (_, page) => sorted.slice(page * size, page * size + size))
+}
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i)
+const apps = (ns: readonly number[]) => ns.flatMap((n) => app(n))
+
+async function parsed<Schema extends z.ZodType>(schema: Schema, answer: Response, status: number): Promise<z.infer<Schema>> {
+  const body = await answer.json()
+  expect({ status: answer.status, body }).toMatchObject({ status })
+  const result = schema.safeParse(body)
+  expect(result.error?.issues ?? []).toEqual([])
+  return result.data as z.infer<Schema>
+}
+
+async function currentFiles(store: ObjectStore, cluster: string) {
+  const head = await readHead(store, clusterKeys(cluster))
+  return readGeneration(store, cluster, head!.head.manifest, coldContext())
+}
+
+async function resyncKeys(store: ObjectStore, cluster: string) {
+  const keys: string[] = []
+  for await (const { key } of store.list(clusterKeys(cluster).resyncSessions)) keys.push(key)
+  return keys
+}
+
+function setup(options: { store?: ObjectStore; budget?: ResyncBudget } = {}) {
+  const clock = instantClock()
+  const h = harness({ clock, limits: { resync: options.budget ?? SMALL }, ...(options.store ? { store: options.store } : {}) })
+  const base = (cluster: string) => `/v1/clusters/${cluster}/resync`
+  const begin = async (cluster: string, token: string) => parsed(resyncBegunAnswer, await h.call('POST', base(cluster), token), 201)
+  const page = (cluster: string, token: string, session: string, n: number | string, items: unknown) =>
+    h.call('PUT', `${base(cluster)}/${session}/pages/${n}`, token, items)
+  const finish = (cluster: string, token: string, session: string, body: unknown) => h.call('POST', `${base(cluster)}/${session}/finish`, token, body)
+  /** Finishes until done, counting the 202s. */
+  const finishAll = async (cluster: string, token: string, session: string, pages: number) => {
+    for (let partial = 0; ; partial++) {
+      const answer = await finish(cluster, token, session, { pages })
+      if (answer.status === 202) {
+        await parsed(resyncProgressAnswer, answer, 202)
+        continue
+      }
+      return { answer: await parsed(resyncFinishedAnswer, answer, 200), partial }
+    }
+  }
+  return { ...h, clock, begin, page, finish, finishAll }
+}
+
+describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/finish, DELETE)', () => {
+  it('pages in any order, one sent twice, finish in slices: the cluster holds exactly the list, as a full rebuild of it', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events(
+      'prod',
+      token,
+      apps(range(1, 6)).map((object) => ({ type: 'ADDED', object })),
+    )
+    const listed = apps(range(3, 9))
+    const pages = pagesOf(listed, SMALL.pageItems)
+    const { session, pageItems, expiresAt } = await s.begin('prod', token)
+    expect(pageItems).toBe(SMALL.pageItems)
+    expect(Date.parse(expiresAt)).toBe(s.clock.now().getTime() + SMALL.ttlMs)
+    // Page 0 first with other items; sent again, it replaces them.
+    expect((await s.page('prod', token, session, 0, list(app(40)))).status).toBe(200)
+    for (const n of range(0, pages.length).reverse()) {
+      const answer = await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(pages[n]!)), 200)
+      expect(answer).toMatchObject({ page: n, items: pages[n]!.length })
+    }
+    const { answer, partial } = await s.finishAll('prod', token, session, pages.length)
+    expect(partial).toBeGreaterThan(0)
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+    // A finish called again (a retry whose answer was lost) answers the same.
+    expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
+  })
+
+  it('stages only what differs: an unchanged list stages nothing and commits nothing', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    const objects = apps(range(1, 4))
+    await s.events(
+      'prod',
+      token,
+      objects.map((object) => ({ type: 'ADDED', object })),
+    )
+    const before = await readHead(s.store, clusterKeys('prod'))
+    const { session } = await s.begin('prod', token)
+    const pages = pagesOf(objects, SMALL.pageItems)
+    for (const [n, items] of pages.entries()) {
+      expect(await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)).toMatchObject({ changed: 0 })
+    }
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    expect(answer).toMatchObject({ committed: false, generation: before!.head.generation })
+  })
+
+  it('a finish interrupted anywhere (storage failing mid-slice) resumes where its progress says, and ends as a full rebuild', async () => {
+    let failures = 0
+    let puts: number | undefined
+    const failing = new Set([2, 9, 17, 26, 40, 55])
+    const store = faultyStore(createMemoryStore(), (operation, key) => {
+      // Once the finish begins, chosen writes fail: tree nodes, HEAD and progress records alike are cut off.
+      if (puts === undefined || operation !== 'put' || !key.startsWith('clusters/prod/')) return undefined
+      return failing.has(++puts) ? (failures++, new Error('injected: storage went away')) : undefined
+    })
+    const s = setup({ store })
+    const token = await s.register('prod')
+    await s.events(
+      'prod',
+      token,
+      apps(range(1, 8)).map((object) => ({ type: 'ADDED', object })),
+    )
+    const listed = apps(range(4, 12))
+    const pages = pagesOf(listed, SMALL.pageItems)
+    const { session } = await s.begin('prod', token)
+    for (const [n, items] of pages.entries()) expect((await s.page('prod', token, session, n, list(items))).status).toBe(200)
+    puts = 0
+    let answer: Response
+    let errors = 0
+    for (;;) {
+      answer = await s.finish('prod', token, session, { pages: pages.length })
+      if (answer.status === 200) break
+      if (answer.status >= 500) errors++
+      else expect(answer.status).toBe(202)
+    }
+    expect(errors).toBeGreaterThan(0)
+    expect(failures).toBeGreaterThan(1)
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+  }, 20_000)
+
+  it('finish answers 409 naming the pages missing, and goes on once they come', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    const pages = pagesOf(apps(range(1, 5)), SMALL.pageItems)
+    const { session } = await s.begin('prod', token)
+    await s.page('prod', token, session, 1, list(pages[1]!))
+    const missing = await parsed(errorBody, await s.finish('prod', token, session, { pages: pages.length }), 409)
+    expect(missing.error).toEqual({ message: expect.stringContaining(`lacks pages 0, 2 of ${pages.length}`), path: 'pages' })
+    for (const n of [0, 2]) await s.page('prod', token, session, n, list(pages[n]!))
+    const beyond = await parsed(errorBody, await s.finish('prod', token, session, { pages: 2 }), 409)
+    expect(beyond.error.message).toContain('holds page 2, beyond the 2 its finish names')
+    await s.finishAll('prod', token, session, pages.length)
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(apps(range(1, 5))).files)
+  })
+
+  it('abandoned (DELETE) or expired, a session changes nothing, and its objects go (at once, or at the garbage job)', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events(
+      'prod',
+      token,
+      apps([1]).map((object) => ({ type: 'ADDED', object })),
+    )
+    const before = await readHead(s.store, clusterKeys('prod'))
+
+    const abandoned = (await s.begin('prod', token)).session
+    await s.page('prod', token, abandoned, 0, list(app(2)))
+    expect((await s.call('DELETE', `/v1/clusters/prod/resync/${abandoned}`, token)).status).toBe(204)
+    expect(await resyncKeys(s.store, 'prod')).toEqual([])
+    expect((await parsed(errorBody, await s.finish('prod', token, abandoned, { pages: 1 }), 404)).error.path).toBe('session')
+    expect((await s.call('DELETE', `/v1/clusters/prod/resync/${abandoned}`, token)).status).toBe(404)
+
+    const expired = (await s.begin('prod', token)).session
+    await s.page('prod', token, expired, 0, list(app(3)))
+    s.clock.advance(SMALL.ttlMs)
+    expect((await parsed(errorBody, await s.page('prod', token, expired, 1, list(app(4))), 410)).error.path).toBe('session')
+    expect((await parsed(errorBody, await s.finish('prod', token, expired, { pages: 1 }), 410)).error.message).toContain('expired')
+    expect(await readHead(s.store, clusterKeys('prod'))).toEqual(before)
+
+    const live = (await s.begin('prod', token)).session
+    const { sessions } = await runGarbageJob({ store: s.store, secrets: undefined, hash: sha256Text, cacheChars: 1e6, settings: {}, clock: s.clock })
+    expect(sessions).toEqual([{ cluster: 'prod', sessions: 1, objects: 3 }])
+    expect(await resyncKeys(s.store, 'prod')).toEqual([clusterKeys('prod').resyncRecord(live)])
+  })
+
+  it('a write that comes between a page and the finish is newer than the list: the finish does not undo it', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events(
+      'prod',
+      token,
+      apps([1]).map((object) => ({ type: 'ADDED', object })),
+    )
+    const [ingress, ...rest] = app(1, ['/', '/v1'])
+    const { session } = await s.begin('prod', token)
+    await s.page('prod', token, session, 0, list([ingress, ...rest]))
+    const newer = app(1, ['/', '/v2'])[0]!
+    await s.events('prod', token, [{ type: 'MODIFIED', object: newer }])
+    const { answer } = await s.finishAll('prod', token, session, 1)
+    expect(answer.done).toBe(true)
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([newer, ...rest]).files)
+  })
+
+  it('bad input is a 400 that says what and where, and changes nothing', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    const { session } = await s.begin('prod', token)
+    const error = async (answer: Response) => (await parsed(errorBody, answer, 400)).error
+    expect(await error(await s.page('prod', token, session, 'first', list([])))).toMatchObject({ path: 'page' })
+    expect(await error(await s.page('prod', token, 'not-a-session', 0, list([])))).toMatchObject({ path: 'session' })
+    expect(await error(await s.page('prod', token, session, 0, list(apps(range(1, 3)))))).toMatchObject({
+      path: 'items',
+      message: expect.stringContaining(`at most ${SMALL.pageItems}`),
+    })
+    expect(await error(await s.page('prod', token, session, 0, { kind: 'List', items: [] }))).toMatchObject({ path: 'apiVersion' })
+    expect(await error(await s.finish('prod', token, session, { pages: -1 }))).toMatchObject({ path: 'pages' })
+    expect(await error(await s.finish('prod', token, session, { pages: 1, extra: true }))).toMatchObject({ path: '' })
+    expect(await resyncKeys(s.store, 'prod')).toEqual([clusterKeys('prod').resyncRecord(session)])
+    // Another cluster's token cannot reach the session.
+    const other = await s.register('other')
+    expect((await s.page('prod', other, session, 0, list([]))).status).toBe(403)
+  })
+})
