@@ -45,10 +45,12 @@ export function secretOfCertificateFile(path: string): string | undefined {
   return /^tls\/([a-z0-9-]+)_([a-z0-9.-]+)\.pem$/.exec(path)?.slice(1).join('/')
 }
 
+/** Each row and a newline, as one flat string: `+=` would keep a chain of partial strings alive per row. */
 export function lines(rows: Iterable<string>): string {
-  let text = ''
-  for (const row of rows) text += `${row}\n`
-  return text
+  const all = [...rows]
+  if (all.length === 0) return ''
+  all.push('')
+  return all.join('\n')
 }
 
 export function flattenLayout(layout: Layout): RenderedFiles {

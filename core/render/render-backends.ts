@@ -20,11 +20,12 @@ export function serverAddress(server: Server): string {
 
 export function renderBackend(backend: Backend): string {
   const slots = slotCount(backend.servers.length)
-  const servers: string[] = []
+  const rows = [`backend ${backend.name}`]
+  for (const line of backend.snippet ?? []) rows.push(`    ${line}`)
   for (let slot = 0; slot < slots; slot++) {
     const server = backend.servers[slot]
-    servers.push(server ? `    server s${slot + 1} ${serverAddress(server)}` : `    server s${slot + 1} ${EMPTY_SLOT_ADDRESS} disabled`)
+    rows.push(server ? `    server s${slot + 1} ${serverAddress(server)}` : `    server s${slot + 1} ${EMPTY_SLOT_ADDRESS} disabled`)
   }
-  const snippet = (backend.snippet ?? []).map((line) => `    ${line}`)
-  return lines([`backend ${backend.name}`, ...snippet, ...servers, ''])
+  rows.push('')
+  return lines(rows)
 }

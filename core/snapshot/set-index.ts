@@ -29,6 +29,7 @@ export class SetIndex {
     const changes = this.writes.get(key)
     const stored = this.stored(key)
     if (!changes) return stored
+    if (stored.length === 0) return added(changes)
     const members = new Set(stored)
     for (const [member, present] of changes) {
       if (present) members.add(member)
@@ -75,6 +76,7 @@ export class SetIndex {
   }
 
   private stored(key: string): string[] {
+    if (this.base.count === 0) return []
     let members = this.reads.get(key)
     if (!members) {
       const prefix = `${this.prefix}${key}${SEPARATOR}`
@@ -90,4 +92,11 @@ export class SetIndex {
     if (!changes) this.writes.set(key, (changes = new Map()))
     return changes
   }
+}
+
+/** The members a key's pending changes add, sorted: all of them when nothing is stored (the full rebuild). */
+function added(changes: Map<string, boolean>): string[] {
+  const members: string[] = []
+  for (const [member, present] of changes) if (present) members.push(member)
+  return members.sort()
 }

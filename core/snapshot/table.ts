@@ -16,6 +16,8 @@ export class Table<V> {
 
   get(key: string): V | undefined {
     if (this.writes.has(key)) return this.writes.get(key)
+    // Over an empty tree (the full rebuild's), a miss is not remembered: it would double the table.
+    if (this.base.count === 0) return undefined
     if (this.reads.has(key)) return this.reads.get(key)
     const text = this.base.get(this.prefix + key)
     const value = text === undefined ? undefined : (JSON.parse(text) as V)
