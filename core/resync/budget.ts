@@ -4,7 +4,8 @@
  * a page holds at most `pageItems` items in at most `pageBytes`; a finish request applies at
  * most `finishItems` staged items (whole pages, at least one) in commits of the deployment's
  * `eventsPerCommit`, and scans at most `scanEntries` stored entries for stale ones, deleting
- * at most `finishDeletions`, through a node cache of `scanCacheChars`.
+ * at most `finishDeletions`, through a node cache of `scanCacheChars`, holding the listed keys
+ * of one range of about `rangeKeys` of them.
  */
 export interface ResyncBudget {
   pageItems: number
@@ -14,6 +15,8 @@ export interface ResyncBudget {
   finishItems: number
   finishDeletions: number
   scanEntries: number
+  /** Listed keys per range of the stale scan: what a finish request holds of the pages' keys. */
+  rangeKeys: number
   scanCacheChars: number
 }
 
@@ -24,5 +27,6 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   finishItems: 2_000,
   finishDeletions: 2_000,
   scanEntries: 6_000,
+  rangeKeys: 2_000,
   scanCacheChars: 4 * 1024 * 1024,
 }

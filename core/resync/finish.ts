@@ -17,7 +17,7 @@ import type { ResyncBudget } from './budget.ts'
 import { pointRanges, storedDigest, type StagedItem } from './page.ts'
 import { readPageItems, readPageKeys } from './page-store.ts'
 import type { FinishProgress } from './session.ts'
-import { pagesMeeting, staleRanges } from './stale-ranges.ts'
+import { pagesMeeting, rangesOf } from './stale-ranges.ts'
 
 /** What a finish works with: the cluster's storage, and the app's write path (queue, commit, status mirror, push, metrics). */
 export interface FinishDeps {
@@ -71,7 +71,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     await record(update, current.length > 0 ? await deps.apply(current.map((item) => resyncEvent(item.item))) : undefined)
   }
 
-  const ranges = staleRanges(progress.bounds)
+  const ranges = rangesOf(progress.ranges)
   const scanContext: TreeContext = { nodes: new NodeCache(deps.budget.scanCacheChars), hash: deps.hash }
   const listed = new Map<number, Set<string>>()
   for (let scanned = 0, deleted = 0; progress.phase === 'stale'; ) {

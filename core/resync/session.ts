@@ -8,6 +8,8 @@ export const finishProgress = z.object({
   pages: count,
   /** Each page's first and last listed key (null: it listed none), read once as the finish begins. */
   bounds: z.array(z.tuple([z.string(), z.string()]).nullable()),
+  /** Where the key ranges the stale phase scans begin (see rangeStarts). */
+  ranges: z.array(z.string()).min(1),
   phase: z.enum(['apply', 'stale', 'done']),
   /** The apply phase: the next page whose changed items are applied. */
   nextPage: count,
@@ -59,10 +61,11 @@ export function parseSession(bytes: Uint8Array): ResyncSession | undefined {
 }
 
 /** The progress of a finish that begins: every page's bounds known, nothing applied yet. */
-export function beginFinish(bounds: FinishProgress['bounds']): FinishProgress {
+export function beginFinish(bounds: FinishProgress['bounds'], ranges: string[]): FinishProgress {
   return {
     pages: bounds.length,
     bounds,
+    ranges,
     phase: bounds.length === 0 ? 'stale' : 'apply',
     nextPage: 0,
     cursor: { range: 0, table: 0, from: '' },

@@ -12,6 +12,7 @@ import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
 import { finishSlice, type FinishDeps } from '../../../core/resync/finish.ts'
 import { stagePage } from '../../../core/resync/page.ts'
 import { readPageKeys, sessionObjects, storedPages, storePage } from '../../../core/resync/page-store.ts'
+import { sampleOf, rangeStarts } from '../../../core/resync/stale-ranges.ts'
 import { beginFinish, hasExpired, newSession, parseSession, SESSION_ID, sessionText, type ResyncSession } from '../../../core/resync/session.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { Tree, type TreeContext } from '../../../core/tree/tree.ts'
@@ -83,7 +84,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     if (session.finish?.answer) return c.json({ ...session.finish.answer, done: true } satisfies ResyncFinishAnswer)
     let progress = session.finish
     if (!progress) {
-      progress = beginFinish(await pageBounds(env, keys, session.session, pages))
+      progress = await finishBegun(env, keys, session.session, pages)
       await save({ ...session, finish: progress })
     }
     const outcome = await finishSlice(
@@ -142,19 +143,21 @@ async function liveSession(env: AppEnv, keys: ClusterKeys, text: string): Promis
   return { session, etag: stored.etag }
 }
 
-/** Each page's first and last listed key, once every page 0..pages-1 is stored; a 409 names the pages missing or beyond. */
-async function pageBounds(env: AppEnv, keys: ClusterKeys, session: string, pages: number) {
+/** The progress of a finish that begins: every page 0..pages-1 stored (a 409 names those missing or beyond), their bounds and the scan's ranges. */
+async function finishBegun(env: AppEnv, keys: ClusterKeys, session: string, pages: number) {
   const stored = new Set(await storedPages(env.store, keys, session))
   const missing = Array.from({ length: pages }, (_, page) => page).filter((page) => !stored.has(page))
   if (missing.length > 0) throw new HttpError(409, `resync session ${session} lacks ${pagesNamed(missing)} of ${pages}; send them, then finish again`, 'pages')
   const beyond = [...stored].filter((page) => page >= pages)
   if (beyond.length > 0) throw new HttpError(409, `resync session ${session} holds ${pagesNamed(beyond)}, beyond the ${pages} its finish names`, 'pages')
   const bounds: ([string, string] | null)[] = []
+  const samples: ReturnType<typeof sampleOf>[] = []
   for (let page = 0; page < pages; page++) {
     const listed = (await readPageKeys(env.store, keys, session, page)).keys
     bounds.push(listed.length === 0 ? null : [listed[0]!, listed.at(-1)!])
+    samples.push(sampleOf(listed))
   }
-  return bounds
+  return beginFinish(bounds, rangeStarts(samples, env.limits.resync.rangeKeys))
 }
 
 const pagesNamed = (pages: number[]) =>

@@ -19,7 +19,7 @@ import { harness } from './app-harness.ts'
 type Item = Record<string, unknown>
 
 /** Small budgets, so a handful of objects takes several pages and several finish requests. */
-const SMALL: ResyncBudget = { ...DEFAULT_RESYNC_BUDGET, pageItems: 4, finishItems: 4, finishDeletions: 3, scanEntries: 5 }
+const SMALL: ResyncBudget = { ...DEFAULT_RESYNC_BUDGET, pageItems: 4, finishItems: 4, finishDeletions: 3, scanEntries: 5, rangeKeys: 3 }
 
 const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
 const keyOf = (object: unknown) => {
