@@ -95,9 +95,11 @@ export function printReport(results: SizeResult[]): void {
 
   const largest = results[results.length - 1]!
   const smallest = results[0]!
-  const oneIngress = largest.rows.filter((row) => row.change.startsWith('ingress-'))
-  const endpoints = largest.rows.find((row) => row.change === 'endpoints-scale')!
-  console.log(`\ntargets (at ${largest.size} Ingresses):`)
+  // The targets are stated at 20,000 Ingresses; larger sizes show how the figures grow beyond.
+  const target = results.find((result) => result.size === 20_000) ?? largest
+  const oneIngress = target.rows.filter((row) => row.change.startsWith('ingress-'))
+  const endpoints = target.rows.find((row) => row.change === 'endpoints-scale')!
+  console.log(`\ntargets (at ${target.size} Ingresses):`)
   const minRatio = Math.min(...oneIngress.map((row) => row.ratio))
   const maxBytes = Math.max(...oneIngress.map((row) => row.bytes_written))
   console.log(`  ${mark(minRatio >= 200)} one-Ingress change ≥ 200× faster than the full rebuild: lowest ratio ${minRatio}×`)
@@ -107,9 +109,9 @@ export function printReport(results: SizeResult[]): void {
       `(one per port reference: by name and by number are two): ${endpoints.files_written} blobs, ${endpoints.bytes_written} bytes per change; ` +
       `applied at runtime in ${Math.round((1 - endpoints.reload_share) * 100)}% of changes (slots are set, added and deleted through the runtime API)`,
   )
-  const fullP50 = median(largest.fullMs)
+  const fullP50 = median(target.fullMs)
   console.log(
-    `  ${mark(fullP50 < 2000 && largest.fullHeapMb < 512)} full rebuild < 2 s and < 512 MB: ${round(fullP50, 1)} ms, ${round(largest.fullHeapMb, 1)} MB`,
+    `  ${mark(fullP50 < 1500 && target.fullHeapMb < 256)} full rebuild < 1.5 s and < 256 MB: ${round(fullP50, 1)} ms, ${round(target.fullHeapMb, 1)} MB`,
   )
   if (results.length > 1) {
     const slopes = largest.rows.map((row) => {

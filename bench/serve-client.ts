@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
 
 /** A cluster as a client of `hapedge serve` knows it: its id and its token. */
@@ -27,6 +28,23 @@ export async function registerCluster(url: string, adminToken: string, id: strin
 export const listBody = (items: readonly unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items })
 
 /**
+ * An HTTP request by node:http, which waits as long as the server takes (fetch gives up on an
+ * answer after 5 minutes, and a large resync on a busy machine takes longer): status and body.
+ */
+function send(target: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(target, { method, headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8') }))
+      response.on('error', reject)
+    })
+    outgoing.on('error', reject)
+    outgoing.end(body)
+  })
+}
+
+/**
  * A request on a cluster's routes (`path` under `/v1/clusters/{id}/`), retried after a 503
  * (HEAD contention) or a reset connection as a forwarder would: the status, the parsed answer,
  * and how many times it was retried. Any status but 503 is the caller's to judge.
@@ -39,23 +57,18 @@ export async function clusterRequest<T>(
   body?: string,
 ): Promise<{ status: number; answer: T; retries: number }> {
   for (let retries = 0; ; retries++) {
-    const response = await fetch(`${url}/v1/clusters/${cluster.id}/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${cluster.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body,
-    }).catch((error: Error & { cause?: { code?: string } }) => {
+    const headers = { authorization: `Bearer ${cluster.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
+    const response = await send(`${url}/v1/clusters/${cluster.id}/${path}`, method, headers, body).catch((error: Error & { code?: string }) => {
       // A kept-alive connection the server closed as the request went out: send again, as a forwarder would (a write is idempotent).
-      if (error.cause?.code === 'ECONNRESET') return undefined
+      if (error.code === 'ECONNRESET') return undefined
       throw error
     })
     if (!response) continue
     if (response.status === 503) {
-      await response.arrayBuffer()
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80))
       continue
     }
-    const text = await response.text()
-    return { status: response.status, answer: (text ? JSON.parse(text) : undefined) as T, retries }
+    return { status: response.status, answer: (response.text ? JSON.parse(response.text) : undefined) as T, retries }
   }
 }
 
