@@ -7,6 +7,7 @@ import type { ClusterOptions } from '../model/settings.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { NewNode } from '../tree/node.ts'
+import { nodeBody } from '../tree/node-body.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { clusterKeys, type ClusterKeys } from '../keys/cluster-keys.ts'
@@ -16,6 +17,7 @@ import { recordGeneration } from './record-generation.ts'
 import { ensureHeadRecord } from './head-record.ts'
 import { NodeLoader, type LoadStats } from '../reading/node-loader.ts'
 import { openTrees } from '../reading/open-trees.ts'
+import { judgedSecretEvents, unjudgedSecrets } from './judge-stored-secrets.ts'
 import { preload } from './preload.ts'
 import { readHead } from '../reading/read-head.ts'
 import { runLoading } from '../reading/run-loading.ts'
@@ -109,7 +111,10 @@ async function apply(
     // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
     if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
   }
-  return runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(events).finish(), loader)
+  // Before the request's events, so that one of them for the same Secret comes after.
+  const judged = trees ? await judgedSecretEvents(await runLoading(() => unjudgedSecrets(trees.snapshot), loader)) : []
+  const all = judged.length > 0 ? [...judged, ...events] : events
+  return runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(all).finish(), loader)
 }
 
 /** HEAD after a commit of `latest`: the next generation, or while pinned the same one with `latest` moved on. */
@@ -141,7 +146,7 @@ async function writeCreated(store: ObjectStore, keys: ClusterKeys, applied: Appl
   const queue = [...unique.values()]
   const worker = async () => {
     for (let node = queue.pop(); node; node = queue.pop()) {
-      await store.put(keys.node(node.space, node.sha256), node.text)
+      await store.put(keys.node(node.space, node.sha256), await nodeBody(node.text, applied.snapshot.context.gzip))
       if (node.space === 'nodes') written.nodes++
       else written.blobs++
       written.bytes += utf8Length(node.text)

@@ -22,8 +22,8 @@ import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBac
 import { reconcileCertificate } from './reconcile-certificates.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
-import { isResyncEvent, repeatsSeen, resourceVersionOf, versionAfter, type SeenVersion } from './resource-version.ts'
-import { objectChange, type WatchEvent } from './watch-event.ts'
+import { recordVersion, type SeenVersion } from './resource-version.ts'
+import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -121,8 +121,8 @@ export class IncrementalCluster {
   private applyEvent(event: WatchEvent): void {
     const change = objectChange(event)
     if ('ignore' in change) return
-    const ref = 'remove' in change ? change.remove : change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
-    if (!this.recordVersion(objectKey(ref), event)) {
+    const ref = changedRef(change)
+    if (!recordVersion(this.versions, objectKey(ref), event)) {
       this.stale++
       return
     }
@@ -135,26 +135,6 @@ export class IncrementalCluster {
     if (ref.kind === 'Secret') dirty.secrets.add(`${ref.namespace}/${ref.name}`)
     if (ref.kind === 'ConfigMap') dirty.settings = true
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
-  }
-
-  /**
-   * Records the version the event leaves its object at; false when the event repeats what was
-   * last applied to it (a retried request), which is then dropped. Versions are only compared for
-   * equality: events apply in the order they come (a request's in its order, requests in the
-   * order they commit), since a restored etcd numbers from an older revision and a far-future
-   * version would otherwise lock its object. A resync's events always apply, and a deletion by
-   * resync leaves no tombstone: the list is the truth.
-   */
-  private recordVersion(key: string, event: WatchEvent): boolean {
-    const version = resourceVersionOf(event.object)
-    const seen = this.versions.get(key)
-    const deletion = event.type === 'DELETED'
-    const resync = isResyncEvent(event)
-    if (!resync && repeatsSeen(seen, version, deletion)) return false
-    const after = resync && deletion ? undefined : versionAfter(seen, version, deletion)
-    if (after) this.versions.set(key, after)
-    else if (seen) this.versions.delete(key)
-    return true
   }
 
   private markTouched(object: KubeObject | InvalidObject): void {

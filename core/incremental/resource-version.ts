@@ -1,4 +1,5 @@
 import { isRecord } from '../kube/objects.ts'
+import type { Table } from '../snapshot/table.ts'
 import type { WatchEvent } from './watch-event.ts'
 
 /** Longer than any version an API server makes: taken as none rather than kept in the snapshot. */
@@ -58,3 +59,23 @@ export function versionAfter(seen: SeenVersion | undefined, version: string | un
 export type ResyncEvent = WatchEvent & { resync: true }
 
 export const isResyncEvent = (event: WatchEvent): event is ResyncEvent => (event as Partial<ResyncEvent>).resync === true
+
+/**
+ * Records the version an event leaves its object at (key `Kind/ns/name`); false when the event
+ * repeats what was last applied to it (a retried request), which is then dropped. Versions are
+ * only compared for equality: events apply in the order they come (a request's in its order,
+ * requests in the order they commit), since a restored etcd numbers from an older revision and a
+ * far-future version would otherwise lock its object. A resync's events always apply, and a
+ * deletion by resync leaves no tombstone: the list is the truth.
+ */
+export function recordVersion(versions: Table<SeenVersion>, key: string, event: WatchEvent): boolean {
+  const version = resourceVersionOf(event.object)
+  const seen = versions.get(key)
+  const deletion = event.type === 'DELETED'
+  const resync = isResyncEvent(event)
+  if (!resync && repeatsSeen(seen, version, deletion)) return false
+  const after = resync && deletion ? undefined : versionAfter(seen, version, deletion)
+  if (after) versions.set(key, after)
+  else if (seen) versions.delete(key)
+  return true
+}

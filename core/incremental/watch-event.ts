@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isRecord, readObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
+import { isRecord, objectRef, readObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
 import { withTlsProblem } from '../kube/tls-secret-check.ts'
 
 /** A Kubernetes watch event, as the API server streams it (`BOOKMARK` and `ERROR` carry no object change). */
@@ -26,6 +26,12 @@ export function objectChange(event: WatchEvent): ObjectChange {
   const read = withTlsProblem(readObject(event.object), event.tlsProblem)
   if (read.status !== 'skipped') return { put: read }
   return ref ? { remove: ref } : { ignore: read.reason }
+}
+
+/** The object a change puts or removes. */
+export function changedRef(change: Exclude<ObjectChange, { ignore: string }>): ObjectRef {
+  if ('remove' in change) return change.remove
+  return change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
 }
 
 function identity(object: Record<string, unknown>): ObjectRef | undefined {

@@ -1,10 +1,9 @@
 import { pinSummary, type PinSummary } from '../reading/head.ts'
 import { commitEvents, type CommitContext, type Committed } from '../commit/commit-events.ts'
-import { runLoading } from '../reading/run-loading.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
-import { SnapshotReader } from '../reading/snapshot-reader.ts'
+import { committedRejections } from './committed-rejections.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { describeRef, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
@@ -105,7 +104,6 @@ async function rejectionsOf(ctx: CommitContext, committed: Committed, events: re
   const named = namedObjects(events)
   if (named.size === 0) return []
   // The snapshot this write's engine built, read as it is: nothing is derived again.
-  const reader = new SnapshotReader(committed.applied!.snapshot)
-  const all = await runLoading(() => reader.rejections(), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
+  const all = await committedRejections(committed.applied!.snapshot, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
   return all.filter((rejection) => named.has(rejection.object))
 }

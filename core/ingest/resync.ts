@@ -1,41 +1,131 @@
 import type { ResyncEvent } from '../incremental/resource-version.ts'
-import { objectKey, objectRef, readObject, type Kind } from '../kube/objects.ts'
-import { TABLE, treeKey } from '../snapshot/tables.ts'
+import type { ClusterOptions } from '../model/settings.ts'
+import { loadRanges, type KeyRange } from '../reading/load-range.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
+import { runLoading } from '../reading/run-loading.ts'
+import { treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
+import { listedStates, OBJECT_TABLES, refOfKey, resyncEvent, sameTexts, type ListedState, type StoredTexts } from './listed-state.ts'
 
-/** What a cluster holds per object: the object (valid or not) and the version last applied to it, or its tombstone. */
-const STORED = [TABLE.object, TABLE.invalid, TABLE.resourceVersion].map((table) => treeKey(table, ''))
+/** Above every object key (`Kind/ns/name`): the open end of a range. */
+const END = '\uffff'
+
+/** Listed objects per slice of a loading resync: the nodes of one slice's range must fit the cluster's node cache. */
+const SLICE = 4096
 
 /**
- * A full resync as events: every listed object as MODIFIED (the ones unchanged change nothing),
- * and a DELETED for each object the snapshot holds, or holds a version or tombstone of, that the
- * list does not. They are resync events: they apply whatever versions were seen before, and leave
- * only the list's (see IncrementalCluster). Reads the snapshot's object keys (a scan: a resync is
- * the one request whose cost is the cluster's size); none for a cluster with no snapshot yet.
+ * A full resync as events: the list is the truth. One ordered merge of the listed states with
+ * the snapshot's `object`, `invalid` and `resource-version` tables (each read once, in key
+ * order): a MODIFIED for each listed object whose stored texts differ from what the list leaves
+ * (an unchanged list gives none), and a DELETED for each object the snapshot holds, or holds a
+ * version or tombstone of, that the list lacks. They are resync events: they apply whatever
+ * versions were seen before, and leave only the list's (see IncrementalCluster). Throws
+ * MissingNodes over a partly loaded snapshot: `loadResyncEvents` loads it level by level first.
  */
-export function resyncEvents(snapshot: Tree | undefined, items: readonly Record<string, unknown>[]): ResyncEvent[] {
-  const listed = new Set<string>()
+export function resyncEvents(snapshot: Tree | undefined, items: readonly Record<string, unknown>[], options: Partial<ClusterOptions> = {}): ResyncEvent[] {
+  return resyncChanges(snapshot, listedStates(items, options))
+}
+
+/** The events of a resync for the listed states (sorted by key) with keys in `[from, to)`. */
+export function resyncChanges(snapshot: Tree | undefined, listed: readonly ListedState[], from = '', to = END): ResyncEvent[] {
   const events: ResyncEvent[] = []
-  for (const item of items) {
-    const read = readObject(item)
-    if (read.status === 'object') listed.add(objectKey(objectRef(read.object)))
-    if (read.status === 'invalid') listed.add(objectKey(read.ref))
-    events.push({ type: 'MODIFIED', object: item, resync: true })
-  }
-  for (const prefix of snapshot ? STORED : []) {
-    for (const { key } of snapshot!.prefix(prefix)) {
-      const stored = key.slice(prefix.length)
-      if (listed.has(stored)) continue
-      listed.add(stored)
-      events.push({ type: 'DELETED', object: identityObject(stored), resync: true })
+  let next = lowerBound(listed.length, (i) => listed[i]!.key, from)
+  const putListed = (until: string) => {
+    for (; next < listed.length && listed[next]!.key < until; next++) {
+      const state = listed[next]!
+      if (!sameTexts({}, state)) events.push(resyncEvent(state.item))
     }
+  }
+  for (const [key, stored] of storedEntries(snapshot, from, to)) {
+    putListed(key)
+    const state = listed[next]
+    if (state?.key === key) {
+      if (!sameTexts(stored, state)) events.push(resyncEvent(state.item))
+      next++
+    } else events.push({ type: 'DELETED', object: identityObject(key), resync: true })
+  }
+  putListed(to)
+  return events
+}
+
+/** The objects the snapshot holds (or holds a version or tombstone of) with keys in `[from, to)` that `listedKeys` (sorted) lacks. */
+export function staleKeys(snapshot: Tree | undefined, listedKeys: readonly string[], from = '', to = END): string[] {
+  const stale: string[] = []
+  let next = lowerBound(listedKeys.length, (i) => listedKeys[i]!, from)
+  for (const [key] of storedEntries(snapshot, from, to)) {
+    while (next < listedKeys.length && listedKeys[next]! < key) next++
+    if (listedKeys[next] !== key) stale.push(key)
+  }
+  return stale
+}
+
+/** The tree ranges of the three per-object tables for object keys in `[from, to)`. */
+export function objectTableRanges(from = '', to = END): KeyRange[] {
+  return OBJECT_TABLES.map((table) => [treeKey(table, from), treeKey(table, to)])
+}
+
+/**
+ * `resyncChanges` over a snapshot in storage: the listed states are cut into slices of key
+ * ranges; each slice's nodes of the three tables are loaded a level per round, then merged. The
+ * computation never runs again per missing node, and one slice's nodes at a time need to fit
+ * the node cache.
+ */
+export async function loadResyncEvents(snapshot: Tree | undefined, listed: readonly ListedState[], loader: NodeLoader, slice = SLICE): Promise<ResyncEvent[]> {
+  if (!snapshot) return resyncChanges(undefined, listed)
+  const bounds = ['']
+  for (let at = slice; at < listed.length; at += slice) bounds.push(listed[at]!.key)
+  bounds.push(END)
+  const events: ResyncEvent[] = []
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const [from, to] = [bounds[i]!, bounds[i + 1]!]
+    await loadRanges(snapshot, objectTableRanges(from, to), loader)
+    // Loaded already; a node the cache evicted meanwhile is loaded again by the rerun of this slice alone.
+    for (const event of await runLoading(() => resyncChanges(snapshot, listed, from, to), loader)) events.push(event)
   }
   return events
 }
 
+/** The stored texts per object key in `[from, to)`, in key order: the three tables' scans merged. */
+function* storedEntries(snapshot: Tree | undefined, from: string, to: string): Generator<[string, StoredTexts]> {
+  if (!snapshot) return
+  const fields = { object: 'object', invalid: 'invalid', 'resource-version': 'version' } as const
+  const streams = OBJECT_TABLES.map((table) => {
+    const prefix = treeKey(table, '')
+    const entries = snapshot.scan(prefix + from, prefix + to)
+    return { field: fields[table], prefix, entries, head: entries.next() }
+  })
+  for (;;) {
+    let key: string | undefined
+    for (const { head, prefix } of streams) {
+      if (head.done) continue
+      const at = head.value.key.slice(prefix.length)
+      if (key === undefined || at < key) key = at
+    }
+    if (key === undefined) return
+    const texts: StoredTexts = {}
+    for (const stream of streams) {
+      if (stream.head.done || stream.head.value.key.slice(stream.prefix.length) !== key) continue
+      texts[stream.field] = stream.head.value.value
+      stream.head = stream.entries.next()
+    }
+    yield [key, texts]
+  }
+}
+
+/** The first index of a sorted sequence whose key is not below `key`. */
+function lowerBound(length: number, keyAt: (index: number) => string, key: string): number {
+  let low = 0
+  let high = length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (keyAt(mid) < key) low = mid + 1
+    else high = mid
+  }
+  return low
+}
+
 /** The least object a DELETED event needs: kind and name (and namespace), from `Kind/ns/name`. */
 function identityObject(key: string): Record<string, unknown> {
-  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
-  const metadata = rest.length === 2 ? { namespace: rest[0], name: rest[1] } : { name: rest[0] }
+  const { kind, ...metadata } = refOfKey(key)
   return { kind, metadata }
 }

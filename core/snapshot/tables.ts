@@ -26,8 +26,16 @@ export const TABLE = {
 /**
  * Which indexes a snapshot holds, recorded with the options it was derived under: a snapshot of
  * an older layout (or none) has the indexes it lacks built at its next write. 2: `class-ingresses`.
+ * 3: every stored TLS Secret judged (JUDGED_SECRETS_LAYOUT).
  */
-export const SNAPSHOT_LAYOUT = 2
+export const SNAPSHOT_LAYOUT = 3
+
+/**
+ * From this layout on every stored TLS Secret has been judged (its certificate against its key):
+ * the first write of an older snapshot judges those it holds (core/commit/judge-stored-secrets.ts),
+ * since a resync sends only the objects that changed.
+ */
+export const JUDGED_SECRETS_LAYOUT = 3
 
 /** The key of a table that holds one value for the whole cluster (settings, default backend). */
 export const CLUSTER_WIDE = 'cluster'

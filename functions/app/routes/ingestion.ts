@@ -5,13 +5,15 @@ import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { openTrees } from '../../../core/reading/open-trees.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { workingState } from '../../../core/reading/head.ts'
-import { runLoading } from '../../../core/reading/run-loading.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { ingest } from '../../../core/ingest/ingest.ts'
 import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
-import { resyncEvents } from '../../../core/ingest/resync.ts'
+import { loadResyncEvents } from '../../../core/ingest/resync.ts'
+import { listedStates, refOfKey } from '../../../core/ingest/listed-state.ts'
+import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
+import { describeRef } from '../../../core/kube/objects.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
 import { inBackground } from '../http/in-background.ts'
@@ -50,8 +52,11 @@ export function ingestionRoutes(env: AppEnv) {
     const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
-    const events = await runLoading(() => resyncEvents(trees?.snapshot, list.items), loader)
-    return c.json((await write(env, c, events)) satisfies WriteAnswer)
+    const listed = listedStates(list.items, commit.options)
+    const events = await loadResyncEvents(trees?.snapshot, listed, loader)
+    // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
+    const named = new Set(listed.map(({ key }) => describeRef(refOfKey(key))))
+    return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
   })
   return routes
 }
@@ -62,10 +67,10 @@ export function commitContext(env: AppEnv, c: ClusterContext, record = c.get('re
 
 /**
  * Commits a request's events (with others waiting for the same cluster) and answers what
- * changed. A commit renders under the settings its last request read, so a write that follows
+ * changed, with the rejections that name the events' objects (or the `named` ones). A commit renders under the settings its last request read, so a write that follows
  * a change of the cluster's record never commits the old ones.
  */
-export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[], record = c.get('record')) {
+export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[], record = c.get('record'), named?: ReadonlySet<string>) {
   const commit = commitContext(env, c, record)
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
@@ -76,7 +81,8 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
     )
     env.queues.set(commit.cluster, queue)
   }
-  const [result] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
+  const [submitted] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
+  const result = named ? { ...submitted, rejected: await latestRejections(commit, named) } : submitted
   if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
     inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.

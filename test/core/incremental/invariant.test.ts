@@ -103,7 +103,7 @@ describe('the incremental path equals the full rebuild', () => {
           const { batches, live, options } = batchesOf(steps, batchSizes)
           for (const batch of batches) {
             cluster.options = batch.options
-            cluster.apply('resync' in batch ? resyncEvents(cluster.current.snapshot, batch.resync) : batch.events)
+            cluster.apply('resync' in batch ? resyncEvents(cluster.current.snapshot, batch.resync, batch.options) : batch.events)
           }
           const reference = fullRebuild(live.values(), options)
           expect(sortedFiles(cluster.files())).toEqual(sortedFiles(reference.files))
@@ -129,7 +129,7 @@ describe('the incremental path equals the full rebuild', () => {
           const direct = new LiveCluster(options, nodeSha256)
           direct.apply(shuffled.map((object) => ({ type: 'ADDED' as const, object })))
           // Deletions leave tombstones, which a full resync of the same objects replaces with the list's versions alone.
-          cluster.apply(resyncEvents(cluster.current.snapshot, [...live.values()]))
+          cluster.apply(resyncEvents(cluster.current.snapshot, [...live.values()], options))
           expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
         },
       ),

@@ -1,0 +1,95 @@
+import { recordVersion, type SeenVersion } from '../incremental/resource-version.ts'
+import { changedRef, objectChange } from '../incremental/watch-event.ts'
+import type { ResyncEvent } from '../incremental/resource-version.ts'
+import { objectKey, type Kind, type ObjectRef } from '../kube/objects.ts'
+import { ClusterState } from '../model/cluster-state.ts'
+import type { ClusterOptions } from '../model/settings.ts'
+import { Keyspace } from '../snapshot/keyspace.ts'
+import { TABLE, treeKey } from '../snapshot/tables.ts'
+import type { Tree } from '../tree/tree.ts'
+
+/** The per-object tables a resync sets: the object (valid or not) and the version last applied to it. */
+export const OBJECT_TABLES = [TABLE.object, TABLE.invalid, TABLE.resourceVersion] as const
+
+/** What a snapshot holds at one object's key: the texts of its three per-object tables (undefined: none). */
+export interface StoredTexts {
+  object?: string
+  invalid?: string
+  version?: string
+}
+
+/** What a resync leaves stored at one listed object's key (`Kind/ns/name`), and the last item listed there. */
+export interface ListedState extends StoredTexts {
+  key: string
+  item: Record<string, unknown>
+}
+
+/** A listed item as the event a resync applies. */
+export const resyncEvent = (item: Record<string, unknown>): ResyncEvent => ({ type: 'MODIFIED', object: item, resync: true })
+
+/**
+ * For each object a list names what a resync leaves at its key, in key order: the texts the snapshot's `object`, `invalid` and
+ * `resource-version` tables would hold. They come from the engine's own rules (ClusterState and
+ * the version record) run over an in-memory keyspace, so a ConfigMap other than the settings one
+ * holds only its version, an item of a kind hapedge reads but a form it does not (a Secret of
+ * another type) removes the object and holds its version, a later item of the same key wins. TLS Secrets are taken as
+ * valid: the check of their certificate is async and costly, so it runs only on the events a
+ * resync emits (a Secret stored as invalid for its certificate always differs, and is judged again).
+ */
+export function listedStates(items: readonly Record<string, unknown>[], options: Partial<ClusterOptions> = {}): ListedState[] {
+  const keyspace = Keyspace.inMemory()
+  const state = new ClusterState(options, keyspace)
+  const versions = keyspace.table<SeenVersion>(TABLE.resourceVersion)
+  const last = new Map<string, Record<string, unknown>>()
+  for (const item of items) {
+    const event = resyncEvent(item)
+    const change = objectChange(event)
+    if ('ignore' in change) continue
+    const ref = changedRef(change)
+    const key = objectKey(ref)
+    recordVersion(versions, key, event)
+    if ('remove' in change) state.remove(ref)
+    else state.apply(change.put)
+    last.set(key, item)
+  }
+  const edits = keyspace.edits()
+  const listed: ListedState[] = []
+  for (const [key, item] of last) listed.push({ key, item, ...storedTexts((table) => edits.get(treeKey(table, key))) })
+  return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+}
+
+/** Whether the snapshot holds at the listed key other texts than the list leaves (point lookups: throws MissingNodes). */
+export function differs(snapshot: Tree | undefined, listed: ListedState): boolean {
+  return !sameTexts(storedAt(snapshot, listed.key), listed)
+}
+
+/** The snapshot's texts at one object key. */
+export function storedAt(snapshot: Tree | undefined, key: string): StoredTexts {
+  return storedTexts((table) => snapshot?.get(treeKey(table, key)))
+}
+
+export function sameTexts(a: StoredTexts, b: StoredTexts): boolean {
+  return a.object === b.object && a.invalid === b.invalid && a.version === b.version
+}
+
+/** The snapshot keys `differs` reads, to be loaded together first (see preload). */
+export function listedReads(listed: readonly ListedState[]): string[] {
+  return listed.flatMap(({ key }) => OBJECT_TABLES.map((table) => treeKey(table, key)))
+}
+
+function storedTexts(text: (table: (typeof OBJECT_TABLES)[number]) => string | undefined): StoredTexts {
+  const texts: StoredTexts = {}
+  const object = text(TABLE.object)
+  const invalid = text(TABLE.invalid)
+  const version = text(TABLE.resourceVersion)
+  if (object !== undefined) texts.object = object
+  if (invalid !== undefined) texts.invalid = invalid
+  if (version !== undefined) texts.version = version
+  return texts
+}
+
+/** The object of a key `Kind/ns/name` (or `Kind/name`), as objectKey made it. */
+export function refOfKey(key: string): ObjectRef {
+  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
+  return rest.length === 2 ? { kind, namespace: rest[0], name: rest[1]! } : { kind, name: rest[0]! }
+}

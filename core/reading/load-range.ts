@@ -1,0 +1,42 @@
+import { isLeaf } from '../tree/node.ts'
+import type { Tree } from '../tree/tree.ts'
+import type { NodeLoader } from './node-loader.ts'
+
+/** Keys `from <= key < to`. */
+export type KeyRange = readonly [from: string, to: string]
+
+/**
+ * Loads every node of `tree` whose keys meet one of the ranges, a level per round: the nodes of
+ * a level are named by their parents, so the round trips are the tree's depth whatever the
+ * range holds (a scan run over a partly loaded tree would instead stop, load and start again at
+ * each node it lacks). After it, `tree.scan` over the ranges reads from the cache, as long as
+ * the cache can hold them.
+ */
+export async function loadRanges(tree: Tree, ranges: readonly KeyRange[], loader: NodeLoader): Promise<void> {
+  const { shape, context } = tree
+  let level = tree.root.level
+  let frontier = [tree.root.sha256]
+  for (;;) {
+    const missing = frontier.filter((sha256) => !context.nodes.has(sha256))
+    if (missing.length > 0) await loader.load(missing.map((sha256) => ({ space: shape.space, sha256 })))
+    if (level === 0) return
+    const below: string[] = []
+    for (const sha256 of frontier) {
+      const node = context.nodes.node(shape, sha256, level)
+      if (isLeaf(node)) throw new Error(`tree node ${sha256} is a leaf at level ${level}`)
+      // A child holds the keys after its left neighbour's last key, up to and with its own.
+      let after: string | undefined
+      for (const child of node.children) {
+        if (ranges.some(([from, to]) => child.key >= from && (after === undefined || after < to))) below.push(child.sha256)
+        after = child.key
+      }
+    }
+    frontier = below
+    level--
+  }
+}
+
+/** Loads every node of `tree` whose keys meet `[from, to)`, a level per round. */
+export function loadRange(tree: Tree, from: string, to: string, loader: NodeLoader): Promise<void> {
+  return loadRanges(tree, [[from, to]], loader)
+}
