@@ -1,0 +1,176 @@
+import { z } from 'zod'
+import {
+  absolutePath,
+  absoluteUrl,
+  type BackendProtocol,
+  cidrListWithExceptions,
+  cookieDomain,
+  cookieName,
+  corsOrigins,
+  flag,
+  haproxySize,
+  haproxyTime,
+  hashBy,
+  headerLines,
+  headerNames,
+  headerNamesOrStar,
+  hostList,
+  methodList,
+  objectRef,
+  oneOf,
+  REDIRECT_CODES,
+  rewriteTarget,
+  sameSite,
+  seconds,
+  statusCode,
+} from './values.ts'
+
+/**
+ * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
+ * canonical `hapedge.io/<name>` annotation whose schema turns the string into the typed value; the
+ * other controllers' spellings (spellings.ts) land on the same type. Names follow ingress-nginx's
+ * where it has the feature (issue 20 lists them so), and the settings ConfigMap's (`timeout-*`,
+ * `load-balance`) where hapedge already had one.
+ *
+ * `restrictsAccess`: who may reach the routes depends on it. A value hapedge cannot read for such a
+ * feature refuses the Ingress (fail closed) instead of being skipped with a warning.
+ */
+interface Feature<T> {
+  schema: z.ZodType<T, string>
+  restrictsAccess?: true
+  /** What it does, for the notes and the README's compatibility table. */
+  summary: string
+}
+
+const feature = <T>(schema: z.ZodType<T, string>, summary: string, restrictsAccess?: true): Feature<T> =>
+  restrictsAccess ? { schema, summary, restrictsAccess } : { schema, summary }
+
+/** `auth-secret-type`: how the Secret holds users. `nginx-htpasswd` is NGINX Inc.'s (an htpasswd file under `htpasswd`). */
+export type AuthSecretType = 'auth-file' | 'auth-map' | 'nginx-htpasswd'
+
+/** How `use-regex` treats an Ingress's paths: ingress-nginx's regexes are case-insensitive, NGINX Inc. lets users choose. */
+export type RegexPaths = 'off' | 'case-insensitive' | 'case-sensitive'
+
+/** ingress-nginx's `on`/`off` switches, as booleans. */
+const onOff = oneOf({ on: true, off: false }, '"on" or "off"')
+
+/** A Secret holding a CA bundle, and the data key the bundle is under (`ca.crt`, or haproxytech's `tls.crt`). */
+export function caSecret(key: string) {
+  return objectRef.transform((ref) => ({ ...ref, key }))
+}
+
+function hostListOne() {
+  return hostList.transform((hosts, ctx) => {
+    if (hosts.length === 1) return hosts[0]!
+    ctx.addIssue({ code: 'custom', message: 'must be one host name' })
+    return z.NEVER
+  })
+}
+
+export const FEATURES = {
+  // HTTPS enforcement (ingress-nginx: Server-side HTTPS enforcement through redirect).
+  'ssl-redirect': feature(flag, 'Redirect HTTP to HTTPS when the Ingress has TLS.'),
+  'force-ssl-redirect': feature(flag, 'Redirect HTTP to HTTPS even without TLS on the Ingress (TLS ends before hapedge).'),
+  'ssl-redirect-code': feature(statusCode(REDIRECT_CODES), 'Status code of the HTTPS redirect.'),
+  hsts: feature(flag, 'Send Strict-Transport-Security on HTTPS responses.'),
+  'hsts-max-age': feature(seconds, 'HSTS max-age, in seconds.'),
+  'hsts-include-subdomains': feature(flag, 'HSTS includeSubDomains.'),
+  'hsts-preload': feature(flag, 'HSTS preload.'),
+  // Redirects.
+  'permanent-redirect': feature(absoluteUrl, 'Answer every request with a redirect to this URL (301 unless permanent-redirect-code).'),
+  'permanent-redirect-code': feature(statusCode(REDIRECT_CODES), 'Status code of permanent-redirect.'),
+  'temporal-redirect': feature(absoluteUrl, 'Answer every request with a redirect to this URL (302 unless temporal-redirect-code).'),
+  'temporal-redirect-code': feature(statusCode(REDIRECT_CODES), 'Status code of temporal-redirect.'),
+  'from-to-www-redirect': feature(flag, 'Redirect www.<host> to <host> or the reverse, whichever the Ingress does not name.'),
+  'app-root': feature(absolutePath, 'Redirect requests for "/" to this path.'),
+  // Rewrites.
+  'rewrite-target': feature(rewriteTarget, 'Replace the matched path prefix (or, with use-regex, the whole path, with $1… captures).'),
+  'use-regex': feature(
+    oneOf(
+      { true: 'case-insensitive', false: 'off', 'case-insensitive': 'case-insensitive', 'case-sensitive': 'case-sensitive' } as const,
+      '"true", "false", "case-sensitive" or "case-insensitive"',
+    ),
+    'Read the Ingress paths as regular expressions.',
+  ),
+  'x-forwarded-prefix': feature(absolutePath, 'Send X-Forwarded-Prefix with this value.'),
+  // Timeouts, in milliseconds (defaults: the settings ConfigMap's timeout-connect and timeout-server).
+  'timeout-connect': feature(haproxyTime, "HAProxy timeout connect for this Ingress's backends."),
+  'timeout-server': feature(haproxyTime, 'HAProxy timeout server (inactivity while reading or sending to the backend).'),
+  'timeout-tunnel': feature(haproxyTime, 'HAProxy timeout tunnel (WebSocket and other upgraded connections).'),
+  // Body size.
+  'proxy-body-size': feature(haproxySize, 'Largest request body accepted (413 above it); null is no limit.'),
+  // Source ranges (ingress-nginx: Allowlist, Denylist).
+  'allowlist-source-range': feature(cidrListWithExceptions, 'Only these client addresses may reach the routes (403 otherwise).', true),
+  'denylist-source-range': feature(cidrListWithExceptions, 'These client addresses are refused (403).', true),
+  // Basic authentication.
+  'auth-type': feature(oneOf({ basic: 'basic' } as const, '"basic" (the only method hapedge checks)'), 'HTTP authentication method.', true),
+  'auth-secret': feature(objectRef, 'The Secret holding the users and their password hashes.', true),
+  'auth-secret-type': feature(
+    oneOf({ 'auth-file': 'auth-file', 'auth-map': 'auth-map' } as Record<string, AuthSecretType>, '"auth-file" or "auth-map"'),
+    'How the Secret holds users: an htpasswd file under `auth`, or one key per user.',
+    true,
+  ),
+  'auth-realm': feature(z.string().regex(/^[\u0020-\u007e]{1,128}$/, 'must be 1 to 128 printable ASCII characters'), 'The realm of the 401 answer.'),
+  // CORS.
+  'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
+  'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),
+  'cors-allow-methods': feature(methodList, 'Access-Control-Allow-Methods.'),
+  'cors-allow-headers': feature(headerNames, 'Access-Control-Allow-Headers.'),
+  'cors-expose-headers': feature(headerNamesOrStar, 'Access-Control-Expose-Headers.'),
+  'cors-allow-credentials': feature(flag, 'Access-Control-Allow-Credentials.'),
+  'cors-max-age': feature(seconds, 'Access-Control-Max-Age, in seconds.'),
+  // Session affinity.
+  affinity: feature(oneOf({ cookie: 'cookie' } as const, '"cookie"'), 'Keep a client on one server with a cookie.'),
+  'affinity-mode': feature(
+    oneOf({ balanced: 'balanced', persistent: 'persistent' } as const, '"balanced" or "persistent"'),
+    'Whether sessions move when servers are added.',
+  ),
+  'session-cookie-name': feature(cookieName, "The affinity cookie's name."),
+  'session-cookie-path': feature(absolutePath, "The affinity cookie's Path."),
+  'session-cookie-domain': feature(cookieDomain, "The affinity cookie's Domain."),
+  'session-cookie-expires': feature(seconds, "The affinity cookie's Expires, in seconds from now."),
+  'session-cookie-max-age': feature(seconds, "The affinity cookie's Max-Age, in seconds."),
+  'session-cookie-secure': feature(flag, "The affinity cookie's Secure attribute."),
+  'session-cookie-samesite': feature(sameSite, "The affinity cookie's SameSite attribute."),
+  // Backends.
+  'backend-protocol': feature(
+    oneOf({ http: 'HTTP', https: 'HTTPS', grpc: 'GRPC', grpcs: 'GRPCS', h2c: 'H2C' } as Record<string, BackendProtocol>, 'HTTP, HTTPS, GRPC, GRPCS or H2C'),
+    'How hapedge speaks to the backends.',
+  ),
+  'proxy-ssl-secret': feature(caSecret('ca.crt'), "Secret whose CA bundle verifies the backends' certificates."),
+  'proxy-ssl-verify': feature(onOff, "Verify the backends' certificates against proxy-ssl-secret."),
+  'proxy-ssl-name': feature(hostListOne(), "Name verified in the backend's certificate (and sent as SNI with proxy-ssl-server-name)."),
+  'proxy-ssl-server-name': feature(onOff, 'Send SNI to the backends.'),
+  'load-balance': feature(
+    oneOf({ roundrobin: 'roundrobin', leastconn: 'leastconn', random: 'random' } as const, '"roundrobin", "leastconn" or "random"'),
+    'Load-balancing algorithm.',
+  ),
+  'upstream-hash-by': feature(hashBy, 'Consistent hash of the source, the URI, a header or a cookie.'),
+  'service-upstream': feature(flag, "Send to the Service's ClusterIP instead of its endpoints."),
+  'upstream-vhost': feature(hostListOne(), 'Host header sent to the backends.'),
+  // Headers.
+  'request-set-header': feature(headerLines, 'Request headers set before the backend, one "Name value" per line.'),
+  'request-add-header': feature(headerLines, 'Request headers added before the backend, one "Name value" per line.'),
+  'request-del-header': feature(headerNames, 'Request headers removed before the backend.'),
+  'response-set-header': feature(headerLines, 'Response headers set, one "Name value" per line.'),
+  'response-add-header': feature(headerLines, 'Response headers added, one "Name value" per line.'),
+  'response-del-header': feature(headerNames, 'Response headers removed.'),
+  'custom-headers': feature(objectRef, 'A ConfigMap whose entries are set as response headers.'),
+  // Hosts.
+  'server-alias': feature(hostList, "More host names served like the Ingress's own."),
+} satisfies Record<string, Feature<unknown>>
+
+export type FeatureName = keyof typeof FEATURES
+export type FeatureValue<F extends FeatureName> = z.output<(typeof FEATURES)[F]['schema']>
+
+/** What an Ingress's annotations ask for, typed; a feature absent here was not asked for. */
+export type Features = { [F in FeatureName]?: FeatureValue<F> }
+
+export const HAPEDGE_PREFIX = 'hapedge.io/'
+export const canonicalKey = (feature: FeatureName) => `${HAPEDGE_PREFIX}${feature}`
+
+export const featureNames = Object.keys(FEATURES) as FeatureName[]
+
+export function restrictsAccess(feature: FeatureName): boolean {
+  return (FEATURES[feature] as Feature<unknown>).restrictsAccess === true
+}

@@ -1,0 +1,337 @@
+import { z } from 'zod'
+import { quote } from '../kube/fields.ts'
+import { type AuthSecretType, caSecret, FEATURES, type FeatureName, type Features, type FeatureValue, featureNames } from './features.ts'
+import {
+  absolutePath,
+  absoluteUrl,
+  type BackendProtocol,
+  cidrList,
+  cidrListWithExceptions,
+  cookieName,
+  corsOriginOrPattern,
+  corsOrigins,
+  haproxySize,
+  haproxyTime,
+  headerLines,
+  headerNames,
+  headerNamesOrStar,
+  headerPairs,
+  hostList,
+  looseFlag,
+  methodList,
+  nginxHashBy,
+  nginxSize,
+  nginxTime,
+  objectRef,
+  oneOf,
+  REDIRECT_CODES,
+  rewriteTarget,
+  sameSite,
+  seconds,
+  secondsFromHaproxyTime,
+  secondsTime,
+  statusCode,
+} from './values.ts'
+import type { Vocabulary } from './vocabularies.ts'
+
+/** Reads another annotation under the same prefix, for the few values whose meaning depends on a neighbour. */
+export type Sibling = (suffix: string) => string | undefined
+
+/**
+ * One controller's spelling of a feature: the key (without prefix), how its value is written, what
+ * it implies for other features when they are not set (a controller's own defaults that differ from
+ * ingress-nginx's), and where the mapping is documented (a section of that controller's page, DOCS).
+ */
+export interface Spelling {
+  vocabulary: Vocabulary
+  suffix: string
+  feature: FeatureName
+  schema: (sibling: Sibling) => z.ZodType<unknown, string>
+  implies?: (value: unknown) => Features
+  doc: string
+}
+
+type SchemaOf<F extends FeatureName> = z.ZodType<FeatureValue<F>, string>
+
+function spelling<F extends FeatureName>(
+  vocabulary: Vocabulary,
+  suffix: string,
+  feature: F,
+  doc: string,
+  options: { schema?: SchemaOf<F> | ((sibling: Sibling) => SchemaOf<F>); implies?: (value: FeatureValue<F>) => Features } = {},
+): Spelling {
+  const schema = options.schema ?? (FEATURES[feature].schema as unknown as SchemaOf<F>)
+  return {
+    vocabulary,
+    suffix,
+    feature,
+    schema: typeof schema === 'function' ? schema : () => schema,
+    ...(options.implies ? { implies: options.implies as (value: unknown) => Features } : {}),
+    doc,
+  }
+}
+
+const BOOLEAN = looseFlag
+
+/** hapedge's own: `hapedge.io/<feature>` for every feature, with the feature's schema. */
+const hapedge = featureNames.map((feature) => spelling('hapedge', feature, feature, 'canonical'))
+
+// kubernetes/ingress-nginx docs/user-guide/nginx-configuration/annotations.md (section anchors below)
+// and annotations-risk.md (its complete list, generated from the parsers).
+const nginx = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
+  spelling('ingress-nginx', suffix, feature, doc, options as never)
+
+const ingressNginx: Spelling[] = [
+  nginx('ssl-redirect', 'ssl-redirect', '#server-side-https-enforcement-through-redirect', { schema: BOOLEAN }),
+  nginx('force-ssl-redirect', 'force-ssl-redirect', '#server-side-https-enforcement-through-redirect', { schema: BOOLEAN }),
+  nginx('permanent-redirect', 'permanent-redirect', '#permanent-redirect', { schema: absoluteUrl }),
+  nginx('permanent-redirect-code', 'permanent-redirect-code', '#permanent-redirect-code', { schema: statusCode(REDIRECT_CODES) }),
+  nginx('temporal-redirect', 'temporal-redirect', '#temporal-redirect', { schema: absoluteUrl }),
+  nginx('temporal-redirect-code', 'temporal-redirect-code', 'annotations-risk.md (Redirect)', { schema: statusCode(REDIRECT_CODES) }),
+  nginx('from-to-www-redirect', 'from-to-www-redirect', '#redirect-fromto-www', { schema: BOOLEAN }),
+  nginx('app-root', 'app-root', '#rewrite', { schema: absolutePath }),
+  nginx('rewrite-target', 'rewrite-target', '#rewrite', { schema: rewriteTarget }),
+  // "the case insensitive regular expression location modifier will be enforced" (#use-regex).
+  nginx('use-regex', 'use-regex', '#use-regex', { schema: BOOLEAN.transform((on) => (on ? 'case-insensitive' : 'off') as 'case-insensitive' | 'off') }),
+  nginx('x-forwarded-prefix', 'x-forwarded-prefix', '#x-forwarded-prefix-header', { schema: absolutePath }),
+  // "All timeout values are unitless and in seconds" (#custom-timeouts). HAProxy's `timeout server` bounds
+  // both reading from and sending to the server, so read and send land on the same feature.
+  nginx('proxy-connect-timeout', 'timeout-connect', '#custom-timeouts', { schema: secondsTime }),
+  nginx('proxy-read-timeout', 'timeout-server', '#custom-timeouts', { schema: secondsTime }),
+  nginx('proxy-send-timeout', 'timeout-server', '#custom-timeouts', { schema: secondsTime }),
+  nginx('proxy-body-size', 'proxy-body-size', '#custom-max-body-size', { schema: nginxSize }),
+  nginx('allowlist-source-range', 'allowlist-source-range', 'annotations-risk.md (Allowlist)', { schema: cidrList }),
+  nginx('whitelist-source-range', 'allowlist-source-range', '#whitelist-source-range', { schema: cidrList }),
+  nginx('denylist-source-range', 'denylist-source-range', '#denylist-source-range', { schema: cidrList }),
+  // auth-type: "basic or digest" (#authentication); digest fails the schema, which refuses the Ingress.
+  nginx('auth-type', 'auth-type', '#authentication'),
+  nginx('auth-secret', 'auth-secret', '#authentication', { schema: objectRef }),
+  nginx('auth-secret-type', 'auth-secret-type', '#authentication'),
+  nginx('auth-realm', 'auth-realm', '#authentication'),
+  nginx('enable-cors', 'enable-cors', '#enable-cors', { schema: BOOLEAN }),
+  nginx('cors-allow-origin', 'cors-allow-origin', '#enable-cors', { schema: corsOrigins }),
+  nginx('cors-allow-methods', 'cors-allow-methods', '#enable-cors', { schema: methodList }),
+  nginx('cors-allow-headers', 'cors-allow-headers', '#enable-cors', { schema: headerNames }),
+  nginx('cors-expose-headers', 'cors-expose-headers', '#enable-cors', { schema: headerNamesOrStar }),
+  nginx('cors-allow-credentials', 'cors-allow-credentials', '#enable-cors', { schema: BOOLEAN }),
+  nginx('cors-max-age', 'cors-max-age', '#enable-cors', { schema: seconds }),
+  nginx('affinity', 'affinity', '#session-affinity'),
+  nginx('affinity-mode', 'affinity-mode', '#session-affinity'),
+  nginx('session-cookie-name', 'session-cookie-name', '#cookie-affinity', { schema: cookieName }),
+  nginx('session-cookie-path', 'session-cookie-path', '#cookie-affinity', { schema: absolutePath }),
+  nginx('session-cookie-domain', 'session-cookie-domain', '#cookie-affinity'),
+  // "its value is a number of seconds until the cookie expires" (internal/ingress/annotations/sessionaffinity/main.go).
+  nginx('session-cookie-expires', 'session-cookie-expires', 'annotations-risk.md (SessionAffinity); sessionaffinity/main.go', { schema: seconds }),
+  nginx('session-cookie-max-age', 'session-cookie-max-age', 'annotations-risk.md (SessionAffinity); sessionaffinity/main.go', { schema: seconds }),
+  nginx('session-cookie-secure', 'session-cookie-secure', 'annotations-risk.md (SessionAffinity)', { schema: BOOLEAN }),
+  nginx('session-cookie-samesite', 'session-cookie-samesite', '#cookie-affinity', { schema: sameSite }),
+  // "Valid Values: HTTP, HTTPS, GRPC, GRPCS, AJP and FCGI" (#backend-protocol): AJP and FCGI fail the schema.
+  nginx('backend-protocol', 'backend-protocol', '#backend-protocol', {
+    schema: oneOf(
+      { http: 'HTTP', https: 'HTTPS', grpc: 'GRPC', grpcs: 'GRPCS' } as Record<string, BackendProtocol>,
+      'HTTP, HTTPS, GRPC or GRPCS (hapedge speaks no AJP or FastCGI)',
+    ),
+  }),
+  nginx('proxy-ssl-secret', 'proxy-ssl-secret', '#backend-certificate-authentication', { schema: caSecret('ca.crt') }),
+  nginx('proxy-ssl-verify', 'proxy-ssl-verify', '#backend-certificate-authentication'),
+  nginx('proxy-ssl-name', 'proxy-ssl-name', '#backend-certificate-authentication'),
+  nginx('proxy-ssl-server-name', 'proxy-ssl-server-name', '#backend-certificate-authentication'),
+  // configmap.md#load-balance: "round_robin" or "ewma"; EWMA has no HAProxy algorithm.
+  nginx('load-balance', 'load-balance', '#custom-nginx-load-balancing', {
+    schema: oneOf({ round_robin: 'roundrobin' } as const, '"round_robin" (EWMA has no HAProxy equivalent)'),
+  }),
+  nginx('upstream-hash-by', 'upstream-hash-by', '#custom-nginx-upstream-hashing', { schema: nginxHashBy }),
+  nginx('service-upstream', 'service-upstream', '#service-upstream', { schema: BOOLEAN }),
+  nginx('upstream-vhost', 'upstream-vhost', '#custom-nginx-upstream-vhost'),
+  // "namespace/configmap … contains custom headers … uses more_set_headers" (response headers).
+  nginx('custom-headers', 'custom-headers', 'annotations-risk.md (CustomHeaders)', { schema: objectRef }),
+  nginx('server-alias', 'server-alias', '#server-alias', { schema: hostList }),
+]
+
+// jcmoraisjr/haproxy-ingress docs/content/en/docs/configuration/keys.md (section anchors below). Only
+// keys of the Host, Backend and Path scopes are read from Ingresses; Global ones are ConfigMap-only.
+const hi = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
+  spelling('haproxy-ingress', suffix, feature, doc, options as never)
+
+/** haproxy-ingress `backend-protocol` with `secure-backends`: "a non SSL/TLS configuration does not override secure-backends". */
+function haproxyIngressProtocol(protocol: string | undefined, secure: string | undefined): BackendProtocol | { error: string } {
+  const http2 = { h2: true, grpc: true, 'h2-ssl': true, grpcs: true }[protocol?.trim().toLowerCase() ?? ''] === true
+  const tls = ['h1-ssl', 'https', 'h2-ssl', 'grpcs'].includes(protocol?.trim().toLowerCase() ?? '') || secure?.trim().toLowerCase() === 'true'
+  if (protocol !== undefined && !['h1', 'http', 'h1-ssl', 'https', 'h2', 'grpc', 'h2-ssl', 'grpcs'].includes(protocol.trim().toLowerCase()))
+    return { error: `${quote(protocol)} must be h1, h2, h1-ssl or h2-ssl (or http, grpc, https, grpcs)` }
+  return http2 ? (tls ? 'GRPCS' : 'H2C') : tls ? 'HTTPS' : 'HTTP'
+}
+
+/** A protocol computed from the key and its siblings, once the key's own value (`base`) has been checked. */
+const fromSiblings = (read: () => BackendProtocol | { error: string }, base: z.ZodType<unknown, string> = z.string()) =>
+  base.transform((_, ctx) => {
+    const result = read()
+    if (typeof result === 'string') return result
+    ctx.addIssue({ code: 'custom', message: result.error })
+    return z.NEVER
+  })
+
+const haproxyIngress: Spelling[] = [
+  hi('ssl-redirect', 'ssl-redirect', '#ssl-redirect', { schema: BOOLEAN }),
+  hi('hsts', 'hsts', '#hsts', { schema: BOOLEAN }),
+  hi('hsts-max-age', 'hsts-max-age', '#hsts', { schema: seconds }),
+  hi('hsts-include-subdomains', 'hsts-include-subdomains', '#hsts', { schema: BOOLEAN }),
+  hi('hsts-preload', 'hsts-preload', '#hsts', { schema: BOOLEAN }),
+  // redirect-to: "Defines the destination URL"; redirect-to-code is Global with 302 by default (#redirect).
+  hi('redirect-to', 'temporal-redirect', '#redirect', { schema: absoluteUrl }),
+  hi('app-root', 'app-root', '#app-root', { schema: absolutePath }),
+  hi('rewrite-target', 'rewrite-target', '#rewrite-target', { schema: rewriteTarget }),
+  // "The unit defaults to milliseconds if missing" (#timeout).
+  hi('timeout-connect', 'timeout-connect', '#timeout', { schema: haproxyTime }),
+  hi('timeout-server', 'timeout-server', '#timeout', { schema: haproxyTime }),
+  hi('timeout-tunnel', 'timeout-tunnel', '#timeout', { schema: haproxyTime }),
+  hi('proxy-body-size', 'proxy-body-size', '#proxy-body-size', { schema: haproxySize }),
+  // "`whitelist-source-range` is an alias … ignored if `allowlist-source-range` is declared"; entries may be `!` exceptions (#allowlist).
+  hi('allowlist-source-range', 'allowlist-source-range', '#allowlist', { schema: cidrListWithExceptions }),
+  hi('whitelist-source-range', 'allowlist-source-range', '#allowlist', { schema: cidrListWithExceptions }),
+  hi('denylist-source-range', 'denylist-source-range', '#allowlist', { schema: cidrListWithExceptions }),
+  // "configure `auth-secret` to enable basic authentication"; the secret's key `auth` holds htpasswd lines (#auth-basic).
+  hi('auth-secret', 'auth-secret', '#auth-basic', {
+    schema: z
+      .string()
+      .refine((value) => !value.startsWith('file://'), "a file:// user list is on the controller's disk, which hapedge cannot read")
+      .pipe(objectRef),
+    implies: () => ({ 'auth-type': 'basic', 'auth-secret-type': 'auth-file' }),
+  }),
+  hi('auth-realm', 'auth-realm', '#auth-basic'),
+  // "Up to v0.12 the configuration key `auth-type` was mandatory … deprecated" (#auth-basic); haproxytech's value is basic-auth.
+  hi('auth-type', 'auth-type', '#auth-basic; haproxytech #authentication', {
+    schema: oneOf({ basic: 'basic', 'basic-auth': 'basic' } as const, '"basic" (or haproxytech\'s "basic-auth")'),
+  }),
+  hi('cors-enable', 'enable-cors', '#cors', { schema: BOOLEAN }),
+  hi('cors-allow-origin', 'cors-allow-origin', '#cors', { schema: corsOrigins }),
+  hi('cors-allow-methods', 'cors-allow-methods', '#cors', { schema: methodList }),
+  hi('cors-allow-headers', 'cors-allow-headers', '#cors', { schema: headerNames }),
+  hi('cors-allow-credentials', 'cors-allow-credentials', '#cors', { schema: BOOLEAN }),
+  hi('cors-max-age', 'cors-max-age', '#cors', { schema: seconds }),
+  hi('cors-expose-headers', 'cors-expose-headers', '#cors', { schema: headerNamesOrStar }),
+  hi('affinity', 'affinity', '#affinity'),
+  hi('session-cookie-name', 'session-cookie-name', '#affinity', { schema: cookieName }),
+  hi('backend-protocol', 'backend-protocol', '#backend-protocol', {
+    schema: (sibling) => fromSiblings(() => haproxyIngressProtocol(sibling('backend-protocol'), sibling('secure-backends'))),
+  }),
+  hi('secure-backends', 'backend-protocol', '#secure-backend', {
+    schema: (sibling) => fromSiblings(() => haproxyIngressProtocol(sibling('backend-protocol'), sibling('secure-backends')), BOOLEAN),
+  }),
+  hi('secure-verify-ca-secret', 'proxy-ssl-secret', '#secure-backend', { schema: caSecret('ca.crt'), implies: () => ({ 'proxy-ssl-verify': true }) }),
+  hi('secure-verify-hostname', 'proxy-ssl-name', '#secure-backend'),
+  hi('balance-algorithm', 'load-balance', '#balance-algorithm'),
+  hi('service-upstream', 'service-upstream', '#service-upstream', { schema: BOOLEAN }),
+  // "`%[namespace]`, `%[service]` can be used in the value" (#headers): HAProxy would run them, hapedge does not expand them.
+  hi('headers', 'request-set-header', '#headers', {
+    schema: z
+      .string()
+      .refine((value) => !value.includes('%['), "haproxy-ingress's %[namespace] and %[service] are not expanded by hapedge")
+      .pipe(headerLines),
+  }),
+  hi('server-alias', 'server-alias', '#server-alias', { schema: hostList }),
+]
+
+// haproxytech/kubernetes-ingress documentation/annotations.md (section anchors below). Only keys
+// "Available on: ingress" (or service) are read from Ingresses; configmap-only keys are not.
+const ht = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
+  spelling('haproxytech', suffix, feature, doc, options as never)
+
+/** haproxytech's `server-ssl` and `server-proto: h2` together (#server-ssl, #server-proto). */
+const haproxytechProtocol = (sibling: Sibling, base?: z.ZodType<unknown, string>) =>
+  fromSiblings(() => {
+    const tls = sibling('server-ssl')?.trim().toLowerCase() === 'true'
+    const proto = sibling('server-proto')
+    if (proto !== undefined && proto.trim() !== 'h2') return { error: `${quote(proto)} must be "h2"` }
+    return proto === undefined ? (tls ? 'HTTPS' : 'HTTP') : tls ? 'GRPCS' : 'H2C'
+  }, base)
+
+const haproxytech: Spelling[] = [
+  ht('ssl-redirect', 'ssl-redirect', '#https', { schema: BOOLEAN }),
+  ht('ssl-redirect-code', 'ssl-redirect-code', '#https', { schema: statusCode([301, 302, 303]) }),
+  // "Comma-separated list of IP addresses and/or CIDR ranges" or a pattern file (`patterns/…`), which hapedge cannot read (#access-control).
+  ht('allow-list', 'allowlist-source-range', '#access-control', { schema: cidrList }),
+  ht('whitelist', 'allowlist-source-range', '#access-control', { schema: cidrList }),
+  ht('deny-list', 'denylist-source-range', '#access-control', { schema: cidrList }),
+  ht('blacklist', 'denylist-source-range', '#access-control', { schema: cidrList }),
+  ht('auth-type', 'auth-type', '#authentication', { schema: oneOf({ 'basic-auth': 'basic' } as const, '"basic-auth"') }),
+  // "the Secret data should contain user credentials in the form of `username: encrypted … password`" (#authentication).
+  ht('auth-secret', 'auth-secret', '#authentication', { schema: objectRef, implies: () => ({ 'auth-secret-type': 'auth-map' as AuthSecretType }) }),
+  ht('auth-realm', 'auth-realm', '#authentication'),
+  // cors-allow-credentials defaults to "false" here (true in ingress-nginx and haproxy-ingress) (#cors).
+  ht('cors-enable', 'enable-cors', '#cors', { schema: BOOLEAN, implies: () => ({ 'cors-allow-credentials': false }) }),
+  ht('cors-allow-origin', 'cors-allow-origin', '#cors', { schema: corsOriginOrPattern }),
+  ht('cors-allow-methods', 'cors-allow-methods', '#cors', { schema: methodList }),
+  ht('cors-allow-credentials', 'cors-allow-credentials', '#cors', { schema: BOOLEAN }),
+  ht('cors-allow-headers', 'cors-allow-headers', '#cors', { schema: headerNamesOrStar }),
+  ht('cors-max-age', 'cors-max-age', '#cors', { schema: secondsFromHaproxyTime }),
+  ht('load-balance', 'load-balance', '#balance-algorithm'),
+  ht('request-set-header', 'request-set-header', '#request-set-header', { schema: headerLines }),
+  ht('response-set-header', 'response-set-header', '#response-set-header', { schema: headerLines }),
+  ht('set-host', 'upstream-vhost', '#set-host'),
+  ht('server-ssl', 'backend-protocol', '#server-ssl', { schema: (sibling) => haproxytechProtocol(sibling, BOOLEAN) }),
+  ht('server-proto', 'backend-protocol', '#server-proto', { schema: (sibling) => haproxytechProtocol(sibling) }),
+  // "The secret must use 'tls.crt' key" (#authentication, server-ca).
+  ht('server-ca', 'proxy-ssl-secret', '#authentication', { schema: caSecret('tls.crt'), implies: () => ({ 'proxy-ssl-verify': true }) }),
+  ht('timeout-server', 'timeout-server', '#timeouts', { schema: haproxyTime }),
+  // "Available on: configmap service": the cookie's name, with `insert indirect nocache dynamic` (#cookie-persistence).
+  ht('cookie-persistence', 'session-cookie-name', '#cookie-persistence', { schema: cookieName, implies: () => ({ affinity: 'cookie' }) }),
+]
+
+// nginx/documentation content/nic/configuration/ingress-resources/advanced-configuration-with-annotations.md.
+const ni = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
+  spelling('nginx-inc', suffix, feature, doc, options as never)
+
+const nginxInc: Spelling[] = [
+  ni('ssl-redirect', 'ssl-redirect', 'Auth and SSL/TLS', { schema: BOOLEAN }),
+  // "redirect rule based on the value of the `http_x_forwarded_proto` header … TLS in a load balancer in front".
+  ni('redirect-to-https', 'force-ssl-redirect', 'Auth and SSL/TLS', { schema: BOOLEAN }),
+  ni('http-redirect-code', 'ssl-redirect-code', 'Auth and SSL/TLS', { schema: statusCode([301, 302, 307, 308]) }),
+  // "The `preload` directive is included in the header."
+  ni('hsts', 'hsts', 'Auth and SSL/TLS', { schema: BOOLEAN, implies: () => ({ 'hsts-preload': true }) }),
+  ni('hsts-max-age', 'hsts-max-age', 'Auth and SSL/TLS', { schema: seconds }),
+  ni('hsts-include-subdomains', 'hsts-include-subdomains', 'Auth and SSL/TLS', { schema: BOOLEAN }),
+  ni('app-root', 'app-root', 'Auth and SSL/TLS', { schema: absolutePath }),
+  ni('rewrite-target', 'rewrite-target', 'Request URI/Header Manipulation', { schema: rewriteTarget }),
+  // path-regex: "case_sensitive", "case_insensitive", or "exact" (General customization); exact is not a regex.
+  ni('path-regex', 'use-regex', 'General customization', {
+    schema: oneOf(
+      { case_sensitive: 'case-sensitive', case_insensitive: 'case-insensitive' } as const,
+      '"case_sensitive" or "case_insensitive" (hapedge has no "exact" modifier)',
+    ),
+  }),
+  ni('proxy-connect-timeout', 'timeout-connect', 'General customization', { schema: nginxTime }),
+  ni('proxy-read-timeout', 'timeout-server', 'General customization', { schema: nginxTime }),
+  ni('proxy-send-timeout', 'timeout-server', 'General customization', { schema: nginxTime }),
+  ni('client-max-body-size', 'proxy-body-size', 'General customization', { schema: nginxSize }),
+  // "a Secret resource with a htpasswd user list … stored in the `htpasswd` data field … type nginx.org/htpasswd" (examples/ingress-resources/basic-auth).
+  ni('basic-auth-secret', 'auth-secret', 'Auth and SSL/TLS', {
+    schema: objectRef,
+    implies: () => ({ 'auth-type': 'basic', 'auth-secret-type': 'nginx-htpasswd' as AuthSecretType }),
+  }),
+  ni('basic-auth-realm', 'auth-realm', 'Auth and SSL/TLS'),
+  ni('lb-method', 'load-balance', 'Backend services (Upstreams)', {
+    schema: oneOf({ round_robin: 'roundrobin', least_conn: 'leastconn', random: 'random' } as const, '"round_robin", "least_conn" or "random"'),
+  }),
+  ni('use-cluster-ip', 'service-upstream', 'Backend services (Upstreams)', { schema: BOOLEAN }),
+  ni('proxy-set-headers', 'request-set-header', 'Request URI/Header Manipulation', { schema: headerPairs }),
+  ni('proxy-hide-headers', 'response-del-header', 'Request URI/Header Manipulation', { schema: headerNames }),
+]
+
+/** Every spelling, hapedge's first: within one vocabulary the earlier spelling wins a disagreement. */
+export const SPELLINGS: readonly Spelling[] = [...hapedge, ...ingressNginx, ...haproxyIngress, ...haproxytech, ...nginxInc]
+
+const byVocabulary = new Map<Vocabulary, Map<string, Spelling>>()
+for (const entry of SPELLINGS) {
+  const table = byVocabulary.get(entry.vocabulary) ?? new Map<string, Spelling>()
+  if (table.has(entry.suffix)) throw new Error(`two ${entry.vocabulary} spellings of ${entry.suffix}`)
+  byVocabulary.set(entry.vocabulary, table.set(entry.suffix, entry))
+}
+
+/** The spelling a vocabulary gives a key (without its prefix), if it honours one. */
+export function spellingOf(vocabulary: Vocabulary, suffix: string): Spelling | undefined {
+  return byVocabulary.get(vocabulary)?.get(suffix)
+}
+
+/** Position of a spelling in SPELLINGS, the tie-break between two spellings under one prefix. */
+export const spellingRank = (entry: Spelling) => SPELLINGS.indexOf(entry)
