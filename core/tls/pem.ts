@@ -9,6 +9,8 @@ import { readElement, TAG } from './der.ts'
 export interface PemBlock {
   label: string
   der: Uint8Array
+  /** The block's base64 when it was already canonical (as `encodeBase64(der)` writes it), so it need not be encoded again. */
+  base64?: string
 }
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----([A-Za-z0-9+/=\s]*?)-----END \1-----/g
@@ -47,14 +49,15 @@ function decodePemField(base64: string, field: string): { ok: true; blocks: PemB
   }
   const blocks: PemBlock[] = []
   for (const [, label = '', body = ''] of text.matchAll(BLOCK)) {
+    const base64 = body.replace(/\s+/g, '')
     let der: Uint8Array
     try {
-      der = decodeBase64(body.replace(/\s+/g, ''))
+      der = decodeBase64(base64)
     } catch {
       return { ok: false, reason: `${field}: a ${label} block is not valid base64` }
     }
     if (!isDerSequence(der)) return { ok: false, reason: `${field}: a ${label} block is not valid DER` }
-    blocks.push({ label, der })
+    blocks.push(isCanonicalBase64(base64, der.length) ? { label, der, base64 } : { label, der })
   }
   if (blocks.length === 0) return { ok: false, reason: `${field} holds no PEM block` }
   return { ok: true, blocks }
@@ -69,8 +72,22 @@ export function isDerSequence(der: Uint8Array): boolean {
   }
 }
 
-function encodePemBlock({ label, der }: PemBlock): string {
-  const base64 = encodeBase64(der)
+const BASE64_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+/**
+ * Whether base64 that decoded to `byteLength` bytes is what `encodeBase64` gives for them: padded
+ * to a multiple of 4 (the length then fixes the padding) and with zero bits after the last byte.
+ */
+export function isCanonicalBase64(base64: string, byteLength: number): boolean {
+  if (base64.length !== Math.ceil(byteLength / 3) * 4) return false
+  const rest = byteLength % 3
+  if (rest === 0) return true
+  const last = BASE64_DIGITS.indexOf(base64[base64.length - (rest === 1 ? 3 : 2)]!)
+  return (last & (rest === 1 ? 0b1111 : 0b11)) === 0
+}
+
+function encodePemBlock({ label, der, base64: canonical }: PemBlock): string {
+  const base64 = canonical ?? encodeBase64(der)
   const lines = base64.match(/.{1,64}/g) ?? []
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`
 }
