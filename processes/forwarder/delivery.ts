@@ -1,6 +1,7 @@
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type Backoff } from '../../functions/adapters/kubernetes/backoff.ts'
 import { DeliveryError, type FunctionClient, type WriteResult } from './function-client.ts'
+import { DEFAULT_PAGED_RESYNC, sendPagedResync } from './paged-resync.ts'
 
 export interface DeliveryOptions {
   /** Events per POST at most (the function takes up to 5,000). */
@@ -10,6 +11,8 @@ export interface DeliveryOptions {
   /** How long a batch stays open after its first event, so a burst goes in one request. */
   delayMs: number
   backoff: Backoff
+  /** A resync of more objects than this goes as a resync session, in pages of at most this many (and `maxBytes`); fewer in one `PUT …/objects`. */
+  resyncPageItems?: number
   /** Everything the function should hold, read when a resync is sent (not when it is asked for). */
   snapshot: () => { items: object[]; resourceVersion?: string }
   log: (line: string) => void
@@ -17,13 +20,20 @@ export interface DeliveryOptions {
   onCommitted?: (result: WriteResult, what: string) => void | Promise<void>
 }
 
-export const DEFAULT_DELIVERY = { maxEvents: 500, maxBytes: 4 * 1024 * 1024, delayMs: 75, backoff: DEFAULT_BACKOFF } as const
+export const DEFAULT_DELIVERY = {
+  maxEvents: 500,
+  maxBytes: 4 * 1024 * 1024,
+  delayMs: 75,
+  backoff: DEFAULT_BACKOFF,
+  resyncPageItems: DEFAULT_PAGED_RESYNC.pageItems,
+} as const
 
 type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true }
 
 /**
  * Sends to the function in order, one request at a time: watch events in batches bounded in
- * count, bytes and delay, and full resyncs. A failed request is sent again with backoff (and
+ * count, bytes and delay, and full resyncs (one larger than `resyncPageItems` as a resync
+ * session, in pages, that no watch event overtakes: it waits behind). A failed request is sent again with backoff (and
  * after `Retry-After` on 429 or 503) until it succeeds; one the function refuses as wrong is
  * logged with its message, narrowed when that helps (a 413 batch is split, the event a 400 names
  * is set aside), and otherwise replaced by a resync so the function still ends up with every object.
@@ -129,7 +139,16 @@ export class Delivery {
     if (job.kind === 'events') return this.client.postEvents(job.events)
     job.started = true
     const { items, resourceVersion } = this.options.snapshot()
-    return this.client.putObjects(items, resourceVersion)
+    const pageItems = this.options.resyncPageItems ?? DEFAULT_PAGED_RESYNC.pageItems
+    if (items.length <= pageItems) return this.client.putObjects(items, resourceVersion)
+    return sendPagedResync(this.client, items, {
+      ...DEFAULT_PAGED_RESYNC,
+      pageItems,
+      pageBytes: this.options.maxBytes,
+      backoff: this.options.backoff,
+      signal: this.stopped.signal,
+      log: this.options.log,
+    })
   }
 
   private refused(job: Job, failure: DeliveryError): void {

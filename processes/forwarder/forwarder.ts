@@ -16,7 +16,7 @@ export interface ForwarderOptions {
   configMap: { namespace: string; name: string }
   /** A full resync this often besides the ones a 410 forces, to repair anything lost (0: never). */
   resyncEveryMs?: number
-  delivery?: Partial<Pick<DeliveryOptions, 'maxEvents' | 'maxBytes' | 'delayMs' | 'backoff'>>
+  delivery?: Partial<Pick<DeliveryOptions, 'maxEvents' | 'maxBytes' | 'delayMs' | 'backoff' | 'resyncPageItems'>>
   /**
    * Called with each answer of the function, in order. The seam for a `--write-status` mode
    * (clusters whose API server the function cannot reach): the status writer would write the

@@ -1,4 +1,13 @@
+import type { z } from 'zod'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
+import {
+  resyncBegunAnswer,
+  resyncFinishAnswer,
+  resyncPageAnswer,
+  type ResyncBegunAnswer,
+  type ResyncFinishAnswer,
+  type ResyncPageAnswer,
+} from '../../core/api/resync-answers.ts'
 import { statusAnswer, type StatusAnswer } from '../../core/api/status-answer.ts'
 import { writeAnswer, type WriteAnswer } from '../../core/api/write-answer.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
@@ -31,7 +40,7 @@ export interface FunctionTarget {
   token: string
 }
 
-/** The two writes the forwarder makes: a full resync (`PUT …/objects`) and a batch of watch events (`POST …/events`). */
+/** The writes the forwarder makes: a full resync (`PUT …/objects`, or a resync session's calls) and a batch of watch events (`POST …/events`). */
 export class FunctionClient {
   constructor(
     private readonly target: FunctionTarget,
@@ -46,6 +55,21 @@ export class FunctionClient {
     return this.send('POST', 'events', { events })
   }
 
+  /** `POST …/resync`: a resync session begins. */
+  beginResync(): Promise<ResyncBegunAnswer> {
+    return this.send('POST', 'resync', undefined, resyncBegunAnswer)
+  }
+
+  /** `PUT …/resync/{session}/pages/{n}`: one page of the list. */
+  putResyncPage(session: string, page: number, items: readonly object[]): Promise<ResyncPageAnswer> {
+    return this.send('PUT', `resync/${session}/pages/${page}`, { apiVersion: 'v1', kind: 'List', metadata: {}, items }, resyncPageAnswer)
+  }
+
+  /** `POST …/resync/{session}/finish`: done with the write answer, or not done yet (call it again). */
+  finishResync(session: string, pages: number): Promise<ResyncFinishAnswer> {
+    return this.send('POST', `resync/${session}/finish`, { pages }, resyncFinishAnswer)
+  }
+
   /** The `HAProxyCfg` status the function computes for the cluster's newest generation. */
   async status(): Promise<StatusAnswer> {
     const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/status`
@@ -54,16 +78,18 @@ export class FunctionClient {
     return parseAnswer(statusAnswer, await jsonAnswer(response, `GET ${url}`), `the function's status answer (GET ${url})`)
   }
 
-  private async send(method: string, route: string, body: unknown): Promise<WriteResult> {
+  private send(method: string, route: string, body: unknown): Promise<WriteResult>
+  private send<Schema extends z.ZodType>(method: string, route: string, body: unknown, schema: Schema): Promise<z.infer<Schema>>
+  private async send(method: string, route: string, body: unknown, schema: z.ZodType = writeAnswer): Promise<unknown> {
     const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/${route}`
     const response = await this.fetcher(url, {
       method,
-      headers: { authorization: `Bearer ${this.target.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${this.target.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     }).catch((error: unknown) => {
       throw new DeliveryError(undefined, `${method} ${url}: ${fetchFailure(error)}`)
     })
-    if (response.ok) return parseAnswer(writeAnswer, await jsonAnswer(response, `${method} ${url}`), `the function's answer to ${method} ${url}`)
+    if (response.ok) return parseAnswer(schema, await jsonAnswer(response, `${method} ${url}`), `the function's answer to ${method} ${url}`)
     const text = await response.text()
     const { message, path } = errorOf(text)
     throw new DeliveryError(

@@ -1,0 +1,103 @@
+import { backoffDelay, retryAfterMs, sleep, type Backoff } from '../../functions/adapters/kubernetes/backoff.ts'
+import { DeliveryError, type FunctionClient, type WriteResult } from './function-client.ts'
+
+export interface PagedResyncOptions {
+  /** Items per page at most (the function's own `pageItems` may lower it). */
+  pageItems: number
+  /** Serialised items per page at most, in bytes. */
+  pageBytes: number
+  /** Pages sent at once. */
+  inFlight: number
+  backoff: Backoff
+  /** Tries of one call that keeps failing in a way worth retrying, before the resync fails (and is sent again whole). */
+  tries: number
+  /** Sessions begun again after the function lost one (404, or 410 once expired), before the resync fails. */
+  sessions: number
+  signal?: AbortSignal
+  log: (line: string) => void
+}
+
+export const DEFAULT_PAGED_RESYNC = { pageItems: 1_000, inFlight: 3, tries: 8, sessions: 3 } as const
+
+/**
+ * A full resync as a session: begun, its pages (cut from the list sorted by object key, so the
+ * function's finish reads each page about once) sent a few at a time, each retried alone, then
+ * finish called until it is done. A session the function lost (404) or let expire (410) begins again.
+ */
+export async function sendPagedResync(client: FunctionClient, items: readonly object[], options: PagedResyncOptions): Promise<WriteResult> {
+  const sorted = items
+    .map((item) => ({ item, key: keyOf(item), bytes: JSON.stringify(item).length + 1 }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  for (let session = 1; ; session++) {
+    const begun = await retried(() => client.beginResync(), options)
+    const pages = cut(sorted, Math.min(options.pageItems, begun.pageItems), options.pageBytes)
+    try {
+      await eachAtOnce(pages, options.inFlight, (page, n) => retried(() => client.putResyncPage(begun.session, n, page), options))
+      for (let calls = 1; ; calls++) {
+        const answer = await retried(() => client.finishResync(begun.session, pages.length), options)
+        if (answer.done) {
+          const { done: _, ...result } = answer
+          options.log(`resync of ${items.length} objects in ${pages.length} pages, finished in ${calls} call${calls === 1 ? '' : 's'}`)
+          return result
+        }
+      }
+    } catch (error) {
+      const lost = error instanceof DeliveryError && (error.status === 404 || error.status === 410)
+      if (!lost || session >= options.sessions) throw error
+      options.log(`${error.message}; beginning the resync session again`)
+    }
+  }
+}
+
+/** The items cut into pages of at most `maxItems` items and `maxBytes` bytes (an item larger than that alone). */
+function cut(sorted: readonly { item: object; bytes: number }[], maxItems: number, maxBytes: number): object[][] {
+  const pages: object[][] = []
+  let page: object[] = []
+  let bytes = 0
+  for (const { item, bytes: size } of sorted) {
+    if (page.length > 0 && (page.length >= maxItems || bytes + size > maxBytes)) {
+      pages.push(page)
+      page = []
+      bytes = 0
+    }
+    page.push(item)
+    bytes += size
+  }
+  // A resync of nothing is one empty page: the function then deletes everything it holds.
+  pages.push(page)
+  return pages
+}
+
+/** Runs `send` for each page, at most `limit` at once; the first failure fails the whole. */
+async function eachAtOnce<T>(pages: readonly T[], limit: number, send: (page: T, n: number) => Promise<unknown>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    for (let n = next++; n < pages.length; n = next++) await send(pages[n]!, n)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, pages.length) }, worker))
+}
+
+/**
+ * A call tried again with backoff (at least what Retry-After says) while it fails in a way worth
+ * retrying: the network, 429, 5xx, and a 409 of a finish that another call moved on.
+ */
+async function retried<T>(call: () => Promise<T>, options: PagedResyncOptions): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call()
+    } catch (error) {
+      const failure = error instanceof DeliveryError ? error : new DeliveryError(undefined, (error as Error).message)
+      const worthRetrying = failure.retryable || (failure.status === 409 && failure.path === undefined)
+      if (!worthRetrying || attempt + 1 >= options.tries || options.signal?.aborted) throw failure
+      const wait = Math.max(retryAfterMs(failure.retryAfter ?? null) ?? 0, backoffDelay(options.backoff, attempt))
+      options.log(`${failure.message}; sending again in ${wait} ms`)
+      await sleep(wait, options.signal)
+    }
+  }
+}
+
+/** `Kind/ns/name`, the function's object key, from the object's own fields. */
+function keyOf(item: object): string {
+  const { kind, metadata } = item as { kind?: unknown; metadata?: { namespace?: unknown; name?: unknown } }
+  return [kind, metadata?.namespace, metadata?.name].filter((part) => typeof part === 'string').join('/')
+}
