@@ -302,7 +302,7 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
     console.log(
       `heap check: a paged resync of ${heapCheck.objects} objects into an empty cluster, serve under --max-old-space-size=${heapCheck.heapLimitMb}: ` +
         (heapCheck.finished
-          ? `finished in ${heapCheck.seconds} s (${heapCheck.pages} pages, ${heapCheck.finishCalls} finish calls), peak heap ${heapCheck.heapPeakMb} MB`
+          ? `finished in ${heapCheck.seconds} s (${heapCheck.requests} requests), peak heap ${heapCheck.heapPeakMb} MB`
           : `did not finish after ${heapCheck.seconds} s: ${heapCheck.error}; peak heap ${heapCheck.heapPeakMb} MB`),
     )
 

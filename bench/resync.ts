@@ -42,8 +42,8 @@ export interface HeapCheck {
   finished: boolean
   seconds: number
   heapPeakMb: number
-  pages: number
-  finishCalls: number
+  /** Begin, pages and finish calls. */
+  requests: number
   error?: string
 }
 
@@ -164,8 +164,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
             const answered = await Promise.race([clusterRequest(url, big, 'PUT', 'objects', body), server.exited])
             if (answered.status !== 200) error = `${answered.status} ${JSON.stringify(answered.answer).slice(0, 200)}`
           } else {
-            const paged = await Promise.race([pagedResync(url, big, items), server.exited])
-            requests = 1 + paged.pages + paged.finishCalls
+            requests = (await Promise.race([pagedResync(url, big, items), server.exited])).requests
           }
         } catch (failure) {
           error = (failure as Error).message
@@ -215,10 +214,10 @@ export async function measureResyncHeap(objects: number, heapLimitMb = 64): Prom
     const cluster = await registerCluster(url, adminToken, 'heap-check')
     server.heap.reset()
     const started = performance.now()
-    const check: HeapCheck = { objects: items.length, heapLimitMb, finished: false, seconds: 0, heapPeakMb: 0, pages: 0, finishCalls: 0 }
+    const check: HeapCheck = { objects: items.length, heapLimitMb, finished: false, seconds: 0, heapPeakMb: 0, requests: 0 }
     try {
-      const paged = await Promise.race([pagedResync(url, cluster, items), server.exited])
-      Object.assign(check, { finished: true, pages: paged.pages, finishCalls: paged.finishCalls })
+      check.requests = (await Promise.race([pagedResync(url, cluster, items), server.exited])).requests
+      check.finished = true
     } catch (failure) {
       check.error = (failure as Error).message
     }

@@ -1,5 +1,8 @@
 import { request } from 'node:http'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
+import { DEFAULT_DELIVERY } from '../processes/forwarder/delivery.ts'
+import { FunctionClient } from '../processes/forwarder/function-client.ts'
+import { DEFAULT_PAGED_RESYNC, sendPagedResync } from '../processes/forwarder/paged-resync.ts'
 
 /** A cluster as a client of `hapedge serve` knows it: its id and its token. */
 export interface ClusterClient {
@@ -72,13 +75,6 @@ export async function clusterRequest<T>(
   }
 }
 
-/** Fails unless the request answered `expected`, naming it. */
-async function expect<T>(expected: number, request: Promise<{ status: number; answer: T; retries: number }>, what: string) {
-  const answered = await request
-  if (answered.status !== expected) throw new Error(`${what}: ${answered.status} ${JSON.stringify(answered.answer)}`)
-  return answered
-}
-
 /** A cluster write (`POST …/events`, or `PUT …/objects` with a `v1` List): the answer, and how many times it was retried. */
 export async function sendWrite(
   url: string,
@@ -86,32 +82,34 @@ export async function sendWrite(
   write: { events: WatchEvent[] } | { objects: unknown[] },
 ): Promise<{ answer: WriteAnswer; retries: number }> {
   const [method, path, body] = 'events' in write ? ['POST', 'events', JSON.stringify({ events: write.events })] : ['PUT', 'objects', listBody(write.objects)]
-  return expect(200, clusterRequest<WriteAnswer>(url, cluster, method, path, body), `${method} ${path} on ${cluster.id}`)
+  const { status, answer, retries } = await clusterRequest<WriteAnswer>(url, cluster, method, path, body)
+  if (status !== 200) throw new Error(`${method} ${path} on ${cluster.id}: ${status} ${JSON.stringify(answer)}`)
+  return { answer, retries }
 }
 
-/** What a paged resync did: its pages and the finish calls it took (a 202 asks for another). */
+/** What a paged resync answered, and how many requests it took (begin, pages, finish calls). */
 export interface PagedResync {
   answer: WriteAnswer
-  pages: number
-  pageItems: number
-  finishCalls: number
+  requests: number
 }
 
 /**
- * A resync in pages, as the forwarder sends one: a session begun, its pages sent one after
- * another (each at most the `pageItems` the server answered), then finish called until it is done.
+ * A resync in pages as the forwarder sends one, by its own code (sendPagedResync and
+ * FunctionClient): a session begun, pages cut from the list sorted by key, a few in flight,
+ * then finish called until it is done.
  */
-export async function pagedResync(url: string, cluster: ClusterClient, items: readonly unknown[]): Promise<PagedResync> {
-  const what = `resync of ${cluster.id}`
-  const { answer: begun } = await expect(201, clusterRequest<{ session: string; pageItems: number }>(url, cluster, 'POST', 'resync', '{}'), `begin ${what}`)
-  const pages = Math.max(1, Math.ceil(items.length / begun.pageItems))
-  for (let page = 0; page < pages; page++) {
-    const body = listBody(items.slice(page * begun.pageItems, (page + 1) * begun.pageItems))
-    await expect(200, clusterRequest(url, cluster, 'PUT', `resync/${begun.session}/pages/${page}`, body), `page ${page} of ${what}`)
+export async function pagedResync(url: string, cluster: ClusterClient, items: readonly object[]): Promise<PagedResync> {
+  let requests = 0
+  const counting: typeof fetch = (input, init) => {
+    requests++
+    return fetch(input, init)
   }
-  for (let finishCalls = 1; ; finishCalls++) {
-    const finished = await clusterRequest<WriteAnswer & { done: boolean }>(url, cluster, 'POST', `resync/${begun.session}/finish`, JSON.stringify({ pages }))
-    if (finished.status === 200 && finished.answer.done) return { answer: finished.answer, pages, pageItems: begun.pageItems, finishCalls }
-    if (finished.status !== 202) throw new Error(`finish ${what}: ${finished.status} ${JSON.stringify(finished.answer)}`)
-  }
+  const client = new FunctionClient({ source: url, cluster: cluster.id, token: cluster.token }, counting)
+  const answer = await sendPagedResync(client, items, {
+    ...DEFAULT_PAGED_RESYNC,
+    pageBytes: DEFAULT_DELIVERY.maxBytes,
+    backoff: DEFAULT_DELIVERY.backoff,
+    log: () => {},
+  })
+  return { answer, requests }
 }
