@@ -29,6 +29,7 @@ interface Candidate {
   rank: number
   spelling: Spelling
   value: unknown
+  sibling: Sibling
 }
 
 /** `metadata.annotations["nginx.ingress.kubernetes.io/ssl-redirect"]`, the field path errors name. */
@@ -83,7 +84,7 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
       continue
     }
     const list = candidates.get(spelling.feature) ?? []
-    candidates.set(spelling.feature, [...list, { key, rank, spelling, value: parsed.data }])
+    candidates.set(spelling.feature, [...list, { key, rank, spelling, value: parsed.data, sibling }])
   }
 
   const features: Record<string, unknown> = {}
@@ -99,7 +100,7 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
         warnings.push({ annotation: other.key, reason: `disagrees with ${winner!.key} (${describe(winner!.value)}), which takes precedence; ignored` })
   }
   for (const winner of winners)
-    for (const [feature, value] of Object.entries(winner.spelling.implies?.(winner.value) ?? {}))
+    for (const [feature, value] of Object.entries(winner.spelling.implies?.(winner.value, winner.sibling) ?? {}))
       if (!(feature in features)) {
         features[feature] = value
         sources[feature] = `${winner.key} (implied)`

@@ -47,7 +47,7 @@ export interface Spelling {
   suffix: string
   feature: FeatureName
   schema: (sibling: Sibling) => z.ZodType<unknown, string>
-  implies?: (value: unknown) => Features
+  implies?: (value: unknown, sibling: Sibling) => Features
   doc: string
 }
 
@@ -58,7 +58,7 @@ function spelling<F extends FeatureName>(
   suffix: string,
   feature: F,
   doc: string,
-  options: { schema?: SchemaOf<F> | ((sibling: Sibling) => SchemaOf<F>); implies?: (value: FeatureValue<F>) => Features } = {},
+  options: { schema?: SchemaOf<F> | ((sibling: Sibling) => SchemaOf<F>); implies?: (value: FeatureValue<F>, sibling: Sibling) => Features } = {},
 ): Spelling {
   const schema = options.schema ?? (FEATURES[feature].schema as unknown as SchemaOf<F>)
   return {
@@ -66,7 +66,7 @@ function spelling<F extends FeatureName>(
     suffix,
     feature,
     schema: typeof schema === 'function' ? schema : () => schema,
-    ...(options.implies ? { implies: options.implies as (value: unknown) => Features } : {}),
+    ...(options.implies ? { implies: options.implies as (value: unknown, sibling: Sibling) => Features } : {}),
     doc,
   }
 }
@@ -196,7 +196,8 @@ const haproxyIngress: Spelling[] = [
       .string()
       .refine((value) => !value.startsWith('file://'), "a file:// user list is on the controller's disk, which hapedge cannot read")
       .pipe(objectRef),
-    implies: () => ({ 'auth-type': 'basic', 'auth-secret-type': 'auth-file' }),
+    // Under the shared ingress.kubernetes.io/ prefix, haproxytech's `auth-type: basic-auth` means its one-key-per-user Secret.
+    implies: (_, sibling) => ({ 'auth-type': 'basic', 'auth-secret-type': sibling('auth-type')?.trim() === 'basic-auth' ? 'auth-map' : 'auth-file' }),
   }),
   hi('auth-realm', 'auth-realm', '#auth-basic'),
   // "Up to v0.12 the configuration key `auth-type` was mandatory … deprecated" (#auth-basic); haproxytech's value is basic-auth.
