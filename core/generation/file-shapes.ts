@@ -2,8 +2,8 @@ import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import type { TreeEntry } from '../tree/node.ts'
 import type { LeafCodec, TreeShape } from '../tree/tree-shape.ts'
 
-/** Chunks per chunk-list node: one changed chunk rewrites one list of ~64 refs, not one as long as the file. */
-export const CHUNKS_PER_LIST = 64
+/** Chunks per chunk-list node: one changed chunk rewrites one list of ~16 refs per level, not one as long as the file. */
+export const CHUNKS_PER_LIST = 16
 
 /** Files of lines keyed by their first word: map files (`key value`) and the crt-list (`path sni…`). */
 export const lineCodec: LeafCodec = {

@@ -10,7 +10,7 @@ import type { Tree } from '../tree/tree.ts'
 export const MANIFEST_SHAPE: TreeShape = {
   space: 'blobs',
   leafTarget: 32,
-  branchTarget: 64,
+  branchTarget: 16,
   codec: {
     ...jsonLines,
     weigh: (entries) => entries.reduce((sum, entry) => sum + (JSON.parse(entry.value) as TreeRoot).weight, 0),

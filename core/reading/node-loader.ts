@@ -1,9 +1,8 @@
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import type { ClusterKeys } from '../keys/cluster-keys.ts'
+import { nodeText } from '../tree/node-body.ts'
 import { CorruptObject } from './errors.ts'
-
-const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /** Counts what a change read from storage: the benchmark's "nodes read". */
 export interface LoadStats {
@@ -14,7 +13,8 @@ export interface LoadStats {
 
 /**
  * Loads tree nodes from a cluster's storage into the cache, checking each against its name:
- * a node that is missing or does not hash to its sha256 is refused with its key.
+ * a node that is missing, or whose text (stored plain or gzipped) does not hash to its sha256,
+ * is refused with its key.
  */
 export class NodeLoader {
   readonly stats: LoadStats = { nodes: 0, bytes: 0, rounds: 0 }
@@ -45,9 +45,9 @@ export class NodeLoader {
     if (!stored) throw new CorruptObject(key, 'missing, though a committed generation names it')
     let text: string
     try {
-      text = decoder.decode(stored.body)
-    } catch {
-      throw new CorruptObject(key, 'not UTF-8 text')
+      text = await nodeText(stored.body, this.context.gzip)
+    } catch (error) {
+      throw new CorruptObject(key, (error as Error).message)
     }
     if (this.context.hash(text) !== sha256) throw new CorruptObject(key, 'content does not match its sha256')
     this.stats.nodes++

@@ -1,12 +1,14 @@
 import type { HashText } from '../hash.ts'
+import type { Gzip } from './node-body.ts'
 import type { NodeCache } from './node-cache.ts'
 import { encodeInternal, isLeaf, type ChildRef, type NewNode, type TreeEntry, type TreeNode, type TreeRoot } from './node.ts'
 import { endsNode, utf8Length, type TreeShape } from './tree-shape.ts'
 
-/** Where a tree's nodes come from and how new ones are named. */
+/** Where a tree's nodes come from and how new ones are named (and stored: see node-body.ts). */
 export interface TreeContext {
   nodes: NodeCache
   hash: HashText
+  gzip?: Gzip
 }
 
 /** A change to one key: its new value, or undefined to remove it. */

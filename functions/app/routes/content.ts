@@ -3,6 +3,7 @@ import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { generationDelta } from '../../../core/reading/generation-delta.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
+import { nodeText } from '../../../core/tree/node-body.ts'
 import type { HeadAnswer } from '../../../core/api/head-answer.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
@@ -38,11 +39,16 @@ export function contentRoutes(env: AppEnv) {
     routes.get(`/${route}/:sha256`, async (c) => {
       const sha256 = c.req.param('sha256')
       if (!SHA256.test(sha256)) throw new HttpError(400, 'must be a lowercase hex sha256', 'sha256')
-      const key = clusterKeys(c.get('record').id).node('blobs', sha256)
+      const cluster = c.get('record').id
+      const key = clusterKeys(cluster).node('blobs', sha256)
       const stored = await env.store.get(key)
       if (!stored) throw new HttpError(404, `no ${route === 'manifests' ? 'manifest' : 'blob'} ${sha256} in this cluster`)
-      if (env.hash(new TextDecoder().decode(stored.body)) !== sha256) throw new HttpError(500, `${key}: stored content does not match its sha256`)
-      return c.body(stored.body as Uint8Array<ArrayBuffer>, 200, { 'content-type': type, 'cache-control': IMMUTABLE, etag: `"${sha256}"` })
+      // Served as the text it names, whether it is stored plain or gzipped.
+      const text = await nodeText(stored.body, env.caches.for(cluster).gzip).catch((error: Error) => {
+        throw new HttpError(500, `${key}: stored content is ${error.message}`)
+      })
+      if (env.hash(text) !== sha256) throw new HttpError(500, `${key}: stored content does not match its sha256`)
+      return c.body(text, 200, { 'content-type': type, 'cache-control': IMMUTABLE, etag: `"${sha256}"` })
     })
   }
   return routes

@@ -1,4 +1,5 @@
 import type { HashText } from '../../../core/hash.ts'
+import type { Gzip } from '../../../core/tree/node-body.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import type { TreeContext } from '../../../core/tree/tree.ts'
 
@@ -24,6 +25,7 @@ export class NodeCaches {
   constructor(
     private readonly hash: HashText,
     private readonly budget: CacheBudget,
+    private readonly gzip?: Gzip,
   ) {
     this.total = budget.total ?? budget.perCluster * budget.clusters
   }
@@ -32,7 +34,7 @@ export class NodeCaches {
   for(cluster: string): TreeContext {
     let context = this.caches.get(cluster)
     if (context) this.caches.delete(cluster)
-    else context = { nodes: new NodeCache(this.budget.perCluster), hash: this.hash }
+    else context = { nodes: new NodeCache(this.budget.perCluster), hash: this.hash, ...(this.gzip ? { gzip: this.gzip } : {}) }
     this.caches.set(cluster, context)
     this.evict()
     return context

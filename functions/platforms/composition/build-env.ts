@@ -1,4 +1,5 @@
 import type { HashText } from '../../../core/hash.ts'
+import type { Gzip } from '../../../core/tree/node-body.ts'
 import { systemClock, type Clock } from '../../../core/ports/clock.ts'
 import type { ClusterWriterFactory } from '../../../core/ports/cluster-writer.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
@@ -16,6 +17,8 @@ export interface EnvOptions {
   store: ObjectStore
   adminToken: string
   hash: HashText
+  /** How nodes are gzipped in storage (default: the Web standard streams). */
+  gzip?: Gzip
   clock?: Clock
   limits?: Partial<Limits>
   /** Node text cached per cluster, how many clusters' caches are kept, and in all (a Worker has 128 MB in all). */
@@ -35,7 +38,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
   const metrics = new Metrics()
   const sealer = options.secrets && new Sealer(options.secrets)
-  const caches = new NodeCaches(options.hash, cache)
+  const caches = new NodeCaches(options.hash, cache, options.gzip)
   // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
   const store = sealedStore(options.store, sealer, options.hash, clock)
   return {

@@ -1,5 +1,6 @@
 // `hono/aws-lambda` says it moves to `@hono/aws-lambda` in hono 5; that package is not published yet.
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda'
+import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createS3Client } from '../../adapters/storage/s3-client.ts'
 import { createS3Store } from '../../adapters/storage/s3-store.ts'
@@ -15,7 +16,14 @@ import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
 export function createLambdaHandler(environment: Record<string, string | undefined> = process.env) {
   const config = readLambdaConfig(environment)
   return handle(
-    platformApp({ store: storeOf(config), adminToken: config.adminToken, hash: nodeSha256, cache: config.cache, secrets: deploymentSecrets(environment) }),
+    platformApp({
+      store: storeOf(config),
+      adminToken: config.adminToken,
+      hash: nodeSha256,
+      gzip: nodeGzip,
+      cache: config.cache,
+      secrets: deploymentSecrets(environment),
+    }),
   )
 }
 

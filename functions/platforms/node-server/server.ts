@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises'
+import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../../adapters/storage/disk-store.ts'
 import { fairStore } from '../../adapters/storage/fair-store.ts'
@@ -25,6 +26,7 @@ export async function nodeServer(dataDir: string, environment: Record<string, st
     store: fairStore(createDiskStore({ root: dataDir })),
     adminToken: admin.token,
     hash: nodeSha256,
+    gzip: nodeGzip,
     cache: SERVER_CACHE,
     secrets: sealing.secrets,
   })
