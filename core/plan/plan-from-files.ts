@@ -1,5 +1,6 @@
-import { sectionCodec, lineCodec } from '../generation/file-shapes.ts'
-import { emptyPlan, needReload, type Plan } from './plan.ts'
+import { sectionCodec } from '../generation/file-shapes.ts'
+import { mapUpdate } from './map-updates.ts'
+import { emptyPlan, needReload, type AgentPlan, type Plan } from './plan.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
 
@@ -13,8 +14,8 @@ const SERVER = /^ {4}server (s\d+) (\S+)( disabled)?\n$/
  * Comparing files rather than replaying each generation's plan lets an agent that skipped
  * generations, or restarted, apply exactly the difference.
  */
-export function planFromFiles(running: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): Plan {
-  const plan = emptyPlan()
+export function planFromFiles(running: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): AgentPlan {
+  const plan: AgentPlan = { ...emptyPlan(), mapUpdates: [] }
   for (const path of new Set([...running.keys(), ...next.keys()])) {
     const before = running.get(path)
     const after = next.get(path)
@@ -28,11 +29,11 @@ export function planFromFiles(running: ReadonlyMap<string, string>, next: Readon
   return plan
 }
 
-function diffMap(map: string, before: string, after: string, plan: Plan): void {
-  const old = new Map(lineCodec.decode(before).map((entry) => [entry.key, entry.value]))
-  const now = new Map(lineCodec.decode(after).map((entry) => [entry.key, entry.value]))
-  for (const key of old.keys()) if (!now.has(key)) plan.maps.push({ map, key })
-  for (const [key, line] of now) if (old.get(key) !== line) plan.maps.push({ map, key, value: line.slice(key.length + 1, -1) })
+function diffMap(map: string, before: string, after: string, plan: AgentPlan): void {
+  const update = mapUpdate(map, before, after)
+  plan.mapUpdates.push(update)
+  for (const key of update.del) plan.maps.push({ map, key })
+  for (const { key, value } of [...update.add, ...update.set]) plan.maps.push({ map, key, value })
 }
 
 function diffBackends(before: string, after: string, plan: Plan): void {

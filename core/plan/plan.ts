@@ -1,3 +1,5 @@
+import type { MapUpdate } from './map-updates.ts'
+
 /**
  * How HAProxy takes a generation: at runtime when every change is a map entry, a server slot or
  * a certificate's content; by a reload otherwise, with the reasons.
@@ -15,6 +17,15 @@ export interface Plan {
   servers: ServerChange[]
   /** Certificate files whose content changed in place (`set ssl cert` / `commit ssl cert`). */
   certificates: string[]
+}
+
+/**
+ * The plan an agent finds by comparing the files it runs with the next generation's
+ * (plan-from-files.ts): the Plan, and for each map it touches whether the map changes entry by
+ * entry or is swapped whole (map-updates.ts), which the agent follows and its log line says.
+ */
+export interface AgentPlan extends Plan {
+  mapUpdates: MapUpdate[]
 }
 
 export interface ServerChange {

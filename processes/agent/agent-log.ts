@@ -1,4 +1,4 @@
-import type { Plan } from '../../core/plan/plan.ts'
+import type { AgentPlan } from '../../core/plan/plan.ts'
 
 /** What the agent says as it goes: one line per generation taken or refused, and each new error. */
 export type AgentLog = (line: string, level: 'info' | 'error') => void
@@ -7,7 +7,7 @@ export type AgentLog = (line: string, level: 'info' | 'error') => void
 export type Trigger = 'start' | 'push' | 'watch' | 'poll'
 
 /** How a generation was taken, as the log line tells it. */
-export type Taken = { applied: 'runtime'; plan: Plan } | { applied: 'reload'; reasons: readonly string[] } | { applied: 'written'; checked: boolean }
+export type Taken = { applied: 'runtime'; plan: AgentPlan } | { applied: 'reload'; reasons: readonly string[] } | { applied: 'written'; checked: boolean }
 
 const HEARD: Record<Trigger, string> = { start: 'at start', push: 'by push', watch: 'by watch', poll: 'by poll' }
 /** Reasons shown before the rest are counted: a resync can make hundreds of backends new at once. */
@@ -28,15 +28,26 @@ export function takenLine(generation: number, taken: Taken, ms: number, trigger:
   return `generation ${generation} ${how} (${HEARD[trigger]})`
 }
 
-/** `3 map entries, 1 server`: what a runtime apply changed, zero counts left out. */
-export function runtimeChanges(plan: Plan): string {
+/**
+ * `3 map entries (maps/exact.map, maps/prefix.map entry by entry), 1 server`: what a runtime
+ * apply changed, zero counts left out, and how each map took its entries.
+ */
+export function runtimeChanges(plan: AgentPlan): string {
   const counts = [
-    count(plan.maps.length, 'map entry', 'map entries'),
+    plan.maps.length > 0 ? count(plan.maps.length, 'map entry', 'map entries') + mapsHow(plan) : '',
     count(plan.servers.length, 'server', 'servers'),
     count(plan.certificates.length, 'certificate', 'certificates'),
   ]
   const said = counts.filter((text) => text !== '')
   return said.length > 0 ? said.join(', ') : 'nothing HAProxy serves changed'
+}
+
+/** ` (maps/prefix.map entry by entry; maps/exact.map swapped whole: 600 changes for 601 entries)`, or nothing when no map changed. */
+function mapsHow({ mapUpdates }: AgentPlan): string {
+  const entryWise = mapUpdates.filter((update) => update.how === 'entries').map((update) => update.map)
+  const swapped = mapUpdates.filter((update) => update.how === 'swap').map((update) => `${update.map} swapped whole: ${update.why}`)
+  const said = [...(entryWise.length ? [`${entryWise.join(', ')} entry by entry`] : []), ...swapped]
+  return said.length ? ` (${said.join('; ')})` : ''
 }
 
 /** `generation 7 refused by haproxy -c (blaming Secret shop/tls; the files before it stay current): [ALERT] …`, on one line. */

@@ -1,6 +1,6 @@
 import { blameFromCheck } from '../../core/agent/check-blame.ts'
 import { planFromFiles } from '../../core/plan/plan-from-files.ts'
-import type { Plan } from '../../core/plan/plan.ts'
+import type { AgentPlan } from '../../core/plan/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { generationName, oneLine, refusedLine, takenLine, type AgentLog, type Taken, type Trigger } from './agent-log.ts'
 import { refusalOutput, type HaproxyCheck } from './config-check.ts'
@@ -9,7 +9,7 @@ import { pullGeneration, type Pulled, type SourceOptions } from './pull-generati
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
 export interface HaproxyControl {
-  applyRuntime(plan: Plan, files: ReadonlyMap<string, string>, dir: string): Promise<void>
+  applyRuntime(plan: AgentPlan, files: ReadonlyMap<string, string>, dir: string): Promise<void>
   checkedReload(dir: string): Promise<void>
 }
 
@@ -187,7 +187,7 @@ export class Agent {
   }
 
   /** Installs the generation and makes HAProxy run it; on failure, the previous generation is what is installed and what runs. */
-  private async take(next: Installed, plan: Plan | undefined, previous: Installed | undefined): Promise<Taken> {
+  private async take(next: Installed, plan: AgentPlan | undefined, previous: Installed | undefined): Promise<Taken> {
     const install = async () => {
       await installGeneration(this.dir, next.manifest, next.files, previous)
       this.installed = next

@@ -1,11 +1,13 @@
-import type { Plan, ServerChange } from '../../core/plan/plan.ts'
+import { mapSteps, type MapStep } from '../../core/plan/map-updates.ts'
+import type { AgentPlan, ServerChange } from '../../core/plan/plan.ts'
 import type { HaproxySocket } from './haproxy-socket.ts'
 import { loadedCertificates, loadedMaps, type LoadedFiles } from './loaded-files.ts'
 
 export interface RuntimeOptions {
   /**
-   * Bytes of map lines per `add map` payload. HAProxy 2.6 drops a command longer than
-   * `tune.bufsize` (16 KiB by default) without a word, so stay well below it; default 8 KiB.
+   * Bytes of map lines per `add map` payload, and of `set map`/`del map` commands joined by `;`
+   * on one line. HAProxy 2.6 drops a command longer than `tune.bufsize` (16 KiB by default)
+   * without a word, so stay well below it; default 8 KiB.
    */
   payloadBytes?: number
   /** How long `del server` is retried while the server still holds (idle) connections; default 10 s. */
@@ -13,8 +15,11 @@ export interface RuntimeOptions {
 }
 
 export interface RuntimeApplied {
-  /** Each map swapped whole: HAProxy's name for it, the version committed, its entries. */
-  maps: { map: string; name: string; version: number; entries: number }[]
+  /**
+   * Each map changed: HAProxy's name for it, how (entry by entry, or swapped whole with the
+   * version committed), the entries it changed and the entries it holds after.
+   */
+  maps: { map: string; name: string; how: 'entries' | 'swap'; changes: number; entries: number; version?: number }[]
   servers: ServerChange[]
   certificates: string[]
   /** Every command sent, in order, payloads left out. */
@@ -34,17 +39,24 @@ export class RuntimeStepError extends Error {
 }
 
 type Step = (command: string, options?: { payload?: string; expect?: RegExp; retryWhile?: RegExp }) => Promise<string>
+/** Commands on one connection, separated by `;`, each answer held to `expect`. */
+type Steps = (commands: readonly string[], expect: RegExp) => Promise<void>
+
+/** `add map`, `set map` and `del map` on the live map answer nothing when they succeed (`entry not found.`, `Key not found.` otherwise). */
+const SILENT = /^\s*$/
 
 /**
  * Applies a plan that needs no reload through the stats socket (`level admin`), the next
  * generation's files already in hand (`files`: path → text): server slots first, so a route
- * never points at a backend with nothing ready, then each touched map swapped whole and
- * atomically (`prepare map` → `add map @ver` → `commit map @ver`), then certificates (`set ssl
- * cert` → `commit ssl cert`). Stops at the first failure with a RuntimeStepError.
+ * never points at a backend with nothing ready; then the maps, each as the plan says (entry by
+ * entry on the live map, or swapped whole and atomically: `prepare map` → `add map @ver` →
+ * `commit map @ver`), in the order of mapSteps, every entry added or set before any is deleted;
+ * then certificates (`set ssl cert` → `commit ssl cert`). Stops at the first failure with a
+ * RuntimeStepError.
  */
 export async function applyAtRuntime(
   socket: HaproxySocket,
-  plan: Plan,
+  plan: AgentPlan,
   files: ReadonlyMap<string, string>,
   options: RuntimeOptions = {},
 ): Promise<RuntimeApplied> {
@@ -66,6 +78,16 @@ export async function applyAtRuntime(
       }
     }
   }
+  const steps: Steps = async (commands, expect) => {
+    for (const line of commandLines(commands, payloadBytes)) {
+      applied.commands.push(...line)
+      const answers = await socket.runAll(line).catch((error: unknown) => {
+        throw new RuntimeStepError(line.length === 1 ? line[0]! : `${line[0]} (and ${line.length - 1} more on its line)`, applied, error)
+      })
+      const refused = answers.findIndex((answer) => !expect.test(answer))
+      if (refused >= 0) throw new RuntimeStepError(line[refused]!, applied, new Error(`unexpected answer: ${answers[refused]!.trim()}`))
+    }
+  }
 
   // What is being applied, for an error that comes from no command (a missing file or map).
   let at = ''
@@ -75,12 +97,20 @@ export async function applyAtRuntime(
       await applyServer(change, step)
       applied.servers.push(change)
     }
-    const maps = [...new Set(plan.maps.map((change) => change.map))]
     at = 'show map'
-    const mapNames = maps.length > 0 ? await loadedMaps(socket) : undefined
-    for (const map of maps) {
-      at = `swap map ${map}`
-      applied.maps.push(await swapMap(map, fileText(files, map), loadedName(mapNames!, map, 'map'), step, payloadBytes))
+    const mapNames = plan.mapUpdates.length > 0 ? await loadedMaps(socket) : undefined
+    const versions = new Map<string, number>()
+    for (const change of mapSteps(plan.mapUpdates)) {
+      at = `${change.op} map ${change.map}`
+      const name = loadedName(mapNames!, change.map, 'map')
+      if (change.op === 'swap') versions.set(change.map, await swapMap(name, fileText(files, change.map), step, payloadBytes))
+      else await changeEntries(name, change, step, steps, payloadBytes)
+    }
+    for (const update of plan.mapUpdates) {
+      const { map, how, entries } = update
+      const version = versions.get(map)
+      const changes = update.add.length + update.set.length + update.del.length
+      applied.maps.push({ map, name: loadedName(mapNames!, map, 'map'), how, changes, entries, ...(version === undefined ? {} : { version }) })
     }
     at = 'show ssl cert'
     const certificateNames = plan.certificates.length > 0 ? await loadedCertificates(socket) : undefined
@@ -124,14 +154,49 @@ export function splitAddress(address: string): { ip: string; port: string } {
   return { ip: match[1] ?? match[2]!, port: match[3]! }
 }
 
-async function swapMap(map: string, text: string, name: string, step: Step, payloadBytes: number): Promise<RuntimeApplied['maps'][number]> {
+/** A whole new version of the map, filled with the file's entries, then committed at once; its version. */
+async function swapMap(name: string, text: string, step: Step, payloadBytes: number): Promise<number> {
   const prepared = await step(`prepare map ${name}`, { expect: /New version created: \d+/ })
   const version = Number(/New version created: (\d+)/.exec(prepared)![1])
-  const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))
-  for (const payload of payloads(lines, payloadBytes)) await step(`add map @${version} ${name}`, { payload })
+  const entries = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))
+  for (const payload of payloads(entries, payloadBytes)) await step(`add map @${version} ${name}`, { payload })
   // Committing a version with no entries empties the map, as an empty file would.
   await step(`commit map @${version} ${name}`)
-  return { map, name, version, entries: lines.length }
+  return version
+}
+
+/** Entries changed on the live map: new keys added in payloads, values set and keys deleted by commands joined on a line. */
+async function changeEntries(name: string, change: Exclude<MapStep, { op: 'swap' }>, step: Step, steps: Steps, payloadBytes: number): Promise<void> {
+  if (change.op === 'del')
+    return steps(
+      change.keys.map((key) => `del map ${name} ${key}`),
+      SILENT,
+    )
+  const lines = change.entries.map(({ key, value }) => `${key} ${value}`)
+  if (change.op === 'set')
+    return steps(
+      lines.map((line) => `set map ${name} ${line}`),
+      SILENT,
+    )
+  for (const payload of payloads(lines, payloadBytes)) await step(`add map ${name}`, { payload, expect: SILENT })
+}
+
+/** Commands grouped into lines of at most `bytes` joined by `;` (a longer command goes alone). */
+export function commandLines(commands: readonly string[], bytes: number): string[][] {
+  const out: string[][] = []
+  let line: string[] = []
+  let size = 0
+  for (const command of commands) {
+    const more = Buffer.byteLength(command) + 1
+    if (line.length > 0 && size + more > bytes) {
+      out.push(line)
+      ;[line, size] = [[], 0]
+    }
+    line.push(command)
+    size += more
+  }
+  if (line.length > 0) out.push(line)
+  return out
 }
 
 /** Lines joined into payloads of at most `bytes` (a longer line goes alone). */

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commitEvents } from '../../core/commit/commit-events.ts'
-import type { Plan } from '../../core/plan/plan.ts'
+import type { AgentPlan } from '../../core/plan/plan.ts'
 import { Agent, type HaproxyControl } from '../../processes/agent/agent.ts'
 import { haproxyConfigs, haproxyControl } from '../../processes/agent/haproxy-control.ts'
 import { statusReporter } from '../../processes/agent/report-status.ts'
@@ -104,7 +104,7 @@ describe('a generation that haproxy -c refuses', () => {
     haproxy = await startMasterWorker({ masterSocket: sockets.masterSocket, configs: haproxyConfigs(dir), cwd: dir, binary: haproxyBinary }, [httpPort])
     const calls: string[] = []
     const counting: HaproxyControl = {
-      applyRuntime: (plan: Plan, files, at) => (calls.push('runtime'), control.applyRuntime(plan, files, at)),
+      applyRuntime: (plan: AgentPlan, files, at) => (calls.push('runtime'), control.applyRuntime(plan, files, at)),
       checkedReload: (at) => (calls.push('reload'), control.checkedReload(at)),
     }
     const agent = new Agent(source(), dir, coldContext(), counting, statusReporter(source(), 'haproxy-0'))

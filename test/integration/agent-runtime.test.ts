@@ -6,6 +6,7 @@ import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../core/render/full-rebuild.ts'
 import { LiveCluster } from '../../core/incremental/live-cluster.ts'
+import { planFromFiles } from '../../core/plan/plan-from-files.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { haproxySocket, type HaproxySocket } from '../../processes/agent/haproxy-socket.ts'
 import { masterReload, ReloadError, type MasterReloadOptions } from '../../processes/agent/master-reload.ts'
@@ -58,13 +59,50 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       [{ port: web[0]!.port }],
     )
 
-  /** One change through the engine: its files written, its plan applied at runtime. */
+  /** One change through the engine: its files written, and applied at runtime as the agent plans it from the files. */
   async function atRuntime(events: WatchEvent[]): Promise<RuntimeApplied> {
+    const before = live.files()
     const { plan } = live.apply(events)
     expect(plan, 'a change the runtime API can take').toMatchObject({ reload: false, reasons: [] })
     const files = live.files()
     await writeRendered(conf, files)
-    return applyAtRuntime(stats, plan, files)
+    return applyAtRuntime(stats, planFromFiles(before, files), files)
+  }
+
+  /** Each map HAProxy holds, entry for entry, equals the file on disk (in any order: its maps match by index trees, not by order). */
+  async function expectLiveMapsEqualFiles(): Promise<void> {
+    const files = live.files()
+    for (const map of ['maps/hosts.map', 'maps/exact.map', 'maps/prefix.map', 'maps/redirect.map', 'maps/default.map']) {
+      const held = (await stats.run(`show map ${map}`))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.slice(line.indexOf(' ') + 1))
+      const file = (files.get(map) ?? '').split('\n').filter((line) => line !== '')
+      expect(held.sort(), map).toEqual(file.sort())
+    }
+  }
+
+  /** Requests the routes one after another until stopped: how many it sent, and every answer that was not from the expected backend. */
+  function steadyClient(routes: readonly [string, string][]): { stop(): Promise<{ requests: number; wrong: string[] }> } {
+    let running = true
+    let requests = 0
+    const wrong: string[] = []
+    const loop = (async () => {
+      while (running) {
+        for (const [path, backend] of routes) {
+          const answer = answeredBy(await get('shop.test', path))
+          requests++
+          if (answer !== backend) wrong.push(`${path}: ${answer}, not ${backend}`)
+        }
+      }
+    })()
+    return {
+      async stop() {
+        running = false
+        await loop
+        return { requests, wrong }
+      },
+    }
   }
 
   async function answers(host: string, path: string, times: number): Promise<string[]> {
@@ -121,7 +159,7 @@ describe('the agent applies generations to HAProxy 2.6', () => {
   })
 
   describe('runtime API', () => {
-    it('swaps a changed map whole (prepare, add, commit): a new path routes to its backend, with the same worker', async () => {
+    it('adds a path entry by entry to a map that keeps its other entries, and swaps the map it fills (prepare, add, commit), with the same worker', async () => {
       const before = await workers()
       const applied = await atRuntime([
         modified(
@@ -131,10 +169,9 @@ describe('the agent applies generations to HAProxy 2.6', () => {
           ]),
         ),
       ])
-      expect(applied.maps.map((map) => map.name).sort()).toEqual(['maps/exact.map', 'maps/prefix.map'])
-      expect(applied.commands).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^prepare map maps\/prefix\.map$/), expect.stringMatching(/^commit map @\d+ maps\/prefix\.map$/)]),
-      )
+      // prefix.map keeps shop.test/ and api.test/; exact.map held nothing, so its one entry is the whole map.
+      expect(applied.maps.map(({ name, how }) => `${name} ${how}`).sort()).toEqual(['maps/exact.map swap', 'maps/prefix.map entries'])
+      expect(applied.commands).toEqual(['add map maps/prefix.map', 'prepare map maps/exact.map', 'add map @1 maps/exact.map', 'commit map @1 maps/exact.map'])
       const [exact, prefix] = await stats.runAll(['show map maps/exact.map', 'show map maps/prefix.map'])
       expect(exact).toMatch(/ shop\.test\/api default_api_80\n/)
       expect(prefix).toMatch(/ shop\.test\/api\/ default_api_80\n/)
@@ -143,17 +180,17 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       expect(await workers()).toEqual(before)
     })
 
-    it('swaps a map larger than the CLI buffer in several payloads', async () => {
+    it('adds many entries in several payloads below the CLI buffer, and swaps the map when most of it goes', async () => {
       const many = Array.from(
         { length: 600 },
         (_, i): PathSpec => ({ path: `/catalogue/item-${String(i).padStart(4, '0')}`, pathType: 'Exact', service: 'api' }),
       )
       const applied = await atRuntime([modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, ...many]))])
-      expect(applied.maps.find((map) => map.name === 'maps/exact.map')?.entries).toBe(601)
-      expect(applied.commands.filter((command) => command.startsWith('add map')).length).toBeGreaterThan(2)
+      expect(applied.maps.find((map) => map.name === 'maps/exact.map')).toMatchObject({ how: 'entries', changes: 600, entries: 601 })
+      expect(applied.commands.filter((command) => command === 'add map maps/exact.map').length).toBeGreaterThan(2)
       expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('api')
       expect(answeredBy(await get('shop.test', '/catalogue/item-0600'))).toBe('web-1')
-      await atRuntime([
+      const shrunk = await atRuntime([
         modified(
           shopIngress([
             { path: '/', service: 'web' },
@@ -161,7 +198,61 @@ describe('the agent applies generations to HAProxy 2.6', () => {
           ]),
         ),
       ])
+      expect(shrunk.maps.find((map) => map.name === 'maps/exact.map')).toMatchObject({ how: 'swap', changes: 600, entries: 1 })
       expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('web-1')
+      await expectLiveMapsEqualFiles()
+    })
+
+    it('changes a large map entry by entry (a handful of commands, the live map equal to the file after) while a steady client finds every route that stays, and swaps it for a large change', async () => {
+      const item = (i: number) => `/catalogue/item-${String(i).padStart(4, '0')}`
+      // 2,000 Exact paths on shop.test, in rules of 500 (an Ingress rule lists at most 1,000).
+      const catalogue = (service: (i: number) => string | undefined) => {
+        const paths = Array.from({ length: 2_000 }, (_, i): PathSpec | undefined => {
+          const name = service(i)
+          return name ? { path: item(i), pathType: 'Exact', service: name } : undefined
+        }).filter((path) => path !== undefined)
+        const rules = Array.from({ length: Math.ceil(paths.length / 500) }, (_, n) => ({ host: 'shop.test', paths: paths.slice(n * 500, n * 500 + 500) }))
+        return ingress({ name: 'catalogue', annotations: NO_REDIRECT, rules })
+      }
+      const shop = (extra: PathSpec[] = []) => shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, ...extra])
+      await atRuntime([added(catalogue(() => 'api')), modified(shop())])
+      // Routes there before, during and after every change below, and the backend each answers from.
+      const steady: [string, string][] = [
+        [item(1_500), 'api'],
+        [item(1_999), 'api'],
+        ['/api/orders', 'api'],
+        ['/about', 'web-1'],
+      ]
+      const client = steadyClient(steady)
+      try {
+        const grown = await atRuntime([modified(shop([{ path: '/fresh', service: 'api' }]))])
+        expect(grown.maps.map(({ name, how, changes }) => `${name} ${how} ${changes}`).sort()).toEqual([
+          'maps/exact.map entries 1',
+          'maps/prefix.map entries 1',
+        ])
+        expect(grown.commands).toEqual(['add map maps/exact.map', 'add map maps/prefix.map'])
+        expect(answeredBy(await get('shop.test', '/fresh/x'))).toBe('api')
+
+        const changed = await atRuntime([modified(catalogue((i) => (i === 5 ? 'web' : i === 6 ? undefined : 'api')))])
+        expect(changed.commands).toEqual([`set map maps/exact.map shop.test${item(5)} default_web_80`, `del map maps/exact.map shop.test${item(6)}`])
+        expect(answeredBy(await get('shop.test', item(5)))).toBe('web-1')
+        expect(answeredBy(await get('shop.test', item(6)))).toBe('web-1')
+        await expectLiveMapsEqualFiles()
+
+        // 298 values set and item 6 added again: past the lookups a map takes entry by entry.
+        const large = await atRuntime([modified(catalogue((i) => (i < 300 ? 'web' : 'api')))])
+        expect(large.maps.find((map) => map.name === 'maps/exact.map')).toMatchObject({ how: 'swap', changes: 299 })
+        expect(large.commands).toEqual(expect.arrayContaining(['prepare map maps/exact.map', expect.stringMatching(/^commit map @\d+ maps\/exact\.map$/)]))
+        expect(answeredBy(await get('shop.test', item(299)))).toBe('web-1')
+        expect(answeredBy(await get('shop.test', item(300)))).toBe('api')
+        await expectLiveMapsEqualFiles()
+      } finally {
+        const { requests, wrong } = await client.stop()
+        expect(requests).toBeGreaterThan(steady.length)
+        expect(wrong).toEqual([])
+      }
+      await atRuntime([{ type: 'DELETED', object: catalogue(() => 'api') as Record<string, unknown> }, modified(shop())])
+      await expectLiveMapsEqualFiles()
     })
 
     it('moves server slots as endpoints scale up beyond the slots, down, and to zero (503)', async () => {
@@ -204,6 +295,7 @@ describe('the agent applies generations to HAProxy 2.6', () => {
         maps: [],
         certificates: [],
         servers: [{ op: 'set' as const, backend: 'default_web_80', server: 's99', address: '127.0.0.1:1', state: 'maint' as const }],
+        mapUpdates: [],
       }
       await expect(applyAtRuntime(stats, plan, new Map())).rejects.toThrow(/stopped at `set server default_web_80\/s99 state maint`: .*No such server/)
     })

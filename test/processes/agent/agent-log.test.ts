@@ -78,9 +78,15 @@ describe('what the agent says as it goes', () => {
       ),
     ])
     await agent.sync('watch')
-    const entries = plans.at(-1)!.maps.length
+    // The path is the exact map's only entry (swapped whole: a swap sends no more) and one of the prefix map's two.
+    expect(plans.at(-1)!.maps).toHaveLength(2)
     expect(said()).toEqual([
-      { line: expect.stringMatching(new RegExp(`^generation 3 applied at runtime in \\d+ ms: ${entries} map entries \\(by watch\\)$`)), level: 'info' },
+      {
+        line: expect.stringMatching(
+          /^generation 3 applied at runtime in \d+ ms: 2 map entries \(maps\/prefix\.map entry by entry; maps\/exact\.map swapped whole: 1 change for 1 entry\) \(by watch\)$/,
+        ),
+        level: 'info',
+      },
     ])
 
     await server.events('prod', token, app(2).map(put))

@@ -1,0 +1,130 @@
+import { FILES } from '../render/files.ts'
+
+/** A map entry as `add map` and `set map` take it. */
+export interface MapEntry {
+  key: string
+  value: string
+}
+
+/**
+ * How one map gets from the running generation's content to the next one's at runtime.
+ * `entries`: on the live map, entry by entry — `add map` for a new key, `set map` for a new
+ * value, `del map` for a key that goes; the other entries are not sent. `swap`: a new version
+ * filled with every entry of the next file and committed at once (`prepare map`, `add map @v`,
+ * `commit map @v`), for a change as large as the map or one entry-wise commands cannot carry.
+ */
+export interface MapUpdate {
+  map: string
+  how: 'entries' | 'swap'
+  /** Why a swap; empty for `entries`. */
+  why: string
+  add: MapEntry[]
+  set: MapEntry[]
+  del: string[]
+  /** Entries the map holds after the change. */
+  entries: number
+}
+
+/**
+ * The most `set map` and `del map` commands one map takes entry by entry. HAProxy 2.6 finds the
+ * entry of each by walking the map's whole list (pat_ref_set, pat_ref_delete): measured on
+ * 2.6.12 at 20,000 entries, about 0.25 ms a command, against about 270 ms to fill and commit a
+ * whole version of that map. Both grow with the map, so the break-even is a count, near 1,000;
+ * at 256 the lookups cost at most a quarter of a swap at any size. (`add map` appends without a
+ * lookup, so adds are bounded by the rule below instead.)
+ */
+export const MAX_ENTRY_LOOKUPS = 256
+
+/** What a CLI command line cannot carry as a word: it would split or unescape it (payload lines are taken as they are). */
+const NOT_A_WORD = /[\s;\\]/
+
+/**
+ * The update of one map whose file changed. Entry by entry, unless (then a swap):
+ * - more than MAX_ENTRY_LOOKUPS keys are set or deleted;
+ * - the changes are at least as many as the entries after (a swap sends no more, and lands at once);
+ * - a key is repeated in either file: `set map` and `del map` act on every entry of a key, and
+ *   which of two entries matches first depends on the order they were loaded in, which entry-wise
+ *   adds would not keep;
+ * - a key or value holds a space, `;` or `\`, which a command line would split or unescape.
+ *
+ * Entry order does not matter otherwise: hapedge's maps are looked up with `map_str` (exact, an
+ * index tree) and `map_beg` (longest prefix, a prefix tree; render-frontend.ts), so with unique
+ * keys the entry that matches is the same whatever the order HAProxy holds them in.
+ */
+export function mapUpdate(map: string, before: string, after: string): MapUpdate {
+  const old = entriesOf(before)
+  const now = entriesOf(after)
+  const update: MapUpdate = { map, how: 'entries', why: '', add: [], set: [], del: [], entries: now.entries.size }
+  for (const key of old.entries.keys()) if (!now.entries.has(key)) update.del.push(key)
+  for (const [key, value] of now.entries) {
+    const was = old.entries.get(key)
+    if (was === undefined) update.add.push({ key, value })
+    else if (was !== value) update.set.push({ key, value })
+  }
+  const lookups = update.set.length + update.del.length
+  const changes = lookups + update.add.length
+  const words = [...update.del, ...[...update.add, ...update.set].flatMap(({ key, value }) => [key, value])]
+  const why =
+    old.repeated || now.repeated
+      ? `a key is repeated (${old.repeated ?? now.repeated})`
+      : lookups > MAX_ENTRY_LOOKUPS
+        ? `${lookups} keys set or deleted (more than ${MAX_ENTRY_LOOKUPS})`
+        : changes >= update.entries
+          ? `${changes} ${changes === 1 ? 'change' : 'changes'} for ${update.entries} ${update.entries === 1 ? 'entry' : 'entries'}`
+          : words.some((word) => NOT_A_WORD.test(word))
+            ? 'a key or value a command line cannot carry'
+            : ''
+  if (why) Object.assign(update, { how: 'swap', why })
+  return update
+}
+
+/** A map file's entries (`key value` lines, comments and blank lines aside), key → value, and a key found twice. */
+function entriesOf(text: string): { entries: Map<string, string>; repeated?: string } {
+  const entries = new Map<string, string>()
+  let repeated: string | undefined
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.startsWith('#')) continue
+    const space = line.indexOf(' ')
+    const key = space < 0 ? line : line.slice(0, space)
+    if (entries.has(key)) repeated ??= key
+    entries.set(key, space < 0 ? '' : line.slice(space + 1))
+  }
+  return repeated === undefined ? { entries } : { entries, repeated }
+}
+
+/** One runtime step on one map. */
+export type MapStep = { map: string; op: 'add' | 'set'; entries: MapEntry[] } | { map: string; op: 'del'; keys: string[] } | { map: string; op: 'swap' }
+
+/**
+ * The order of the steps, so that a request whose route exists before and after the change
+ * always finds one: every entry added or set before any is deleted (between the two, a map holds
+ * the old and the new keys, and a key's value is the old or the new one), and the paths of a
+ * host before the host itself (hosts.map picks the virtual host, the other maps its paths):
+ *
+ * 1. the path maps' adds and sets (exact, prefix, redirect, default), entry by entry;
+ * 2. hosts.map: its adds and sets, or its swap — a new host finds its paths in place, and a host
+ *    that now shadows a wildcard (`*.example.com`) takes over only once its own paths are there;
+ * 3. hosts.map: its deletions — a host that goes falls back to its wildcard while its paths are still there;
+ * 4. the path maps' deletions, then the path maps swapped whole.
+ *
+ * A swapped path map changes at once, at step 4: a change that large may, for the few
+ * milliseconds between steps 2 and 4, leave a new host that shadows a wildcard without the
+ * paths that map gives it.
+ */
+export function mapSteps(updates: readonly MapUpdate[]): MapStep[] {
+  const hosts = updates.filter((update) => update.map === FILES.hostsMap)
+  const paths = updates.filter((update) => update.map !== FILES.hostsMap)
+  const upserts = (update: MapUpdate): MapStep[] => [
+    ...(update.add.length ? [{ map: update.map, op: 'add' as const, entries: update.add }] : []),
+    ...(update.set.length ? [{ map: update.map, op: 'set' as const, entries: update.set }] : []),
+  ]
+  const deletions = (update: MapUpdate): MapStep[] => (update.del.length ? [{ map: update.map, op: 'del', keys: update.del }] : [])
+  const entryWise = (update: MapUpdate) => update.how === 'entries'
+  return [
+    ...paths.filter(entryWise).flatMap(upserts),
+    ...hosts.flatMap((update) => (entryWise(update) ? upserts(update) : [{ map: update.map, op: 'swap' as const }])),
+    ...hosts.filter(entryWise).flatMap(deletions),
+    ...paths.filter(entryWise).flatMap(deletions),
+    ...paths.filter((update) => !entryWise(update)).map((update) => ({ map: update.map, op: 'swap' as const })),
+  ]
+}
