@@ -3,6 +3,7 @@ import type { ClusterOptions } from '../model/settings.ts'
 import type { HashText } from '../hash.ts'
 import { loadRanges } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
+import { runLoading } from '../reading/run-loading.ts'
 import type { Tree } from '../tree/tree.ts'
 
 /** A page's listed object keys (`Kind/ns/name`), sorted: what the finish keeps when it deletes what no page listed. */
@@ -50,10 +51,13 @@ export async function stagePage(
 ): Promise<StagedPage> {
   const listed = listedStates(items, options)
   if (snapshot) await loadRanges(snapshot, pointRanges(listedReads(listed)), loader)
-  const staged: StagedItem[] = []
-  for (const state of listed) {
-    if (!differs(snapshot, state)) continue
-    staged.push({ key: state.key, item: state.item, stored: storedDigest(storedAt(snapshot, state.key), hash) })
-  }
+  // Loaded already; a node the cache evicted meanwhile is loaded again by a rerun.
+  const staged = await runLoading(
+    () =>
+      listed
+        .filter((state) => differs(snapshot, state))
+        .map((state): StagedItem => ({ key: state.key, item: state.item, stored: storedDigest(storedAt(snapshot, state.key), hash) })),
+    loader,
+  )
   return { keys: { keys: listed.map((state) => state.key) }, items: { items: staged } }
 }

@@ -35,7 +35,6 @@ const arbitraryStep = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ finish: true as const }) },
   { weight: 1, arbitrary: fc.record({ abandon: fc.constantFrom('delete', 'expire') }) },
 )
-type Step = typeof arbitraryStep extends fc.Arbitrary<infer T> ? T : never
 
 const withVersion = (object: AnyObject, version: string): AnyObject => ({ ...object, metadata: { ...object.metadata, resourceVersion: version } })
 
