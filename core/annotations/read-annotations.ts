@@ -18,6 +18,8 @@ export interface AnnotationReading {
   features: Features
   /** The annotation each feature was read from (`… (implied)` when another annotation implies it). */
   sources: { [F in FeatureName]?: string }
+  /** Every annotation read into a feature: each feature's source, and the spellings that agree with it. */
+  honoured: string[]
   /** Annotations not honoured, or honoured differently from how they are written: the Ingress is served. */
   warnings: AnnotationNotice[]
   /** Annotations that restrict access in a way hapedge cannot honour: the Ingress must not be served open. */
@@ -90,14 +92,16 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
   const features: Record<string, unknown> = {}
   const sources: Record<string, string> = {}
   const winners: Candidate[] = []
+  const honoured: string[] = []
   for (const [feature, list] of candidates) {
     const [winner, ...others] = [...list].sort((a, b) => a.rank - b.rank || spellingRank(a.spelling) - spellingRank(b.spelling))
     features[feature] = winner!.value
     sources[feature] = winner!.key
     winners.push(winner!)
+    honoured.push(winner!.key)
     for (const other of others)
-      if (canonical(other.value) !== canonical(winner!.value))
-        warnings.push({ annotation: other.key, reason: `disagrees with ${winner!.key} (${describe(winner!.value)}), which takes precedence; ignored` })
+      if (canonical(other.value) === canonical(winner!.value)) honoured.push(other.key)
+      else warnings.push({ annotation: other.key, reason: `disagrees with ${winner!.key} (${describe(winner!.value)}), which takes precedence; ignored` })
   }
   for (const winner of winners)
     for (const [feature, value] of Object.entries(winner.spelling.implies?.(winner.value, winner.sibling) ?? {}))
@@ -109,7 +113,7 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
   checkAuthentication(features, sources, warnings, refusals)
   checkSourceHeader(known, features, warnings, refusals)
   const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
-  return { features: features as Features, sources, warnings: warnings.sort(byKey), refusals: refusals.sort(byKey) }
+  return { features: features as Features, sources, honoured: honoured.sort(), warnings: warnings.sort(byKey), refusals: refusals.sort(byKey) }
 }
 
 /**

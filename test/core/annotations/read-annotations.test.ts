@@ -30,6 +30,7 @@ describe('readAnnotations: precedence between spellings', () => {
     const reading = readAnnotations({ 'nginx.ingress.kubernetes.io/proxy-read-timeout': '120', 'haproxy-ingress.github.io/timeout-server': '2m' })
     expect(reading.features['timeout-server']).toBe(120_000)
     expect(reading.warnings).toEqual([])
+    expect(reading.honoured).toEqual(['haproxy-ingress.github.io/timeout-server', 'nginx.ingress.kubernetes.io/proxy-read-timeout'])
   })
 
   it('reads an explicit ingress.kubernetes.io/ssl-redirect: "false" (issue 20: it was overridden)', () => {
@@ -65,7 +66,7 @@ describe('readAnnotations: never silent', () => {
       'traefik.ingress.kubernetes.io/router.tls': 'true',
       'konghq.com/plugins': 'key-auth',
     })
-    expect(reading).toEqual({ features: {}, sources: {}, warnings: [], refusals: [] })
+    expect(reading).toEqual({ features: {}, sources: {}, honoured: [], warnings: [], refusals: [] })
   })
 
   it('explains why canary Ingresses are not honoured', () => {
