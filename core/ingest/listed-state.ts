@@ -1,8 +1,8 @@
 import { recordVersion, type SeenVersion } from '../incremental/resource-version.ts'
 import { changedRef, objectChange } from '../incremental/watch-event.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
-import { objectKey, type Kind, type ObjectRef } from '../kube/objects.ts'
-import { ClusterState } from '../model/cluster-state.ts'
+import { objectKey, type Kind, type KubeObject, type ObjectRef } from '../kube/objects.ts'
+import { ClusterState, type InvalidObject } from '../model/cluster-state.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
@@ -40,7 +40,7 @@ export function listedStates(items: readonly Record<string, unknown>[], options:
   const keyspace = Keyspace.inMemory()
   const state = new ClusterState(options, keyspace)
   const versions = keyspace.table<SeenVersion>(TABLE.resourceVersion)
-  const last = new Map<string, Record<string, unknown>>()
+  const last = new Map<string, { ref: ObjectRef; item: Record<string, unknown> }>()
   for (const item of items) {
     const event = resyncEvent(item)
     const change = objectChange(event)
@@ -50,13 +50,22 @@ export function listedStates(items: readonly Record<string, unknown>[], options:
     recordVersion(versions, key, event)
     if ('remove' in change) state.remove(ref)
     else state.apply(change.put)
-    last.set(key, item)
+    last.set(key, { ref, item })
   }
-  const edits = keyspace.edits()
   const listed: ListedState[] = []
-  for (const [key, item] of last) listed.push({ key, item, ...storedTexts((table) => edits.get(treeKey(table, key))) })
+  for (const [key, { ref, item }] of last) {
+    // The texts the tables would store (Table.edits writes JSON.stringify of each value); the indexes' entries are not needed.
+    const stored = state.get(ref)
+    const seen = versions.get(key)
+    const texts: ListedState = { key, item }
+    if (stored) texts[isInvalid(stored) ? 'invalid' : 'object'] = JSON.stringify(stored)
+    if (seen) texts.version = JSON.stringify(seen)
+    listed.push(texts)
+  }
   return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 }
+
+const isInvalid = (stored: KubeObject | InvalidObject): stored is InvalidObject => 'issues' in stored
 
 /** Whether the snapshot holds at the listed key other texts than the list leaves (point lookups: throws MissingNodes). */
 export function differs(snapshot: Tree | undefined, listed: ListedState): boolean {

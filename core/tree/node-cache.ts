@@ -6,16 +6,22 @@ interface Cached {
   decoded?: TreeNode
   /** Equal texts can be leaves of trees with different codecs (an empty leaf is everywhere). */
   codec?: TreeShape['codec']
+  /** Read (or added) since the eviction sweep last passed it: it is passed over once more. */
+  used: boolean
 }
 
 /**
  * Tree nodes by address, as text with their decoded form beside. Nodes are immutable, so an
- * entry never goes stale; the cache only forgets the least recently used beyond its budget
- * (in characters of node text), which bounds a warm process's memory.
+ * entry never goes stale; the cache only forgets nodes not recently used beyond its budget (in
+ * characters of node text), which bounds a warm process's memory. Recency is a flag a read sets
+ * and a sweep clears (CLOCK, second chance): a read costs a store to the entry, where moving it
+ * to the back of the Map (a delete and a set) cost ten times a read on the engine's hottest path.
  */
 export class NodeCache {
   private readonly nodes = new Map<string, Cached>()
   private size = 0
+  /** The eviction sweep's place in insertion order, kept between calls so each entry is passed once per round. */
+  private sweep: Iterator<[string, Cached]> | undefined
 
   constructor(readonly budget = Number.POSITIVE_INFINITY) {}
 
@@ -26,12 +32,26 @@ export class NodeCache {
   /** Adds a node's text; a writer that just made the node passes its decoded form too, so it is never parsed back. */
   add(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
     if (this.nodes.has(sha256)) return
-    this.nodes.set(sha256, decoded ? { text, decoded: decoded.node, codec: decoded.codec } : { text })
+    this.nodes.set(sha256, decoded ? { text, decoded: decoded.node, codec: decoded.codec, used: true } : { text, used: true })
     this.size += text.length
-    for (const [oldest, cached] of this.nodes) {
-      if (this.size <= this.budget) break
-      this.nodes.delete(oldest)
-      this.size -= cached.text.length
+    this.evict()
+  }
+
+  /** Forgets entries not used since the sweep last passed them, in insertion order, until the cache is within its budget. */
+  private evict(): void {
+    while (this.size > this.budget) {
+      let next = this.sweep?.next()
+      if (!next || next.done) {
+        this.sweep = this.nodes.entries()
+        next = this.sweep.next()
+        if (next.done) return
+      }
+      const [sha256, cached] = next.value
+      if (cached.used) cached.used = false
+      else {
+        this.nodes.delete(sha256)
+        this.size -= cached.text.length
+      }
     }
   }
 
@@ -51,11 +71,7 @@ export class NodeCache {
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
     const cached = this.nodes.get(sha256)
     if (!cached) throw new MissingNodes([{ space: shape.space, sha256 }])
-    // Recently used entries move to the back, so eviction takes the coldest (an unbounded cache evicts nothing).
-    if (this.budget !== Number.POSITIVE_INFINITY) {
-      this.nodes.delete(sha256)
-      this.nodes.set(sha256, cached)
-    }
+    cached.used = true
     const codec = level === 0 ? shape.codec : undefined
     if (!cached.decoded || cached.codec !== codec) {
       cached.decoded = codec ? { level: 0, entries: codec.decode(cached.text) } : decodeInternal(cached.text)
