@@ -39,6 +39,7 @@ const storageColumns: Columns<StorageRow> = [
   ['nodes_written', 'nodes written'],
   ['blobs_written', 'blobs written'],
   ['kib_written', 'KiB written'],
+  ['kib_stored', 'KiB stored'],
 ]
 
 const sealingColumns: Columns<SealingRow> = [
@@ -150,6 +151,9 @@ export function printStorageReport(results: StorageResult[]): void {
         `${largest.rows.map((row, i) => `${row.change} ${round(ratios[i]!, 2)}×`).join(', ')}`,
     )
   }
+  const at20k = results.find((result) => result.size === 20_000)?.rows.find((row) => row.change === 'ingress-path')
+  if (at20k)
+    console.log(`  ${mark(at20k.kib_stored < 32)} a one-Ingress event stores < 32 KiB at 20000 Ingresses (everything included, p50): ${at20k.kib_stored} KiB`)
   const cold = largest.coldProcess
   if (cold) {
     console.log(

@@ -7,6 +7,8 @@ import { promisify } from 'node:util'
 import { commitEvents, type Committed } from '../core/commit/commit-events.ts'
 import type { ObjectStore } from '../core/ports/object-store.ts'
 import { NodeCache } from '../core/tree/node-cache.ts'
+import { toBytes } from '../core/hash.ts'
+import { nodeGzip } from '../functions/adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
 import { createMemoryStore } from '../functions/adapters/storage/memory-store.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
@@ -26,7 +28,10 @@ export interface StorageRow {
   load_rounds: number
   nodes_written: number
   blobs_written: number
+  /** Node text written (before gzip). */
   kib_written: number
+  /** What the change added to storage, everything included (nodes as stored, HEAD, the generation record), read from the store's sizes. */
+  kib_stored: number
 }
 
 export interface ColdProcess {
@@ -47,7 +52,7 @@ export interface StorageResult {
 }
 
 const CLUSTER = 'bench'
-const context = (budget = Number.POSITIVE_INFINITY) => ({ nodes: new NodeCache(budget), hash: nodeSha256 })
+const context = (budget = Number.POSITIVE_INFINITY) => ({ nodes: new NodeCache(budget), hash: nodeSha256, gzip: nodeGzip })
 
 /**
  * The stateless path through object storage (in memory, so the figures count work, not a
@@ -57,7 +62,7 @@ const context = (budget = Number.POSITIVE_INFINITY) => ({ nodes: new NodeCache(b
 export async function measureStorage(size: number, samples: number, coldProcess: boolean): Promise<StorageResult> {
   const random = seededRandom(size + 1)
   const objects = syntheticCluster(size, random)
-  const store = createMemoryStore()
+  const store = await measuredStore(createMemoryStore())
   const started = performance.now()
   const built = await commitEvents(
     { store, cluster: CLUSTER, options: {}, context: context() },
@@ -71,10 +76,13 @@ export async function measureStorage(size: number, samples: number, coldProcess:
     const cold: Committed[] = []
     const coldMs: number[] = []
     const warmMs: number[] = []
+    const stored: number[] = []
     for (let sample = 0; sample < samples; sample++) {
       let at = performance.now()
+      const before = store.bytes
       cold.push(await commitEvents({ store, cluster: CLUSTER, options: {}, context: context() }, source.next(change)))
       coldMs.push(performance.now() - at)
+      stored.push(store.bytes - before)
       at = performance.now()
       await commitEvents({ store, cluster: CLUSTER, options: {}, context: warm }, source.next(change))
       warmMs.push(performance.now() - at)
@@ -93,11 +101,34 @@ export async function measureStorage(size: number, samples: number, coldProcess:
       nodes_written: typical((c) => c.written.nodes),
       blobs_written: typical((c) => c.written.blobs),
       kib_written: typical((c) => c.written.bytes / 1024),
+      kib_stored: round(median(stored) / 1024, 1),
     })
   }
   const result: StorageResult = { size, objects: objects.length, buildMs, snapshotDepth: built.head!.snapshot.level, rows }
   if (coldProcess) result.coldProcess = await measureColdProcess(store, source.next('ingress-path'))
   return result
+}
+
+/** A store that keeps the sum of its objects' sizes as puts and deletes change it (the size an object replaces is asked first). */
+async function measuredStore(inner: ObjectStore): Promise<ObjectStore & { readonly bytes: number }> {
+  let bytes = 0
+  for await (const object of inner.list('')) bytes += object.size
+  return {
+    ...inner,
+    get bytes() {
+      return bytes
+    },
+    async put(key, body, condition) {
+      const replaced = (await inner.head(key))?.size ?? 0
+      const etag = await inner.put(key, body, condition)
+      if (etag !== undefined) bytes += toBytes(body).byteLength - replaced
+      return etag
+    },
+    async delete(keys) {
+      for (const key of keys) bytes -= (await inner.head(key))?.size ?? 0
+      return inner.delete(keys)
+    },
+  }
 }
 
 /** Copies the cluster to a directory and commits one event there from a fresh process limited to a 64 MB heap. */
