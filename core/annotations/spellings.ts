@@ -17,6 +17,8 @@ import {
   headerNamesOrStar,
   headerPairs,
   hostList,
+  Invalid,
+  invalid,
   looseFlag,
   methodList,
   nginxHashBy,
@@ -53,13 +55,13 @@ export interface Spelling {
 
 type SchemaOf<F extends FeatureName> = z.ZodType<FeatureValue<F>, string>
 
-function spelling<F extends FeatureName>(
-  vocabulary: Vocabulary,
-  suffix: string,
-  feature: F,
-  doc: string,
-  options: { schema?: SchemaOf<F> | ((sibling: Sibling) => SchemaOf<F>); implies?: (value: FeatureValue<F>, sibling: Sibling) => Features } = {},
-): Spelling {
+interface SpellingOptions<F extends FeatureName> {
+  /** How this controller writes the value, when not as the canonical key does. */
+  schema?: SchemaOf<F> | ((sibling: Sibling) => SchemaOf<F>)
+  implies?: (value: FeatureValue<F>, sibling: Sibling) => Features
+}
+
+function spelling<F extends FeatureName>(vocabulary: Vocabulary, suffix: string, feature: F, doc: string, options: SpellingOptions<F> = {}): Spelling {
   const schema = options.schema ?? (FEATURES[feature].schema as unknown as SchemaOf<F>)
   return {
     vocabulary,
@@ -73,13 +75,18 @@ function spelling<F extends FeatureName>(
 
 const BOOLEAN = looseFlag
 
+/** A vocabulary's spelling function, typed so that each schema must produce its feature's value. */
+const speller =
+  (vocabulary: Vocabulary) =>
+  <F extends FeatureName>(suffix: string, feature: F, doc: string, options?: SpellingOptions<F>) =>
+    spelling(vocabulary, suffix, feature, doc, options)
+
 /** hapedge's own: `hapedge.io/<feature>` for every feature, with the feature's schema. */
 const hapedge = featureNames.map((feature) => spelling('hapedge', feature, feature, 'canonical'))
 
 // kubernetes/ingress-nginx docs/user-guide/nginx-configuration/annotations.md (section anchors below)
 // and annotations-risk.md (its complete list, generated from the parsers).
-const nginx = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
-  spelling('ingress-nginx', suffix, feature, doc, options as never)
+const nginx = speller('ingress-nginx')
 
 const ingressNginx: Spelling[] = [
   nginx('ssl-redirect', 'ssl-redirect', '#server-side-https-enforcement-through-redirect', { schema: BOOLEAN }),
@@ -150,24 +157,23 @@ const ingressNginx: Spelling[] = [
 
 // jcmoraisjr/haproxy-ingress docs/content/en/docs/configuration/keys.md (section anchors below). Only
 // keys of the Host, Backend and Path scopes are read from Ingresses; Global ones are ConfigMap-only.
-const hi = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
-  spelling('haproxy-ingress', suffix, feature, doc, options as never)
+const hi = speller('haproxy-ingress')
 
 /** haproxy-ingress `backend-protocol` with `secure-backends`: "a non SSL/TLS configuration does not override secure-backends". */
-function haproxyIngressProtocol(protocol: string | undefined, secure: string | undefined): BackendProtocol | { error: string } {
+function haproxyIngressProtocol(protocol: string | undefined, secure: string | undefined): BackendProtocol | Invalid {
   const http2 = { h2: true, grpc: true, 'h2-ssl': true, grpcs: true }[protocol?.trim().toLowerCase() ?? ''] === true
   const tls = ['h1-ssl', 'https', 'h2-ssl', 'grpcs'].includes(protocol?.trim().toLowerCase() ?? '') || secure?.trim().toLowerCase() === 'true'
   if (protocol !== undefined && !['h1', 'http', 'h1-ssl', 'https', 'h2', 'grpc', 'h2-ssl', 'grpcs'].includes(protocol.trim().toLowerCase()))
-    return { error: `${quote(protocol)} must be h1, h2, h1-ssl or h2-ssl (or http, grpc, https, grpcs)` }
+    return invalid(`${quote(protocol)} must be h1, h2, h1-ssl or h2-ssl (or http, grpc, https, grpcs)`)
   return http2 ? (tls ? 'GRPCS' : 'H2C') : tls ? 'HTTPS' : 'HTTP'
 }
 
 /** A protocol computed from the key and its siblings, once the key's own value (`base`) has been checked. */
-const fromSiblings = (read: () => BackendProtocol | { error: string }, base: z.ZodType<unknown, string> = z.string()) =>
+const fromSiblings = (read: () => BackendProtocol | Invalid, base: z.ZodType<unknown, string> = z.string()) =>
   base.transform((_, ctx) => {
     const result = read()
-    if (typeof result === 'string') return result
-    ctx.addIssue({ code: 'custom', message: result.error })
+    if (!(result instanceof Invalid)) return result
+    ctx.addIssue({ code: 'custom', message: result.message })
     return z.NEVER
   })
 
@@ -235,15 +241,14 @@ const haproxyIngress: Spelling[] = [
 
 // haproxytech/kubernetes-ingress documentation/annotations.md (section anchors below). Only keys
 // "Available on: ingress" (or service) are read from Ingresses; configmap-only keys are not.
-const ht = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
-  spelling('haproxytech', suffix, feature, doc, options as never)
+const ht = speller('haproxytech')
 
 /** haproxytech's `server-ssl` and `server-proto: h2` together (#server-ssl, #server-proto). */
 const haproxytechProtocol = (sibling: Sibling, base?: z.ZodType<unknown, string>) =>
   fromSiblings(() => {
     const tls = sibling('server-ssl')?.trim().toLowerCase() === 'true'
     const proto = sibling('server-proto')
-    if (proto !== undefined && proto.trim() !== 'h2') return { error: `${quote(proto)} must be "h2"` }
+    if (proto !== undefined && proto.trim() !== 'h2') return invalid(`${quote(proto)} must be "h2"`)
     return proto === undefined ? (tls ? 'HTTPS' : 'HTTP') : tls ? 'GRPCS' : 'H2C'
   }, base)
 
@@ -280,8 +285,7 @@ const haproxytech: Spelling[] = [
 ]
 
 // nginx/documentation content/nic/configuration/ingress-resources/advanced-configuration-with-annotations.md.
-const ni = (suffix: string, feature: FeatureName, doc: string, options?: Parameters<typeof spelling>[4]) =>
-  spelling('nginx-inc', suffix, feature, doc, options as never)
+const ni = speller('nginx-inc')
 
 const nginxInc: Spelling[] = [
   ni('ssl-redirect', 'ssl-redirect', 'Auth and SSL/TLS', { schema: BOOLEAN }),

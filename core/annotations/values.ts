@@ -8,49 +8,52 @@ import { hostname, httpPath, isIpv4, isIpv6, quote } from '../kube/fields.ts'
  * written form, all landing on the same unit (milliseconds, bytes, seconds).
  */
 
-type Parse<T> = (value: string) => T | { error: string }
+/** Why a value cannot be read: a parse function returns one instead of the typed value. */
+export class Invalid {
+  constructor(readonly message: string) {}
+}
 
-/** A string schema from a function that returns the typed value or `{ error }`. */
-function parser<T>(parse: Parse<T>): z.ZodType<T, string> {
+export const invalid = (message: string) => new Invalid(message)
+
+/** A string schema from a function that returns the typed value or `invalid(reason)`. */
+function parser<T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> {
   return z.string().transform((value, ctx) => {
     const result = parse(value)
-    if (typeof result === 'object' && result !== null && 'error' in result && Object.keys(result).length === 1) {
-      ctx.addIssue({ code: 'custom', message: String(result.error) })
-      return z.NEVER
-    }
-    return result as T
+    if (!(result instanceof Invalid)) return result
+    ctx.addIssue({ code: 'custom', message: result.message })
+    return z.NEVER
   }) as unknown as z.ZodType<T, string>
 }
 
 /** hapedge's own flags: exactly `"true"` or `"false"`, as its settings ConfigMap. */
-export const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
+export const flag = z.enum(['true', 'false'], invalid('must be "true" or "false"')).transform((value) => value === 'true')
 
 /** Other controllers' flags, whose users also write `"True"` or `"FALSE"`. */
 export const looseFlag = parser((value) => {
   const lower = value.trim().toLowerCase()
-  return lower === 'true' ? true : lower === 'false' ? false : { error: `${quote(value)} must be "true" or "false"` }
+  return lower === 'true' ? true : lower === 'false' ? false : invalid(`${quote(value)} must be "true" or "false"`)
 })
 
 const MS_PER: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 /** The longest timeout HAProxy accepts: 2^31 - 1 ms (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 
-function timeout(ms: number, value: string): number | { error: string } {
-  if (ms <= 0) return { error: `${quote(value)} must be longer than zero` }
-  if (ms > MAX_TIMEOUT_MS) return { error: `${quote(value)} is longer than HAProxy's longest timeout (24 days)` }
+function timeout(ms: number, value: string): number | Invalid {
+  if (ms <= 0) return invalid(`${quote(value)} must be longer than zero`)
+  if (ms > MAX_TIMEOUT_MS) return invalid(`${quote(value)} is longer than HAProxy's longest timeout (24 days)`)
   return Math.ceil(ms)
 }
 
 /** An HAProxy time (configuration.txt §2.5): a number with `us`, `ms` (the default), `s`, `m`, `h` or `d`; in milliseconds. */
 export const haproxyTime = parser((value) => {
   const match = /^(\d{1,10})(us|ms|s|m|h|d)?$/.exec(value.trim())
-  if (!match) return { error: `${quote(value)} must be an HAProxy time such as "30s", "500ms" or "1h"` }
+  if (!match) return invalid(`${quote(value)} must be an HAProxy time such as "30s", "500ms" or "1h"`)
   return timeout(Number(match[1]) * MS_PER[match[2] ?? 'ms']!, value)
 })
 
 /** ingress-nginx's timeouts: bare whole seconds (`"120"`); in milliseconds. */
 export const secondsTime = parser((value) => {
-  if (!/^\d{1,7}$/.test(value.trim())) return { error: `${quote(value)} must be a whole number of seconds such as "60"` }
+  if (!/^\d{1,7}$/.test(value.trim())) return invalid(`${quote(value)} must be a whole number of seconds such as "60"`)
   return timeout(Number(value.trim()) * 1000, value)
 })
 
@@ -59,19 +62,19 @@ const NGINX_MS_PER: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_6
 /** An NGINX time (`30s`, `1m`, seconds when bare), as NGINX Inc.'s controller writes timeouts; in milliseconds. */
 export const nginxTime = parser((value) => {
   const match = /^(\d{1,10})(ms|s|m|h|d|w)?$/.exec(value.trim())
-  if (!match) return { error: `${quote(value)} must be an NGINX time such as "60s" or "1m"` }
+  if (!match) return invalid(`${quote(value)} must be an NGINX time such as "60s" or "1m"`)
   return timeout(Number(match[1]) * NGINX_MS_PER[match[2] ?? 's']!, value)
 })
 
 /** A whole number of seconds, zero allowed (HSTS and CORS max-age, cookie lifetimes). */
 export const seconds = parser((value) =>
-  /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : { error: `${quote(value)} must be a whole number of seconds` },
+  /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : invalid(`${quote(value)} must be a whole number of seconds`),
 )
 
 /** haproxytech's `time` type (a number, milliseconds unless `s` and so on), as whole seconds: its CORS max-age. */
 export const secondsFromHaproxyTime = parser((value) => {
   const match = /^(\d{1,10})(us|ms|s|m|h|d)?$/.exec(value.trim())
-  if (!match) return { error: `${quote(value)} must be a time such as "5s" or "1m"` }
+  if (!match) return invalid(`${quote(value)} must be a time such as "5s" or "1m"`)
   return Math.floor((Number(match[1]) * MS_PER[match[2] ?? 'ms']!) / 1000)
 })
 
@@ -80,15 +83,15 @@ export type BodySize = number | null
 
 const BYTES_PER: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }
 
-function bytes(amount: string, unit: string, value: string): BodySize | { error: string } {
+function bytes(amount: string, unit: string, value: string): BodySize | Invalid {
   const size = Number(amount) * BYTES_PER[unit.toLowerCase()]!
-  return Number.isSafeInteger(size) ? size : { error: `${quote(value)} is too large` }
+  return Number.isSafeInteger(size) ? size : invalid(`${quote(value)} is too large`)
 }
 
 /** An NGINX size (`1000`, `8k`, `8m`, `1g`, either case); `0` means no limit, as `client_max_body_size 0`. */
 export const nginxSize = parser((value) => {
   const match = /^(\d{1,12})([kKmMgG]?)$/.exec(value.trim())
-  if (!match) return { error: `${quote(value)} must be a size such as "8m", "512k" or "0" (no limit)` }
+  if (!match) return invalid(`${quote(value)} must be a size such as "8m", "512k" or "0" (no limit)`)
   return /^0+$/.test(match[1]!) ? null : bytes(match[1]!, match[2]!, value)
 })
 
@@ -96,8 +99,8 @@ export const nginxSize = parser((value) => {
 export const haproxySize = parser((value) => {
   if (value.trim() === 'unlimited') return null
   const match = /^(\d{1,12})([kmg]?)$/.exec(value.trim())
-  if (!match) return { error: `${quote(value)} must be a size such as "8m", "512k" or "unlimited"` }
-  return /^0+$/.test(match[1]!) ? { error: `${quote(value)} must be larger than zero (or "unlimited")` } : bytes(match[1]!, match[2]!, value)
+  if (!match) return invalid(`${quote(value)} must be a size such as "8m", "512k" or "unlimited"`)
+  return /^0+$/.test(match[1]!) ? invalid(`${quote(value)} must be larger than zero (or "unlimited")`) : bytes(match[1]!, match[2]!, value)
 })
 
 /** Source ranges as HAProxy's `src` ACL reads them: IPv4 or IPv6, with or without a prefix length. */
@@ -107,14 +110,14 @@ export interface SourceRanges {
   exceptions: string[]
 }
 
-function cidr(entry: string): string | { error: string } {
+function cidr(entry: string): string | Invalid {
   const [address = '', prefix, extra] = entry.split('/')
-  if (extra !== undefined) return { error: `${quote(entry)} must be an IP address or CIDR` }
+  if (extra !== undefined) return invalid(`${quote(entry)} must be an IP address or CIDR`)
   const v4 = isIpv4(address)
-  if (!v4 && !isIpv6(address)) return { error: `${quote(entry)} must be an IPv4 or IPv6 address or CIDR such as "10.0.0.0/8"` }
+  if (!v4 && !isIpv6(address)) return invalid(`${quote(entry)} must be an IPv4 or IPv6 address or CIDR such as "10.0.0.0/8"`)
   if (prefix === undefined) return address
   const max = v4 ? 32 : 128
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return { error: `${quote(entry)} has a prefix length outside 0 to ${max}` }
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return invalid(`${quote(entry)} has a prefix length outside 0 to ${max}`)
   return `${address}/${Number(prefix)}`
 }
 
@@ -124,11 +127,11 @@ function sourceRanges(allowExceptions: boolean) {
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean)
-    if (entries.length === 0) return { error: 'must list at least one IP address or CIDR' }
+    if (entries.length === 0) return invalid('must list at least one IP address or CIDR')
     const result: SourceRanges = { ranges: [], exceptions: [] }
     for (const entry of entries) {
       const except = entry.startsWith('!')
-      if (except && !allowExceptions) return { error: `${quote(entry)}: "!" exceptions are haproxy-ingress's, not this annotation's` }
+      if (except && !allowExceptions) return invalid(`${quote(entry)}: "!" exceptions are haproxy-ingress's, not this annotation's`)
       const parsed = cidr(except ? entry.slice(1) : entry)
       if (typeof parsed !== 'string') return parsed
       ;(except ? result.exceptions : result.ranges).push(parsed)
@@ -146,7 +149,7 @@ export const cidrListWithExceptions = sourceRanges(true)
 export function statusCode(allowed: readonly number[]) {
   return parser((value) => {
     const code = Number(value.trim())
-    return allowed.includes(code) && /^\d{3}$/.test(value.trim()) ? code : { error: `${quote(value)} must be one of ${allowed.join(', ')}` }
+    return allowed.includes(code) && /^\d{3}$/.test(value.trim()) ? code : invalid(`${quote(value)} must be one of ${allowed.join(', ')}`)
   })
 }
 
@@ -158,15 +161,15 @@ export const REDIRECT_CODES = [301, 302, 303, 307, 308] as const
  * variable (`$host`, `$request_uri`), which HAProxy would send as text.
  */
 export const absoluteUrl = parser((value) => {
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return { error: `${quote(value)} must not contain whitespace or control characters` }
-  if (value.includes('$')) return { error: `${quote(value)} contains an NGINX variable ("$…"), which hapedge cannot expand` }
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return invalid(`${quote(value)} must not contain whitespace or control characters`)
+  if (value.includes('$')) return invalid(`${quote(value)} contains an NGINX variable ("$…"), which hapedge cannot expand`)
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    return { error: `${quote(value)} must be an absolute URL such as "https://example.com/"` }
+    return invalid(`${quote(value)} must be an absolute URL such as "https://example.com/"`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `${quote(value)} must be an http or https URL` }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`${quote(value)} must be an http or https URL`)
   return value
 })
 
@@ -182,10 +185,10 @@ export const hostList = parser((value) => {
     .split(',')
     .map((host) => host.trim())
     .filter(Boolean)
-  if (hosts.length === 0) return { error: 'must list at least one host name' }
+  if (hosts.length === 0) return invalid('must list at least one host name')
   for (const host of hosts) {
     const result = hostname.safeParse(host)
-    if (!result.success) return { error: result.error.issues[0]?.message ?? `${quote(host)} must be a host name` }
+    if (!result.success) return invalid(result.error.issues[0]?.message ?? `${quote(host)} must be a host name`)
   }
   return hosts
 })
@@ -202,10 +205,10 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
 export const objectRef = parser<ObjectRef>((value) => {
   const parts = value.trim().split('/')
   const [first = '', second] = parts
-  if (parts.length > 2) return { error: `${quote(value)} must be "name" or "namespace/name"` }
-  if (second === undefined) return NAME.test(first) ? { name: first } : { error: `${quote(value)} must be an object name` }
-  if (!NAMESPACE.test(first)) return { error: `${quote(first)} must be a namespace name` }
-  if (!NAME.test(second)) return { error: `${quote(second)} must be an object name` }
+  if (parts.length > 2) return invalid(`${quote(value)} must be "name" or "namespace/name"`)
+  if (second === undefined) return NAME.test(first) ? { name: first } : invalid(`${quote(value)} must be an object name`)
+  if (!NAMESPACE.test(first)) return invalid(`${quote(first)} must be a namespace name`)
+  if (!NAME.test(second)) return invalid(`${quote(second)} must be an object name`)
   return { namespace: first, name: second }
 })
 
@@ -220,9 +223,9 @@ function tokenList(what: string, allowStar: boolean) {
       .split(',')
       .map((item) => item.trim())
       .filter(Boolean)
-    if (items.length === 0) return { error: `must list at least one ${what}` }
+    if (items.length === 0) return invalid(`must list at least one ${what}`)
     const bad = items.find((item) => !(TOKEN.test(item) || (allowStar && item === '*')))
-    return bad === undefined ? items : { error: `${quote(bad)} must be a ${what}` }
+    return bad === undefined ? items : invalid(`${quote(bad)} must be a ${what}`)
   })
 }
 
@@ -237,9 +240,9 @@ export const methodList = parser((value) => {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean)
-  if (methods.length === 0) return { error: 'must list at least one HTTP method' }
+  if (methods.length === 0) return invalid('must list at least one HTTP method')
   const bad = methods.find((method) => !/^[A-Za-z]+$/.test(method) && method !== '*')
-  return bad === undefined ? methods.map((method) => method.toUpperCase()) : { error: `${quote(bad)} must be an HTTP method` }
+  return bad === undefined ? methods.map((method) => method.toUpperCase()) : invalid(`${quote(bad)} must be an HTTP method`)
 })
 
 export interface Header {
@@ -247,9 +250,9 @@ export interface Header {
   value: string
 }
 
-function header(name: string, value: string, line: string): Header | { error: string } {
-  if (!TOKEN.test(name)) return { error: `${quote(line)}: ${quote(name)} must be a header name` }
-  if (!FIELD_VALUE.test(value)) return { error: `${quote(line)}: the value must not contain control characters` }
+function header(name: string, value: string, line: string): Header | Invalid {
+  if (!TOKEN.test(name)) return invalid(`${quote(line)}: ${quote(name)} must be a header name`)
+  if (!FIELD_VALUE.test(value)) return invalid(`${quote(line)}: the value must not contain control characters`)
   return { name, value }
 }
 
@@ -262,15 +265,15 @@ export const headerLines = parser((value) => {
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
-  if (lines.length === 0) return { error: 'must set at least one header' }
+  if (lines.length === 0) return invalid('must set at least one header')
   const headers: Header[] = []
   for (const line of lines) {
     const match = /^([^\s:]+):?\s+(.*)$/.exec(line) ?? /^([^\s:]+):()$/.exec(line)
-    if (!match) return { error: `${quote(line)} must be "Name value"` }
+    if (!match) return invalid(`${quote(line)} must be "Name value"`)
     const raw = match[2]!.trim()
     const unquoted = /^"(.*)"$/.exec(raw)?.[1] ?? raw
     const parsed = header(match[1]!, unquoted, line)
-    if ('error' in parsed) return parsed
+    if (parsed instanceof Invalid) return parsed
     headers.push(parsed)
   }
   return headers
@@ -284,12 +287,12 @@ export const headerPairs = parser((value) => {
     .map((item) => item.trim())
     .filter(Boolean)) {
     const at = pair.indexOf(':')
-    if (at < 0) return { error: `${quote(pair)} must be "name: value" (a name alone copies the client's header, which hapedge does already)` }
+    if (at < 0) return invalid(`${quote(pair)} must be "name: value" (a name alone copies the client's header, which hapedge does already)`)
     const parsed = header(pair.slice(0, at).trim(), pair.slice(at + 1).trim(), pair)
-    if ('error' in parsed) return parsed
+    if (parsed instanceof Invalid) return parsed
     headers.push(parsed)
   }
-  return headers.length > 0 ? headers : { error: 'must set at least one header' }
+  return headers.length > 0 ? headers : invalid('must set at least one header')
 })
 
 /** Which origins CORS allows: any, a list (each echoed back when it matches), or haproxytech's regular expression. */
@@ -303,10 +306,10 @@ export const corsOrigins = parser<CorsOrigins>((value) => {
     .split(',')
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean)
-  if (items.length === 0) return { error: 'must be "*" or list at least one origin' }
-  if (items.includes('*')) return items.length === 1 ? { any: true } : { error: '"*" cannot be combined with origins' }
+  if (items.length === 0) return invalid('must be "*" or list at least one origin')
+  if (items.includes('*')) return items.length === 1 ? { any: true } : invalid('"*" cannot be combined with origins')
   const bad = items.find((item) => !ORIGIN.test(item))
-  return bad === undefined ? { origins: items } : { error: `${quote(bad)} must be an origin such as "https://example.com" or "https://*.example.com:8443"` }
+  return bad === undefined ? { origins: items } : invalid(`${quote(bad)} must be an origin such as "https://example.com" or "https://*.example.com:8443"`)
 })
 
 /** haproxytech's `cors-allow-origin`: `*`, one origin, or a regular expression matched against `Origin`. */
@@ -314,34 +317,34 @@ export const corsOriginOrPattern = parser<CorsOrigins>((value) => {
   const trimmed = value.trim()
   if (trimmed === '*') return { any: true }
   if (ORIGIN.test(trimmed.toLowerCase())) return { origins: [trimmed.toLowerCase()] }
-  if (/[\s\u0000-\u001f]/.test(trimmed) || trimmed === '') return { error: `${quote(value)} must be "*", an origin or a regular expression` }
+  if (/[\s\u0000-\u001f]/.test(trimmed) || trimmed === '') return invalid(`${quote(value)} must be "*", an origin or a regular expression`)
   try {
     new RegExp(trimmed)
   } catch {
-    return { error: `${quote(value)} is not a valid regular expression` }
+    return invalid(`${quote(value)} is not a valid regular expression`)
   }
   return { pattern: trimmed }
 })
 
 /** A cookie name: an RFC 6265 token. */
-export const cookieName = parser((value) => (TOKEN.test(value.trim()) ? value.trim() : { error: `${quote(value)} must be a cookie name (an RFC 6265 token)` }))
+export const cookieName = parser((value) => (TOKEN.test(value.trim()) ? value.trim() : invalid(`${quote(value)} must be a cookie name (an RFC 6265 token)`)))
 
 /** A cookie's SameSite attribute, capitalised as browsers document it. */
 export const sameSite = parser((value) => {
   const known = ['None', 'Lax', 'Strict'] as const
   const found = known.find((name) => name.toLowerCase() === value.trim().toLowerCase())
-  return found ?? { error: `${quote(value)} must be None, Lax or Strict` }
+  return found ?? invalid(`${quote(value)} must be None, Lax or Strict`)
 })
 
 /** A cookie's Domain attribute. */
 export const cookieDomain = parser((value) => {
   const domain = value.trim().replace(/^\./, '')
-  return hostname.safeParse(domain).success && !domain.startsWith('*') ? domain : { error: `${quote(value)} must be a domain name` }
+  return hostname.safeParse(domain).success && !domain.startsWith('*') ? domain : invalid(`${quote(value)} must be a domain name`)
 })
 
 /** One of a few words, matched without regard to case, returned as the canonical spelling. */
 export function oneOf<const T>(words: Readonly<Record<string, T>>, describe: string) {
-  return parser<T>((value) => words[value.trim().toLowerCase()] ?? { error: `${quote(value)} must be ${describe}` })
+  return parser<T>((value) => words[value.trim().toLowerCase()] ?? invalid(`${quote(value)} must be ${describe}`))
 }
 
 /** How a backend is spoken to: TLS or not, HTTP/1.1 or HTTP/2 (gRPC is HTTP/2). */
@@ -359,7 +362,7 @@ export const nginxHashBy = parser<HashBy>((value) => {
   if (header) return { header: header[1]!.replaceAll('_', '-') }
   const cookie = /^\$cookie_([A-Za-z0-9_]+)$/.exec(variable)
   if (cookie) return { cookie: cookie[1]! }
-  return { error: `${quote(value)} must be one NGINX variable: $remote_addr, $request_uri, $http_<header> or $cookie_<name>` }
+  return invalid(`${quote(value)} must be one NGINX variable: $remote_addr, $request_uri, $http_<header> or $cookie_<name>`)
 })
 
 /** hapedge's own spelling of a hash key: `source`, `uri`, `header:<name>` or `cookie:<name>`. */
@@ -369,5 +372,5 @@ export const hashBy = parser<HashBy>((value) => {
   if (kind === 'uri' && name === undefined) return { uri: true }
   if (kind === 'header' && name && TOKEN.test(name)) return { header: name.toLowerCase() }
   if (kind === 'cookie' && name && TOKEN.test(name)) return { cookie: name }
-  return { error: `${quote(value)} must be "source", "uri", "header:<name>" or "cookie:<name>"` }
+  return invalid(`${quote(value)} must be "source", "uri", "header:<name>" or "cookie:<name>"`)
 })
