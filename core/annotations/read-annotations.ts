@@ -43,8 +43,7 @@ export const annotationPath = (key: string) => formatPath(['metadata', 'annotati
  * business and are skipped. Pure: the Secrets and ConfigMaps named are read by the engine.
  */
 export function readAnnotations(annotations: Readonly<Record<string, string>>): AnnotationReading {
-  const warnings: AnnotationNotice[] = []
-  const refusals: AnnotationNotice[] = []
+  const notices: Notices = { warnings: [], refusals: [] }
   const candidates = new Map<FeatureName, Candidate[]>()
   const known = Object.keys(annotations)
     .sort()
@@ -52,56 +51,83 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
       const found = prefixOf(key)
       return found ? [{ key, value: annotations[key]!, ...found }] : []
     })
-
-  for (const { key, value, prefix, rank, suffix } of known) {
-    const { vocabularies } = prefix
-    if (isSnippet(vocabularies, suffix)) {
-      const directive = accessDirectiveIn(value)
-      if (directive)
-        refusals.push({
-          annotation: key,
-          reason: `a raw configuration snippet that restricts access (${directive}); hapedge never runs other controllers' snippets, so the routes are refused rather than served open`,
-        })
-      else warnings.push({ annotation: key, reason: 'a raw configuration snippet: refused, never passed on to HAProxy' })
-      continue
-    }
-    const restriction = unhonouredRestriction(vocabularies, prefix.prefix, suffix, value)
-    if (restriction) {
-      refusals.push({ annotation: key, reason: `${restriction}, so the routes are refused rather than served open` })
-      continue
-    }
-    const spelling = vocabularies.map((vocabulary) => spellingOf(vocabulary, suffix)).find((found) => found !== undefined)
-    if (!spelling) {
-      if (!(vocabularies.includes('haproxytech') && suffix === SOURCE_HEADER_SUFFIX))
-        warnings.push({ annotation: key, reason: unsupportedReason(prefix, suffix) })
-      continue
-    }
-    const sibling: Sibling = (name) => annotations[prefix.prefix + name]
-    const parsed = spelling.schema(sibling).safeParse(value)
-    if (!parsed.success) {
-      const notice = { annotation: key, reason: `${annotationPath(key)}: ${parsed.error.issues[0]?.message ?? 'invalid value'}` }
-      if (restrictsAccess(spelling.feature))
-        refusals.push({ ...notice, reason: `${notice.reason}; it restricts access, so the routes are refused rather than served open` })
-      else warnings.push({ ...notice, reason: `${notice.reason}; ignored` })
-      continue
-    }
-    const list = candidates.get(spelling.feature) ?? []
-    candidates.set(spelling.feature, [...list, { key, rank, spelling, value: parsed.data, sibling }])
+  for (const entry of known) {
+    const candidate = readOne(entry, (name) => annotations[entry.prefix.prefix + name], notices)
+    if (candidate) candidates.set(candidate.spelling.feature, [...(candidates.get(candidate.spelling.feature) ?? []), candidate])
   }
+  const { features, sources, honoured } = resolve(candidates, notices)
+  checkAuthentication(features, sources, notices)
+  checkSourceHeader(known, features, notices)
+  const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
+  return { features: features as Features, sources, honoured: honoured.sort(), warnings: notices.warnings.sort(byKey), refusals: notices.refusals.sort(byKey) }
+}
 
+interface Notices {
+  warnings: AnnotationNotice[]
+  refusals: AnnotationNotice[]
+}
+
+interface KnownAnnotation {
+  key: string
+  value: string
+  prefix: Prefix
+  rank: number
+  suffix: string
+}
+
+/** One annotation, in this order: a raw snippet, an unhonoured restriction, a feature's value, or unsupported. */
+function readOne({ key, value, prefix, rank, suffix }: KnownAnnotation, sibling: Sibling, { warnings, refusals }: Notices): Candidate | undefined {
+  const { vocabularies } = prefix
+  if (isSnippet(vocabularies, suffix)) {
+    const directive = accessDirectiveIn(value)
+    if (directive)
+      refusals.push({
+        annotation: key,
+        reason: `a raw configuration snippet that restricts access (${directive}); hapedge never runs other controllers' snippets, so the routes are refused rather than served open`,
+      })
+    else warnings.push({ annotation: key, reason: 'a raw configuration snippet: refused, never passed on to HAProxy' })
+    return undefined
+  }
+  const restriction = unhonouredRestriction(vocabularies, prefix.prefix, suffix, value)
+  if (restriction) {
+    refusals.push({ annotation: key, reason: `${restriction}, so the routes are refused rather than served open` })
+    return undefined
+  }
+  const spelling = vocabularies.map((vocabulary) => spellingOf(vocabulary, suffix)).find((found) => found !== undefined)
+  if (!spelling) {
+    // haproxytech's src-ip-header is judged once the source lists are known (checkSourceHeader).
+    if (!(vocabularies.includes('haproxytech') && suffix === SOURCE_HEADER_SUFFIX))
+      warnings.push({ annotation: key, reason: unsupportedReason(prefix, suffix) })
+    return undefined
+  }
+  const parsed = spelling.schema(sibling).safeParse(value)
+  if (parsed.success) return { key, rank, spelling, value: parsed.data, sibling }
+  const reason = `${annotationPath(key)}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`
+  if (restrictsAccess(spelling.feature))
+    refusals.push({ annotation: key, reason: `${reason}; it restricts access, so the routes are refused rather than served open` })
+  else warnings.push({ annotation: key, reason: `${reason}; ignored` })
+  return undefined
+}
+
+/**
+ * Per feature, the earliest prefix (then the earliest spelling) wins; a candidate that reads
+ * differently is named in a warning, one that agrees is honoured too. Then what the winners imply
+ * fills the features nobody set.
+ */
+function resolve(candidates: Map<FeatureName, Candidate[]>, { warnings }: Notices) {
   const features: Record<string, unknown> = {}
   const sources: Record<string, string> = {}
-  const winners: Candidate[] = []
   const honoured: string[] = []
+  const winners: Candidate[] = []
   for (const [feature, list] of candidates) {
-    const [winner, ...others] = [...list].sort((a, b) => a.rank - b.rank || spellingRank(a.spelling) - spellingRank(b.spelling))
-    features[feature] = winner!.value
-    sources[feature] = winner!.key
-    winners.push(winner!)
-    honoured.push(winner!.key)
+    const [winner, ...others] = [...list].sort((a, b) => a.rank - b.rank || spellingRank(a.spelling) - spellingRank(b.spelling)) as [Candidate, ...Candidate[]]
+    features[feature] = winner.value
+    sources[feature] = winner.key
+    winners.push(winner)
+    honoured.push(winner.key)
     for (const other of others)
-      if (canonical(other.value) === canonical(winner!.value)) honoured.push(other.key)
-      else warnings.push({ annotation: other.key, reason: `disagrees with ${winner!.key} (${describe(winner!.value)}), which takes precedence; ignored` })
+      if (canonical(other.value) === canonical(winner.value)) honoured.push(other.key)
+      else warnings.push({ annotation: other.key, reason: `disagrees with ${winner.key} (${describe(winner.value)}), which takes precedence; ignored` })
   }
   for (const winner of winners)
     for (const [feature, value] of Object.entries(winner.spelling.implies?.(winner.value, winner.sibling) ?? {}))
@@ -109,11 +135,7 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
         features[feature] = value
         sources[feature] = `${winner.key} (implied)`
       }
-
-  checkAuthentication(features, sources, warnings, refusals)
-  checkSourceHeader(known, features, warnings, refusals)
-  const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
-  return { features: features as Features, sources, honoured: honoured.sort(), warnings: warnings.sort(byKey), refusals: refusals.sort(byKey) }
+  return { features, sources, honoured }
 }
 
 /**
@@ -121,7 +143,7 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
  * refused. A Secret without a method is ignored by ingress-nginx and haproxytech, which then serve
  * the routes open; hapedge checks it instead (never open) and says so.
  */
-function checkAuthentication(features: Record<string, unknown>, sources: Record<string, string>, warnings: AnnotationNotice[], refusals: AnnotationNotice[]) {
+function checkAuthentication(features: Record<string, unknown>, sources: Record<string, string>, { warnings, refusals }: Notices) {
   const type = sources['auth-type']
   const secret = sources['auth-secret']
   if (type && !secret) {
@@ -146,12 +168,7 @@ function checkAuthentication(features: Record<string, unknown>, sources: Record<
  * would check the connection's address, the proxy in front: a list that admits the proxy would then
  * admit everyone. With a source list it is refused; alone it only warns.
  */
-function checkSourceHeader(
-  known: { key: string; prefix: Prefix; suffix: string }[],
-  features: Record<string, unknown>,
-  warnings: AnnotationNotice[],
-  refusals: AnnotationNotice[],
-) {
+function checkSourceHeader(known: KnownAnnotation[], features: Record<string, unknown>, { warnings, refusals }: Notices) {
   for (const { key, prefix, suffix } of known) {
     if (!prefix.vocabularies.includes('haproxytech') || suffix !== SOURCE_HEADER_SUFFIX) continue
     const lists = 'allowlist-source-range' in features || 'denylist-source-range' in features
