@@ -6,6 +6,7 @@ import { errorBody } from '../../../core/api/error-body.ts'
 import { clusterDetailAnswer, fleetAnswer } from '../../../core/api/fleet-answers.ts'
 import { headAnswer } from '../../../core/api/head-answer.ts'
 import { diffAnswer, historyAnswer, movedAnswer } from '../../../core/api/history-answers.ts'
+import { resyncBegunAnswer, resyncFinishAnswer, resyncPageAnswer } from '../../../core/api/resync-answers.ts'
 import { routesAnswer } from '../../../core/api/routes-answer.ts'
 import { statusAnswer } from '../../../core/api/status-answer.ts'
 import { auditAnswer, writeAnswer } from '../../../core/api/write-answer.ts'
@@ -67,6 +68,15 @@ describe('the answers of the HTTP API parse with the schemas in core/api/', () =
 
     const refused = await parsed(errorBody, await h.call('GET', '/v1/clusters/prod/head?have=nope', token), 400)
     expect(refused.error.path).toBe('have')
+
+    const begun = await parsed(resyncBegunAnswer, await h.call('POST', '/v1/clusters/prod/resync', token), 201)
+    const page = await parsed(
+      resyncPageAnswer,
+      await h.call('PUT', `/v1/clusters/prod/resync/${begun.session}/pages/0`, token, { apiVersion: 'v1', kind: 'List', items: objects }),
+    )
+    expect(page.items).toBe(objects.length)
+    const finished = await parsed(resyncFinishAnswer, await h.call('POST', `/v1/clusters/prod/resync/${begun.session}/finish`, token, { pages: 1 }))
+    expect(finished.done).toBe(true)
   })
 
   it('every admin answer kind, from a cluster with history, a rollback and a release', async () => {
