@@ -11,12 +11,15 @@ import { withLock } from './disk-lock.ts'
 import type { LockTiming } from './disk-lock.ts'
 import { isReservedName, keyPath, lockPathFor, prefixDirectory, tempPathFor } from './disk-paths.ts'
 import { syncDirectory, writeDurably } from './durable-file.ts'
+import { StagedPuts, type Staging } from './disk-staging.ts'
 
 export interface DiskStoreOptions {
   /** The directory that holds every object, as files at the keys' relative paths. */
   root: string
   /** Per-key lock timing; the defaults suit a local disk. */
   lock?: Partial<LockTiming>
+  /** Puts that may be staged until their group's next conditional put (see StagedPuts); none by default. */
+  staging?: Staging
 }
 
 const DEFAULT_LOCK: LockTiming = { staleMs: 5_000, timeoutMs: 15_000 }
@@ -30,13 +33,16 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * and renames it over the target, so readers see the old or the new object whole; a conditional
  * put does its check and rename under a per-key lock file, a compare-and-swap across processes.
  * (An unconditional put takes no lock: most are content-addressed nodes and blobs, and a lock
- * file made and removed for each was two more journaled file operations per object.) The etag
- * is the content's SHA-256.
+ * file made and removed for each was two more journaled file operations per object.) With
+ * `staging`, the puts it names wait unsynced until their group's next conditional put, which
+ * makes them durable and puts them in place first (StagedPuts). The etag is the content's SHA-256.
  */
 export function createDiskStore(options: DiskStoreOptions): ObjectStore {
   if (!options.root) throw new Error('disk store: options.root is required')
   const root = resolve(options.root)
   const timing = { ...DEFAULT_LOCK, ...options.lock }
+  const { staging } = options
+  const staged = new StagedPuts(root)
 
   /** Runs `fn` with the key's path, turning a refused key or a failure into a StorageError. */
   async function at<T>(operation: StorageError['operation'], key: string, fn: (path: string) => Promise<T>): Promise<T | undefined> {
@@ -51,17 +57,24 @@ export function createDiskStore(options: DiskStoreOptions): ObjectStore {
   return {
     get: (key) =>
       at('get', key, async (path) => {
-        const body = new Uint8Array(await readFile(path))
+        const body = new Uint8Array(await readFile(staged.readable(path)))
         return { body, etag: sha256(body), size: body.length }
       }),
     head: (key) =>
       at('head', key, async (path) => {
-        const { size } = await stat(path)
-        return { etag: await fileEtag(path), size }
+        const readable = staged.readable(path)
+        const { size } = await stat(readable)
+        return { etag: await fileEtag(readable), size }
       }),
     put: (key, body, condition) =>
       at('put', key, async (path) => {
         const bytes = toBytes(body)
+        if (staging && !condition && staging.staged(key)) {
+          await staged.put(staging.group(key), path, bytes)
+          return sha256(bytes)
+        }
+        // What this conditional put may name is made durable first.
+        if (staging && condition) await staged.flush(staging.group(key))
         const temp = tempPathFor(path)
         await writeDurably(temp, bytes).catch(async (error: NodeJS.ErrnoException) => {
           if (error.code !== 'ENOENT') throw error
@@ -87,7 +100,11 @@ export function createDiskStore(options: DiskStoreOptions): ObjectStore {
       }),
     list: (prefix) => listFiles(root, prefix),
     async delete(keys) {
-      for (const key of keys) await at('delete', key, (path) => withLock(lockPathFor(path), timing, () => rm(path, { force: true })))
+      for (const key of keys)
+        await at('delete', key, async (path) => {
+          await staged.drop(path)
+          await withLock(lockPathFor(path), timing, () => rm(path, { force: true }))
+        })
     },
   }
 }

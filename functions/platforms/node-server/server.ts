@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../../adapters/storage/disk-store.ts'
+import { clusterNodeStaging } from '../../adapters/storage/disk-staging.ts'
 import { fairStore } from '../../adapters/storage/fair-store.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
@@ -23,7 +24,7 @@ export async function nodeServer(dataDir: string, environment: Record<string, st
   const admin = await adminToken(dataDir, environment)
   const sealing = (await nodeDeploymentSecrets(dataDir, { create: true }, environment))!
   const app = platformApp({
-    store: fairStore(createDiskStore({ root: dataDir })),
+    store: fairStore(createDiskStore({ root: dataDir, staging: clusterNodeStaging })),
     adminToken: admin.token,
     hash: nodeSha256,
     gzip: nodeGzip,

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { clusterNodeStaging } from '../../../../functions/adapters/storage/disk-staging.ts'
+import { createDiskStore } from '../../../../functions/adapters/storage/disk-store.ts'
+import { objectStoreContract } from '../../../support/contracts/object-store-contract.ts'
+import { makeTempDir, removeTempDir } from '../../../support/temp-dir.ts'
+
+objectStoreContract('disk with staged nodes', async () => {
+  const root = await makeTempDir('hapedge-disk-staging')
+  return { store: createDiskStore({ root, staging: clusterNodeStaging }), honoursConditions: true, cleanup: () => removeTempDir(root) }
+})
+
+const text = async (body: Promise<{ body: Uint8Array } | undefined>) => new TextDecoder().decode((await body)!.body)
+
+describe('a disk store that stages a cluster’s nodes', () => {
+  it('serves a staged node at once, and puts it in place, durable, only when the cluster’s next conditional put runs', async () => {
+    const root = await makeTempDir('hapedge-disk-staging')
+    try {
+      const store = createDiskStore({ root, staging: clusterNodeStaging })
+      const nodes = Array.from({ length: 100 }, (_, i) => `clusters/a/nodes/${String(i).padStart(4, '0')}`)
+      await Promise.all(nodes.map((key) => store.put(key, `node ${key}`)))
+      await store.put('clusters/b/nodes/x', 'b’s node')
+      expect(await text(store.get(nodes[7]!))).toBe(`node ${nodes[7]}`)
+      expect((await store.head(nodes[7]!))?.size).toBe(`node ${nodes[7]}`.length)
+      expect(existsSync(join(root, nodes[7]!))).toBe(false)
+      // Another cluster's HEAD, or an unconditional put, flushes nothing of cluster a.
+      await store.put('clusters/b/HEAD', 'b', { ifNoneMatch: '*' })
+      await store.put('clusters/a/last-event', 'now')
+      expect(existsSync(join(root, nodes[7]!))).toBe(false)
+      expect(existsSync(join(root, 'clusters/b/nodes/x'))).toBe(true)
+
+      expect(await store.put('clusters/a/HEAD', 'a', { ifNoneMatch: '*' })).toBeDefined()
+      for (const key of nodes) expect(await readFile(join(root, key), 'utf8')).toBe(`node ${key}`)
+      const listed = []
+      for await (const object of store.list('clusters/a/nodes/')) listed.push(object.key)
+      expect(listed).toEqual(nodes)
+      expect((await readdir(join(root, 'clusters/a/nodes'))).sort()).toEqual(nodes.map((key) => key.split('/').pop()))
+    } finally {
+      await removeTempDir(root)
+    }
+  })
+
+  it('forgets a staged node deleted before its flush, and keeps the last of two puts of one key', async () => {
+    const root = await makeTempDir('hapedge-disk-staging')
+    try {
+      const store = createDiskStore({ root, staging: clusterNodeStaging })
+      await store.put('clusters/a/blobs/gone', 'x')
+      await store.delete(['clusters/a/blobs/gone'])
+      expect(await store.get('clusters/a/blobs/gone')).toBeUndefined()
+      await store.put('clusters/a/blobs/twice', 'first')
+      await store.put('clusters/a/blobs/twice', 'second')
+      await store.put('clusters/a/HEAD', 'a', { ifNoneMatch: '*' })
+      expect(existsSync(join(root, 'clusters/a/blobs/gone'))).toBe(false)
+      expect(await readFile(join(root, 'clusters/a/blobs/twice'), 'utf8')).toBe('second')
+      // No temp file is left behind.
+      expect(await readdir(join(root, 'clusters/a/blobs'))).toEqual(['twice'])
+    } finally {
+      await removeTempDir(root)
+    }
+  })
+})
