@@ -143,7 +143,8 @@ const ingressNginx: Spelling[] = [
   nginx('proxy-ssl-verify', 'proxy-ssl-verify', '#backend-certificate-authentication'),
   nginx('proxy-ssl-name', 'proxy-ssl-name', '#backend-certificate-authentication'),
   nginx('proxy-ssl-server-name', 'proxy-ssl-server-name', '#backend-certificate-authentication'),
-  // configmap.md#load-balance: "round_robin" or "ewma"; EWMA has no HAProxy algorithm.
+  // "similar to load-balance in ConfigMap" (#custom-nginx-load-balancing); its values round_robin and ewma were not in the
+  // stored pages read here (configmap.md was not read; secondary sources agree). EWMA has no HAProxy algorithm.
   nginx('load-balance', 'load-balance', '#custom-nginx-load-balancing', {
     schema: oneOf({ round_robin: 'roundrobin' } as const, '"round_robin" (EWMA has no HAProxy equivalent)'),
   }),
@@ -281,6 +282,7 @@ const haproxytech: Spelling[] = [
   ht('server-ca', 'proxy-ssl-secret', '#authentication', { schema: caSecret('tls.crt'), implies: () => ({ 'proxy-ssl-verify': true }) }),
   ht('timeout-server', 'timeout-server', '#timeouts', { schema: haproxyTime }),
   // "Available on: configmap service": the cookie's name, with `insert indirect nocache dynamic` (#cookie-persistence).
+  // haproxytech ignores it on an Ingress; read here for when Services' annotations are read too.
   ht('cookie-persistence', 'session-cookie-name', '#cookie-persistence', { schema: cookieName, implies: () => ({ affinity: 'cookie' }) }),
 ]
 
