@@ -9,11 +9,19 @@ import { z } from 'zod'
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
 const IANA_SERVICE_NAME = /^[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
+
+/*
+ * Each schema's `is…` twin says whether a value passes it, for reading the common forms of
+ * objects without zod (fast-read.ts): it must accept exactly what the schema accepts.
+ */
 
 export const dnsLabel = z
   .string()
   .max(63, 'must be at most 63 characters')
   .regex(DNS_LABEL, 'must be a DNS label (RFC 1123: lowercase letters, digits and "-")')
+
+export const isDnsLabel = (value: unknown): value is string => typeof value === 'string' && value.length <= 63 && DNS_LABEL.test(value)
 
 export const dnsSubdomain = z
   .string()
@@ -25,6 +33,9 @@ export const objectName = dnsSubdomain.refine((name) => name.split('.').every((l
   message: 'each label must be at most 63 characters',
 })
 
+export const isObjectName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 253 && DNS_SUBDOMAIN.test(value) && value.split('.').every((label) => label.length <= 63)
+
 /** An Ingress host: a DNS name, optionally with one leading `*.` label; never an IP address. */
 export const hostname = z
   .string()
@@ -32,6 +43,8 @@ export const hostname = z
   .refine((host) => isHostname(host), {
     error: (issue) => `${quote(issue.input)} must be a DNS name (RFC 1123) with at most one leading "*." label, not an IP address`,
   })
+
+export const isHostnameField = (value: unknown): value is string => typeof value === 'string' && value.length <= 253 && isHostname(value)
 
 function isHostname(host: string): boolean {
   const name = host.startsWith('*.') ? host.slice(2) : host
@@ -55,12 +68,19 @@ export const httpPath = z
     error: (issue) => `${quote(issue.input)} may contain only RFC 3986 path characters (no whitespace, quotes, "#", "?", "%" outside %XX, regular expressions)`,
   })
 
+export const isHttpPath = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 1024 && value.startsWith('/') && HTTP_PATH.test(value)
+
 export const portNumber = z.number().int('must be an integer').min(1, 'must be 1 to 65535').max(65535, 'must be 1 to 65535')
+
+export const isPortNumber = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 65535
 
 export const portName = z
   .string()
   .regex(IANA_SERVICE_NAME, 'must be an IANA service name (at most 15 lowercase letters, digits and "-")')
   .refine((name) => /[a-z]/.test(name), { message: 'must contain at least one letter' })
+
+export const isPortName = (value: unknown): value is string => typeof value === 'string' && IANA_SERVICE_NAME.test(value) && /[a-z]/.test(value)
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
 const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/
@@ -87,10 +107,9 @@ export function isIpv6(address: string): boolean {
 }
 
 /** Kubernetes timestamps are RFC 3339; only their order matters here. */
-export const timestamp = z
-  .string()
-  .max(64)
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/, 'must be an RFC 3339 time')
+export const timestamp = z.string().max(64).regex(TIMESTAMP, 'must be an RFC 3339 time')
+
+export const isTimestamp = (value: unknown): value is string => typeof value === 'string' && value.length <= 64 && TIMESTAMP.test(value)
 
 export const labels = z.record(z.string().max(317), z.string().max(63))
 export const annotations = z.record(z.string().max(317), z.string().max(262144))

@@ -4,6 +4,7 @@ import { ownValue } from '../own-value.ts'
 import { quote } from './fields.ts'
 import { configMap, type ConfigMap } from './config-map.ts'
 import { endpointSlice, type EndpointSlice } from './endpoint-slice.ts'
+import { FAIL, FAST_READERS } from './fast-read.ts'
 import { ingressClass, type IngressClass } from './ingress-class.ts'
 import { ingress, requestedClass, type Ingress } from './ingress.ts'
 import { TLS_SECRET_TYPE, tlsSecret, type TlsSecret } from './secret.ts'
@@ -49,6 +50,8 @@ export function readObject(input: unknown): ReadResult {
   if (!entry) return { status: 'skipped', reason: `${quote(kind)} is not a kind hapedge reads` }
   if (apiVersion !== entry.apiVersion) return { status: 'skipped', reason: `${String(apiVersion)} ${kind} is not read (only ${entry.apiVersion})` }
   if (kind === 'Secret' && input.type !== TLS_SECRET_TYPE) return { status: 'skipped', reason: `Secret of type ${String(input.type)} is not read` }
+  const fast = FAST_READERS[kind as Kind]?.(input) ?? FAIL
+  if (fast !== FAIL) return { status: 'object', object: fast as KubeObject }
   const result = entry.schema.safeParse(input)
   if (result.success) return { status: 'object', object: result.data }
   const invalid = { status: 'invalid', ref: refOf(kind as Kind, input.metadata), issues: issuesFromZod(result.error) } as const

@@ -3,10 +3,13 @@ import { namespacedMetadata } from './metadata.ts'
 
 export const TLS_SECRET_TYPE = 'kubernetes.io/tls'
 
-const base64 = z
-  .string()
-  .max(1 << 20, 'must be at most 1 MiB')
-  .regex(/^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/, 'must be base64')
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/
+const MAX_BASE64 = 1 << 20
+
+const base64 = z.string().max(MAX_BASE64, 'must be at most 1 MiB').regex(BASE64, 'must be base64')
+
+/** Whether a value passes the schema of `tls.crt` and `tls.key` (for fast-read.ts). */
+export const isBase64Field = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_BASE64 && BASE64.test(value)
 
 /** Only `kubernetes.io/tls` Secrets are read; their PEM content is checked where a TLS entry uses them. */
 export const tlsSecret = z.object({
