@@ -8,6 +8,7 @@ import { getHeapStatistics } from 'node:v8'
 import { commitEvents } from '../core/commit/commit-events.ts'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
 import { NodeCache } from '../core/tree/node-cache.ts'
+import { nodeGzip } from '../functions/adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../functions/adapters/storage/disk-store.ts'
 import { collectGarbage } from './stats.ts'
@@ -22,7 +23,7 @@ let peak = before
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 1)
 const started = performance.now()
 const result = await commitEvents(
-  { store: createDiskStore({ root }), cluster, options: {}, context: { nodes: new NodeCache(16 * 1024 * 1024), hash: nodeSha256 } },
+  { store: createDiskStore({ root }), cluster, options: {}, context: { nodes: new NodeCache(16 * 1024 * 1024), hash: nodeSha256, gzip: nodeGzip } },
   events,
 )
 const ms = performance.now() - started
