@@ -17,7 +17,7 @@ import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 import { coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { harness } from './app-harness.ts'
 
-type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
+type AnyObject = Parameters<typeof identityOf>[0] & { metadata: Record<string, unknown> } & Record<string, unknown>
 
 /**
  * A step: a watch event (a put at a version of its own, a change of the n-th object, or its deletion), or
