@@ -2,6 +2,8 @@ import type { Applied } from '../incremental/incremental-cluster.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
 import { rederivesAll } from '../incremental/cluster-wide.ts'
 import { likelyReads } from '../incremental/likely-reads.ts'
+import { ClusterState } from '../model/cluster-state.ts'
+import { Keyspace } from '../snapshot/keyspace.ts'
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
@@ -107,7 +109,10 @@ async function apply(
   const trees = base && (await openTrees(base, loader, ctx.context, keys))
   if (trees) {
     // The settings entry is among the likely reads, so the check after them reads from the cache.
-    await preload(trees.snapshot, trees.manifest, likelyReads(events), loader)
+    const reads = likelyReads(events)
+    // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
+    reads.snapshot.push(...new ClusterState(ctx.options, new Keyspace(trees.snapshot)).ignoredByClassReads())
+    await preload(trees.snapshot, trees.manifest, reads, loader)
     // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
     if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
   }
