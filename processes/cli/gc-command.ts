@@ -38,7 +38,11 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
 
   // Marking reads sealed nodes: the secret `hapedge serve` used (HAPEDGE_SECRET, or the one in the data directory).
   const sealing = await nodeDeploymentSecrets(values.data, { create: false })
-  const { collected: outcomes, sealed } = await runGarbageJob({
+  const {
+    collected: outcomes,
+    sealed,
+    sessions,
+  } = await runGarbageJob({
     store: createDiskStore({ root: values.data }),
     secrets: sealing?.secrets,
     hash: nodeSha256,
@@ -55,6 +59,7 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
         `${cluster}: sealed ${report.sealed} objects stored in the clear before it had a data key${report.complete ? '' : ' — more remain: run again'}`,
       )
   }
+  for (const { cluster, sessions: count, objects } of sessions) console.log(`${cluster}: deleted ${count} expired resync session(s), ${objects} objects`)
   // What crashed writes left on disk: never keys, so nothing above deletes them.
   const roots = values.cluster.length ? values.cluster.map((cluster) => join(values.data, clusterKeys(cluster).root)) : [values.data]
   const leftovers = (await Promise.all(roots.map((root) => removeLeftovers(root, new Date(Date.now() - settings.graceMs))))).flat()
