@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../../../core/ports/clock.ts'
 import { collectExpiredSessions, type ExpiredSessions } from '../../../core/resync/expired-sessions.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { SealPlaintextOutcome } from '../../../core/sealing/seal-plaintext.ts'
+import type { Gzip } from '../../../core/tree/node-body.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { deploymentSecrets } from './deployment-secrets.ts'
 import { sealedStore, sealLeftoverPlaintext } from './sealed-store.ts'
@@ -51,6 +52,8 @@ export interface GarbageJob {
   store: ObjectStore
   secrets: DeploymentSecrets | undefined
   hash: HashText
+  /** How stored nodes are gunzipped while marking (default: the Web standard streams). */
+  gzip?: Gzip
   /** Characters of node text cached per cluster while marking. */
   cacheChars: number
   settings: GarbageSettings
@@ -67,7 +70,7 @@ export interface GarbageJob {
  */
 export async function runGarbageJob(job: GarbageJob): Promise<{ collected: GarbageOutcome[]; sealed: SealPlaintextOutcome[]; sessions: ExpiredSessions[] }> {
   const store = sealedStore(job.store, job.secrets, job.hash)
-  const context = () => ({ nodes: new NodeCache(job.cacheChars), hash: job.hash })
+  const context = () => ({ nodes: new NodeCache(job.cacheChars), hash: job.hash, ...(job.gzip ? { gzip: job.gzip } : {}) })
   const collected = job.clusters
     ? await Promise.all(job.clusters.map(async (cluster) => ({ cluster, report: await collectGarbage(store, cluster, context(), job.settings) })))
     : await collectAllGarbage(store, context, job.settings)
@@ -83,9 +86,10 @@ export async function scheduledGarbageJob(
   environment: Record<string, unknown>,
   hash: HashText,
   cacheChars: number,
+  gzip?: Gzip,
 ): Promise<GarbageOutcome[]> {
   const settings = garbageSettings(environment)
-  const { collected } = await runGarbageJob({ store, secrets: deploymentSecrets(environment), hash, cacheChars, settings })
+  const { collected } = await runGarbageJob({ store, secrets: deploymentSecrets(environment), hash, ...(gzip ? { gzip } : {}), cacheChars, settings })
   for (const outcome of collected) if ('error' in outcome) console.error(`garbage collection of ${outcome.cluster} failed: ${outcome.error}`)
   return collected
 }

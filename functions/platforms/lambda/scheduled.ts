@@ -1,4 +1,5 @@
 import type { GarbageOutcome } from '../../../core/garbage/collect-all-garbage.ts'
+import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { scheduledGarbageJob } from '../composition/garbage-job.ts'
 import { storeOf } from './handler.ts'
@@ -16,5 +17,5 @@ export async function collectGarbageHandler(
   environment: Record<string, string | undefined> = process.env,
 ): Promise<GarbageOutcome[]> {
   const config = readLambdaConfig(environment)
-  return scheduledGarbageJob(storeOf(config), environment, nodeSha256, config.cache.perCluster)
+  return scheduledGarbageJob(storeOf(config), environment, nodeSha256, config.cache.perCluster, nodeGzip)
 }
