@@ -52,9 +52,8 @@ const NOT_A_WORD = /[\s;\\]/
  * keys the entry that matches is the same whatever the order HAProxy holds them in.
  */
 export function mapUpdate(map: string, before: string, after: string): MapUpdate {
-  const old = entriesOf(before)
-  const now = entriesOf(after)
-  const update: MapUpdate = { map, how: 'entries', why: '', add: [], set: [], del: [], entries: now.entries.size }
+  const { old, now, entries } = changedEntries(before, after)
+  const update: MapUpdate = { map, how: 'entries', why: '', add: [], set: [], del: [], entries }
   for (const key of old.entries.keys()) if (!now.entries.has(key)) update.del.push(key)
   for (const [key, value] of now.entries) {
     const was = old.entries.get(key)
@@ -78,18 +77,120 @@ export function mapUpdate(map: string, before: string, after: string): MapUpdate
   return update
 }
 
-/** A map file's entries (`key value` lines, comments and blank lines aside), key → value, and a key found twice. */
-function entriesOf(text: string): { entries: Map<string, string>; repeated?: string } {
+interface Entries {
+  entries: Map<string, string>
+  repeated?: string
+}
+
+/**
+ * The entries of the lines that differ between two map files, and the entries the next one
+ * holds. A change to a map of 50,000 lines touches a few of them, and parsing both files whole
+ * costs the agent tens of milliseconds, so only the lines between the longest common head and
+ * tail are parsed — which is exact when every key there sorts strictly between the head's last
+ * key and the tail's first, as in the files hapedge renders (sorted by key, each key once:
+ * render-maps.ts). Any other file is parsed whole.
+ */
+function changedEntries(before: string, after: string): { old: Entries; now: Entries; entries: number } {
+  const head = lineStart(before, commonPrefix(before, after))
+  const tail = lineAfter(before, before.length - commonSuffix(before, after, Math.min(before.length, after.length) - head))
+  const tailLength = before.length - tail
+  const old = entriesOf(before.slice(head, tail))
+  const now = entriesOf(after.slice(head, after.length - tailLength))
+  const lastOfHead = lastKey(before, head)
+  const firstOfTail = firstKey(before, tail)
+  const inside = (parsed: Entries & { sorted: boolean }) =>
+    parsed.sorted &&
+    [...parsed.entries.keys()].every((key) => (lastOfHead === undefined || lastOfHead < key) && (firstOfTail === undefined || key < firstOfTail))
+  if (inside(old) && inside(now)) return { old, now, entries: countEntries(after) }
+  const whole = entriesOf(after)
+  return { old: entriesOf(before), now: whole, entries: whole.entries.size }
+}
+
+/** A map file's entries (`key value` lines, comments and blank lines aside), key → value, a key found twice, and whether the keys come in strictly increasing order. */
+function entriesOf(text: string): Entries & { sorted: boolean } {
   const entries = new Map<string, string>()
   let repeated: string | undefined
+  let sorted = true
+  let previous: string | undefined
   for (const line of text.split('\n')) {
     if (line.trim() === '' || line.startsWith('#')) continue
     const space = line.indexOf(' ')
     const key = space < 0 ? line : line.slice(0, space)
     if (entries.has(key)) repeated ??= key
+    if (previous !== undefined && !(previous < key)) sorted = false
+    previous = key
     entries.set(key, space < 0 ? '' : line.slice(space + 1))
   }
-  return repeated === undefined ? { entries } : { entries, repeated }
+  return repeated === undefined ? { entries, sorted } : { entries, repeated, sorted }
+}
+
+/** Lines that hold an entry: those that start with a key (not a comment's `#`, not blank). */
+function countEntries(text: string): number {
+  let count = 0
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start)
+    if (!/[\s#]/.test(text[start]!)) count++
+    start = end < 0 ? text.length : end + 1
+  }
+  return count
+}
+
+const BLOCK = 4096
+
+/** How many leading characters the two texts share. */
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i + BLOCK <= n && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  return i
+}
+
+/** How many trailing characters the two texts share, at most `limit`. */
+function commonSuffix(a: string, b: string, limit: number): number {
+  let i = 0
+  while (i + BLOCK <= limit && a.slice(a.length - i - BLOCK, a.length - i) === b.slice(b.length - i - BLOCK, b.length - i)) i += BLOCK
+  while (i < limit && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++
+  return i
+}
+
+/** The start of the line that holds position `at`. */
+function lineStart(text: string, at: number): number {
+  return at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
+}
+
+/** Position `at` if a line starts there, else the start of the next line. */
+function lineAfter(text: string, at: number): number {
+  if (at === 0 || text.charCodeAt(at - 1) === 10) return at
+  const end = text.indexOf('\n', at)
+  return end < 0 ? text.length : end + 1
+}
+
+/** The key of the last entry line before `end`. */
+function lastKey(text: string, end: number): string | undefined {
+  for (let stop = end - 1; stop > 0; ) {
+    const start = text.lastIndexOf('\n', stop - 1) + 1
+    const line = text.slice(start, stop)
+    if (line.trim() !== '' && !line.startsWith('#')) return keyOf(line)
+    stop = start - 1
+  }
+  return undefined
+}
+
+/** The key of the first entry line from `start`. */
+function firstKey(text: string, start: number): string | undefined {
+  for (let from = start; from < text.length; ) {
+    const end = text.indexOf('\n', from)
+    const line = text.slice(from, end < 0 ? text.length : end)
+    if (line.trim() !== '' && !line.startsWith('#')) return keyOf(line)
+    from = end < 0 ? text.length : end + 1
+  }
+  return undefined
+}
+
+function keyOf(line: string): string {
+  const space = line.indexOf(' ')
+  return space < 0 ? line : line.slice(0, space)
 }
 
 /** One runtime step on one map. */

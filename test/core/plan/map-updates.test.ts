@@ -57,6 +57,30 @@ describe('how a map changes at runtime', () => {
     expect(mapUpdate(FILES.exactMap, many, `${many}shop.test/a;b web\n`)).toMatchObject({ how: 'swap', why: 'a key or value a command line cannot carry' })
   })
 
+  it('finds the same changes as a comparison of the whole files, sorted as hapedge renders them or not', () => {
+    const keys = fc.constantFrom(...Array.from({ length: 40 }, (_, i) => `h${i % 4}.test/p${String(i).padStart(2, '0')}`))
+    const file = fc.array(fc.tuple(keys, fc.constantFrom('a', 'b')), { maxLength: 40 })
+    fc.assert(
+      fc.property(file, file, fc.boolean(), (before, after, sorted) => {
+        const shape = (entries: [string, string][]) => {
+          const unique = [...new Map(entries)]
+          return mapFile(sorted ? unique.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : unique)
+        }
+        const [was, is] = [shape(before), shape(after)]
+        const old = new Map(before)
+        const now = new Map(after)
+        const update = mapUpdate(FILES.exactMap, was, is)
+        expect(new Set(update.del)).toEqual(new Set([...old.keys()].filter((key) => !now.has(key))))
+        expect(new Map(update.add.map(({ key, value }) => [key, value]))).toEqual(new Map([...now].filter(([key]) => !old.has(key))))
+        expect(new Map(update.set.map(({ key, value }) => [key, value]))).toEqual(
+          new Map([...now].filter(([key, value]) => old.has(key) && old.get(key) !== value)),
+        )
+        expect(update.entries).toBe(now.size)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('is what the agent’s plan holds for each map it touches, beside the entries it lists', () => {
     const before = new Map([
       [FILES.exactMap, mapFile(paths(50))],
