@@ -82,7 +82,8 @@ async function startTraced(nodeOptions: string[] = []) {
   )
   exited.catch(() => {})
   const close = async () => {
-    await served.stop()
+    // A server that died (its heap ran out: SIGABRT) has no exit left to wait for.
+    if (served.process.exitCode === null && served.process.signalCode === null) await served.stop()
     await removeTempDir(root)
   }
   return { served, data, heap, exited, close }

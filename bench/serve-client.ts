@@ -30,6 +30,9 @@ export async function registerCluster(url: string, adminToken: string, id: strin
 /** A `v1` List of `items` as `PUT …/objects` and a resync page take it, serialized once. */
 export const listBody = (items: readonly unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items })
 
+/** Kept-alive sockets that already ignore their own errors (one listener each, however many requests they carry). */
+const guarded = new WeakSet<object>()
+
 /**
  * An HTTP request by node:http, which waits as long as the server takes (fetch gives up on an
  * answer after 5 minutes, and a large resync on a busy machine takes longer): status and body.
@@ -43,6 +46,12 @@ function send(target: string, method: string, headers: Record<string, string>, b
       response.on('error', reject)
     })
     outgoing.on('error', reject)
+    // A server that answers before the body is all sent (413) closes the socket under the rest of it: the answer counts, not that write's EPIPE.
+    outgoing.on('socket', (socket) => {
+      if (guarded.has(socket)) return
+      guarded.add(socket)
+      socket.on('error', () => {})
+    })
     outgoing.end(body)
   })
 }
