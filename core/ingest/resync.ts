@@ -26,8 +26,25 @@ export function resyncEvents(snapshot: Tree | undefined, items: readonly Record<
   return resyncChanges(snapshot, listedStates(items, options))
 }
 
-/** The events of a resync for the listed states (sorted by key) with keys in `[from, to)`. */
+/**
+ * The order a resync's events apply in, by kind: what Ingresses refer to (their class, the
+ * settings, Services and their endpoints, Secrets) before the Ingresses, so a resync into an
+ * empty cluster derives each host and backend once with what it names, not once without it
+ * and again when it comes. Any order ends in the same state.
+ */
+const KIND_ORDER: Readonly<Record<string, number>> = { IngressClass: 0, ConfigMap: 1, Service: 2, EndpointSlice: 3, Secret: 4, Ingress: 5 }
+
+const kindRank = (event: ResyncEvent) => KIND_ORDER[String(event.object.kind)] ?? Object.keys(KIND_ORDER).length
+const byKind = (a: ResyncEvent, b: ResyncEvent) => kindRank(a) - kindRank(b)
+
+/** The events of a resync for the listed states (sorted by key) with keys in `[from, to)`, in KIND_ORDER, then key order. */
 export function resyncChanges(snapshot: Tree | undefined, listed: readonly ListedState[], from = '', to = END): ResyncEvent[] {
+  const events = mergedChanges(snapshot, listed, from, to)
+  // A stable sort: each kind's events keep their key order.
+  return events.sort(byKind)
+}
+
+function mergedChanges(snapshot: Tree | undefined, listed: readonly ListedState[], from: string, to: string): ResyncEvent[] {
   const events: ResyncEvent[] = []
   let next = lowerBound(listed.length, (i) => listed[i]!.key, from)
   const putListed = (until: string) => {
@@ -80,9 +97,9 @@ export async function loadResyncEvents(snapshot: Tree | undefined, listed: reado
     const [from, to] = [bounds[i]!, bounds[i + 1]!]
     await loadRanges(snapshot, objectTableRanges(from, to), loader)
     // Loaded already; a node the cache evicted meanwhile is loaded again by the rerun of this slice alone.
-    for (const event of await runLoading(() => resyncChanges(snapshot, listed, from, to), loader)) events.push(event)
+    for (const event of await runLoading(() => mergedChanges(snapshot, listed, from, to), loader)) events.push(event)
   }
-  return events
+  return events.sort(byKind)
 }
 
 /** The stored texts per object key in `[from, to)`, in key order: the three tables' scans merged. */

@@ -10,8 +10,8 @@ import type { ClusterOptions } from '../../../core/model/settings.ts'
 import { TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import type { Tree } from '../../../core/tree/tree.ts'
 import { nodeSha256 } from '../../../functions/adapters/hash/node-sha256.ts'
-import { arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
-import { configMap, ingress, service } from '../../support/objects.ts'
+import { arbitraryObject, arbitraryOptions, type identityOf } from '../../support/arbitrary-objects.ts'
+import { configMap, ingress, service, tlsSecret } from '../../support/objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
@@ -192,12 +192,8 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
     expect(listedReads([same!])).toEqual([TABLE.object, TABLE.invalid, TABLE.resourceVersion].map((table) => treeKey(table, 'Service/default/web')))
   })
 
-  it('treats every item as new for a cluster with no snapshot yet', () => {
-    const items = [ingress({ name: 'i1', rules: [] }), service('web')] as Record<string, unknown>[]
-    expect(resyncEvents(undefined, items)).toEqual(
-      [...items]
-        .sort((a, b) => (identityOf(a as AnyObject) < identityOf(b as AnyObject) ? -1 : 1))
-        .map((object) => ({ type: 'MODIFIED', object, resync: true })),
-    )
+  it('treats every item as new for a cluster with no snapshot yet, sending what Ingresses name before them', () => {
+    const [web, shop, secret] = [service('web'), ingress({ name: 'i1', rules: [] }), tlsSecret('shop-tls', 'a', 'b')] as Record<string, unknown>[]
+    expect(resyncEvents(undefined, [shop!, secret!, web!]).map((event) => event.object)).toEqual([web, secret, shop])
   })
 })
