@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { GarbageOutcome } from '../../core/garbage/collect-all-garbage.ts'
 import { clusterKeys } from '../../core/keys/cluster-keys.ts'
+import { nodeGzip } from '../../functions/adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
 import { removeLeftovers } from '../../functions/adapters/storage/disk-leftovers.ts'
 import { createDiskStore } from '../../functions/adapters/storage/disk-store.ts'
@@ -46,6 +47,7 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
     store: createDiskStore({ root: values.data }),
     secrets: sealing?.secrets,
     hash: nodeSha256,
+    gzip: nodeGzip,
     cacheChars: 64 * 1024 * 1024,
     settings,
     ...(values.cluster.length ? { clusters: values.cluster } : {}),
