@@ -75,13 +75,17 @@ export class ClusterState {
       if (read.ref.kind === 'Ingress' && read.requestedClass !== undefined) this.ingressesByClass.add(classKey(read.requestedClass), objectKey(read.ref))
       return previous
     }
-    const previous = this.remove(objectRef(read.object))
-    this.insert(read.object)
+    const key = objectKey(objectRef(read.object))
+    const previous = this.removeKey(key)
+    this.insert(key, read.object)
     return previous
   }
 
   remove(ref: ObjectRef): KubeObject | InvalidObject | undefined {
-    const key = objectKey(ref)
+    return this.removeKey(objectKey(ref))
+  }
+
+  private removeKey(key: string): KubeObject | InvalidObject | undefined {
     const invalid = this.invalidObjects.get(key)
     if (invalid) {
       this.invalidObjects.delete(key)
@@ -104,8 +108,7 @@ export class ClusterState {
     return object
   }
 
-  private insert(object: KubeObject): void {
-    const key = objectKey(objectRef(object))
+  private insert(key: string, object: KubeObject): void {
     if (object.kind === 'ConfigMap' && `${object.metadata.namespace}/${object.metadata.name}` !== this.options.configMap) return
     this.objects.set(key, object)
     if (object.kind === 'Ingress') {

@@ -15,9 +15,11 @@ export function sortEntries(entries: Entry[]): Entry[] {
   return entries.sort((a, b) => compareText(a.key, b.key))
 }
 
-/** The map entries one host contributes, by map file. A host's keys all start with its name, or with `/` for `''`. */
-export function hostMapEntries(config: HostConfig | undefined): Record<HostMap, Entry[]> {
-  const entries: Record<HostMap, Entry[]> = { [FILES.hostsMap]: [], [FILES.exactMap]: [], [FILES.prefixMap]: [], [FILES.redirectMap]: [] }
+/**
+ * The map entries one host contributes, by map file, added to `entries` (the full rebuild's for
+ * every host, so no record is made per host). A host's keys all start with its name, or with `/` for `''`.
+ */
+export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
   if (!config) return entries
   const { host } = config
   const exact = new Map<string, string>()
@@ -42,11 +44,12 @@ export function defaultMap(backend: string | undefined): string {
 }
 
 export function renderHostMaps(model: ClusterModel): Record<HostMap, Entry[]> {
-  const all = hostMapEntries(undefined)
-  for (const config of model.hosts.values()) {
-    const host = hostMapEntries(config)
-    for (const map of HOST_MAPS) all[map].push(...host[map])
-  }
+  const all = noEntries()
+  for (const config of model.hosts.values()) hostMapEntries(config, all)
   for (const map of HOST_MAPS) sortEntries(all[map])
   return all
+}
+
+function noEntries(): Record<HostMap, Entry[]> {
+  return { [FILES.hostsMap]: [], [FILES.exactMap]: [], [FILES.prefixMap]: [], [FILES.redirectMap]: [] }
 }

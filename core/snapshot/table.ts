@@ -15,7 +15,9 @@ export class Table<V> {
   ) {}
 
   get(key: string): V | undefined {
-    if (this.writes.has(key)) return this.writes.get(key)
+    // One lookup for a pending write; a second only to tell a deletion (undefined) from no write.
+    const written = this.writes.get(key)
+    if (written !== undefined || this.writes.has(key)) return written
     // Over an empty tree (the full rebuild's), a miss is not remembered: it would double the table.
     if (this.base.count === 0) return undefined
     if (this.reads.has(key)) return this.reads.get(key)
