@@ -2,21 +2,38 @@ import { answeredBy } from '../test/integration/serve-cluster.ts'
 import { startEdgeStack } from '../test/support/edge-stack.ts'
 import { request } from '../test/support/http-client.ts'
 import { endpointSlice, ingress, service } from '../test/support/objects.ts'
+import { seededRandom } from './random.ts'
+import { sendWrite } from './serve-client.ts'
 import { latency, type Latency } from './stats.ts'
+import { syntheticCluster } from './synthetic-cluster.ts'
 
 export interface Convergence {
+  /** Ingresses of the synthetic cluster beside the one the changes touch. */
+  background: number
+  /** Event posted → the function's answer (committed), for the runtime changes: the part of `runtime` before the agent hears of it. */
+  committed: Latency
   runtime: Latency
   reload: Latency
+  /** The light steady client's requests to a route there throughout, and its answers from anything but that route's backend. */
+  steady: { requests: number; wrong: number }
 }
+
+/** The sizes the convergence rows run at: convergence should not grow with the cluster. */
+export const CONVERGENCE_BACKGROUNDS = [200, 20_000] as const
+/** The steady client's pause between requests: light load, not a flood that would slow HAProxy. */
+const STEADY_PAUSE_MS = 10
 
 const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
 
 /**
  * From the event posted to the new route answering through HAProxy: a path added to an existing
  * backend (a map entry, applied at runtime) and a path to a new Service (a new backend: a
- * reload). Nothing but the function's push to the agent's `--listen` address tells the agent.
+ * reload), beside `background` Ingresses of a synthetic cluster (their map entries are what an
+ * agent that re-sends whole maps pays for). Nothing but the function's push to the agent's
+ * `--listen` address tells the agent; a light steady client requests a route that stays
+ * throughout and counts any other answer.
  */
-export async function measureConvergence(samples: number): Promise<Convergence> {
+export async function measureConvergence(samples: number, background: number = CONVERGENCE_BACKGROUNDS[0]): Promise<Convergence> {
   const paths: { path: string; service: string }[] = [{ path: '/', service: 'web' }]
   const shop = () =>
     ingress({
@@ -25,12 +42,18 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
       rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }],
     })
   const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: Math.max(3, Math.ceil(samples / 4)) }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
-  const stack = await startEdgeStack(pools, ({ backends }) => [
-    service('web'),
-    endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
-    shop(),
-  ])
+  // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
+  const stack = await startEdgeStack(pools, async ({ backends, served, token }) => {
+    const objects = [
+      ...syntheticCluster(background, seededRandom(background)),
+      service('web'),
+      endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
+      shop(),
+    ]
+    await sendWrite(served.url, { id: 'edge', token }, { objects })
+  })
   const { agent, close } = await stack.listeningAgent()
+  const steady = steadyClient(() => request(`http://127.0.0.1:${stack.httpPort}/`, { headers: { host: 'shop.test' } }).then(answeredBy), 'web-1')
   const until = async (path: string, backend: string) => {
     for (;;) {
       if (answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } })) === backend) return
@@ -40,18 +63,22 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
   const change = async (events: { type: 'MODIFIED'; object: unknown }[], path: string, backend: string) => {
     const started = performance.now()
     const { generation } = await stack.send(events)
+    const committed = performance.now() - started
     await until(path, backend)
     const ms = performance.now() - started
     while (agent.status.generation !== generation) await new Promise((resolve) => setTimeout(resolve, 1))
     if (agent.status.lastError) throw new Error(agent.status.lastError)
-    return { ms, applied: agent.status.applied }
+    return { ms, committed, applied: agent.status.applied }
   }
   try {
     const runtime: number[] = []
+    const committed: number[] = []
     for (let n = 0; n < samples; n++) {
       paths.push({ path: `/r${n}`, service: 'web' })
       const result = await change([{ type: 'MODIFIED', object: shop() }], `/r${n}/x`, 'web-1')
-      if (result.applied === 'runtime') runtime.push(result.ms)
+      if (result.applied !== 'runtime') continue
+      runtime.push(result.ms)
+      committed.push(result.committed)
     }
     const reload: number[] = []
     for (let n = 0; n < Object.keys(pools).length - 1; n++) {
@@ -65,9 +92,31 @@ export async function measureConvergence(samples: number): Promise<Convergence> 
       )
       if (result.applied === 'reload') reload.push(result.ms)
     }
-    return { runtime: latency(runtime), reload: latency(reload) }
+    return { background, committed: latency(committed), runtime: latency(runtime), reload: latency(reload), steady: await steady.stop() }
   } finally {
+    await steady.stop()
     close()
     await stack.stop()
+  }
+}
+
+/** Asks `answer` every STEADY_PAUSE_MS until stopped; counts the requests and the answers other than `expected`. */
+function steadyClient(answer: () => Promise<string>, expected: string): { stop(): Promise<Convergence['steady']> } {
+  const counts = { requests: 0, wrong: 0 }
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const got = await answer().catch((error: unknown) => String(error))
+      counts.requests++
+      if (got !== expected) counts.wrong++
+      await new Promise((resolve) => setTimeout(resolve, STEADY_PAUSE_MS))
+    }
+  })()
+  return {
+    async stop() {
+      running = false
+      await loop
+      return { ...counts }
+    },
   }
 }

@@ -13,7 +13,7 @@ import {
   printWorkerBundleReport,
 } from './report.ts'
 import { measureChurn } from './churn.ts'
-import { measureConvergence, type Convergence } from './convergence.ts'
+import { CONVERGENCE_BACKGROUNDS, measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureResync, measureResyncHeap, type ResyncPath, type ResyncResult } from './resync.ts'
@@ -70,10 +70,16 @@ const churnChanges = wholeNumber('churn-changes')
 const heapObjects = wholeNumber('resync-heap-objects')
 const convergenceRuns = Math.max(1, Number(values['convergence-runs']) || 1)
 if (convergenceSamples > 0)
-  console.error(`measuring convergence through hapedge serve, the agent and HAProxy (${convergenceRuns} runs, each on a fresh stack)…`)
+  console.error(
+    `measuring convergence through hapedge serve, the agent and HAProxy beside ${CONVERGENCE_BACKGROUNDS.join(' and ')} Ingresses (${convergenceRuns} runs each, each on a fresh stack)…`,
+  )
 // Runs, not only samples: on these machines a whole run drifts with the disk, so its spread is part of the figure.
-const convergence: Convergence[] = []
-for (let run = 0; run < (convergenceSamples > 0 ? convergenceRuns : 0); run++) convergence.push(await measureConvergence(convergenceSamples))
+const convergence: Convergence[][] = []
+for (const background of convergenceSamples > 0 ? CONVERGENCE_BACKGROUNDS : []) {
+  const runs: Convergence[] = []
+  for (let run = 0; run < convergenceRuns; run++) runs.push(await measureConvergence(convergenceSamples, background))
+  convergence.push(runs)
+}
 if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
 const churn = churnChanges > 0 ? await measureChurn(churnChanges) : undefined
 
