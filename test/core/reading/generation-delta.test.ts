@@ -7,10 +7,13 @@ import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { walkGeneration } from '../../../core/reading/walk-generation.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { TreeContext } from '../../../core/tree/tree.ts'
+import { nodeGzip } from '../../../functions/adapters/gzip/node-gzip.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
-import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
+import { added, app, coldContext as portableContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
 
 const CLUSTER = 'delta'
+/** A cold cache gunzipping with zlib, as hapedge serve does: these readers load thousands of nodes, and Web streams cost several times as much in Node. */
+const coldContext = (): TreeContext => ({ ...portableContext(), gzip: nodeGzip })
 const keys = clusterKeys(CLUSTER)
 
 /** A reader that holds one generation: every node of it in its cache, as an agent does after installing it. */
