@@ -28,7 +28,11 @@ export function endsNode(shape: TreeShape, level: number, key: string): boolean 
   return keyHash(`${level}\u0000${key}`) < 0x1_0000_0000 / shape.branchTarget
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/
+
 export function utf8Length(text: string): number {
+  // Most text is ASCII, one byte a code unit: one regular-expression scan instead of a loop of charCodeAt.
+  if (!NON_ASCII.test(text)) return text.length
   let length = text.length
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
