@@ -7,12 +7,7 @@ import { fairStore } from '../../adapters/storage/fair-store.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
 import { nodeDeploymentSecrets } from './deployment-secret.ts'
-
-/**
- * A long-lived server keeps many clusters warm: one budget over all of them, so a fleet of small
- * clusters stays cached where a fixed count (16) sent most events to a cold cache.
- */
-const SERVER_CACHE = { perCluster: 64 * 1024 * 1024, clusters: 4096, total: 256 * 1024 * 1024 }
+import { serverCacheBudget } from './server-cache.ts'
 
 /**
  * The functions as a Node server on local disk (`hapedge serve`): the app over `dataDir`, made if
@@ -28,7 +23,7 @@ export async function nodeServer(dataDir: string, environment: Record<string, st
     adminToken: admin.token,
     hash: nodeSha256,
     gzip: nodeGzip,
-    cache: SERVER_CACHE,
+    cache: serverCacheBudget(),
     secrets: sealing.secrets,
   })
   return { app, admin, sealing: { source: sealing.source } }
