@@ -168,13 +168,17 @@ async function scanKeys(
   }
 }
 
+/** Reasons for a reload kept in the session's record and its answer: a resync into an empty cluster has one per backend. */
+export const REASONS_KEPT = 50
+
 function addedTotals(totals: FinishProgress['totals'], result: IngestResult): FinishProgress['totals'] {
+  const reasons = [...totals.reasons, ...result.reasons.filter((reason) => !totals.reasons.includes(reason))]
   return {
     committed: totals.committed || result.committed,
     files: totals.files + result.changed.files,
     bytes: totals.bytes + result.changed.bytes,
     reload: totals.reload || result.reload,
-    reasons: [...totals.reasons, ...result.reasons.filter((reason) => !totals.reasons.includes(reason))],
+    reasons: reasons.slice(0, REASONS_KEPT),
     stale: totals.stale + result.stale,
   }
 }

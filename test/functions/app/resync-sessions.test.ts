@@ -9,6 +9,7 @@ import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../../core/resync/budget.ts'
+import { REASONS_KEPT } from '../../../core/resync/finish.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { runGarbageJob } from '../../../functions/platforms/composition/garbage-job.ts'
 import { sha256Text } from '../../../core/hash.ts'
@@ -97,7 +98,8 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     }
     const { answer, partial } = await s.finishAll('prod', token, session, pages.length)
     expect(partial).toBeGreaterThan(0)
-    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(answer).toMatchObject({ done: true, committed: true, reload: true })
+    expect(answer.reasons.length).toBeGreaterThan(0)
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
     // A finish called again (a retry whose answer was lost) answers the same.
     expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
@@ -217,6 +219,19 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     const { answer } = await s.finishAll('prod', token, session, 1)
     expect(answer.done).toBe(true)
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([newer, ...rest]).files)
+  })
+
+  it('a resync into an empty cluster keeps at most REASONS_KEPT reasons in its record and answer, not one per new backend', async () => {
+    const s = setup({ budget: { ...SMALL, pageItems: 60, finishItems: 60 } })
+    const token = await s.register('prod')
+    const listed = apps(range(1, REASONS_KEPT + 11))
+    const pages = pagesOf(listed, 60)
+    const { session } = await s.begin('prod', token)
+    for (const [n, items] of pages.entries()) await s.page('prod', token, session, n, list(items))
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    expect(answer.reasons).toHaveLength(REASONS_KEPT)
+    const record = await s.store.get(clusterKeys('prod').resyncRecord(session))
+    expect(record!.body.byteLength).toBeLessThan(20_000)
   })
 
   it('bad input is a 400 that says what and where, and changes nothing', async () => {
