@@ -3,7 +3,7 @@
  * (a Worker's 128 MB and subrequests, a Lambda's memory) whatever the cluster's size:
  * a page holds at most `pageItems` items in at most `pageBytes`; a finish request applies at
  * most `finishItems` staged items (whole pages, at least one) in commits of the deployment's
- * `eventsPerCommit`, and scans at most `scanEntries` stored entries for stale ones, deleting
+ * `commitItems` each, and scans at most `scanEntries` stored entries for stale ones, deleting
  * at most `finishDeletions`, through a node cache of `scanCacheChars`, holding the listed keys
  * of one range of about `rangeKeys` of them.
  */
@@ -13,6 +13,8 @@ export interface ResyncBudget {
   /** How long a session lives after it begins: an abandoned one changes nothing and is collected after this. */
   ttlMs: number
   finishItems: number
+  /** Staged items per commit: a commit's nodes must fit the cluster's node cache (a Worker's is 8 MB), and other clusters wait for its computation. */
+  commitItems: number
   finishDeletions: number
   scanEntries: number
   /** Listed keys per range of the stale scan: what a finish request holds of the pages' keys. */
@@ -25,6 +27,7 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   pageBytes: 8 * 1024 * 1024,
   ttlMs: 60 * 60_000,
   finishItems: 2_000,
+  commitItems: 250,
   finishDeletions: 2_000,
   scanEntries: 6_000,
   rangeKeys: 2_000,

@@ -41,7 +41,7 @@ export interface FinishDeps {
 export type FinishOutcome = { done: true; answer: IngestResult } | { done: false; progress: FinishProgress }
 
 /**
- * One finish request: applies the staged pages' items a page at a time (up to `finishItems`),
+ * One finish request: applies the staged pages' items in commits of `commitItems` (up to `finishItems`),
  * then deletes the stored objects no page listed, scanning the snapshot's per-object tables in
  * key ranges (at most `scanEntries` entries through a node cache of its own, so the request's
  * memory does not grow with the cluster), and answers the resync's write answer once everything
@@ -56,17 +56,21 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     await deps.save(progress)
   }
 
-  for (let items = 0; progress.phase === 'apply'; ) {
-    const { items: staged } = await readPageItems(deps.store, deps.keys, deps.session, progress.nextPage)
-    if (items > 0 && items + staged.length > deps.budget.finishItems) break
-    items += staged.length
-    const current = await unchangedSince(deps, staged)
-    const nextPage = progress.nextPage + 1
+  let page: { number: number; items: StagedItem[] } | undefined
+  for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems; ) {
+    if (page?.number !== progress.nextPage)
+      page = { number: progress.nextPage, items: (await readPageItems(deps.store, deps.keys, deps.session, progress.nextPage)).items }
+    const slice = page.items.slice(progress.nextItem, progress.nextItem + deps.budget.commitItems)
+    items += slice.length
+    const current = await unchangedSince(deps, slice)
+    const pageDone = progress.nextItem + slice.length >= page.items.length
+    const nextPage = pageDone ? progress.nextPage + 1 : progress.nextPage
     const update = {
       nextPage,
+      nextItem: pageDone ? 0 : progress.nextItem + slice.length,
       phase: nextPage >= progress.pages ? ('stale' as const) : ('apply' as const),
       applied: progress.applied + current.length,
-      superseded: progress.superseded + staged.length - current.length,
+      superseded: progress.superseded + slice.length - current.length,
     }
     await record(update, current.length > 0 ? await deps.apply(current.map((item) => resyncEvent(item.item))) : undefined)
   }

@@ -11,8 +11,9 @@ export const finishProgress = z.object({
   /** Where the key ranges the stale phase scans begin (see rangeStarts). */
   ranges: z.array(z.string()).min(1),
   phase: z.enum(['apply', 'stale', 'done']),
-  /** The apply phase: the next page whose changed items are applied. */
+  /** The apply phase: the next page whose changed items are applied, and the first of its items not applied yet. */
   nextPage: count,
+  nextItem: count,
   /** The stale phase: the key range (see staleRanges), the stored table and the first key in it not scanned yet. */
   cursor: z.object({ range: count, table: count, from: z.string() }),
   applied: count,
@@ -68,6 +69,7 @@ export function beginFinish(bounds: FinishProgress['bounds'], ranges: string[]):
     ranges,
     phase: bounds.length === 0 ? 'stale' : 'apply',
     nextPage: 0,
+    nextItem: 0,
     cursor: { range: 0, table: 0, from: '' },
     applied: 0,
     superseded: 0,

@@ -82,7 +82,10 @@ describe('paged resyncs end as a full rebuild of the final objects', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(arbitraryStep, { minLength: 5, maxLength: 40, size: 'max' }), async (steps) => {
         const clock = instantClock()
-        const h = harness({ clock, limits: { resync: { ...DEFAULT_RESYNC_BUDGET, pageItems: 50, finishItems: 3, scanEntries: 4, rangeKeys: 2 } } })
+        const h = harness({
+          clock,
+          limits: { resync: { ...DEFAULT_RESYNC_BUDGET, pageItems: 50, finishItems: 3, commitItems: 2, scanEntries: 4, rangeKeys: 2 } },
+        })
         const token = await h.register('prod')
         const base = '/v1/clusters/prod/resync'
         /** The objects the cluster should hold (the model), and the step of the last write to each. */

@@ -20,7 +20,7 @@ import { harness } from './app-harness.ts'
 type Item = Record<string, unknown>
 
 /** Small budgets, so a handful of objects takes several pages and several finish requests. */
-const SMALL: ResyncBudget = { ...DEFAULT_RESYNC_BUDGET, pageItems: 4, finishItems: 4, finishDeletions: 3, scanEntries: 5, rangeKeys: 3 }
+const SMALL: ResyncBudget = { ...DEFAULT_RESYNC_BUDGET, pageItems: 4, finishItems: 4, commitItems: 3, finishDeletions: 3, scanEntries: 5, rangeKeys: 3 }
 
 const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
 const keyOf = (object: unknown) => {
@@ -222,7 +222,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   })
 
   it('a resync into an empty cluster keeps at most REASONS_KEPT reasons in its record and answer, not one per new backend', async () => {
-    const s = setup({ budget: { ...SMALL, pageItems: 60, finishItems: 60 } })
+    const s = setup({ budget: { ...SMALL, pageItems: 60, finishItems: 60, commitItems: 60 } })
     const token = await s.register('prod')
     const listed = apps(range(1, REASONS_KEPT + 11))
     const pages = pagesOf(listed, 60)
