@@ -14,6 +14,8 @@ import { createMemoryStore } from '../../../functions/adapters/storage/memory-st
 import { runGarbageJob } from '../../../functions/platforms/composition/garbage-job.ts'
 import { sha256Text } from '../../../core/hash.ts'
 import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { toTlsSecret } from '../../support/certificates.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
 import { faultyStore } from '../../support/store-faults.ts'
 import { harness } from './app-harness.ts'
 
@@ -232,6 +234,24 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(answer.reasons).toHaveLength(REASONS_KEPT)
     const record = await s.store.get(clusterKeys('prod').resyncRecord(session))
     expect(record!.body.byteLength).toBeLessThan(20_000)
+  })
+
+  it('a page staging a TLS Secret stores no byte of its key in the clear when the deployment seals', async () => {
+    const shop = fixtureCertificate('shop.example.com')
+    const secret = toTlsSecret({ namespace: 'default', name: 'shop-tls', ...shop })
+    const keyBase64 = secret.data['tls.key']
+    const stagedKeyText = async (secrets?: { current: string }) => {
+      const store = createMemoryStore()
+      const h = harness({ store, limits: { resync: SMALL }, ...(secrets ? { secrets } : {}) })
+      const token = await h.register('prod')
+      const { session } = (await (await h.call('POST', '/v1/clusters/prod/resync', token)).json()) as { session: string }
+      expect((await h.call('PUT', `/v1/clusters/prod/resync/${session}/pages/0`, token, list([secret]))).status).toBe(200)
+      const found: string[] = []
+      for (const key of await resyncKeys(store, 'prod')) if (new TextDecoder().decode((await store.get(key))!.body).includes(keyBase64)) found.push(key)
+      return found
+    }
+    expect(await stagedKeyText()).not.toEqual([])
+    expect(await stagedKeyText({ current: 'deployment-secret-for-the-resync-session-tests-0123' })).toEqual([])
   })
 
   it('bad input is a 400 that says what and where, and changes nothing', async () => {
