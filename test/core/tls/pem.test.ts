@@ -19,7 +19,8 @@ const written = fc
 const sequence = (length: number) => Uint8Array.from([0x30, length, ...Array.from({ length }, (_, i) => (i * 37 + 11) % 256)])
 
 /** A PEM block whose base64 is written as given, in lines of `width`. */
-const block = (label: string, text: string, width: number) => `-----BEGIN ${label}-----\n${text.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n')}\n-----END ${label}-----\n`
+const block = (label: string, text: string, width: number) =>
+  `-----BEGIN ${label}-----\n${text.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n')}\n-----END ${label}-----\n`
 
 describe('PEM blocks', () => {
   it('are known canonical exactly when encoding their bytes again gives the same base64', () => {
