@@ -20,6 +20,8 @@ export interface Convergence {
 
 /** The sizes the convergence rows run at: convergence should not grow with the cluster. */
 export const CONVERGENCE_BACKGROUNDS = [200, 20_000] as const
+/** How long a change may take to serve before the run fails, rather than waiting forever on an agent that failed. */
+const SERVED_WITHIN_MS = 120_000
 /** The steady client's pause between requests: light load, not a flood that would slow HAProxy. */
 const STEADY_PAUSE_MS = 10
 
@@ -33,7 +35,11 @@ const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
  * `--listen` address tells the agent; a light steady client requests a route that stays
  * throughout and counts any other answer.
  */
-export async function measureConvergence(samples: number, background: number = CONVERGENCE_BACKGROUNDS[0]): Promise<Convergence> {
+export async function measureConvergence(
+  samples: number,
+  background: number = CONVERGENCE_BACKGROUNDS[0],
+  reloads = Math.max(3, Math.ceil(samples / 4)),
+): Promise<Convergence> {
   const paths: { path: string; service: string }[] = [{ path: '/', service: 'web' }]
   const shop = () =>
     ingress({
@@ -41,7 +47,7 @@ export async function measureConvergence(samples: number, background: number = C
       annotations: NO_REDIRECT,
       rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }],
     })
-  const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: Math.max(3, Math.ceil(samples / 4)) }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
+  const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
   const stack = await startEdgeStack(pools, async ({ backends, served, token }) => {
     const objects = [
@@ -55,8 +61,11 @@ export async function measureConvergence(samples: number, background: number = C
   const { agent, close } = await stack.listeningAgent()
   const steady = steadyClient(() => request(`http://127.0.0.1:${stack.httpPort}/`, { headers: { host: 'shop.test' } }).then(answeredBy), 'web-1')
   const until = async (path: string, backend: string) => {
+    const deadline = performance.now() + SERVED_WITHIN_MS
     for (;;) {
-      if (answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } })) === backend) return
+      const answer = answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } }))
+      if (answer === backend) return
+      if (performance.now() > deadline) throw new Error(`${path} still answers ${answer}, not ${backend}, after ${SERVED_WITHIN_MS} ms (agent: ${agent.status.lastError ?? 'no error'})`)
       await new Promise((resolve) => setTimeout(resolve, 1))
     }
   }
