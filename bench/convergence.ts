@@ -65,7 +65,8 @@ export async function measureConvergence(
     for (;;) {
       const answer = answeredBy(await request(`http://127.0.0.1:${stack.httpPort}${path}`, { headers: { host: 'shop.test' } }))
       if (answer === backend) return
-      if (performance.now() > deadline) throw new Error(`${path} still answers ${answer}, not ${backend}, after ${SERVED_WITHIN_MS} ms (agent: ${agent.status.lastError ?? 'no error'})`)
+      if (performance.now() > deadline)
+        throw new Error(`${path} still answers ${answer}, not ${backend}, after ${SERVED_WITHIN_MS} ms (agent: ${agent.status.lastError ?? 'no error'})`)
       await new Promise((resolve) => setTimeout(resolve, 1))
     }
   }
