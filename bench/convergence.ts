@@ -12,6 +12,8 @@ export interface Convergence {
   background: number
   /** Event posted → the function's answer (committed), for the runtime changes: the part of `runtime` before the agent hears of it. */
   committed: Latency
+  /** Committed → served, per runtime change: the agent's part (push, pull, plan, install, runtime API). */
+  afterCommit: Latency
   runtime: Latency
   reload: Latency
   /** The light steady client's requests to a route there throughout, and its answers from anything but that route's backend. */
@@ -83,12 +85,14 @@ export async function measureConvergence(
   try {
     const runtime: number[] = []
     const committed: number[] = []
+    const afterCommit: number[] = []
     for (let n = 0; n < samples; n++) {
       paths.push({ path: `/r${n}`, service: 'web' })
       const result = await change([{ type: 'MODIFIED', object: shop() }], `/r${n}/x`, 'web-1')
       if (result.applied !== 'runtime') continue
       runtime.push(result.ms)
       committed.push(result.committed)
+      afterCommit.push(result.ms - result.committed)
     }
     const reload: number[] = []
     for (let n = 0; n < Object.keys(pools).length - 1; n++) {
@@ -102,7 +106,14 @@ export async function measureConvergence(
       )
       if (result.applied === 'reload') reload.push(result.ms)
     }
-    return { background, committed: latency(committed), runtime: latency(runtime), reload: latency(reload), steady: await steady.stop() }
+    return {
+      background,
+      committed: latency(committed),
+      afterCommit: latency(afterCommit),
+      runtime: latency(runtime),
+      reload: latency(reload),
+      steady: await steady.stop(),
+    }
   } finally {
     await steady.stop()
     close()

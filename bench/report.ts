@@ -192,17 +192,17 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
     '\nconvergence (event posted → committed → agent pulls and applies → the new route answers through HAProxy 2.6; per background size, the median of its runs):',
   )
   const rows = sizes.map((runs) => {
-    const of = (kind: 'committed' | 'runtime' | 'reload') => ({
+    const of = (kind: 'committed' | 'afterCommit' | 'runtime' | 'reload') => ({
       p50: runs.map((run) => run[kind].p50),
       p95: runs.map((run) => run[kind].p95),
       samples: runs[0]![kind].samples,
     })
-    const [runtime, reload, committed] = [of('runtime'), of('reload'), of('committed')]
+    const [runtime, reload, committed, afterCommit] = [of('runtime'), of('reload'), of('committed'), of('afterCommit')]
     const steady = runs.reduce((sum, run) => ({ requests: sum.requests + run.steady.requests, wrong: sum.wrong + run.steady.wrong }), { requests: 0, wrong: 0 })
     console.log(`  beside ${runs[0]!.background} Ingresses (${runs.length} run(s)):`)
     console.log(
       `    path change, applied at runtime: p50 ${middle(runtime.p50)} ms${spread(runtime.p50)}, p95 ${middle(runtime.p95)} ms${spread(runtime.p95)} ` +
-        `(${runtime.samples} changes a run; committed after p50 ${middle(committed.p50)} ms)`,
+        `(${runtime.samples} changes a run; committed after p50 ${middle(committed.p50)} ms, then served after p50 ${middle(afterCommit.p50)} ms, p95 ${middle(afterCommit.p95)} ms)`,
     )
     console.log(
       `    new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`,
