@@ -44,6 +44,8 @@ const { values } = parseArgs({
   },
 })
 const sizesOf = (flag: 'sizes' | 'storage-sizes' | 'resync-sizes') => {
+  // 0 skips the part, as it does for every other part's flag.
+  if (values[flag] === '0') return []
   const sizes = values[flag]
     .split(',')
     .filter(Boolean)
@@ -53,7 +55,7 @@ const sizesOf = (flag: 'sizes' | 'storage-sizes' | 'resync-sizes') => {
 }
 const sizes = sizesOf('sizes')
 const storageSizes = sizesOf('storage-sizes')
-const resyncSizes = values['resync-sizes'] === '0' ? [] : sizesOf('resync-sizes')
+const resyncSizes = sizesOf('resync-sizes')
 const resyncPaths = values['resync-paths'].split(',').filter(Boolean) as ResyncPath[]
 if (resyncPaths.some((path) => path !== 'put' && path !== 'paged')) throw new Error(`--resync-paths: put, paged or both, got ${values['resync-paths']}`)
 if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-gc (npm run bench does) for steadier heap figures')
@@ -77,7 +79,8 @@ if (convergenceSamples > 0)
 const convergence: Convergence[][] = []
 for (const background of convergenceSamples > 0 ? CONVERGENCE_BACKGROUNDS : []) {
   const runs: Convergence[] = []
-  for (let run = 0; run < convergenceRuns; run++) runs.push(await measureConvergence(convergenceSamples, background))
+  // A reload of 20,000 Ingresses' configuration takes seconds each: three show its cost.
+  for (let run = 0; run < convergenceRuns; run++) runs.push(await measureConvergence(convergenceSamples, background, background > 1_000 ? 3 : undefined))
   convergence.push(runs)
 }
 if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)

@@ -49,6 +49,17 @@ const rows: Row[] = [
   { route: 'POST /v1/clusters/:id/events', access: 'cluster', body: { events: appObjects(3).map(put) }, allowed: 200 },
   { route: 'POST /v1/clusters/:id/audit', access: 'cluster', body: { apiVersion: 'audit.k8s.io/v1', kind: 'EventList', items: [] }, allowed: 200 },
   { route: 'PUT /v1/clusters/:id/objects', access: 'cluster', body: { apiVersion: 'v1', kind: 'List', items: appObjects(1) }, allowed: 200 },
+  { route: 'POST /v1/clusters/:id/resync', access: 'cluster', allowed: 201 },
+  // A page sent again replaces itself, and a finished session answers its finish again.
+  {
+    route: 'PUT /v1/clusters/:id/resync/:session/pages/:page',
+    access: 'cluster',
+    body: { apiVersion: 'v1', kind: 'List', items: appObjects(1) },
+    allowed: 200,
+  },
+  { route: 'POST /v1/clusters/:id/resync/:session/finish', access: 'cluster', body: { pages: 1 }, allowed: 200 },
+  // Not the world's session: abandoning it once would leave nothing for the next credential.
+  { route: 'DELETE /v1/clusters/:id/resync/:session', access: 'cluster', allowed: 404 },
   { route: 'GET /v1/clusters/:id/head', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/status', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/routes', access: 'cluster', allowed: 200 },
@@ -100,12 +111,17 @@ async function world() {
     "a removed cluster's token": `Bearer ${gone}`,
     'the right prefix, a wrong secret': `Bearer hpe.mine.${'A'.repeat(43)}`,
   }
-  const params: Record<string, string> = { id: 'mine', pod: 'haproxy-0', sha256: blob }
+  // A resync session of `mine` with its one page stored, so that pages and finish meet a live session.
+  const { session } = (await (await h.call('POST', '/v1/clusters/mine/resync', mine)).json()) as { session: string }
+  const page = await h.call('PUT', `/v1/clusters/mine/resync/${session}/pages/0`, mine, { apiVersion: 'v1', kind: 'List', items: appObjects(1) })
+  expect(page.status).toBe(200)
+  const params: Record<string, string> = { id: 'mine', pod: 'haproxy-0', sha256: blob, session, page: '0' }
   // A manifest is asked for by the generation's manifest sha256; a blob by one of the files' blobs.
   const pathOf = (route: string) =>
     route
       .split(' ')[1]!
       .replace(/\/manifests\/:sha256$/, `/manifests/${manifest}`)
+      .replace(/^(\/v1\/clusters\/:id\/resync\/):session$/, `$1${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)
       .replace(/:(\w+)/g, (_, name: string) => params[name]!)
   return { ...h, credentials, pathOf }
 }
