@@ -59,7 +59,7 @@ function mergedChanges(snapshot: Tree | undefined, listed: readonly ListedState[
     if (state?.key === key) {
       if (!sameTexts(stored, state)) events.push(resyncEvent(state.item))
       next++
-    } else events.push({ type: 'DELETED', object: identityObject(key), resync: true })
+    } else events.push(staleDeletion(key))
   }
   putListed(to)
   return events
@@ -141,8 +141,8 @@ function lowerBound(length: number, keyAt: (index: number) => string, key: strin
   return low
 }
 
-/** The least object a DELETED event needs: kind and name (and namespace), from `Kind/ns/name`. */
-function identityObject(key: string): Record<string, unknown> {
+/** A stored object no list names: its deletion, with the least object a DELETED event needs (kind, name, namespace) from `Kind/ns/name`. */
+export function staleDeletion(key: string): ResyncEvent {
   const { kind, ...metadata } = refOfKey(key)
-  return { kind, metadata }
+  return { type: 'DELETED', object: { kind, metadata }, resync: true }
 }

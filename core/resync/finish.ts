@@ -1,8 +1,8 @@
 import type { IngestResult } from '../ingest/ingest.ts'
+import { staleDeletion } from '../ingest/resync.ts'
 import { listedReads, OBJECT_TABLES, resyncEvent, storedAt } from '../ingest/listed-state.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
 import type { HashText } from '../hash.ts'
-import type { Kind } from '../kube/objects.ts'
 import type { ClusterKeys } from '../keys/cluster-keys.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
@@ -98,7 +98,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
         : table + 1 < OBJECT_TABLES.length
           ? { range, table: table + 1, from: '' }
           : { range: range + 1, table: 0, from: '' }
-    await record({ cursor, deleted: progress.deleted + stale.length }, stale.length > 0 ? await deps.apply(stale.map(deletion)) : undefined)
+    await record({ cursor, deleted: progress.deleted + stale.length }, stale.length > 0 ? await deps.apply(stale.map(staleDeletion)) : undefined)
   }
   if (progress.phase !== 'done') return { done: false, progress }
 
@@ -187,9 +187,3 @@ function addedTotals(totals: FinishProgress['totals'], result: IngestResult): Fi
   }
 }
 
-/** A stale object's deletion: the least object a DELETED event needs, from `Kind/ns/name`. */
-function deletion(key: string): ResyncEvent {
-  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
-  const metadata = rest.length === 2 ? { namespace: rest[0], name: rest[1] } : { name: rest[0] }
-  return { type: 'DELETED', object: { kind, metadata }, resync: true }
-}
