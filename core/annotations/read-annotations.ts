@@ -20,6 +20,8 @@ export interface AnnotationReading {
   sources: { [F in FeatureName]?: string }
   /** Every annotation read into a feature: each feature's source, and the spellings that agree with it. */
   honoured: string[]
+  /** The same, by feature: the annotations each feature was read from (none for a feature only implied). */
+  readFrom: { [F in FeatureName]?: string[] }
   /** Annotations not honoured, or honoured differently from how they are written: the Ingress is served. */
   warnings: AnnotationNotice[]
   /** Annotations that restrict access in a way hapedge cannot honour: the Ingress must not be served open. */
@@ -55,11 +57,18 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
     const candidate = readOne(entry, (name) => annotations[entry.prefix.prefix + name], notices)
     if (candidate) candidates.set(candidate.spelling.feature, [...(candidates.get(candidate.spelling.feature) ?? []), candidate])
   }
-  const { features, sources, honoured } = resolve(candidates, notices)
+  const { features, sources, honoured, readFrom } = resolve(candidates, notices)
   checkAuthentication(features, sources, notices)
   checkSourceHeader(known, features, notices)
   const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
-  return { features: features as Features, sources, honoured: honoured.sort(), warnings: notices.warnings.sort(byKey), refusals: notices.refusals.sort(byKey) }
+  return {
+    features: features as Features,
+    sources,
+    honoured: honoured.sort(),
+    readFrom,
+    warnings: notices.warnings.sort(byKey),
+    refusals: notices.refusals.sort(byKey),
+  }
 }
 
 interface Notices {
@@ -118,16 +127,19 @@ function resolve(candidates: Map<FeatureName, Candidate[]>, { warnings }: Notice
   const features: Record<string, unknown> = {}
   const sources: Record<string, string> = {}
   const honoured: string[] = []
+  const readFrom: Record<string, string[]> = {}
   const winners: Candidate[] = []
   for (const [feature, list] of candidates) {
     const [winner, ...others] = [...list].sort((a, b) => a.rank - b.rank || spellingRank(a.spelling) - spellingRank(b.spelling)) as [Candidate, ...Candidate[]]
     features[feature] = winner.value
     sources[feature] = winner.key
     winners.push(winner)
-    honoured.push(winner.key)
+    const agreeing = [winner.key]
     for (const other of others)
-      if (canonical(other.value) === canonical(winner.value)) honoured.push(other.key)
+      if (canonical(other.value) === canonical(winner.value)) agreeing.push(other.key)
       else warnings.push({ annotation: other.key, reason: `disagrees with ${winner.key} (${describe(winner.value)}), which takes precedence; ignored` })
+    readFrom[feature] = agreeing
+    honoured.push(...agreeing)
   }
   for (const winner of winners)
     for (const [feature, value] of Object.entries(winner.spelling.implies?.(winner.value, winner.sibling) ?? {}))
@@ -135,7 +147,7 @@ function resolve(candidates: Map<FeatureName, Candidate[]>, { warnings }: Notice
         features[feature] = value
         sources[feature] = `${winner.key} (implied)`
       }
-  return { features, sources, honoured }
+  return { features, sources, honoured, readFrom }
 }
 
 /**

@@ -34,7 +34,7 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
     const ref =
       'remove' in change ? change.remove : change.put.status === 'object' ? { kind: change.put.object.kind, ...change.put.object.metadata } : change.put.ref
     const key = objectKey(ref)
-    for (const table of [TABLE.object, TABLE.invalid, TABLE.resourceVersion, TABLE.objectRejection]) keys.add(treeKey(table, key))
+    for (const table of [TABLE.object, TABLE.invalid, TABLE.resourceVersion, TABLE.objectRejection, TABLE.ingressWarnings]) keys.add(treeKey(table, key))
     const namespace = ref.namespace ?? ''
     const object = event.object
     const spec = isRecord(object.spec) ? object.spec : {}

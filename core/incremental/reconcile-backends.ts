@@ -1,5 +1,5 @@
 import type { FileSet } from '../generation/file-set.ts'
-import { backendName, type BackendRef } from '../model/backend-ref.ts'
+import { REFUSED_BACKEND, type BackendRef } from '../model/backend-ref.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { deriveBackend, type Backend } from '../model/derive-backend.ts'
 import { deriveDefaultBackend } from '../model/derive-default-backend.ts'
@@ -71,12 +71,12 @@ export class BackendUses {
 
 /** The default backend derived again: its use counted, its entry and the default map set. */
 export function reconcileDefaultBackend(state: ClusterState, entry: Table<DefaultBackendEntry>, uses: BackendUses, files: FileSet, plan: Plan): void {
-  const derived = deriveDefaultBackend(state)
-  const name = derived.backend && backendName(derived.backend)
+  const { backend, name, rejections } = deriveDefaultBackend(state)
   const before = entry.get(CLUSTER_WIDE)
-  if (derived.backend && name) uses.use(name, derived.backend)
-  if (before?.name) uses.release(before.name)
-  entry.set(CLUSTER_WIDE, name ? { name, rejections: derived.rejections } : { rejections: derived.rejections })
+  if (backend && name) uses.use(name, backend)
+  // A refused catch-all used no Service's backend.
+  if (before?.name && before.name !== REFUSED_BACKEND) uses.release(before.name)
+  entry.set(CLUSTER_WIDE, name ? { name, rejections } : { rejections })
   if (files.setText(FILES.defaultMap, defaultMap(name))) {
     plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
   }

@@ -43,8 +43,9 @@ export function reconcileHost(
   const newEntries = hostMapEntries(after.config)
   for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
 
-  for (const route of after.config?.routes ?? []) backends.use(route.backendName, route.backend)
-  for (const route of before?.routes ?? []) backends.release(route.backendName)
+  // A refused route (REFUSED_BACKEND) uses no Service's backend.
+  for (const route of after.config?.routes ?? []) if (!route.refused) backends.use(route.backendName, route.backend)
+  for (const route of before?.routes ?? []) if (!route.refused) backends.release(route.backendName)
 
   const oldSecret = before?.tlsSecret
   const newSecret = after.config?.tlsSecret

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { dnsLabel, hostname, httpPath, objectName, portName, portNumber } from './fields.ts'
-import { checkHapedgeAnnotations, LEGACY_CLASS_ANNOTATION } from './annotations.ts'
+import { LEGACY_CLASS_ANNOTATION } from './annotations.ts'
 import { namespacedMetadata } from './metadata.ts'
 
 export const serviceBackendPort = z.union(
@@ -51,9 +51,8 @@ export const ingressTls = z.object({
 export const ingress = z.object({
   apiVersion: z.literal('networking.k8s.io/v1'),
   kind: z.literal('Ingress'),
-  metadata: namespacedMetadata.superRefine((metadata, ctx) =>
-    checkHapedgeAnnotations(metadata.annotations, (key, message) => ctx.addIssue({ code: 'custom', path: ['annotations', key], message })),
-  ),
+  // Annotations are read by the engine (core/model/ingress-annotations.ts): what it does not honour is a warning, not a malformed Ingress.
+  metadata: namespacedMetadata,
   spec: z.object({
     ingressClassName: z.string().max(253).optional(),
     defaultBackend: ingressBackend.optional(),

@@ -13,6 +13,9 @@ export function backendRef(namespace: string, backend: IngressBackend): BackendR
   return { namespace, service: service.name, port: service.port.number ?? service.port.name! }
 }
 
+/** Where a refused Ingress's routes point (fail closed): the frontend answers 503 with the reason header there. */
+export const REFUSED_BACKEND = 'hapedge-refused'
+
 /**
  * `shop_web_80`, the HAProxy backend name. Namespaces and Service names are DNS labels, which
  * never hold `_`, so the name is unique and cannot collide with hapedge's own `hapedge-*` names.

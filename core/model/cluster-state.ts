@@ -168,6 +168,11 @@ export class ClusterState {
     return this.objects.get(`ConfigMap/${this.options.configMap}`) as ConfigMap | undefined
   }
 
+  /** Every valid Ingress, whatever its class (a scan: for the full rebuild, option and layout changes). */
+  ingresses(): Ingress[] {
+    return [...this.objects.entries('Ingress/')].map(([, ingress]) => ingress as Ingress)
+  }
+
   /** Every Service (a scan: for the full rebuild and option changes). */
   services(): Service[] {
     return [...this.objects.entries('Service/')].map(([, service]) => service as Service)

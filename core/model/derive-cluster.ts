@@ -1,12 +1,14 @@
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import type { KubeObject } from '../kube/objects.ts'
-import { backendName, type BackendRef } from './backend-ref.ts'
+import type { BackendRef } from './backend-ref.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { deriveBackend, type Backend } from './derive-backend.ts'
 import { deriveDefaultBackend } from './derive-default-backend.ts'
 import { deriveHost, type HostConfig } from './derive-host.ts'
+import { compareWarnings, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
+import { describeIngress } from './ingress-order.ts'
 import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
@@ -20,6 +22,8 @@ export interface ClusterModel {
   /** Certificate files by Secret (`namespace/name`). */
   certificates: Map<string, string>
   rejections: Rejection[]
+  /** Annotations of served Ingresses that hapedge does not honour as written. */
+  warnings: AnnotationWarning[]
 }
 
 /** The full rebuild: every host and backend derived from the current objects. */
@@ -39,8 +43,8 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   rejections.push(...defaultBackend.rejections)
 
   const refs = new Map<string, BackendRef>()
-  for (const config of hosts.values()) for (const route of config.routes) refs.set(route.backendName, route.backend)
-  if (defaultBackend.backend) refs.set(backendName(defaultBackend.backend), defaultBackend.backend)
+  for (const config of hosts.values()) for (const route of config.routes) if (!route.refused) refs.set(route.backendName, route.backend)
+  if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, defaultBackend.backend)
   const backends = new Map<string, Backend>()
   for (const [name, ref] of refs) backends.set(name, deriveBackend(ref, state))
 
@@ -56,9 +60,13 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     settings,
     hosts,
     backends,
-    defaultBackend: defaultBackend.backend && backendName(defaultBackend.backend),
+    defaultBackend: defaultBackend.name,
     certificates,
     rejections: normalizeRejections(rejections),
+    warnings: state
+      .ingresses()
+      .flatMap((ingress) => warningsOfObject(ingress, state))
+      .sort(compareWarnings),
   }
 }
 
@@ -69,9 +77,12 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
   return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
 }
 
-/** Objects that this cluster reports on their own: malformed ones (see rejectionOfInvalid), and Services whose snippet is not rendered. */
+/**
+ * Objects that this cluster reports on their own: malformed ones (see rejectionOfInvalid),
+ * Services whose snippet is not rendered, and refused Ingresses (their annotations restrict access in a way not honoured).
+ */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
-  for (const object of [...state.invalid(), ...state.services()]) {
+  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses()]) {
     const rejection = rejectionOfObject(object, state)
     if (rejection) yield rejection
   }
@@ -80,7 +91,16 @@ export function* objectRejections(state: ClusterState): Iterable<Rejection> {
 /** What is wrong with an object on its own, in this cluster, if anything. */
 export function rejectionOfObject(object: KubeObject | InvalidObject, state: ClusterState): Rejection | undefined {
   if ('issues' in object) return rejectionOfInvalid(object, state)
-  return object.kind === 'Service' ? snippetRejection(object, state.options) : undefined
+  if (object.kind === 'Service') return snippetRejection(object, state.options)
+  if (object.kind !== 'Ingress' || !state.serves(object)) return undefined
+  const { refusal } = ingressAnnotations(object)
+  return refusal === undefined ? undefined : { object: describeIngress(object), reason: refusal }
+}
+
+/** What an object's annotations ask for that is not honoured: an Ingress's, when this cluster serves it. */
+export function warningsOfObject(object: KubeObject | InvalidObject, state: ClusterState): AnnotationWarning[] {
+  if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return []
+  return ingressAnnotations(object).warnings
 }
 
 /**

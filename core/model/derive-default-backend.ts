@@ -1,10 +1,22 @@
-import { backendRef, type BackendRef } from './backend-ref.ts'
+import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 
-/** The cluster's catch-all: the oldest served Ingress's `spec.defaultBackend`; any other is reported. */
-export function deriveDefaultBackend(state: ClusterState): { backend?: BackendRef; rejections: Rejection[] } {
+export interface DerivedDefaultBackend {
+  /** The Service the catch-all sends to (none when there is no catch-all, or its Ingress is refused). */
+  backend?: BackendRef
+  /** The HAProxy backend the default map names: the Service's, or REFUSED_BACKEND. */
+  name?: string
+  rejections: Rejection[]
+}
+
+/**
+ * The cluster's catch-all: the oldest served Ingress's `spec.defaultBackend`; any other is
+ * reported. A refused Ingress keeps its claim, and the catch-all answers 503.
+ */
+export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend {
   const ingresses = state
     .ingressesWithDefaultBackend()
     .filter((ingress) => state.serves(ingress))
@@ -15,5 +27,7 @@ export function deriveDefaultBackend(state: ClusterState): { backend?: BackendRe
     object: describeIngress(ingress),
     reason: `spec.defaultBackend: the default backend is already set by ${describeIngress(winner)}`,
   }))
-  return { backend: backendRef(winner.metadata.namespace, winner.spec.defaultBackend!), rejections }
+  if (ingressAnnotations(winner).refusal !== undefined) return { name: REFUSED_BACKEND, rejections }
+  const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)!
+  return { backend, name: backendName(backend), rejections }
 }

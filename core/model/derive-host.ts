@@ -1,7 +1,8 @@
 import type { Ingress } from '../kube/ingress.ts'
 import { describeRef } from '../kube/objects.ts'
-import { backendName, backendRef, type BackendRef } from './backend-ref.ts'
+import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 import { compareRouteMatch, routeMatch, type RouteMatch } from './routes.ts'
@@ -9,8 +10,12 @@ import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 
 export interface Route extends RouteMatch {
+  /** The Service the Ingress names (not served when the route is refused). */
   backend: BackendRef
+  /** The HAProxy backend the route goes to: the Service's, or REFUSED_BACKEND. */
   backendName: string
+  /** The owner's annotations restrict access in a way hapedge does not honour: the route is claimed, and answers 503. */
+  refused?: true
   /** The Ingress that owns this route: `Ingress ns/name`. */
   owner: string
 }
@@ -43,7 +48,8 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const routes = collectRoutes(host, ingresses, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
-  const redirect = tls ? (tls.ingress.metadata.annotations?.['hapedge.io/ssl-redirect'] ?? String(settings['ssl-redirect'])) === 'true' : false
+  // The Ingress whose certificate the host serves decides its redirect, from any spelling of ssl-redirect.
+  const redirect = tls ? (ingressAnnotations(tls.ingress).rendered['ssl-redirect'] ?? settings['ssl-redirect']) : false
   return { config: { host, routes, tlsSecret: tls?.secret, redirectToHttps: redirect && routes.length > 0 }, rejections }
 }
 
@@ -51,6 +57,7 @@ function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection
   const routes = new Map<string, Route>()
   for (const ingress of ingresses) {
     const owner = describeIngress(ingress)
+    const refused = ingressAnnotations(ingress).refusal !== undefined
     ingress.spec.rules?.forEach((rule, r) => {
       if ((rule.host ?? '') !== host) return
       rule.http?.paths.forEach((path, p) => {
@@ -66,7 +73,12 @@ function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection
         }
         // A literal, not `{ ...match }`: a spread gives each route its own hidden class, which costs
         // memory and time for every route of a full rebuild. The key order is the stored JSON's.
-        routes.set(key, { match: match.match, path: match.path, backend, backendName: backendName(backend), owner })
+        routes.set(
+          key,
+          refused
+            ? { match: match.match, path: match.path, backend, backendName: REFUSED_BACKEND, owner, refused }
+            : { match: match.match, path: match.path, backend, backendName: backendName(backend), owner },
+        )
       })
     })
   }

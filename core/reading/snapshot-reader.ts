@@ -4,6 +4,7 @@ import type { Backend } from '../model/derive-backend.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { ClusterState, type IgnoredIngresses } from '../model/cluster-state.ts'
+import { compareWarnings, type AnnotationWarning } from '../model/ingress-annotations.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
 import { certificateFile } from '../render/files.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
@@ -39,6 +40,21 @@ export class SnapshotReader {
     for (const [, rejection] of this.keyspace.table<Rejection>(TABLE.objectRejection).entries()) all.push(rejection)
     for (const [, rejections] of this.keyspace.table<Rejection[]>(TABLE.hostRejections).entries()) all.push(...rejections)
     return normalizeRejections(all)
+  }
+
+  /** Every annotation warning in the cluster (a scan of the table, which holds only the Ingresses warned). */
+  warnings(): AnnotationWarning[] {
+    const all: AnnotationWarning[] = []
+    for (const [, warnings] of this.keyspace.table<AnnotationWarning[]>(TABLE.ingressWarnings).entries()) all.push(...warnings)
+    return all.sort(compareWarnings)
+  }
+
+  /** The warnings of some objects (`Ingress/ns/name` keys), read key by key: a write's objects, whatever the cluster's size. */
+  warningsOf(keys: Iterable<string>): AnnotationWarning[] {
+    const table = this.keyspace.table<AnnotationWarning[]>(TABLE.ingressWarnings)
+    const all: AnnotationWarning[] = []
+    for (const key of keys) all.push(...(table.get(key) ?? []))
+    return all.sort(compareWarnings)
   }
 
   /** Counts from the snapshot's own rows: a few nodes along each table's edges, whatever the cluster's size. */
@@ -80,6 +96,7 @@ export class SnapshotReader {
       ...(name ? { defaultBackend: name } : {}),
       certificates,
       rejections: this.rejections(),
+      warnings: this.warnings(),
     }
   }
 }

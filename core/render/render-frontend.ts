@@ -1,3 +1,4 @@
+import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 
@@ -9,6 +10,10 @@ export interface FrontendOptions {
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
+
+/** The header a refused route answers with: the same for every route, so the frontend never changes with what is refused, and it names no annotation to strangers. */
+export const REFUSED_HEADER = 'X-Hapedge-Refused'
+export const REFUSED_REASON = 'the Ingress asks for access control that hapedge does not honour'
 
 /** Lowercase DNS labels separated by single dots: what a Host header must be to select a virtual host. */
 const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
@@ -46,6 +51,10 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
     '',
     `backend ${NOT_FOUND_BACKEND}`,
     '    http-request return status 404 content-type text/plain string "404 Not Found: no Ingress rule matches this request"',
+    '',
+    // Fail closed: the routes of an Ingress whose access control is not honoured are claimed, and never served open.
+    `backend ${REFUSED_BACKEND}`,
+    `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
   ])
 }
 

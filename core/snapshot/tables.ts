@@ -19,6 +19,7 @@ export const TABLE = {
   serviceBackends: 'service-backends',
   defaultBackend: 'default-backend',
   objectRejection: 'object-rejection',
+  ingressWarnings: 'ingress-warnings',
   secretHosts: 'secret-hosts',
   resourceVersion: 'resource-version',
 } as const
@@ -26,9 +27,10 @@ export const TABLE = {
 /**
  * Which indexes a snapshot holds, recorded with the options it was derived under: a snapshot of
  * an older layout (or none) has the indexes it lacks built at its next write. 2: `class-ingresses`.
- * 3: every stored TLS Secret judged (JUDGED_SECRETS_LAYOUT).
+ * 3: every stored TLS Secret judged (JUDGED_SECRETS_LAYOUT). 4: every Ingress's annotations read
+ * (`ingress-warnings`, refused Ingresses' routes and rejections), which the next write of an older snapshot does.
  */
-export const SNAPSHOT_LAYOUT = 3
+export const SNAPSHOT_LAYOUT = 4
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

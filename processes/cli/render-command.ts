@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path'
 import { fullRebuild } from '../../core/render/full-rebuild.ts'
 import { tlsSecretProblems } from '../../core/kube/tls-secret-check.ts'
 import { bindAddress } from '../../core/model/bind-address.ts'
+import { describeWarning } from '../../core/model/ingress-annotations.ts'
 import { DEFAULT_OPTIONS } from '../../core/model/settings.ts'
 import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
 import { defineCommand } from './command.ts'
@@ -52,6 +53,7 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
     await tlsSecretProblems(read),
   )
   for (const rejection of model.rejections) console.error(`${rejection.object}: ${rejection.reason}`)
+  for (const warning of model.warnings) console.error(describeWarning(warning))
   const nothing = nothingServed(read, state, values.in)
   if (nothing) console.error(`hapedge render: ${nothing}`)
   const ignored = nothing ? undefined : ignoredByClass(state)
@@ -61,7 +63,8 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
   const dir = relative(process.cwd(), resolve(values.out)) || '.'
   console.log(
     `rendered ${files.size} files to ${dir}: ${model.hosts.size} hosts, ${model.backends.size} backends, ${model.certificates.size} certificates` +
-      (model.rejections.length ? `, ${model.rejections.length} rejected (see above)` : ''),
+      (model.rejections.length ? `, ${model.rejections.length} rejected (see above)` : '') +
+      (model.warnings.length ? `, ${model.warnings.length} annotation warnings (see above)` : ''),
   )
   console.log(`serve them with: (cd ${dir} && haproxy -f .)`)
   return 0

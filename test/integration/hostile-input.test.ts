@@ -55,14 +55,9 @@ const hostileIngresses: HostileCase[] = [
     spec: { rules: [rule('tls.test')], tls: [{ hosts: ['tls.test'], secretName: `x${DIRECTIVE}` }] },
   },
   {
-    name: 'annotation-value',
-    field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
-    spec: { annotations: { 'hapedge.io/ssl-redirect': `true${DIRECTIVE}` }, rules: [rule('a.test')] },
-  },
-  {
-    name: 'annotation-unknown',
-    field: 'metadata.annotations["hapedge.io/config-snippet"]',
-    spec: { annotations: { 'hapedge.io/config-snippet': `http-request deny INJECTED` }, rules: [rule('b.test')] },
+    name: 'annotation-refused',
+    field: 'metadata.annotations["nginx.ingress.kubernetes.io/whitelist-source-range"]',
+    spec: { annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': `10.0.0.0/8${DIRECTIVE}` }, rules: [rule('a.test')] },
   },
   {
     name: 'annotation-over-long',
@@ -71,6 +66,20 @@ const hostileIngresses: HostileCase[] = [
   },
   { name: 'namespace', field: 'metadata.namespace', spec: { namespace: `default${DIRECTIVE}`, rules: [rule('d.test')] } },
   { name: `name${DIRECTIVE}`, field: 'metadata.name', spec: { rules: [rule('e.test')] } },
+]
+
+/** Annotations hapedge does not honour as written: each is a warning naming it, and the Ingress is served without it. */
+const hostileAnnotations: { name: string; annotation: string; spec: { annotations: Record<string, string>; rules: ReturnType<typeof rule>[] } }[] = [
+  {
+    name: 'annotation-value',
+    annotation: 'hapedge.io/ssl-redirect',
+    spec: { annotations: { 'hapedge.io/ssl-redirect': `true${DIRECTIVE}` }, rules: [rule('b.test')] },
+  },
+  {
+    name: 'annotation-unknown',
+    annotation: 'hapedge.io/config-snippet',
+    spec: { annotations: { 'hapedge.io/config-snippet': `http-request deny INJECTED` }, rules: [rule('g.test')] },
+  },
 ]
 
 /** An Ingress whose pathType is not one of the three the API defines. */
@@ -95,6 +104,7 @@ describe('hostile input beside one good Ingress', () => {
     cluster = await serveCluster([
       ...services.objects,
       ...hostileIngresses.map((entry) => ingress({ name: entry.name, ...entry.spec })),
+      ...hostileAnnotations.map((entry) => ingress({ name: entry.name, ...entry.spec })),
       hostilePathType,
       // Other kinds that feed configuration: an endpoint address, a Service port name, global settings.
       service('victim'),
@@ -132,6 +142,13 @@ describe('hostile input beside one good Ingress', () => {
   it.each(hostileIngresses)('rejects Ingress $name naming the field $field', (entry) => {
     const reasons = cluster.model.rejections.filter((candidate) => candidate.object === objectOf(entry)).map((candidate) => candidate.reason)
     expect(reasons.join('\n')).toContain(entry.field)
+  })
+
+  it.each(hostileAnnotations)('warns of Ingress $name naming $annotation, and serves it without the value', async (entry) => {
+    const warnings = cluster.model.warnings.filter((warning) => warning.object === `Ingress default/${entry.name}`)
+    expect(warnings.map((warning) => warning.annotation)).toEqual([entry.annotation])
+    for (const { reason } of warnings) expect(reason).not.toMatch(/[\u0000-\u001f\u007f]|INJECTED/)
+    expect(answeredBy(await cluster.get(entry.spec.rules[0]!.host, '/'))).toBe('good')
   })
 
   it('rejects an unknown pathType naming spec.rules[0].http.paths[0].pathType', () => {
@@ -193,9 +210,11 @@ describe('hostile input beside one good Ingress', () => {
   })
 
   it('serves no route from a rejected Ingress', async () => {
-    for (const host of ['evil.test', 'tls.test', 'a.test', 'b.test', 'c.test', 'd.test', 'e.test', 'f.test']) {
+    for (const host of ['evil.test', 'tls.test', 'c.test', 'd.test', 'e.test', 'f.test']) {
       expect(answeredBy(await cluster.get(host, '/')), host).toBe('HTTP 404')
     }
+    // The refused one's route is claimed, and answers 503: never served open.
+    expect(answeredBy(await cluster.get('a.test', '/'))).toBe('HTTP 503')
     expect(answeredBy(await cluster.get('good.test', '/svc'))).toBe('good')
   })
 
@@ -266,8 +285,9 @@ const hostileFields: HostileField[] = [
   { object: (v) => `Ingress default/${shown(`name${v}`)}`, field: 'metadata.name', build: (v) => ingress({ name: `name${v}`, rules: [web('name.test')] }) },
   {
     object: () => 'Ingress default/annotation',
-    field: 'metadata.annotations["hapedge.io/ssl-redirect"]',
-    build: (v) => ingress({ name: 'annotation', annotations: { 'hapedge.io/ssl-redirect': `false${v}` }, rules: [web('annotation.test')] }),
+    field: 'metadata.annotations["nginx.ingress.kubernetes.io/whitelist-source-range"]',
+    build: (v) =>
+      ingress({ name: 'annotation', annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': `10.0.0.0/8${v}` }, rules: [web('annotation.test')] }),
   },
   {
     object: () => 'Ingress default/tls-host',

@@ -23,13 +23,31 @@ const apps = fixtureCertificate('apps.example.com')
 
 const port = fc.constantFrom<number | string>(80, 'http', 8443)
 
+/**
+ * Ingress annotations: none (most often), ssl-redirect in several spellings (agreeing and not),
+ * keys hapedge does not honour (warnings), snippets, and access control it does not render (refused).
+ */
+export const annotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  { 'hapedge.io/ssl-redirect': 'true' },
+  { 'hapedge.io/ssl-redirect': 'false' },
+  { 'ingress.kubernetes.io/ssl-redirect': 'false' },
+  { 'nginx.ingress.kubernetes.io/ssl-redirect': 'FALSE', 'hapedge.io/ssl-redirect': 'true' },
+  { 'hapedge.io/unknown': 'x', 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
+  { 'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X-Snippet: yes";' },
+  { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' },
+  { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
+  { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8', 'haproxy.org/ssl-redirect': 'false' },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
     namespace: fc.constantFrom(...namespaces),
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
-    sslRedirect: fc.constantFrom<string | undefined>(undefined, 'true', 'false'),
+    annotations: fc.constantFrom(...annotationSets),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
@@ -50,7 +68,7 @@ const arbitraryIngress = fc
     }),
     defaultBackend: fc.option(fc.record({ service: fc.constantFrom(...services), port }), { nil: undefined }),
   })
-  .map(({ sslRedirect, ...spec }) => ingress({ ...spec, annotations: sslRedirect ? { 'hapedge.io/ssl-redirect': sslRedirect } : undefined }))
+  .map((spec) => ingress(spec))
 
 /** Configuration snippets: none (most often), two that HAProxy takes, and one that would open a frontend. */
 export const snippets = [

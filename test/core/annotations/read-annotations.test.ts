@@ -66,7 +66,7 @@ describe('readAnnotations: never silent', () => {
       'traefik.ingress.kubernetes.io/router.tls': 'true',
       'konghq.com/plugins': 'key-auth',
     })
-    expect(reading).toEqual({ features: {}, sources: {}, honoured: [], warnings: [], refusals: [] })
+    expect(reading).toEqual({ features: {}, sources: {}, honoured: [], readFrom: {}, warnings: [], refusals: [] })
   })
 
   it('explains why canary Ingresses are not honoured', () => {

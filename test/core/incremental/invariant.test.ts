@@ -92,7 +92,7 @@ function batchesOf(steps: Step[], batchSizes: number[]) {
 const sortedFiles = (files: ReadonlyMap<string, string>) => [...files].sort(([a], [b]) => (a < b ? -1 : 1))
 
 describe('the incremental path equals the full rebuild', () => {
-  it('for any sequence of events and changes of settings, in any batching: files, generation, model, rejections; and the snapshot is history-independent', () => {
+  it('for any sequence of events and changes of settings, in any batching: files, generation, model, rejections, warnings; and the snapshot is history-independent', () => {
     fc.assert(
       fc.property(
         fc.array(arbitraryStep, { maxLength: 60 }),
@@ -112,6 +112,7 @@ describe('the incremental path equals the full rebuild', () => {
 
           const view = new SnapshotReader(cluster.current.snapshot)
           expect(view.rejections()).toEqual(reference.model.rejections)
+          expect(view.warnings()).toEqual(reference.model.warnings)
           expect(view.ignored()).toEqual(reference.state.ignoredByClass())
           const ingresses = [...live.values()].filter((object) => object.kind === 'Ingress')
           const ours = { ...DEFAULT_OPTIONS, ...options }.ingressClass

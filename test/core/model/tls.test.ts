@@ -105,21 +105,27 @@ describe('TLS', () => {
     })
   })
 
-  it('refuses an unknown hapedge.io annotation and a bad annotation value for that Ingress alone', () => {
+  it('warns of an unknown hapedge.io annotation and an unreadable value, as of any prefix, and serves the Ingress without them', () => {
     const { model } = fullRebuild([
       tlsIngress('typo', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirekt': 'false' } }),
-      tlsIngress('value', 'shop-tls', { annotations: { 'hapedge.io/ssl-redirect': 'no\nbackend x' } }),
       ingress({
-        name: 'fine',
-        annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' },
-        rules: [{ host: 'fine.example.com', paths: [{ service: 'web' }] }],
+        name: 'value',
+        annotations: { 'hapedge.io/ssl-redirect': 'no\nbackend x' },
+        rules: [{ host: 'value.example.com', paths: [{ service: 'web' }] }],
       }),
       shopSecret,
     ])
-    expect(model.rejections).toEqual([
-      { object: 'Ingress default/typo', reason: expect.stringMatching(/^metadata.annotations\["hapedge.io\/ssl-redirekt"\]: unknown annotation/) },
-      { object: 'Ingress default/value', reason: 'metadata.annotations["hapedge.io/ssl-redirect"]: must be "true" or "false"' },
+    expect(model.rejections).toEqual([])
+    expect(model.warnings).toEqual([
+      { object: 'Ingress default/typo', annotation: 'hapedge.io/ssl-redirekt', reason: 'not a hapedge annotation' },
+      {
+        object: 'Ingress default/value',
+        annotation: 'hapedge.io/ssl-redirect',
+        reason: 'metadata.annotations["hapedge.io/ssl-redirect"]: must be "true" or "false"; ignored',
+      },
     ])
-    expect([...model.hosts.keys()]).toEqual(['fine.example.com'])
+    // The unreadable value is ignored: the settings' redirect holds, and nothing of the value reaches a file.
+    expect(model.hosts.get('shop.example.com')!.redirectToHttps).toBe(true)
+    expect([...model.hosts.keys()].sort()).toEqual(['shop.example.com', 'value.example.com'])
   })
 })

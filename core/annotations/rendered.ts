@@ -1,0 +1,10 @@
+import type { FeatureName } from './features.ts'
+
+/**
+ * The features hapedge renders today. A feature the annotations ask for that is not here is
+ * reported ("not yet honoured"), and one that restricts access refuses the Ingress (fail closed):
+ * a later change adds a feature by rendering it and naming it here.
+ */
+export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['ssl-redirect'])
+
+export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

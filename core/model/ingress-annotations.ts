@@ -1,0 +1,84 @@
+import { type FeatureName, type Features, restrictsAccess } from '../annotations/features.ts'
+import { type AnnotationNotice, annotationPath, readAnnotations } from '../annotations/read-annotations.ts'
+import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { describeIngress } from './ingress-order.ts'
+import { compareText } from './routes.ts'
+
+/** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
+export interface AnnotationWarning {
+  /** `Ingress shop/web` */
+  object: string
+  annotation: string
+  reason: string
+}
+
+/** What an Ingress's annotations mean for hapedge. */
+export interface IngressAnnotations {
+  /** The features hapedge renders (RENDERED_FEATURES), as the annotations ask for them: nothing else can be read by mistake. */
+  rendered: Pick<Features, 'ssl-redirect'>
+  warnings: AnnotationWarning[]
+  /** Set when the annotations restrict access in a way hapedge does not honour: the Ingress is refused (its routes answer 503), never served open. */
+  refusal?: string
+}
+
+const judged = new WeakMap<Ingress, IngressAnnotations>()
+
+/** An Ingress's annotations read once (objects are immutable): the engine asks for each Ingress from several hosts. */
+export function ingressAnnotations(ingress: Ingress): IngressAnnotations {
+  let found = judged.get(ingress)
+  if (!found) {
+    found = judge(ingress)
+    judged.set(ingress, found)
+  }
+  return found
+}
+
+function judge(ingress: Ingress): IngressAnnotations {
+  const reading = readAnnotations(ingress.metadata.annotations ?? {})
+  const refusals = [...reading.refusals]
+  const notices = [...reading.warnings]
+  for (const feature of Object.keys(reading.features) as FeatureName[]) {
+    if (RENDERED_FEATURES.has(feature)) continue
+    for (const annotation of annotationsOf(feature, reading)) {
+      if (restrictsAccess(feature))
+        refusals.push({ annotation, reason: `${feature} is ${NOT_YET_HONOURED} and restricts access, so the routes are refused rather than served open` })
+      else notices.push({ annotation, reason: NOT_YET_HONOURED })
+    }
+  }
+  const object = describeIngress(ingress)
+  const refused = new Set(refusals.map((notice) => notice.annotation))
+  // A refused annotation is told once, in the rejection; the rest of the notices are warnings.
+  const warnings = unique(notices.filter((notice) => !refused.has(notice.annotation))).map(({ annotation, reason }) => ({ object, annotation, reason }))
+  const rendered: IngressAnnotations['rendered'] = {}
+  if (reading.features['ssl-redirect'] !== undefined) rendered['ssl-redirect'] = reading.features['ssl-redirect']
+  const judgement: IngressAnnotations = { rendered, warnings }
+  if (refusals.length > 0)
+    judgement.refusal = `${unique(refusals)
+      .map(({ annotation, reason }) => `${annotationPath(annotation)}: ${reason}`)
+      .join('; ')}; its routes answer 503`
+  return judgement
+}
+
+/** The annotations a feature was read from; for a feature only implied, the annotation that implies it. */
+function annotationsOf(feature: FeatureName, reading: ReturnType<typeof readAnnotations>): string[] {
+  const read = reading.readFrom[feature]
+  if (read) return read
+  const source = reading.sources[feature]
+  return source ? [source.replace(/ \(implied\)$/, '')] : []
+}
+
+/** Sorted by annotation then reason, without repeats. */
+function unique(notices: AnnotationNotice[]): AnnotationNotice[] {
+  const byText = new Map(notices.map((notice) => [`${notice.annotation}\n${notice.reason}`, notice]))
+  return [...byText.values()].sort((a, b) => compareText(a.annotation, b.annotation) || compareText(a.reason, b.reason))
+}
+
+export function compareWarnings(a: AnnotationWarning, b: AnnotationWarning): number {
+  return compareText(a.object, b.object) || compareText(a.annotation, b.annotation) || compareText(a.reason, b.reason)
+}
+
+/** One line for a log or a terminal: `Ingress shop/web: warning: <annotation>: <reason>`. */
+export function describeWarning({ object, annotation, reason }: AnnotationWarning): string {
+  return `${object}: warning: ${annotation}: ${reason}`
+}
