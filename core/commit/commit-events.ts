@@ -22,7 +22,8 @@ import { openTrees } from '../reading/open-trees.ts'
 import { judgedSecretEvents, unjudgedSecrets } from './judge-stored-secrets.ts'
 import { preload } from './preload.ts'
 import { readHead } from '../reading/read-head.ts'
-import { runLoading } from '../reading/run-loading.ts'
+import { runLoading, runLoadingInSlices } from '../reading/run-loading.ts'
+import type { Pause } from '../slices.ts'
 import { walkGeneration } from '../reading/walk-generation.ts'
 
 export interface CommitContext {
@@ -34,6 +35,8 @@ export interface CommitContext {
   clock?: Clock
   /** Tries before giving up with CommitContention (default 6). */
   attempts?: number
+  /** What the change's computation awaits between its slices (default: a turn of the event loop), so other clusters' writes on the same thread go on meanwhile. */
+  pause?: Pause
 }
 
 export interface Committed {
@@ -119,7 +122,8 @@ async function apply(
   // Before the request's events, so that one of them for the same Secret comes after.
   const judged = trees ? await judgedSecretEvents(await runLoading(() => unjudgedSecrets(trees.snapshot), loader)) : []
   const all = judged.length > 0 ? [...judged, ...events] : events
-  return runLoading(() => new IncrementalCluster(trees, ctx.options, ctx.context).apply(all).finish(), loader)
+  // In slices: a resync's commit computes for hundreds of milliseconds. The trees are immutable and the engine is this call's own, so its result is the same.
+  return runLoadingInSlices(() => new IncrementalCluster(trees, ctx.options, ctx.context).steps(all), loader, ctx.pause)
 }
 
 /** HEAD after a commit of `latest`: the next generation, or while pinned the same one with `latest` moved on. */

@@ -3,6 +3,7 @@ import { utf8Length } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
 import { fileShape, keptWhenEmpty } from './file-shapes.ts'
 import { MANIFEST_SHAPE } from './manifest.ts'
+import { runToEnd } from '../slices.ts'
 
 interface OpenFile {
   /** The file as the manifest has it (undefined: absent). */
@@ -83,18 +84,23 @@ export class FileSet {
   }
 
   finish(): FinishedFiles {
+    return runToEnd(this.finishing())
+  }
+
+  /** `finish` as steps (see Tree.editing), for a change run in slices. */
+  *finishing(): Generator<void, FinishedFiles> {
     const created: Created = { content: [], metadata: [] }
     const manifestEdits = new Map<string, string | undefined>()
     for (const [path, file] of this.open) {
-      const root = this.finishFile(path, file, created)
+      const root = yield* this.finishFile(path, file, created)
       if (root?.sha256 !== file.root?.sha256) manifestEdits.set(path, root && JSON.stringify(root))
     }
-    const edited = this.manifest.edit(manifestEdits)
+    const edited = yield* this.manifest.editing(manifestEdits)
     created.metadata.push(...edited.created)
     return { manifest: edited.tree, created, changed: new Set(manifestEdits.keys()) }
   }
 
-  private finishFile(path: string, file: OpenFile, created: Created): TreeRoot | undefined {
+  private *finishFile(path: string, file: OpenFile, created: Created): Generator<void, TreeRoot | undefined> {
     if (file.text) {
       const text = file.text.value
       if (text === undefined) return undefined
@@ -105,7 +111,7 @@ export class FileSet {
     }
     if (!fileShape(path) || (file.entries.size === 0 && file.root)) return file.root
     const tree = this.treeOf(path, file)
-    const edited = tree.edit(file.entries)
+    const edited = yield* tree.editing(file.entries)
     for (const node of edited.created) (node.level === 0 ? created.content : created.metadata).push(node)
     if (edited.tree.count > 0) return edited.tree.root
     if (!keptWhenEmpty(path)) return undefined

@@ -18,6 +18,7 @@ import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { NewNode } from '../tree/node.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
+import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate } from './reconcile-certificates.ts'
@@ -111,9 +112,26 @@ export class IncrementalCluster {
 
   /** Derives what the events touched and writes the new snapshot and generation. */
   finish(): Applied {
-    const plan = this.reconcile()
-    const snapshot = this.keyspace.base.edit(this.keyspace.edits())
-    const files = this.files.finish()
+    return runToEnd(this.finishing())
+  }
+
+  /**
+   * `apply(events).finish()` as steps: it yields after each event and each host, backend or
+   * certificate it derives, so a long change (a resync's commit) can let other work run between
+   * slices of it (runInSlices). Its result is the same.
+   */
+  *steps(events: Iterable<WatchEvent>): Generator<void, Applied> {
+    for (const event of events) {
+      this.applyEvent(event)
+      yield
+    }
+    return yield* this.finishing()
+  }
+
+  private *finishing(): Generator<void, Applied> {
+    const plan = yield* this.reconcile()
+    const snapshot = yield* this.keyspace.base.editing(this.keyspace.edits())
+    const files = yield* this.files.finishing()
     const record = recordOf(files.manifest, this.context)
     const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]
     const created = { snapshot: snapshot.created, content: files.created.content, metadata }
@@ -150,7 +168,7 @@ export class IncrementalCluster {
     if (object.kind === 'EndpointSlice') this.dirty.services.add(serviceKeyOfSlice(object))
   }
 
-  private reconcile(): Plan {
+  private *reconcile(): Generator<void, Plan> {
     const { dirty } = this
     const plan = emptyPlan()
     if (this.genesis) {
@@ -175,15 +193,27 @@ export class IncrementalCluster {
           if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
       }
     }
-    for (const ref of dirty.objects) this.reconcileObjectRejection(ref)
+    for (const ref of dirty.objects) {
+      this.reconcileObjectRejection(ref)
+      yield
+    }
 
     const { state, files, backendUses } = this
     const touchedSecrets = new Set(dirty.secrets)
-    for (const host of dirty.hosts) reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, plan)
+    for (const host of dirty.hosts) {
+      reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, plan)
+      yield
+    }
     if (dirty.defaultBackend) reconcileDefaultBackend(state, this.defaultBackend, backendUses, files, plan)
     for (const service of dirty.services) backendUses.touchService(service)
-    for (const name of backendUses.touched) reconcileBackend(name, state, this.backends, backendUses, files, plan)
-    for (const secret of touchedSecrets) reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
+    for (const name of backendUses.touched) {
+      reconcileBackend(name, state, this.backends, backendUses, files, plan)
+      yield
+    }
+    for (const secret of touchedSecrets) {
+      reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
+      yield
+    }
     if (this.files.setText(FILES.frontend, this.renderFrontend())) needReload(plan, 'the frontend changed (HTTPS bind added or removed)')
     return plan
   }

@@ -5,11 +5,13 @@ import { clusterKeys } from '../keys/cluster-keys.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { committedRejections } from './committed-rejections.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
-import { describeRef, objectRef } from '../kube/objects.ts'
+import { describeRef, isRecord, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
+import type { Pause } from '../slices.ts'
+import { yieldToEventLoop } from '../yield-to-event-loop.ts'
 
 /** What a write answers: the generation now current, what changed, whether HAProxy reloads, and what was refused. */
 export interface IngestResult {
@@ -40,7 +42,8 @@ export interface IngestResult {
  * request named.
  */
 export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
-  const events = await judgeTlsSecrets(received)
+  const pause = ctx.pause ?? yieldToEventLoop
+  const events = await judgeTlsSecrets(received, pause)
   const result: IngestResult = {
     generation: null,
     manifest: null,
@@ -55,6 +58,8 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   let last: Committed | undefined
   const files = new Set<string>()
   for (let start = 0; start < events.length || !last; start += chunk) {
+    // Between two chunks: the next one's computation would otherwise begin in the last one's final continuation.
+    if (last) await pause()
     last = await commitEvents(ctx, events.slice(start, start + chunk))
     const { applied } = last
     if (!applied) continue
@@ -79,9 +84,25 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   return result
 }
 
-/** The events, each TLS Secret they put judged once, here, so the commit (and its retries) read a Secret HAProxy could not load as invalid. */
-async function judgeTlsSecrets(events: readonly WatchEvent[]): Promise<readonly WatchEvent[]> {
-  const problems = await tlsSecretProblems(events.filter((event) => event.type !== 'DELETED').map((event) => event.object))
+/**
+ * Secrets checked per slice: WebCrypto imports a key synchronously, and a slice's checks settle
+ * as one chain of microtasks, so a resync's thousands of Secrets checked at once held the thread
+ * for seconds.
+ */
+export const TLS_CHECK_SLICE = 32
+
+/**
+ * The events, each TLS Secret they put judged once, here, so the commit (and its retries) read
+ * a Secret HAProxy could not load as invalid. Checked a slice at a time, pausing between slices.
+ */
+async function judgeTlsSecrets(events: readonly WatchEvent[], pause: Pause): Promise<readonly WatchEvent[]> {
+  const put = events.filter((event) => event.type !== 'DELETED').map((event) => event.object)
+  const secrets = put.filter((object) => isRecord(object) && object.kind === 'Secret')
+  const problems = new Map<unknown, string>()
+  for (let start = 0; start < secrets.length; start += TLS_CHECK_SLICE) {
+    if (start > 0) await pause()
+    for (const [object, problem] of await tlsSecretProblems(secrets.slice(start, start + TLS_CHECK_SLICE))) problems.set(object, problem)
+  }
   if (problems.size === 0) return events
   return events.map((event) => {
     const tlsProblem = event.type === 'DELETED' ? undefined : problems.get(event.object)

@@ -5,6 +5,8 @@ import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
+import type { Pause } from '../slices.ts'
+import { yieldToEventLoop } from '../yield-to-event-loop.ts'
 import { listedStates, OBJECT_TABLES, refOfKey, resyncEvent, sameTexts, type ListedState, type StoredTexts } from './listed-state.ts'
 
 /** Above every object key (`Kind/ns/name`): the open end of a range. */
@@ -87,7 +89,13 @@ export function objectTableRanges(from = '', to = END): KeyRange[] {
  * computation never runs again per missing node, and one slice's nodes at a time need to fit
  * the node cache.
  */
-export async function loadResyncEvents(snapshot: Tree | undefined, listed: readonly ListedState[], loader: NodeLoader, slice = SLICE): Promise<ResyncEvent[]> {
+export async function loadResyncEvents(
+  snapshot: Tree | undefined,
+  listed: readonly ListedState[],
+  loader: NodeLoader,
+  slice = SLICE,
+  pause: Pause = yieldToEventLoop,
+): Promise<ResyncEvent[]> {
   if (!snapshot) return resyncChanges(undefined, listed)
   const bounds = ['']
   for (let at = slice; at < listed.length; at += slice) bounds.push(listed[at]!.key)
@@ -95,6 +103,7 @@ export async function loadResyncEvents(snapshot: Tree | undefined, listed: reado
   const events: ResyncEvent[] = []
   for (let i = 0; i + 1 < bounds.length; i++) {
     const [from, to] = [bounds[i]!, bounds[i + 1]!]
+    if (i > 0) await pause()
     await loadRanges(snapshot, objectTableRanges(from, to), loader)
     // Loaded already; a node the cache evicted meanwhile is loaded again by the rerun of this slice alone.
     for (const event of await runLoading(() => mergedChanges(snapshot, listed, from, to), loader)) events.push(event)

@@ -3,6 +3,7 @@ import type { Gzip } from './node-body.ts'
 import type { NodeCache } from './node-cache.ts'
 import { encodeInternal, isLeaf, type ChildRef, type NewNode, type TreeEntry, type TreeNode, type TreeRoot } from './node.ts'
 import { endsNode, utf8Length, type TreeShape } from './tree-shape.ts'
+import { runToEnd } from '../slices.ts'
 
 /** Where a tree's nodes come from and how new ones are named (and stored: see node-body.ts). */
 export interface TreeContext {
@@ -94,6 +95,11 @@ export class Tree {
   }
 
   edit(edits: TreeEdits): Edited {
+    return runToEnd(this.editing(edits))
+  }
+
+  /** `edit` as steps: it yields after each node it makes, so a large edit can be run in slices (runInSlices). */
+  *editing(edits: TreeEdits): Generator<void, Edited> {
     const created: NewNode[] = []
     if (edits.size === 0) return { tree: this, created }
     const writer = new NodeWriter(this.shape, this.context, created)
@@ -102,7 +108,7 @@ export class Tree {
       .map(([key, value]) => [key, value === undefined ? undefined : { key, value }])
     const replaced = new Set<string>()
     for (let level = 0; ; level++) {
-      const { removed, added } = this.editLevel(level, levelEdits, writer)
+      const { removed, added } = yield* this.editLevel(level, levelEdits, writer)
       for (const ref of removed) replaced.add(ref.sha256)
       if (level === this.root.level) {
         const tree = writer.finish(added, level)
@@ -120,7 +126,7 @@ export class Tree {
    * yet applied, takes in the following nodes for as long as the re-cut items do not end on a
    * boundary, and is replaced by the nodes the re-cut makes.
    */
-  private editLevel(level: number, edits: readonly LevelEdit[], writer: NodeWriter): { removed: Visited['ref'][]; added: ChildRef[] } {
+  private *editLevel(level: number, edits: readonly LevelEdit[], writer: NodeWriter): Generator<void, { removed: Visited['ref'][]; added: ChildRef[] }> {
     const removed: Visited['ref'][] = []
     const added: ChildRef[] = []
     let next = 0
@@ -136,6 +142,7 @@ export class Tree {
           if (endsNode(this.shape, level, item.key)) {
             added.push(writer.node(level, pending))
             pending = []
+            yield
           }
         }
         next = end

@@ -9,6 +9,7 @@ import type { AgentPush } from './services/agent-push.ts'
 import type { ClusterMirror } from './services/cluster-mirror.ts'
 import type { Metrics } from './services/metrics.ts'
 import type { NodeCaches } from './services/node-caches.ts'
+import type { Turns } from './services/turns.ts'
 import type { WriteQueue } from './services/write-queue.ts'
 
 /** What the app runs on: each platform's entry point builds one from its own storage and secrets. */
@@ -30,6 +31,8 @@ export interface AppEnv {
   push: AgentPush
   /** Each cluster's writes in progress in this process (see WriteQueue). */
   queues: Map<string, WriteQueue<CommitContext>>
+  /** Small writes first: a resync's slices wait for them (see Turns). */
+  turns: Turns
 }
 
 export interface Limits {

@@ -11,12 +11,14 @@ import { ingest } from '../../../core/ingest/ingest.ts'
 import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
 import { loadResyncEvents } from '../../../core/ingest/resync.ts'
-import { listedStates, refOfKey } from '../../../core/ingest/listed-state.ts'
+import { listing, refOfKey } from '../../../core/ingest/listed-state.ts'
+import { runInSlices } from '../../../core/slices.ts'
 import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
 import { inBackground } from '../http/in-background.ts'
+import { FOREGROUND_EVENTS } from '../services/turns.ts'
 import { WriteQueue } from '../services/write-queue.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { readJson } from '../http/read-body.ts'
@@ -52,8 +54,9 @@ export function ingestionRoutes(env: AppEnv) {
     const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
-    const listed = listedStates(list.items, commit.options)
-    const events = await loadResyncEvents(trees?.snapshot, listed, loader)
+    // A list of tens of thousands of objects takes seconds to compare: in the background, in slices.
+    const listed = await runInSlices(listing(list.items, commit.options), env.turns.pause)
+    const events = await loadResyncEvents(trees?.snapshot, listed, loader, undefined, env.turns.pause)
     // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
     const named = new Set(listed.map(({ key }) => describeRef(refOfKey(key))))
     return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
@@ -75,7 +78,7 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
     queue = new WriteQueue<CommitContext>(
-      (merged, latest) => ingest(latest, merged, env.limits.eventsPerCommit),
+      (merged, latest) => commitInTurn(env, latest, merged),
       env.limits.eventsPerCommit,
       () => env.queues.delete(commit.cluster),
     )
@@ -94,4 +97,10 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
   })
   if (result.reload) env.metrics.count('hapedge_reloads_total', 'Generations that need an HAProxy reload, by cluster.', { cluster: commit.cluster })
   return result
+}
+
+/** A small write's commit runs in the foreground; a larger one (a resync's) in the background, pausing between its slices for small ones. */
+function commitInTurn(env: AppEnv, ctx: CommitContext, events: readonly WatchEvent[]) {
+  if (events.length <= FOREGROUND_EVENTS) return env.turns.foreground(() => ingest(ctx, events, env.limits.eventsPerCommit))
+  return ingest({ ...ctx, pause: env.turns.pause }, events, env.limits.eventsPerCommit)
 }

@@ -63,7 +63,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     const record = c.get('record')
     const context = env.caches.for(record.id)
     const { snapshot, loader } = await openSnapshot(env, keys, context)
-    const staged = await stagePage(snapshot, list.items, optionsOf(record), loader, env.hash)
+    const staged = await stagePage(snapshot, list.items, optionsOf(record), loader, env.hash, env.turns.pause)
     await storePage(env.store, keys, session.session, page, staged)
     return c.json({ page, items: list.items.length, changed: staged.items.items.length } satisfies ResyncPageAnswer)
   })

@@ -11,6 +11,7 @@ import { AgentPush } from '../../app/services/agent-push.ts'
 import { ClusterMirror } from '../../app/services/cluster-mirror.ts'
 import { Metrics } from '../../app/services/metrics.ts'
 import { NodeCaches, type CacheBudget } from '../../app/services/node-caches.ts'
+import { Turns } from '../../app/services/turns.ts'
 import { sealedStore } from './sealed-store.ts'
 
 export interface EnvOptions {
@@ -54,5 +55,6 @@ export function buildEnv(options: EnvOptions): AppEnv {
     push: new AgentPush(store, metrics, clock, options.fetcher),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     queues: new Map(),
+    turns: new Turns(),
   }
 }

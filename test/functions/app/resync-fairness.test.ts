@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
+import { app } from '../../support/contracts/cluster-apps.ts'
+import { ingress } from '../../support/objects.ts'
+import { harness } from './app-harness.ts'
+
+const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
+/** Enough objects that listing, comparing and computing their commit takes many slices. */
+const large = Array.from({ length: 400 }, (_, n) => app(n)).flat()
+const quietEvent = (n: number) => [
+  { type: 'MODIFIED', object: ingress({ name: 'quiet', rules: [{ host: 'quiet.example.com', paths: [{ path: `/v${n}`, service: 'quiet' }] }] }) },
+]
+
+/**
+ * The app on a memory store (it answers in microtasks) that logs, into `log`, the first time
+ * the large cluster writes what its resync computed (tree nodes, blobs, a staged page): until
+ * then the resync is computing, and only a resync that yields lets anything else in.
+ */
+function loggingApp(log: string[]) {
+  const memory = createMemoryStore()
+  let wrote = false
+  const store: ObjectStore = {
+    ...memory,
+    put: (key, body, condition) => {
+      if (!wrote && /^clusters\/big\/(nodes|blobs|resync\/[^/]+\/pages)\//.test(key)) {
+        wrote = true
+        log.push('resync wrote')
+      }
+      return memory.put(key, body, condition)
+    },
+  }
+  return { ...harness({ store }), rearm: () => (wrote = false) }
+}
+
+/** Starts one request of the large cluster's resync, and at the first turn of the event loop one event on the quiet cluster. */
+async function eventDuring(log: string[], resync: () => Response | Promise<Response>, quiet: () => Response | Promise<Response>): Promise<string[]> {
+  log.length = 0
+  const resynced = Promise.resolve(resync()).then((answer) => void log.push(`resync ${answer.status}`))
+  const answered = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      void Promise.resolve(quiet()).then((answer) => resolve(void log.push(`event ${answer.status}`)))
+    }, 0),
+  )
+  await Promise.all([resynced, answered])
+  return [...log]
+}
+
+describe('one cluster’s resync on the thread that serves many', () => {
+  it('answers another cluster’s event while a PUT …/objects of the large one is still computing', async () => {
+    const log: string[] = []
+    const { call, register, events } = loggingApp(log)
+    const bigToken = await register('big')
+    const quietToken = await register('quiet')
+    expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
+    const order = await eventDuring(
+      log,
+      () => call('PUT', '/v1/clusters/big/objects', bigToken, list(large)),
+      () => events('quiet', quietToken, quietEvent(1)),
+    )
+    expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
+  })
+
+  it('answers another cluster’s event while a page of a resync session is staged', async () => {
+    const log: string[] = []
+    const { call, register, events } = loggingApp(log)
+    const bigToken = await register('big')
+    const quietToken = await register('quiet')
+    expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
+    const { session } = (await (await call('POST', '/v1/clusters/big/resync', bigToken, {})).json()) as { session: string }
+    const order = await eventDuring(
+      log,
+      () => call('PUT', `/v1/clusters/big/resync/${session}/pages/0`, bigToken, list(large.slice(0, 1000))),
+      () => events('quiet', quietToken, quietEvent(1)),
+    )
+    expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
+  })
+
+  it('answers another cluster’s event while the finish of a resync session computes a commit', async () => {
+    const log: string[] = []
+    const { call, register, events, rearm } = loggingApp(log)
+    const bigToken = await register('big')
+    const quietToken = await register('quiet')
+    expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
+    const { session } = (await (await call('POST', '/v1/clusters/big/resync', bigToken, {})).json()) as { session: string }
+    expect((await call('PUT', `/v1/clusters/big/resync/${session}/pages/0`, bigToken, list(large.slice(0, 1000)))).status).toBe(200)
+    rearm()
+    const order = await eventDuring(
+      log,
+      () => call('POST', `/v1/clusters/big/resync/${session}/finish`, bigToken, { pages: 1 }),
+      () => events('quiet', quietToken, quietEvent(2)),
+    )
+    expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
+  })
+})

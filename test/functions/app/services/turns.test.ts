@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { BACKGROUND_WAIT_MS, Turns } from '../../../../functions/app/services/turns.ts'
+
+/** A foreground commit that awaits storage a few times (each a turn of the event loop), logging its steps. */
+async function smallWrite(log: string[], steps = 3): Promise<void> {
+  for (let step = 1; step <= steps; step++) {
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    log.push(`write step ${step}`)
+  }
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('Turns', () => {
+  it('holds background work between its slices while a small write commits, so the write does not wait a slice per await', async () => {
+    const turns = new Turns()
+    const log: string[] = []
+    const write = turns.foreground(() => smallWrite(log))
+    await turns.pause()
+    log.push('background slice')
+    await write
+    expect(log).toEqual(['write step 1', 'write step 2', 'write step 3', 'background slice'])
+  })
+
+  it('lets background work go on after a turn of the event loop when nothing is in the foreground', async () => {
+    const turns = new Turns()
+    const log: string[] = []
+    setTimeout(() => log.push('timer'), 0)
+    await turns.pause()
+    log.push('background slice')
+    expect(log).toEqual(['timer', 'background slice'])
+  })
+
+  it('holds background work at most BACKGROUND_WAIT_MS: small writes that never stop slow a resync down, they do not stop it', async () => {
+    vi.useFakeTimers()
+    const turns = new Turns()
+    let release = () => {}
+    const endless = turns.foreground(() => new Promise<void>((resolve) => (release = resolve)))
+    let resumed = false
+    const paused = turns.pause().then(() => (resumed = true))
+    await vi.advanceTimersByTimeAsync(BACKGROUND_WAIT_MS - 1)
+    expect(resumed).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    await paused
+    expect(resumed).toBe(true)
+    release()
+    await endless
+  })
+})
