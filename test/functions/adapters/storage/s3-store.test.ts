@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3Store } from '../../../../functions/adapters/storage/s3-store.ts'
+import { startConditionalS3Double } from '../../../support/conditional-s3-double.ts'
+import { commitProtocolContract } from '../../../support/contracts/commit-contract.ts'
 import { freePort } from '../../../support/free-port.ts'
 import { objectStoreContract } from '../../../support/contracts/object-store-contract.ts'
 import { s3WireContract } from '../../../support/contracts/s3-wire-contract.ts'
@@ -46,4 +48,16 @@ describe('s3 store when the service does not answer', () => {
     expect(error).toMatchObject({ operation: 'put', key: 'clusters/a/HEAD' })
     expect(error.message).toMatch(/ECONNREFUSED/)
   })
+})
+
+// The double that honours conditions, on which several `hapedge serve` processes share a bucket (test/e2e/serve-replicas.test.ts).
+objectStoreContract('s3 (the conditional S3 double on loopback)', async () => {
+  const double = await startConditionalS3Double({ buckets: ['hapedge'] })
+  const store = createS3Store({ client: loopbackClient(double.endpoint), bucket: 'hapedge', prefix: 'store/' })
+  return { store, honoursConditions: true, cleanup: double.stop }
+})
+
+commitProtocolContract('s3 (the conditional S3 double on loopback)', async () => {
+  const double = await startConditionalS3Double({ buckets: ['hapedge'] })
+  return { store: createS3Store({ client: loopbackClient(double.endpoint), bucket: 'hapedge', prefix: 'store/' }), cleanup: double.stop }
 })
