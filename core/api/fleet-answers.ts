@@ -13,6 +13,10 @@ const counts = z.object({
   ignored: z.object({ otherClass: count, noDefaultClass: count }).nullable(),
 })
 const rejection = z.object({ object: z.string(), reason: z.string() })
+const warning = z.object({ object: z.string(), annotation: z.string(), reason: z.string() })
+
+/** Warnings one cluster's view lists at most; `counts.warnings` counts them all. */
+export const VIEW_WARNINGS = 100
 
 /** What a cluster serves now, as core computes it: the fields a fleet view takes from it. */
 const clusterOverview = z.object({
@@ -22,6 +26,7 @@ const clusterOverview = z.object({
   pinned: pinSummaryAnswer.nullable(),
   counts,
   rejected: z.array(rejection),
+  warnings: z.array(warning),
 })
 
 /** A cluster in `GET /v1/fleet`: what it serves (null fields before its first generation), refuses, and how far its agents run behind. */
@@ -34,9 +39,12 @@ export const clusterViewAnswer = z.object({
   committedAt: z.string().nullable(),
   lastEventAt: z.string().nullable(),
   pinned: pinSummaryAnswer.nullable(),
-  counts: counts.extend({ rejected: count }),
+  // `warnings` defaults, so a view from a version before warnings still parses.
+  counts: counts.extend({ rejected: count, warnings: count.default(0) }),
   /** Only in one cluster's view (`GET /v1/fleet/{id}`). */
   rejected: z.array(rejection).optional(),
+  /** Only in one cluster's view: the first VIEW_WARNINGS annotations not honoured. */
+  warnings: z.array(warning).optional(),
   converged: z.boolean(),
   agentsBehind: count,
   agents: z.array(agentSummaryAnswer),

@@ -18,6 +18,9 @@ export const statusAnswer = z.object({
   rejectedCount: count,
   ignored: z.object({ otherClass: count, noDefaultClass: count }).optional(),
   rejected: z.array(z.object({ object: z.string(), reason: z.string() })),
+  // Defaults, so a status from a version before warnings still parses.
+  warningCount: count.default(0),
+  warnings: z.array(z.object({ object: z.string(), annotation: z.string(), reason: z.string() })).default([]),
   conditions: z.array(
     z.object({
       type: z.enum(['Committed', 'Converged', 'Degraded', 'Pinned']),

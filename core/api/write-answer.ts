@@ -8,6 +8,9 @@ const count = z.number().int().min(0)
 /** `Ingress shop/web` and why it is not served. */
 export const rejection = z.object({ object: z.string(), reason: z.string() })
 
+/** An annotation of an Ingress that hapedge does not honour as written, and why. */
+export const annotationWarning = z.object({ object: z.string(), annotation: z.string(), reason: z.string() })
+
 /** What the writes (`POST …/events`, `PUT …/objects`) answer; see the README's HTTP API. */
 export const writeAnswer = z.object({
   generation: z.number().int().min(1).nullable(),
@@ -17,6 +20,9 @@ export const writeAnswer = z.object({
   reload: z.boolean(),
   reasons: z.array(z.string()),
   rejected: z.array(rejection),
+  // Defaults, so an answer from a version before warnings still parses.
+  warnings: z.array(annotationWarning).default([]),
+  warningCount: count.default(0),
   ignored: z.object({ otherClass: count, noDefaultClass: count }).nullable(),
   stale: count,
   pinned: z.object({ generation: z.number().int().min(1), since: z.string(), held: count }).optional(),

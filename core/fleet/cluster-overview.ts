@@ -7,7 +7,9 @@ import { readHead } from '../reading/read-head.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { SnapshotReader, type ClusterCounts } from '../reading/snapshot-reader.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
+import { committedWarnings } from '../ingest/write-warnings.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { loadIgnoredIngresses } from './ignored-ingresses.ts'
@@ -22,6 +24,8 @@ export interface ClusterOverview {
   /** `ignored`: Ingresses not served because of their class; null while HEAD's snapshot predates their count (until its next write). */
   counts: ClusterCounts & { ignored: IgnoredIngresses | null }
   rejected: Rejection[]
+  /** Annotations of served Ingresses that hapedge does not honour as written. */
+  warnings: AnnotationWarning[]
 }
 
 /**
@@ -45,7 +49,7 @@ export async function clusterOverview(
   return { generation: head.generation, manifest: head.manifest, pinned: pinSummary(head), ...derived }
 }
 
-type Derived = Pick<ClusterOverview, 'committedAt' | 'counts' | 'rejected'>
+type Derived = Pick<ClusterOverview, 'committedAt' | 'counts' | 'rejected' | 'warnings'>
 
 async function derive(store: ObjectStore, cluster: string, context: TreeContext, head: Head): Promise<Derived> {
   const keys = clusterKeys(cluster)
@@ -54,9 +58,10 @@ async function derive(store: ObjectStore, cluster: string, context: TreeContext,
   const reader = new SnapshotReader(trees.snapshot)
   const counts = { ...(await runLoading(() => reader.counts(), loader)), ignored: await loadIgnoredIngresses(trees, loader) }
   const rejected = await runLoading(() => reader.rejections(), loader)
+  const warnings = await committedWarnings(trees.snapshot, loader)
   // HEADs written before they held their time: the record's.
   const committedAt = head.committedAt ?? (await readGenerationRecord(store, keys, head.generation))?.committedAt ?? null
-  return { committedAt, counts, rejected }
+  return { committedAt, counts, rejected, warnings }
 }
 
 /** Overviews by cluster, valid while HEAD names the same generation, manifest and snapshot (all immutable). */

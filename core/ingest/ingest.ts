@@ -4,10 +4,12 @@ import { NodeLoader } from '../reading/node-loader.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { committedRejections } from './committed-rejections.ts'
+import { putIngressWarnings } from './write-warnings.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { describeRef, isRecord, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import type { Pause } from '../slices.ts'
@@ -24,6 +26,13 @@ export interface IngestResult {
   reasons: string[]
   /** Objects of this request that are not served, with the reason. */
   rejected: Rejection[]
+  /**
+   * Annotations of this request's Ingresses that hapedge does not honour (each served without
+   * them). ingest lists them all; an answer lists the first ANSWER_WARNINGS (capWarnings).
+   */
+  warnings: AnnotationWarning[]
+  /** How many warnings in all. */
+  warningCount: number
   /**
    * The cluster's Ingresses that are not served because of their class (not rejections): of other
    * classes, and without one while this cluster's class is not the default IngressClass. Null
@@ -52,6 +61,8 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
     reload: false,
     reasons: [],
     rejected: [],
+    warnings: [],
+    warningCount: 0,
     ignored: null,
     stale: 0,
   }
@@ -78,6 +89,8 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   if (pinned) result.pinned = pinned
   if (last.applied) {
     result.rejected = await rejectionsOf(ctx, last, events)
+    result.warnings = await putIngressWarnings(ctx, last.applied.snapshot, events)
+    result.warningCount = result.warnings.length
     const { snapshot, generation } = last.applied
     result.ignored = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
   }

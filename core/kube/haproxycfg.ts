@@ -58,6 +58,12 @@ export interface StatusPod {
   lastError?: string
 }
 
+export interface StatusWarning {
+  object: string
+  annotation: string
+  reason: string
+}
+
 export interface HAProxyCfgStatus {
   generation: number
   manifest: string
@@ -75,6 +81,10 @@ export interface HAProxyCfgStatus {
   /** Ingresses not served because of the class they ask for (left out while a snapshot from before they were counted is HEAD's). */
   ignored?: { otherClass: number; noDefaultClass: number }
   rejected: StatusRejection[]
+  /** Every annotation warning counted; the list holds the first ones in order. */
+  warningCount: number
+  /** Annotations of served Ingresses that hapedge does not honour as written. */
+  warnings: StatusWarning[]
   conditions: StatusCondition[]
   pods: StatusPod[]
 }

@@ -1,3 +1,4 @@
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { HAProxyCfgStatus, ResourceTarget } from '../kube/haproxycfg.ts'
 
@@ -29,9 +30,10 @@ export interface ClusterWriter {
    * One Warning Event (reason `Rejected`) per rejected object; the same rejection again raises
    * the existing Event's count. Pass the rejections of the objects a write named (not the whole
    * cluster's on every write, which would count old rejections again); at most a bounded
-   * number per call are recorded, the rest counted as skipped.
+   * number per call are recorded, the rest counted as skipped. `warnings` (the same write's)
+   * give one Warning Event (reason `AnnotationsNotHonoured`) per warned Ingress, after the rejections.
    */
-  recordRejections(rejected: readonly Rejection[]): Promise<EventsResult>
+  recordRejections(rejected: readonly Rejection[], warnings?: readonly AnnotationWarning[]): Promise<EventsResult>
 }
 
 export type StatusWriteResult =

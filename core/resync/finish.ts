@@ -1,4 +1,6 @@
 import type { IngestResult } from '../ingest/ingest.ts'
+import { capWarnings } from '../ingest/write-warnings.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import { staleDeletion } from '../ingest/resync.ts'
 import { listedReads, OBJECT_TABLES, resyncEvent, storedAt } from '../ingest/listed-state.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
@@ -34,6 +36,8 @@ export interface FinishDeps {
   apply(events: readonly ResyncEvent[]): Promise<IngestResult>
   /** The rejections the cluster's newest snapshot holds: after a resync, its listed objects' (no other objects remain). */
   rejections(): Promise<Rejection[]>
+  /** The annotation warnings the cluster's newest snapshot holds, as rejections(). */
+  warnings(): Promise<AnnotationWarning[]>
   /** Records progress, after each slice: a finish that stops anywhere resumes from the last one recorded. */
   save(progress: FinishProgress): Promise<void>
 }
@@ -113,6 +117,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     reasons: totals.reasons,
     stale: totals.stale,
     rejected: await deps.rejections(),
+    ...capWarnings(await deps.warnings()),
   }
   await record({ phase: 'done', answer })
   return { done: true, answer }
@@ -186,4 +191,3 @@ function addedTotals(totals: FinishProgress['totals'], result: IngestResult): Fi
     stale: totals.stale + result.stale,
   }
 }
-

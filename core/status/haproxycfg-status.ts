@@ -2,6 +2,7 @@ import { clip } from '../clip.ts'
 import type { PinSummary } from '../reading/head.ts'
 import type { AgentReport } from '../registry/agent-report.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { statusConditions } from './status-conditions.ts'
 import type { HAProxyCfgStatus, StatusFile, StatusPod } from '../kube/haproxycfg.ts'
@@ -14,6 +15,7 @@ export const STATUS_LIMITS = {
   files: 500,
   reloadReasons: 20,
   rejected: 100,
+  warnings: 100,
   pods: 200,
   /** Characters of a reason, a message or an agent's error. */
   text: 1024,
@@ -30,6 +32,8 @@ export interface CommitFacts {
   reloadReasons: readonly string[]
   /** Every object of the cluster that is not served (or those of the write, if that is all the caller has). */
   rejected: readonly Rejection[]
+  /** Every annotation warning of the cluster (none when the caller does not have them). */
+  warnings?: readonly AnnotationWarning[]
   /** Ingresses not served because of their class; null when HEAD's snapshot predates their count. */
   ignored?: IgnoredIngresses | null | undefined
   pods: readonly (AgentReport & { pod: string })[]
@@ -57,6 +61,10 @@ export function haproxyCfgStatus(facts: CommitFacts): HAProxyCfgStatus {
     reloadReasons: facts.reloadReasons.slice(0, STATUS_LIMITS.reloadReasons).map((reason) => clip(reason, STATUS_LIMITS.text)),
     rejectedCount: facts.rejected.length,
     rejected: facts.rejected.slice(0, STATUS_LIMITS.rejected).map(({ object, reason }) => ({ object, reason: clip(reason, STATUS_LIMITS.text) })),
+    warningCount: facts.warnings?.length ?? 0,
+    warnings: (facts.warnings ?? [])
+      .slice(0, STATUS_LIMITS.warnings)
+      .map(({ object, annotation, reason }) => ({ object, annotation, reason: clip(reason, STATUS_LIMITS.text) })),
     ...(facts.ignored ? { ignored: { ...facts.ignored } } : {}),
     conditions: statusConditions({
       generation: facts.generation,

@@ -1,6 +1,7 @@
 import { clip } from '../clip.ts'
 import type { HashText } from '../hash.ts'
 import { apiVersionOf, type Kind } from '../kube/objects.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { STATUS_LIMITS } from './haproxycfg-status.ts'
 
@@ -11,7 +12,7 @@ export interface RejectionEvent {
   metadata: { name: string; namespace: string }
   involvedObject: { apiVersion: string; kind: string; namespace: string; name: string }
   type: 'Warning'
-  reason: 'Rejected'
+  reason: EventReason
   message: string
   count: number
   firstTimestamp: string
@@ -22,6 +23,9 @@ export interface RejectionEvent {
 }
 
 export const EVENT_COMPONENT = 'hapedge'
+
+/** `Rejected`: the object (or part of it) is not served. `AnnotationsNotHonoured`: an Ingress is served without some of its annotations. */
+export type EventReason = 'Rejected' | 'AnnotationsNotHonoured'
 
 const NAMESPACED_KINDS = new Set<Kind>(['Ingress', 'Service', 'Secret', 'ConfigMap', 'EndpointSlice'])
 const DESCRIBED = /^([A-Za-z]+) ([a-z0-9][a-z0-9.-]{0,252})\/([a-z0-9][a-z0-9.-]{0,252})$/
@@ -34,7 +38,13 @@ const MAX_NAME = 253
  * `<object>.<suffix>`: the same rejection seen again is the same Event, whose count the writer
  * raises instead of adding another.
  */
-export function rejectionEvent(rejection: Rejection, at: string, reportingInstance: string, hash: HashText): RejectionEvent | undefined {
+export function rejectionEvent(
+  rejection: Rejection,
+  at: string,
+  reportingInstance: string,
+  hash: HashText,
+  reason: EventReason = 'Rejected',
+): RejectionEvent | undefined {
   const match = DESCRIBED.exec(rejection.object)
   if (!match) return undefined
   const [, kind, namespace, name] = match as unknown as [string, Kind, string, string]
@@ -46,7 +56,7 @@ export function rejectionEvent(rejection: Rejection, at: string, reportingInstan
     metadata: { name: `${name.slice(0, MAX_NAME - suffix.length - 1).replace(/[-.]+$/, '')}.${suffix}`, namespace },
     involvedObject: { apiVersion: apiVersionOf(kind), kind, namespace, name },
     type: 'Warning',
-    reason: 'Rejected',
+    reason,
     message: clip(rejection.reason, STATUS_LIMITS.text),
     count: 1,
     firstTimestamp: at,
@@ -55,4 +65,11 @@ export function rejectionEvent(rejection: Rejection, at: string, reportingInstan
     reportingComponent: EVENT_COMPONENT,
     reportingInstance,
   }
+}
+
+/** An Ingress's warnings as one report per Ingress (`annotation: reason; …`), the message of its `AnnotationsNotHonoured` Event. */
+export function warningReports(warnings: readonly AnnotationWarning[]): Rejection[] {
+  const byObject = new Map<string, string[]>()
+  for (const { object, annotation, reason } of warnings) byObject.set(object, [...(byObject.get(object) ?? []), `${annotation}: ${reason}`])
+  return [...byObject].map(([object, notes]) => ({ object, reason: `annotations not honoured (served without them): ${notes.join('; ')}` }))
 }

@@ -6,6 +6,7 @@ import { openTrees } from '../reading/open-trees.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { SnapshotReader } from '../reading/snapshot-reader.ts'
+import { committedWarnings } from '../ingest/write-warnings.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
@@ -35,6 +36,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
   const trees = await openTrees(head, loader, sources.context, keys)
   const files = await runLoading(() => statusFiles(trees.manifest), loader)
   const rejected = await runLoading(() => new SnapshotReader(trees.snapshot).rejections(), loader)
+  const warnings = await committedWarnings(trees.snapshot, loader)
   const ignored = await loadIgnoredIngresses(trees, loader)
   const record = await readGenerationRecord(sources.store, keys, head.generation)
   return haproxyCfgStatus({
@@ -45,6 +47,7 @@ export async function statusOfHead(sources: StatusSources, head: Head, pods: Com
     reload: record?.plan.reload ?? false,
     reloadReasons: record?.plan.reasons ?? [],
     rejected,
+    warnings,
     ignored,
     pods,
     pinned: pinSummary(head) ?? undefined,

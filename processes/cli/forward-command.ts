@@ -51,7 +51,7 @@ async function forward(values: FlagValues<typeof forwardFlags>): Promise<number>
   const forwarder = new Forwarder({
     kubeConfig,
     client,
-    ...(relay ? { onCommitted: (result: WriteResult) => relay.committed(result.rejected) } : {}),
+    ...(relay ? { onCommitted: (result: WriteResult) => relay.committed(result.rejected, result.warnings) } : {}),
     configMap,
     resyncEveryMs,
     delivery: { delayMs },

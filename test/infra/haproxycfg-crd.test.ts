@@ -44,6 +44,7 @@ describe('infra/crd/haproxycfg.yaml', () => {
     const status = schema.properties.status.properties
     expect(status.files.maxItems).toBe(STATUS_LIMITS.files)
     expect(status.rejected.maxItems).toBe(STATUS_LIMITS.rejected)
+    expect(status.warnings.maxItems).toBe(STATUS_LIMITS.warnings)
     expect(status.pods.maxItems).toBe(STATUS_LIMITS.pods)
     expect(status.reloadReasons.maxItems).toBe(STATUS_LIMITS.reloadReasons)
   })
@@ -63,6 +64,7 @@ describe('HAProxyCfg objects against the CRD schema', () => {
     const status = builtStatus()
     expect(status.files.some((file) => file.chunked)).toBe(true)
     expect(status.rejectedCount).toBeGreaterThan(0)
+    expect(status.warningCount).toBeGreaterThan(0)
     expect(validateClosed(resource(status))).toEqual([])
   })
 

@@ -79,5 +79,17 @@ describe('hapedge forward --write-status', () => {
     await eventually('its Warning Event', () =>
       double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'bad'),
     )
+    double.put(
+      ingress({
+        name: 'warned',
+        rules: [{ host: 'warned.test', paths: [{ path: '/', service: 'app-1' }] }],
+        annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
+      }) as KubeObject,
+    )
+    await eventually('the warning in the status', () => status()?.warnings?.find((warning) => warning.object === 'Ingress default/warned'), 30_000)
+    const warned = await eventually('its AnnotationsNotHonoured Event', () =>
+      double.list('v1', 'Event', 'default').find((event) => (event as { involvedObject?: { name?: string } }).involvedObject?.name === 'warned'),
+    )
+    expect(warned).toMatchObject({ type: 'Warning', reason: 'AnnotationsNotHonoured' })
   }, 60_000)
 })

@@ -52,6 +52,18 @@ describe('Events for rejected Ingresses, against an API server double', () => {
     expect(after.map((event) => event.count)).toEqual([2, 2])
   })
 
+  it('creates one Warning Event per Ingress whose annotations are not all honoured, naming each', async () => {
+    const writer = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod' })
+    const warnings = [
+      { object: 'Ingress warned/web', annotation: 'nginx.ingress.kubernetes.io/rewrite-target', reason: 'not yet honoured by hapedge' },
+      { object: 'Ingress warned/web', annotation: 'hapedge.io/x', reason: 'not a hapedge annotation' },
+    ]
+    expect(await writer.recordRejections([], warnings)).toEqual({ created: 1, repeated: 0, skipped: 0, errors: [] })
+    const [event] = double.list('v1', 'Event', 'warned') as { reason: string; message: string; type: string; involvedObject: object }[]
+    expect(event).toMatchObject({ type: 'Warning', reason: 'AnnotationsNotHonoured', involvedObject: { kind: 'Ingress', namespace: 'warned', name: 'web' } })
+    for (const { annotation, reason } of warnings) expect(event!.message).toContain(`${annotation}: ${reason}`)
+  })
+
   it('writes at most its bound per call and counts the rest as skipped', async () => {
     const writer = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod', eventsPerCall: 3 })
     const many = Array.from({ length: 10 }, (_, i) => ({ object: `Ingress bulk/app-${i}`, reason: 'no such Service' }))

@@ -21,6 +21,14 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
   objects.push(
     ingress({ name: 'late', namespace: 'apps', createdAt: '2025-01-01T00:00:00Z', rules: [{ host: 'app-1.example.com', paths: [{ service: 'app-2' }] }] }),
   )
+  objects.push(
+    ingress({
+      name: 'annotated',
+      namespace: 'apps',
+      annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
+      rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-3' }] }],
+    }),
+  )
   const rebuilt = fullRebuild(objects)
   const built = buildGeneration(rebuilt.layout, { nodes: new NodeCache(), hash: sha256Text })
   const manifest = built.record.sha256
@@ -32,6 +40,7 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
     reload: true,
     reloadReasons: ['backend app-3_80 added'],
     rejected: rebuilt.model.rejections,
+    warnings: rebuilt.model.warnings,
     ignored: rebuilt.state.ignoredByClass(),
     pods: [
       { pod: 'haproxy-0', generation, manifest, applied: 'runtime', appliedAt: '2025-06-01T12:00:01.000Z', lastError: null },

@@ -9,6 +9,8 @@ export function writeAnswerOf(fields: Partial<WriteAnswer> & Pick<WriteAnswer, '
     reload: false,
     reasons: [],
     rejected: [],
+    warnings: [],
+    warningCount: 0,
     ignored: { otherClass: 0, noDefaultClass: 0 },
     stale: 0,
     ...fields,

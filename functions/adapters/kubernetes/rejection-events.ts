@@ -1,8 +1,9 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node'
 import type { HashText } from '../../../core/hash.ts'
+import type { AnnotationWarning } from '../../../core/model/ingress-annotations.ts'
 import type { Rejection } from '../../../core/model/rejection.ts'
 import type { EventsResult } from '../../../core/ports/cluster-writer.ts'
-import { rejectionEvent, type RejectionEvent } from '../../../core/status/rejection-event.ts'
+import { rejectionEvent, warningReports, type EventReason, type RejectionEvent } from '../../../core/status/rejection-event.ts'
 import { isConflict, kubeFailure } from './kube-errors.ts'
 
 export interface RejectionEventsOptions {
@@ -16,14 +17,23 @@ export interface RejectionEventsOptions {
 
 const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch)
 
-/** Records a Warning Event per rejection: created the first time, its count raised on a repeat. */
-export async function recordRejectionEvents(kubeConfig: KubeConfig, rejected: readonly Rejection[], options: RejectionEventsOptions): Promise<EventsResult> {
+/** Records a Warning Event per rejection, then one per warned Ingress: created the first time, its count raised on a repeat. */
+export async function recordRejectionEvents(
+  kubeConfig: KubeConfig,
+  rejected: readonly Rejection[],
+  options: RejectionEventsOptions,
+  warnings: readonly AnnotationWarning[] = [],
+): Promise<EventsResult> {
   const api = kubeConfig.makeApiClient(CoreV1Api)
   const result: EventsResult = { created: 0, repeated: 0, skipped: 0, errors: [] }
   const at = options.now().toISOString()
   const events: RejectionEvent[] = []
-  for (const rejection of rejected) {
-    const event = events.length < options.limit ? rejectionEvent(rejection, at, options.instance, options.hash) : undefined
+  const reports: [Rejection, EventReason][] = [
+    ...rejected.map((rejection) => [rejection, 'Rejected'] as [Rejection, EventReason]),
+    ...warningReports(warnings).map((report) => [report, 'AnnotationsNotHonoured'] as [Rejection, EventReason]),
+  ]
+  for (const [rejection, reason] of reports) {
+    const event = events.length < options.limit ? rejectionEvent(rejection, at, options.instance, options.hash, reason) : undefined
     if (event) events.push(event)
     else result.skipped++
   }

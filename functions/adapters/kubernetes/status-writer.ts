@@ -38,12 +38,12 @@ export function kubernetesClusterWriter(options: KubernetesWriterOptions): Clust
   const spec = { cluster: options.cluster, ...(options.source ? { source: options.source } : {}) }
   return {
     writeStatus: (target, status) => writeStatus(client, target, status, { spec, attempts, clock }),
-    recordRejections: (rejected) =>
-      recordRejectionEvents(options.kubeConfig, rejected, {
-        instance: options.cluster,
-        limit: eventsPerCall,
-        hash: options.hash ?? sha256Text,
-        now: () => clock.now(),
-      }),
+    recordRejections: (rejected, warnings) =>
+      recordRejectionEvents(
+        options.kubeConfig,
+        rejected,
+        { instance: options.cluster, limit: eventsPerCall, hash: options.hash ?? sha256Text, now: () => clock.now() },
+        warnings,
+      ),
   }
 }

@@ -40,6 +40,7 @@ export function ClusterPage(props: ClusterPageProps) {
         <Figure label="Hosts" value={cluster.counts.hosts} />
         <Figure label="Backends" value={cluster.counts.backends} />
         <Figure label="Rejected" value={cluster.counts.rejected} />
+        <Figure label="Annotation warnings" value={cluster.counts.warnings} />
         <div data-field="ignored">
           <dt>Ignored by class</dt>
           <dd>
@@ -85,6 +86,9 @@ export function ClusterPage(props: ClusterPageProps) {
         </table>
       )}
 
+      <h2 id="warnings">Annotations not honoured</h2>
+      <AnnotationWarnings cluster={cluster} />
+
       <h2 id="diff">Difference</h2>
       {comparison ? (
         <>
@@ -98,6 +102,35 @@ export function ClusterPage(props: ClusterPageProps) {
       <h2>Generations</h2>
       <History {...props} live={live} />
       <footer>{`Rendered ${now.toISOString()}. The newest ${generations.length} retained generations are listed.`}</footer>
+    </>
+  )
+}
+
+/** The annotations of served Ingresses that hapedge does not honour: each Ingress is served without them. */
+function AnnotationWarnings({ cluster }: { cluster: ClusterView }) {
+  const warnings = cluster.warnings ?? []
+  if (warnings.length === 0) return <p class="empty">Every annotation hapedge reads is honoured.</p>
+  return (
+    <>
+      <table class="warnings">
+        <thead>
+          <tr>
+            <th>Ingress</th>
+            <th>Annotation</th>
+            <th>Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {warnings.map((warning) => (
+            <tr>
+              <td class="mono">{warning.object}</td>
+              <td class="mono">{warning.annotation}</td>
+              <td>{warning.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {cluster.counts.warnings > warnings.length ? <p class="empty">{`The first ${warnings.length} of ${cluster.counts.warnings} are listed.`}</p> : null}
     </>
   )
 }

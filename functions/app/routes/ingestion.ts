@@ -14,6 +14,7 @@ import { loadResyncEvents } from '../../../core/ingest/resync.ts'
 import { listing, refOfKey } from '../../../core/ingest/listed-state.ts'
 import { runInSlices } from '../../../core/slices.ts'
 import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
+import { capWarnings, latestWarnings } from '../../../core/ingest/write-warnings.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -85,11 +86,11 @@ export async function write(env: AppEnv, c: ClusterContext, events: readonly Wat
     env.queues.set(commit.cluster, queue)
   }
   const [submitted] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
-  const result = named ? { ...submitted, rejected: await latestRejections(commit, named) } : submitted
+  const result = named ? { ...submitted, rejected: await latestRejections(commit, named), ...capWarnings(await latestWarnings(commit, named)) } : submitted
   if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
     inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
-  inBackground(c, env.mirror.mirror(record, result.rejected))
+  inBackground(c, env.mirror.mirror(record, result.rejected, result.warnings))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
   env.metrics.count('hapedge_commits_total', 'Writes, by cluster and outcome.', {
     cluster: commit.cluster,

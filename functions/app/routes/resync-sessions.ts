@@ -9,6 +9,7 @@ import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { runLoading } from '../../../core/reading/run-loading.ts'
 import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
+import { committedWarnings } from '../../../core/ingest/write-warnings.ts'
 import { finishSlice, type FinishDeps } from '../../../core/resync/finish.ts'
 import { stagePage } from '../../../core/resync/page.ts'
 import { readPageKeys, sessionObjects, storedPages, storePage } from '../../../core/resync/page-store.ts'
@@ -185,6 +186,10 @@ function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: 
     rejections: async () => {
       const { snapshot, loader } = await openSnapshot(env, keys, context)
       return snapshot ? runLoading(() => new SnapshotReader(snapshot).rejections(), loader) : []
+    },
+    warnings: async () => {
+      const { snapshot, loader } = await openSnapshot(env, keys, context)
+      return snapshot ? committedWarnings(snapshot, loader) : []
     },
     save,
   }

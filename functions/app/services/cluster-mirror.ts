@@ -1,5 +1,6 @@
 import type { Sealer } from '../../../core/crypto/sealer.ts'
 import type { Rejection } from '../../../core/model/rejection.ts'
+import type { AnnotationWarning } from '../../../core/model/ingress-annotations.ts'
 import type { Clock } from '../../../core/ports/clock.ts'
 import type { ClusterWriter, ClusterWriterFactory } from '../../../core/ports/cluster-writer.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
@@ -30,15 +31,15 @@ export class ClusterMirror {
 
   constructor(private readonly options: MirrorOptions) {}
 
-  mirror(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
+  mirror(record: ClusterRecord, rejected: readonly Rejection[], warnings: readonly AnnotationWarning[] = []): Promise<void> {
     if (!record.kubernetes || !record.dataKey || !this.options.sealer || !this.options.writers) return Promise.resolve()
-    const next = (this.queues.get(record.id) ?? Promise.resolve()).then(() => this.write(record, rejected))
+    const next = (this.queues.get(record.id) ?? Promise.resolve()).then(() => this.write(record, rejected, warnings))
     this.queues.set(record.id, next)
     void next.finally(() => this.queues.get(record.id) === next && this.queues.delete(record.id))
     return next
   }
 
-  private async write(record: ClusterRecord, rejected: readonly Rejection[]): Promise<void> {
+  private async write(record: ClusterRecord, rejected: readonly Rejection[], warnings: readonly AnnotationWarning[]): Promise<void> {
     const { metrics } = this.options
     const count = (outcome: string) =>
       metrics.count('hapedge_status_writes_total', 'HAProxyCfg status writes after a commit or report, by cluster and outcome.', {
@@ -53,9 +54,9 @@ export class ClusterMirror {
       count(written.outcome)
       if (written.outcome === 'failed')
         console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)
-      if (rejected.length === 0) return
-      const events = await writer.recordRejections(rejected)
-      const help = 'Kubernetes Events for rejected objects, by cluster and outcome.'
+      if (rejected.length === 0 && warnings.length === 0) return
+      const events = await writer.recordRejections(rejected, warnings)
+      const help = 'Kubernetes Events for rejected objects and annotations not honoured, by cluster and outcome.'
       for (const [outcome, n] of [
         ['created', events.created],
         ['repeated', events.repeated],

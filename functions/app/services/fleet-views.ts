@@ -1,9 +1,10 @@
-import type { ClusterViewAnswer } from '../../../core/api/fleet-answers.ts'
+import { VIEW_WARNINGS, type ClusterViewAnswer } from '../../../core/api/fleet-answers.ts'
 import type { Assert, Same } from '../../../core/api/same-type.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { PinSummary } from '../../../core/reading/head.ts'
 import { mapLimited } from '../../../core/map-limited.ts'
 import { clusterOverview, OverviewCache, type ClusterOverview } from '../../../core/fleet/cluster-overview.ts'
+import type { AnnotationWarning } from '../../../core/model/ingress-annotations.ts'
 import type { Rejection } from '../../../core/model/rejection.ts'
 import { NodeCache } from '../../../core/tree/node-cache.ts'
 import type { TreeContext } from '../../../core/tree/tree.ts'
@@ -26,9 +27,11 @@ export interface ClusterView {
   lastEventAt: string | null
   pinned: PinSummary | null
   /** `ignored`: Ingresses not served because of their class (null until the first write after an upgrade counts them). */
-  counts: ClusterOverview['counts'] & { rejected: number }
+  counts: ClusterOverview['counts'] & { rejected: number; warnings: number }
   /** Only in one cluster's view. */
   rejected?: Rejection[]
+  /** Only in one cluster's view: the first VIEW_WARNINGS. */
+  warnings?: AnnotationWarning[]
   converged: boolean
   agentsBehind: number
   agents: AgentSummary[]
@@ -60,6 +63,7 @@ export function fleetViews(env: AppEnv) {
     ])
     const agents = await agentSummaries(env.store, keys.root, overview ?? null, env.clock.now())
     const rejected = overview?.rejected ?? []
+    const warnings = overview?.warnings ?? []
     return {
       id: record.id,
       ingressClass: record.ingressClass,
@@ -69,8 +73,16 @@ export function fleetViews(env: AppEnv) {
       committedAt: overview?.committedAt ?? null,
       lastEventAt: lastEvent,
       pinned: overview?.pinned ?? null,
-      counts: { ingresses: 0, hosts: 0, backends: 0, ignored: { otherClass: 0, noDefaultClass: 0 }, ...overview?.counts, rejected: rejected.length },
-      ...(detail ? { rejected } : {}),
+      counts: {
+        ingresses: 0,
+        hosts: 0,
+        backends: 0,
+        ignored: { otherClass: 0, noDefaultClass: 0 },
+        ...overview?.counts,
+        rejected: rejected.length,
+        warnings: warnings.length,
+      },
+      ...(detail ? { rejected, warnings: warnings.slice(0, VIEW_WARNINGS) } : {}),
       converged: agents.length > 0 && agents.every((agent) => agent.behind === 0),
       agentsBehind: agents.filter((agent) => agent.behind !== 0).length,
       agents,

@@ -1,5 +1,6 @@
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { namedObjects, type IngestResult } from '../../../core/ingest/ingest.ts'
+import { capWarnings } from '../../../core/ingest/write-warnings.ts'
 import { yieldToEventLoop } from '../../../core/yield-to-event-loop.ts'
 
 interface Waiting<C> {
@@ -48,7 +49,11 @@ export class WriteQueue<C = unknown> {
         )
         for (const request of group) {
           const named = namedObjects(request.events)
-          request.resolve({ ...result, rejected: result.rejected.filter((rejection) => named.has(rejection.object)) })
+          request.resolve({
+            ...result,
+            rejected: result.rejected.filter((rejection) => named.has(rejection.object)),
+            ...capWarnings(result.warnings.filter((warning) => named.has(warning.object))),
+          })
         }
       } catch (error) {
         for (const request of group) request.reject(error)

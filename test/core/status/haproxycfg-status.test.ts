@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sha256Text } from '../../../core/hash.ts'
 import { haproxyCfgStatus, STATUS_LIMITS } from '../../../core/status/haproxycfg-status.ts'
-import { rejectionEvent } from '../../../core/status/rejection-event.ts'
+import { rejectionEvent, warningReports } from '../../../core/status/rejection-event.ts'
 import { carryConditions } from '../../../core/status/status-conditions.ts'
 import { pointerOf } from '../../../core/status/status-pointer.ts'
 import { statusFacts } from '../../support/status-facts.ts'
@@ -83,6 +83,17 @@ describe('haproxyCfgStatus', () => {
     expect(status.pods).toEqual([{ pod: 'fresh' }])
   })
 
+  it("lists the cluster's annotation warnings: the first ones, with their count", () => {
+    const facts = statusFacts()
+    expect(haproxyCfgStatus(facts).warnings).toEqual([
+      { object: 'Ingress apps/annotated', annotation: 'nginx.ingress.kubernetes.io/rewrite-target', reason: 'not yet honoured by hapedge' },
+    ])
+    const warnings = Array.from({ length: STATUS_LIMITS.warnings + 5 }, (_, i) => ({ object: `Ingress apps/x-${i}`, annotation: 'a.io/b', reason: 'r' }))
+    const status = haproxyCfgStatus({ ...facts, rejected: [], warnings })
+    expect(status.warnings).toEqual(warnings.slice(0, STATUS_LIMITS.warnings))
+    expect(status.warningCount).toBe(STATUS_LIMITS.warnings + 5)
+  })
+
   it('says Pinned while a rollback holds the cluster, with the generation and the changes held', () => {
     expect(byType(haproxyCfgStatus(statusFacts())).Pinned).toMatchObject({ status: 'False', reason: 'Following' })
     const pinned = byType(haproxyCfgStatus({ ...statusFacts(), pinned: { generation: 3, since: '2026-12-03T10:00:00.000Z', held: 2 } })).Pinned!
@@ -118,6 +129,19 @@ describe('rejectionEvent', () => {
     expect(event.metadata.name).toMatch(/^web\.[0-9a-f]{16}$/)
     expect(rejectionEvent({ object: 'Ingress shop/web', reason: 'spec.rules[0].host: bad' }, at, 'prod', sha256Text)!.metadata.name).toBe(event.metadata.name)
     expect(rejectionEvent({ object: 'Ingress shop/web', reason: 'another' }, at, 'prod', sha256Text)!.metadata.name).not.toBe(event.metadata.name)
+  })
+
+  it('gives a warned Ingress one Event, AnnotationsNotHonoured, naming each annotation and why', () => {
+    const reports = warningReports([
+      { object: 'Ingress shop/web', annotation: 'nginx.ingress.kubernetes.io/rewrite-target', reason: 'not yet honoured by hapedge' },
+      { object: 'Ingress shop/web', annotation: 'hapedge.io/x', reason: 'not a hapedge annotation' },
+      { object: 'Ingress shop/api', annotation: 'nginx.ingress.kubernetes.io/enable-cors', reason: 'not yet honoured by hapedge' },
+    ])
+    expect(reports.map((report) => report.object)).toEqual(['Ingress shop/web', 'Ingress shop/api'])
+    const event = rejectionEvent(reports[0]!, at, 'prod', sha256Text, 'AnnotationsNotHonoured')!
+    expect(event).toMatchObject({ type: 'Warning', reason: 'AnnotationsNotHonoured', involvedObject: { kind: 'Ingress', namespace: 'shop', name: 'web' } })
+    expect(event.message).toContain('nginx.ingress.kubernetes.io/rewrite-target: not yet honoured by hapedge')
+    expect(event.message).toContain('hapedge.io/x: not a hapedge annotation')
   })
 
   it('has none for a cluster-scoped object or a name that is not an object name', () => {

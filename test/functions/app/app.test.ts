@@ -96,6 +96,8 @@ describe('the HTTP API', () => {
       reload: true,
       reasons: expect.any(Array),
       rejected: [],
+      warnings: [],
+      warningCount: 0,
       ignored: { otherClass: 0, noDefaultClass: 0 },
       stale: 0,
     })

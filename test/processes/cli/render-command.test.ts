@@ -77,3 +77,41 @@ describe('hapedge render and TLS Secrets', () => {
     await expect(readFile(join(dir, 'out', FILES.crtList), 'utf8')).rejects.toThrow('ENOENT')
   })
 })
+
+describe('hapedge render and annotations', () => {
+  let dir: string
+  beforeEach(async () => void (dir = await makeTempDir('hapedge-render-annotations')))
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    await removeTempDir(dir)
+  })
+
+  it('warns on stderr of each annotation it does not honour, rejects the Ingress whose access control it does not, and counts both', async () => {
+    const objects = [
+      ingress({
+        name: 'annotated',
+        annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/', 'ingress.kubernetes.io/ssl-redirect': 'false' },
+        rules: [{ host: 'annotated.example.com', paths: [{ service: 'web' }] }],
+      }),
+      ingress({
+        name: 'allowlisted',
+        annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' },
+        rules: [{ host: 'allowlisted.example.com', paths: [{ service: 'web' }] }],
+      }),
+    ]
+    await writeFile(join(dir, 'objects.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }))
+    const errors: string[] = []
+    const logs: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line))
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void logs.push(line))
+    expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^Ingress default\/allowlisted: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/whitelist-source-range"\]: .*its routes answer 503$/,
+      ),
+      'Ingress default/annotated: warning: nginx.ingress.kubernetes.io/rewrite-target: not yet honoured by hapedge',
+    ])
+    expect(logs[0]).toMatch(/, 1 rejected \(see above\), 1 annotation warnings \(see above\)$/)
+    expect(await readFile(join(dir, 'out', FILES.prefixMap), 'utf8')).toContain('allowlisted.example.com/ hapedge-refused\n')
+  })
+})

@@ -12,6 +12,8 @@ const unchanged: IngestResult = {
   reload: false,
   reasons: [],
   rejected: [],
+  warnings: [],
+  warningCount: 0,
   ignored: null,
   stale: 0,
 }

@@ -1,0 +1,59 @@
+import type { CommitContext } from '../commit/commit-events.ts'
+import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
+import { clusterKeys } from '../keys/cluster-keys.ts'
+import { objectKey, objectRef } from '../kube/objects.ts'
+import type { AnnotationWarning } from '../model/ingress-annotations.ts'
+import { workingState } from '../reading/head.ts'
+import { loadRanges } from '../reading/load-range.ts'
+import { NodeLoader } from '../reading/node-loader.ts'
+import { openTrees } from '../reading/open-trees.ts'
+import { readHead } from '../reading/read-head.ts'
+import { runLoading } from '../reading/run-loading.ts'
+import { SnapshotReader } from '../reading/snapshot-reader.ts'
+import { TABLE, treeKey } from '../snapshot/tables.ts'
+import type { Tree } from '../tree/tree.ts'
+
+/** Warnings an answer lists: the rest are counted (`warningCount`), so an answer stays small at any cluster size. */
+export const ANSWER_WARNINGS = 100
+
+export interface AnsweredWarnings {
+  /** The first ANSWER_WARNINGS, in order of object, annotation and reason. */
+  warnings: AnnotationWarning[]
+  /** All of them. */
+  warningCount: number
+}
+
+export function capWarnings(all: readonly AnnotationWarning[]): AnsweredWarnings {
+  return { warnings: all.slice(0, ANSWER_WARNINGS), warningCount: all.length }
+}
+
+/**
+ * The warnings of the Ingresses the events put, read key by key from the snapshot the write's
+ * engine built (it just wrote those keys, so their nodes are in the cache): all of them, which
+ * each request of a merged commit filters to its own before capping.
+ */
+export async function putIngressWarnings(ctx: CommitContext, snapshot: Tree, events: readonly WatchEvent[]): Promise<AnnotationWarning[]> {
+  const keys = new Set<string>()
+  for (const event of events) {
+    const change = objectChange(event)
+    if ('put' in change && change.put.status === 'object' && change.put.object.kind === 'Ingress') keys.add(objectKey(objectRef(change.put.object)))
+  }
+  if (keys.size === 0) return []
+  return runLoading(() => new SnapshotReader(snapshot).warningsOf(keys), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
+}
+
+/** Every warning a snapshot holds (a scan of its warnings table, loaded a level per round first). */
+export async function committedWarnings(snapshot: Tree, loader: NodeLoader): Promise<AnnotationWarning[]> {
+  await loadRanges(snapshot, [[treeKey(TABLE.ingressWarnings, ''), treeKey(TABLE.ingressWarnings, '\uffff')]], loader)
+  return runLoading(() => new SnapshotReader(snapshot).warnings(), loader)
+}
+
+/** The warnings of the cluster's latest committed state that name one of `named` (`Ingress ns/name`). */
+export async function latestWarnings(ctx: CommitContext, named: ReadonlySet<string>): Promise<AnnotationWarning[]> {
+  const keys = clusterKeys(ctx.cluster)
+  const current = await readHead(ctx.store, keys)
+  if (!current || named.size === 0) return []
+  const loader = new NodeLoader(ctx.store, keys, ctx.context)
+  const trees = await openTrees(workingState(current.head), loader, ctx.context, keys)
+  return (await committedWarnings(trees.snapshot, loader)).filter((warning) => named.has(warning.object))
+}
