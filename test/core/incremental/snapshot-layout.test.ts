@@ -4,7 +4,9 @@ import { IncrementalCluster } from '../../../core/incremental/incremental-cluste
 import { rederivesAll } from '../../../core/incremental/cluster-wide.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { SEPARATOR } from '../../../core/snapshot/separator.ts'
-import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
+import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
+import { REFUSED_BACKEND } from '../../../core/model/backend-ref.ts'
+import { FILES } from '../../../core/render/files.ts'
 import type { Tree } from '../../../core/tree/tree.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { ingress, ingressClass } from '../../support/objects.ts'
@@ -41,5 +43,46 @@ describe('a snapshot written before the index of Ingresses by class', () => {
     expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
     expect(next.files.size).toBe(0)
     expect(new SnapshotReader(next.snapshot).ignored()).toEqual(ignored)
+  })
+})
+
+describe('a snapshot written before annotations were read', () => {
+  it('gets the warnings, the refusal and the refused routes of the Ingresses it holds at its next write, as a fresh snapshot of the same objects holds them', () => {
+    const guarded = ingress({
+      name: 'guarded',
+      annotations: { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
+      rules: [{ host: 'guarded.example.com', paths: [{ service: 'app-1' }] }],
+    })
+    const annotated = ingress({
+      name: 'annotated',
+      annotations: { 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
+      rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-1' }] }],
+    })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(1), guarded, annotated].map(added))
+
+    // The previous version stored the Ingresses whole but derived them as if they had no annotations: guarded served open.
+    const unread = new LiveCluster()
+    const bare = (object: typeof guarded) => ({ ...object, metadata: { ...object.metadata, annotations: undefined } })
+    unread.apply([...app(1), bare(guarded), bare(annotated)].map(added))
+    const edits = new Map<string, string | undefined>()
+    for (const name of ['guarded', 'annotated']) {
+      const key = treeKey(TABLE.object, `Ingress/default/${name}`)
+      edits.set(key, fresh.current.snapshot.get(key))
+    }
+    const settingsKey = treeKey(TABLE.settings, CLUSTER_WIDE)
+    edits.set(settingsKey, JSON.stringify({ ...JSON.parse(unread.current.snapshot.get(settingsKey)!), layout: SNAPSHOT_LAYOUT - 1 }))
+    const old = { snapshot: unread.current.snapshot.edit(edits).tree, manifest: unread.current.manifest }
+    expect(new SnapshotReader(old.snapshot).warnings()).toEqual([])
+    expect(unread.files().get(FILES.prefixMap)).toContain('guarded.example.com/ default_app-1_80\n')
+    expect(rederivesAll(old.snapshot, {})).toBe(true)
+
+    const next = new IncrementalCluster(old, {}, unread.context).apply([]).finish()
+    expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
+    expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
+    expect(next.plan.maps).toContainEqual({ map: FILES.prefixMap, key: 'guarded.example.com/', value: REFUSED_BACKEND })
+    const view = new SnapshotReader(next.snapshot)
+    expect(view.warnings().map((warning) => warning.annotation)).toEqual(['nginx.ingress.kubernetes.io/rewrite-target'])
+    expect(view.rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/guarded'])
   })
 })

@@ -68,6 +68,24 @@ describe('annotations hapedge does not honour', () => {
     expect(again).toMatchObject({ committed: false, warnings: annotatedWarnings, warningCount: annotatedWarnings.length })
   })
 
+  it("answers the whole cluster's warnings at the end of a paged resync, as its rejections, even when nothing changed", async () => {
+    const h = harness()
+    const token = await h.register('prod')
+    const base = '/v1/clusters/prod/resync'
+    const items = [...app(1), annotated, guarded]
+    const resync = async () => {
+      const { session } = await json(await h.call('POST', base, token))
+      expect((await h.call('PUT', `${base}/${session}/pages/0`, token, { apiVersion: 'v1', kind: 'List', metadata: {}, items })).status).toBe(200)
+      let finished: Response
+      while ((finished = await h.call('POST', `${base}/${session}/finish`, token, { pages: 1 })).status === 202);
+      return json(finished)
+    }
+    await resync()
+    const unchanged = await resync()
+    expect(unchanged).toMatchObject({ done: true, committed: false, warnings: annotatedWarnings, warningCount: annotatedWarnings.length })
+    expect(unchanged.rejected.map((rejection: { object: string }) => rejection.object)).toEqual(['Ingress default/guarded'])
+  })
+
   it('lists the first ones in an answer and counts them all, so an answer stays small at any cluster size', async () => {
     const h = harness()
     const token = await h.register('prod')
