@@ -16,7 +16,7 @@ export interface AnnotationWarning {
 /** What an Ingress's annotations mean for hapedge. */
 export interface IngressAnnotations {
   /** The features hapedge renders (RENDERED_FEATURES), as the annotations ask for them: nothing else can be read by mistake. */
-  rendered: Pick<Features, 'ssl-redirect'>
+  rendered: Features
   warnings: AnnotationWarning[]
   /** Set when the annotations restrict access in a way hapedge does not honour: the Ingress is refused (its routes answer 503), never served open. */
   refusal?: string
@@ -50,8 +50,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   const refused = new Set(refusals.map((notice) => notice.annotation))
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.
   const warnings = unique(notices.filter((notice) => !refused.has(notice.annotation))).map(({ annotation, reason }) => ({ object, annotation, reason }))
-  const rendered: IngressAnnotations['rendered'] = {}
-  if (reading.features['ssl-redirect'] !== undefined) rendered['ssl-redirect'] = reading.features['ssl-redirect']
+  const rendered = Object.fromEntries(Object.entries(reading.features).filter(([feature]) => RENDERED_FEATURES.has(feature as FeatureName))) as Features
   const judgement: IngressAnnotations = { rendered, warnings }
   if (refusals.length > 0)
     judgement.refusal = `${unique(refusals)
