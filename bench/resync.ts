@@ -4,7 +4,8 @@ import { startServe } from '../test/support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
 import { ChangeSource } from './changes.ts'
 import { seededRandom } from './random.ts'
-import { clusterRequest, listBody, pagedResync, registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
+import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
+import { clusterRequest, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
 import { directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
 import { latency, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
@@ -55,15 +56,8 @@ export interface ResyncResult {
   rows: ResyncRow[]
 }
 
-export const QUIET_INGRESSES = 200
-/** Between two of the quiet cluster's events: a light, steady client, not a flood. */
-const QUIET_GAP_MS = 20
 const QUIET_ALONE_EVENTS = 40
 const CHANGED_SHARE = 0.01
-
-interface Member extends ClusterClient {
-  source: ChangeSource
-}
 
 const TRACE_GC = fileURLToPath(new URL('./trace-gc.mjs', import.meta.url))
 
@@ -87,25 +81,6 @@ async function startTraced(nodeOptions: string[] = []) {
     await removeTempDir(root)
   }
   return { served, data, heap, exited, close }
-}
-
-/** A small cluster's one-Ingress events, one after another with a pause, until the function it answers is called. */
-function quietEvents(url: string, quiet: Member) {
-  let running = true
-  const ms: number[] = []
-  const done = (async () => {
-    while (running) {
-      const started = performance.now()
-      await sendWrite(url, quiet, { events: quiet.source.next('ingress-path') })
-      ms.push(performance.now() - started)
-      await new Promise((resolve) => setTimeout(resolve, QUIET_GAP_MS))
-    }
-  })()
-  return async () => {
-    running = false
-    await done
-    return latency(ms)
-  }
 }
 
 /** The list again with 1% of its objects changed (Ingresses given a new path), and how many that is. */
@@ -136,18 +111,13 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
   const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
   for (const path of paths) {
     const server = await startTraced()
+    let quiet: QuietClient | undefined
     try {
       const { url, adminToken } = server.served
-      const quietObjects = syntheticCluster(QUIET_INGRESSES, seededRandom(7))
-      const quiet: Member = { ...(await registerCluster(url, adminToken, 'quiet')), source: new ChangeSource(quietObjects, QUIET_INGRESSES, seededRandom(8)) }
-      await sendWrite(url, quiet, { objects: quietObjects })
-      const alone: number[] = []
-      for (let n = 0; n < QUIET_ALONE_EVENTS; n++) {
-        const started = performance.now()
-        await sendWrite(url, quiet, { events: quiet.source.next('ingress-path') })
-        alone.push(performance.now() - started)
-      }
-      result.quietAlone[path] = latency(alone)
+      const quietCluster = await registerCluster(url, adminToken, 'quiet')
+      await sendWrite(url, quietCluster, { objects: syntheticCluster(QUIET_INGRESSES, seededRandom(7)) })
+      quiet = new QuietClient(url, quietCluster)
+      result.quietAlone[path] = latency(await quiet.alone(QUIET_ALONE_EVENTS))
 
       const big = await registerCluster(url, adminToken, `big-${path}`)
       for (const change of RESYNC_KINDS) {
@@ -156,7 +126,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
         const storedBefore = await directoryBytes(server.data)
         const writtenBefore = writtenBytes(server.served.process.pid!)
         server.heap.reset()
-        const stopQuiet = quietEvents(url, quiet)
+        const stopQuiet = quiet.start()
         const started = performance.now()
         let requests = 1
         let error: string | undefined
@@ -171,7 +141,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
           error = (failure as Error).message
         }
         const seconds = (performance.now() - started) / 1000
-        const quietLatency = await stopQuiet().catch(() => latency([]))
+        const quietLatency = await stopQuiet().then(latency, () => latency([]))
         const row: ResyncRow = {
           size,
           objects: items.length,
@@ -194,6 +164,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
         if (error) break
       }
     } finally {
+      await quiet?.close()
       await server.close()
     }
   }
