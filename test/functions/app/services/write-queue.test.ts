@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { IngestResult } from '../../../../core/ingest/ingest.ts'
 import type { WatchEvent } from '../../../../core/incremental/watch-event.ts'
 import { WriteQueue } from '../../../../functions/app/services/write-queue.ts'
+import { ANSWER_WARNINGS } from '../../../../core/ingest/write-warnings.ts'
 import { ingress } from '../../../support/objects.ts'
 
 const unchanged: IngestResult = {
@@ -50,5 +51,18 @@ describe('WriteQueue', () => {
     )
     await Promise.all(['a', 'b', 'c'].map((name) => queue.submit(added(name), undefined)))
     expect(groups).toEqual([1, 2])
+  })
+
+  it("answers each request of a group its own objects' warnings, the first ANSWER_WARNINGS of them with their count", async () => {
+    const warning = (object: string, n: number) => ({ object: `Ingress default/${object}`, annotation: `x.io/k${String(n).padStart(3, '0')}`, reason: 'r' })
+    const many = Array.from({ length: ANSWER_WARNINGS + 5 }, (_, n) => warning('b', n))
+    const queue = new WriteQueue(
+      async () => ({ ...unchanged, warnings: [warning('a', 0), ...many], warningCount: many.length + 1 }),
+      10,
+      () => {},
+    )
+    const [a, b] = await Promise.all([queue.submit(added('a'), undefined), queue.submit(added('b'), undefined)])
+    expect(a).toMatchObject({ warnings: [warning('a', 0)], warningCount: 1 })
+    expect(b).toMatchObject({ warnings: many.slice(0, ANSWER_WARNINGS), warningCount: many.length })
   })
 })
