@@ -7,6 +7,7 @@ import { removeLeftovers } from '../../functions/adapters/storage/disk-leftovers
 import { createDiskStore } from '../../functions/adapters/storage/disk-store.ts'
 import { generationsToKeep, KEEP_RULE, runGarbageJob } from '../../functions/platforms/composition/garbage-job.ts'
 import { nodeDeploymentSecrets } from '../../functions/platforms/node-server/deployment-secret.ts'
+import { diskSecrets } from '../../functions/platforms/node-server/secret-keepers.ts'
 import { defineCommand } from './command.ts'
 import { parseDuration } from './duration.ts'
 import { requireDirectory } from './existing-directory.ts'
@@ -38,7 +39,7 @@ async function collect(values: FlagValues<typeof gcFlags>): Promise<number> {
   if (values.cluster.length === 0) console.log(`no --cluster named: collecting every cluster in ${values.data}`)
 
   // Marking reads sealed nodes: the secret `hapedge serve` used (HAPEDGE_SECRET, or the one in the data directory).
-  const sealing = await nodeDeploymentSecrets(values.data, { create: false })
+  const sealing = await nodeDeploymentSecrets(diskSecrets(values.data), { create: false })
   const {
     collected: outcomes,
     sealed,

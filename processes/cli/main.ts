@@ -13,7 +13,7 @@ const commands: Readonly<Record<string, { summary: string; load: () => Promise<C
     load: async () => (await import('./render-command.ts')).renderCommand,
   },
   serve: {
-    summary: 'run the functions as a Node server on local disk storage (npm start)',
+    summary: 'run the functions as a Node server on local disk or S3-compatible storage (npm start)',
     load: async () => (await import('./serve-command.ts')).serveCommand,
   },
   agent: {

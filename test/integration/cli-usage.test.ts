@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startConditionalS3Double, type ConditionalS3Double } from '../support/conditional-s3-double.ts'
 import { freePort } from '../support/free-port.ts'
 import { ingress } from '../support/objects.ts'
 import { hapedge, type Run } from '../support/run-cli.ts'
@@ -180,5 +181,80 @@ describe('errors a person can act on', () => {
     await writeFile(file, '')
     const run = await hapedge(['serve', '--data', join(file, 'data')])
     expectRefusal(run, 1, 'serve', `ENOTDIR: not a directory, mkdir '${join(file, 'data')}'`)
+  }, 30_000)
+})
+
+describe('hapedge serve --store: what to fix, before anything is served', () => {
+  let double: ConditionalS3Double
+  let ignoring: ConditionalS3Double
+  beforeAll(async () => {
+    double = await startConditionalS3Double({ buckets: ['hapedge'] })
+    ignoring = await startConditionalS3Double({ buckets: ['hapedge'], ignoreConditions: true })
+  })
+  afterAll(async () => {
+    await double.stop()
+    await ignoring.stop()
+  })
+
+  /** Credentials and region as a pod would have them; nothing from this machine's AWS configuration. */
+  const aws = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test-key',
+    AWS_SECRET_ACCESS_KEY: 'test-secret',
+    AWS_SESSION_TOKEN: undefined,
+    AWS_PROFILE: undefined,
+    AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    HAPEDGE_S3_ENDPOINT: undefined,
+    HAPEDGE_S3_FORCE_PATH_STYLE: undefined,
+  }
+  const serveOn = (endpoint: string, url = 's3://hapedge/team-a') => ['serve', '--store', url, '--s3-endpoint', endpoint, '--s3-force-path-style']
+
+  it('wrong words are exit 2, every one named at once: --data beside --store, --example, a URL that is not s3://BUCKET[/PREFIX], an endpoint that is not http(s)', async () => {
+    const run = await hapedge(['serve', '--data', 'x', '--store', 's3://My_Bucket/a', '--s3-endpoint', 'minio:9000', '--example'], aws)
+    expectRefusal(
+      run,
+      2,
+      'serve',
+      '--data and --store: give one (local disk, or an S3 bucket); --example needs --data: the example keeps its token in the data directory; ' +
+        '--store s3://My_Bucket/a: s3://BUCKET[/PREFIX], BUCKET an S3 bucket name (3 to 63 lowercase letters, digits, dots and hyphens); ' +
+        '--s3-endpoint (or HAPEDGE_S3_ENDPOINT) "minio:9000": an http(s) URL',
+    )
+    expectRefusal(
+      await hapedge(['serve', '--s3-endpoint', 'http://127.0.0.1:9000', '--s3-force-path-style'], aws),
+      2,
+      'serve',
+      '--s3-endpoint and --s3-force-path-style are for --store only',
+    )
+  }, 30_000)
+
+  it('no region is exit 1, naming AWS_REGION', async () => {
+    const run = await hapedge(serveOn(double.endpoint), { ...aws, AWS_REGION: undefined })
+    expectRefusal(run, 1, 'serve', '--store s3://hapedge/team-a: AWS_REGION is not set: the region of the bucket')
+  }, 30_000)
+
+  it('no credentials is exit 1, naming the variables to set', async () => {
+    const run = await hapedge(serveOn(double.endpoint), { ...aws, AWS_ACCESS_KEY_ID: undefined, AWS_SECRET_ACCESS_KEY: undefined })
+    expectRefusal(run, 1, 'serve', 'no AWS credentials for s3://hapedge/team-a/: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY')
+  }, 30_000)
+
+  it('a bucket the server does not have, and a server that does not answer, are exit 1, naming the store, the endpoint and the cause', async () => {
+    const missing = await hapedge(serveOn(double.endpoint, 's3://elsewhere/team-a'), aws)
+    expectRefusal(
+      missing,
+      1,
+      'serve',
+      `cannot use s3://elsewhere/team-a/ at ${double.endpoint}: storage put registry/deployment/conditional-writes failed: NoSuchBucket`,
+    )
+    const port = await freePort()
+    const unreachable = await hapedge(serveOn(`http://127.0.0.1:${port}`), aws)
+    expectRefusal(unreachable, 1, 'serve', `cannot use s3://hapedge/team-a/ at http://127.0.0.1:${port}: `)
+    expect(unreachable.stderr).toContain('ECONNREFUSED')
+  }, 60_000)
+
+  it('a server that ignores conditional writes is refused, exit 1: replicas on it would overwrite each other', async () => {
+    const run = await hapedge(serveOn(ignoring.endpoint), aws)
+    expectRefusal(run, 1, 'serve', `s3://hapedge/team-a/ at ${ignoring.endpoint} ignores If-None-Match and If-Match`)
   }, 30_000)
 })

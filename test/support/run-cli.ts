@@ -9,10 +9,10 @@ export interface Run {
   stderr: string
 }
 
-/** Runs the real `hapedge` command (bin/hapedge.js) from the project root. */
-export function hapedge(args: string[]): Promise<Run> {
+/** Runs the real `hapedge` command (bin/hapedge.js) from the project root; `env` is added to this process's environment (undefined unsets). */
+export function hapedge(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/hapedge.js', ...args], { cwd: projectRoot }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['bin/hapedge.js', ...args], { cwd: projectRoot, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr })
     })
   })

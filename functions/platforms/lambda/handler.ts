@@ -2,10 +2,9 @@
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda'
 import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
-import { createS3Client } from '../../adapters/storage/s3-client.ts'
-import { createS3Store } from '../../adapters/storage/s3-store.ts'
 import { deploymentSecrets } from '../composition/deployment-secrets.ts'
 import { platformApp } from '../composition/platform-app.ts'
+import { s3StoreAt } from '../composition/s3-location.ts'
 import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
 
 /**
@@ -28,10 +27,7 @@ export function createLambdaHandler(environment: Record<string, string | undefin
 }
 
 /** The S3 store a configuration names. */
-export function storeOf(config: LambdaConfig) {
-  const client = createS3Client({ region: config.region, forcePathStyle: config.forcePathStyle, ...(config.endpoint ? { endpoint: config.endpoint } : {}) })
-  return createS3Store({ client, bucket: config.bucket })
-}
+export const storeOf = (config: LambdaConfig) => s3StoreAt(config)
 
 /**
  * One app per container (its node caches stay warm across invocations), made on the first

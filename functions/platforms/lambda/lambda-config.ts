@@ -1,13 +1,11 @@
-/** What the Lambda entry point takes from the function's environment variables. */
-export interface LambdaConfig {
-  /** `HAPEDGE_BUCKET` (required): the S3 bucket that holds every cluster's objects. */
-  bucket: string
-  /** `HAPEDGE_S3_ENDPOINT`: an S3-compatible service (MinIO, R2's S3 API, a test server); AWS S3 when unset. */
-  endpoint?: string
-  /** `HAPEDGE_S3_FORCE_PATH_STYLE` (`true` or `false`, default false): `endpoint/bucket/key` URLs, as most S3 look-alikes want. */
-  forcePathStyle: boolean
-  /** `AWS_REGION`, which Lambda sets. Credentials come the SDK's own way (the execution role's, in Lambda). */
-  region: string
+import { forcePathStyleIn, isBucketName, isHttpUrl, regionIn, type S3Location } from '../composition/s3-location.ts'
+
+/**
+ * What the Lambda entry point takes from the function's environment variables: `HAPEDGE_BUCKET`
+ * (required), `HAPEDGE_S3_ENDPOINT`, `HAPEDGE_S3_FORCE_PATH_STYLE` and `AWS_REGION`, which Lambda
+ * sets (see S3Location); credentials are the execution role's.
+ */
+export interface LambdaConfig extends Omit<S3Location, 'prefix'> {
   /**
    * `HAPEDGE_ADMIN_TOKEN` (required): registers and lists clusters. In production the deployment
    * puts it into the environment from Secrets Manager or SSM Parameter Store (a CloudFormation
@@ -21,8 +19,6 @@ export interface LambdaConfig {
 
 /** `buildEnv`'s own minimum, checked here too so that the error names the variable. */
 const MIN_ADMIN_TOKEN = 16
-/** S3's rule for bucket names: 3 to 63 lowercase letters, digits, dots and hyphens. */
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
 const CACHED_CLUSTERS = 4
 
 /**
@@ -39,13 +35,11 @@ export function readLambdaConfig(environment: Record<string, string | undefined>
   }
 
   const bucket = required('HAPEDGE_BUCKET', 'the S3 bucket that holds the clusters')
-  if (bucket && !BUCKET.test(bucket)) problems.push(`HAPEDGE_BUCKET is not an S3 bucket name: ${JSON.stringify(bucket)}`)
+  if (bucket && !isBucketName(bucket)) problems.push(`HAPEDGE_BUCKET is not an S3 bucket name: ${JSON.stringify(bucket)}`)
   const endpoint = value('HAPEDGE_S3_ENDPOINT')
   if (endpoint && !isHttpUrl(endpoint)) problems.push(`HAPEDGE_S3_ENDPOINT is not an http(s) URL: ${JSON.stringify(endpoint)}`)
-  const pathStyle = value('HAPEDGE_S3_FORCE_PATH_STYLE')?.toLowerCase()
-  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false')
-    problems.push(`HAPEDGE_S3_FORCE_PATH_STYLE must be true or false, not ${JSON.stringify(pathStyle)}`)
-  const region = required('AWS_REGION', 'the region of the bucket (Lambda sets it)')
+  const forcePathStyle = forcePathStyleIn(environment, problems)
+  const region = regionIn(environment, problems, 'Lambda sets it')
   const adminToken = required('HAPEDGE_ADMIN_TOKEN', 'the token that registers clusters')
   if (adminToken && adminToken.length < MIN_ADMIN_TOKEN) problems.push(`HAPEDGE_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN} characters`)
   if (problems.length > 0) throw new Error(`hapedge lambda configuration: ${problems.join('; ')}`)
@@ -55,17 +49,9 @@ export function readLambdaConfig(environment: Record<string, string | undefined>
   return {
     bucket,
     ...(endpoint ? { endpoint } : {}),
-    forcePathStyle: pathStyle === 'true',
+    forcePathStyle,
     region,
     adminToken,
     cache: { perCluster: Math.floor(cacheBytes / CACHED_CLUSTERS), clusters: CACHED_CLUSTERS },
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(text).protocol)
-  } catch {
-    return false
   }
 }

@@ -1,15 +1,17 @@
-import { join } from 'node:path'
 import { newToken } from '../../../core/registry/tokens.ts'
-import { keptSecret } from './kept-secret.ts'
+import type { SecretKeeper } from './secret-keepers.ts'
 
 /**
- * The admin token: `HAPEDGE_ADMIN_TOKEN` if set, else the one kept in the data directory,
- * made (readable by its owner only) on the first start.
+ * The admin token: `HAPEDGE_ADMIN_TOKEN` if set, else the one the keeper holds (a file of the
+ * data directory, readable by its owner only; an object of the store), made on the first start.
  */
-export async function adminToken(dataDir: string, environment = process.env): Promise<{ token: string; source: string }> {
+export async function adminToken(
+  keeper: SecretKeeper,
+  environment: Record<string, string | undefined> = process.env,
+): Promise<{ token: string; source: string }> {
   const fromEnvironment = environment.HAPEDGE_ADMIN_TOKEN
   if (fromEnvironment) return { token: fromEnvironment, source: 'HAPEDGE_ADMIN_TOKEN' }
-  const path = join(dataDir, 'admin-token')
-  const kept = (await keptSecret(path, () => newToken()))!
-  return { token: kept.value, source: kept.created ? `${path} (new)` : path }
+  const kept = (await keeper.keep('admin-token', () => newToken()))!
+  const where = keeper.where('admin-token')
+  return { token: kept.value, source: kept.created ? `${where} (new)` : where }
 }

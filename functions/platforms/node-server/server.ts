@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../../adapters/storage/disk-store.ts'
@@ -7,19 +8,31 @@ import { fairStore } from '../../adapters/storage/fair-store.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
 import { nodeDeploymentSecrets } from './deployment-secret.ts'
+import { diskSecrets, type SecretKeeper } from './secret-keepers.ts'
 import { serverCacheBudget } from './server-cache.ts'
 
-/**
- * The functions as a Node server on local disk (`hapedge serve`): the app over `dataDir`, made if
- * missing, with the admin token and the deployment secret from the environment or, unset, kept
- * in `dataDir` (made on the first start, so the default path seals too). Each says where it came from.
- */
-export async function nodeServer(dataDir: string, environment: Record<string, string | undefined> = process.env) {
+/** What a Node server stores its clusters in, and where it keeps the secrets its environment does not give. */
+export interface ServerStorage {
+  store: ObjectStore
+  secrets: SecretKeeper
+}
+
+/** A data directory on local disk, made if missing: clusters in it, secrets in files beside them. */
+export async function diskStorage(dataDir: string): Promise<ServerStorage> {
   await mkdir(dataDir, { recursive: true })
-  const admin = await adminToken(dataDir, environment)
-  const sealing = (await nodeDeploymentSecrets(dataDir, { create: true }, environment))!
+  return { store: fairStore(createDiskStore({ root: dataDir, staging: clusterNodeStaging })), secrets: diskSecrets(dataDir) }
+}
+
+/**
+ * The functions as a Node server (`hapedge serve`): the app over `storage`, with the admin token
+ * and the deployment secret from the environment or, unset, kept in the storage (made on the
+ * first start, so the default path seals too). Each says where it came from.
+ */
+export async function nodeServer(storage: ServerStorage, environment: Record<string, string | undefined> = process.env) {
+  const admin = await adminToken(storage.secrets, environment)
+  const sealing = (await nodeDeploymentSecrets(storage.secrets, { create: true }, environment))!
   const app = platformApp({
-    store: fairStore(createDiskStore({ root: dataDir, staging: clusterNodeStaging })),
+    store: storage.store,
     adminToken: admin.token,
     hash: nodeSha256,
     gzip: nodeGzip,

@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { honoursConditions } from '../../../../functions/adapters/storage/conditions-probe.ts'
+import { createMemoryStore } from '../../../../functions/adapters/storage/memory-store.ts'
+import { createS3Store } from '../../../../functions/adapters/storage/s3-store.ts'
+import { startConditionalS3Double } from '../../../support/conditional-s3-double.ts'
+import { loopbackClient, startS3rver } from './s3-servers.ts'
+
+/** What `hapedge serve --store` checks before it serves: a server that ignores conditions would let replicas overwrite each other's HEAD. */
+describe('whether a store refuses a write whose condition fails', () => {
+  const stops: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const stop of stops) await stop()
+  })
+  const s3On = (endpoint: string) => createS3Store({ client: loopbackClient(endpoint), bucket: 'hapedge', prefix: 'p/' })
+
+  it('says no for s3rver, which ignores If-None-Match and If-Match, at the first probe and at every later one', async () => {
+    const server = await startS3rver('hapedge')
+    stops.push(server.stop)
+    expect(await honoursConditions(s3On(server.endpoint), 'probe')).toBe(false)
+    expect(await honoursConditions(s3On(server.endpoint), 'probe')).toBe(false)
+  })
+
+  it('says yes for the conditional S3 double and the memory store, for several probes at once', async () => {
+    const double = await startConditionalS3Double({ buckets: ['hapedge'] })
+    stops.push(double.stop)
+    expect(await Promise.all([1, 2, 3].map(() => honoursConditions(s3On(double.endpoint), 'probe')))).toEqual([true, true, true])
+    expect(await honoursConditions(createMemoryStore(), 'probe')).toBe(true)
+  })
+
+  it('says no for the double told to ignore conditions', async () => {
+    const double = await startConditionalS3Double({ buckets: ['hapedge'], ignoreConditions: true })
+    stops.push(double.stop)
+    expect(await honoursConditions(s3On(double.endpoint), 'probe')).toBe(false)
+  })
+})
