@@ -3,7 +3,10 @@ import { readObject } from '../../../core/kube/objects.ts'
 import type { Ingress } from '../../../core/kube/ingress.ts'
 import { REFUSED_BACKEND } from '../../../core/model/backend-ref.ts'
 import { ingressAnnotations } from '../../../core/model/ingress-annotations.ts'
+import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
+import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
+import { added, app, modified } from '../../support/contracts/cluster-apps.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { ingress, tlsSecret } from '../../support/objects.ts'
 
@@ -97,5 +100,22 @@ describe('annotations in the model', () => {
     expect(model.defaultBackend).toBe(REFUSED_BACKEND)
     expect([...model.backends.keys()]).toEqual(['default_site_80'])
     expect(model.rejections).toEqual([{ object: 'Ingress default/guarded', reason: expect.stringContaining('auth-url') }])
+  })
+})
+
+describe('annotations in a change', () => {
+  it('refuses an Ingress that gains access control at runtime (a map edit, no reload) and serves it again when it loses it', () => {
+    const cluster = new LiveCluster()
+    const [web, ...rest] = app(1, ['/', '/admin'])
+    cluster.apply([web, ...rest].map(added))
+    const guarded = { ...(web as object), metadata: { ...(web as { metadata: object }).metadata, annotations: { 'haproxy.org/deny-list': '10.0.0.0/8' } } }
+    const refused = cluster.apply([modified(guarded)])
+    expect(refused.plan).toMatchObject({ reload: false })
+    expect(refused.plan.maps).toContainEqual({ map: FILES.exactMap, key: 'app-1.example.com/admin', value: REFUSED_BACKEND })
+    // No route uses the Service's backend any more: it leaves the files, as an unused backend does.
+    expect(cluster.files().get(FILES.backends)).not.toContain('backend default_app-1_80')
+    const served = cluster.apply([modified(web)])
+    expect(served.plan.maps).toContainEqual({ map: FILES.exactMap, key: 'app-1.example.com/admin', value: 'default_app-1_80' })
+    expect(served.plan.reasons).toEqual(['backend default_app-1_80 is new'])
   })
 })
