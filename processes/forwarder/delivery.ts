@@ -119,7 +119,7 @@ export class Delivery {
         attempt = 0
         const what = job.kind === 'resync' ? 'resync' : `${job.events.length} event${job.events.length === 1 ? '' : 's'}`
         this.options.log(
-          `${what} → generation ${result.generation} (${result.committed ? 'committed' : 'unchanged'}${result.rejected?.length ? `, ${result.rejected.length} rejected` : ''}) in ${Date.now() - started} ms`,
+          `${what} → generation ${result.generation} (${result.committed ? 'committed' : 'unchanged'}${result.rejected?.length ? `, ${result.rejected.length} rejected` : ''}${result.warningCount ? `, ${result.warningCount} annotation warnings` : ''}) in ${Date.now() - started} ms`,
         )
         await Promise.resolve(this.options.onCommitted?.(result, what)).catch((error: unknown) =>
           this.options.log(`after ${what}: ${(error as Error).message}`),

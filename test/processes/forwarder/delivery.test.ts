@@ -60,6 +60,15 @@ describe('Delivery: the forwarder’s ordered sender', () => {
     expect(log[1]).toMatch(/^1 event → generation 2 \(committed\) in \d+ ms$/)
   })
 
+  it('logs how many objects were rejected and how many annotations warned of', async () => {
+    const warnings = [{ object: 'Ingress default/a', annotation: 'nginx.ingress.kubernetes.io/rewrite-target', reason: 'not yet honoured by hapedge' }]
+    const answer = writeAnswerOf({ generation: 4, rejected: [{ object: 'Ingress default/b', reason: 'bad' }], warnings, warningCount: 1 })
+    const { delivery, log } = deliveryWith(() => new Response(JSON.stringify(answer), { status: 200 }))
+    delivery.add(event('a'))
+    await delivery.drain(5_000)
+    expect(log).toEqual([expect.stringMatching(/^1 event → generation 4 \(committed, 1 rejected, 1 annotation warnings\) in \d+ ms$/)])
+  })
+
   it('splits a batch the function finds too large until every part is taken', async () => {
     const { delivery, sentNames, log } = deliveryWith((body) =>
       body.events && body.events.length > 2 ? refuse(413, 'the body is larger than 100 bytes; send smaller batches') : ok(3),
