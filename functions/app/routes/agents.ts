@@ -26,7 +26,6 @@ export function agentRoutes(env: AppEnv) {
     const unpushed = report.notifyUrl ? notifyUrlWarning(c.get('record').agentOrigins, report.notifyUrl) : undefined
     const stored: StoredReport = { pod, ...report, reportedAt: now.toISOString(), warnings: unpushed ? [unpushed] : [] }
     await recordReport(env.store, clusterKeys(c.get('record').id).root, stored, now)
-    env.push.heard(c.get('record').id, pod, report.notifyUrl)
     inBackground(c, env.mirror.mirror(c.get('record'), []))
     return c.json(stored satisfies AgentReportAnswer)
   })

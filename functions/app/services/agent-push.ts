@@ -6,10 +6,8 @@ import { originAllowed } from '../../../core/registry/agent-origins.ts'
 import { AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
 import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import type { Metrics } from './metrics.ts'
-import { agentsOf } from './agent-reports.ts'
+import { ListedReports } from './agent-reports.ts'
 
-/** How long the agents' addresses are trusted before they are read from storage again. */
-const REFRESH_MS = 30_000
 /** An agent that has not reported for this long (it heartbeats every minute) is taken as gone. */
 const SILENT_MS = 3 * 60_000
 const TIMEOUT_MS = 2_000
@@ -23,9 +21,13 @@ export const PUSH_CONCURRENCY = 16
  * (an agent reads and verifies HEAD itself), follows no redirect, and gives up after two seconds.
  */
 export class AgentPush {
-  /** Per cluster, each agent's address, the longest silent first (as storage does, at most AGENTS_PER_CLUSTER). */
-  private readonly agents = new Map<string, { readAt: number; urls: Map<string, { url: string; reportedAt: number }> }>()
-  /** The manifest last pushed per cluster: requests committed together push their generation once. */
+  /** Per cluster, its agents' reports as last listed: read from the store at each push, so a report any replica stored counts. */
+  private readonly reports = new Map<string, ListedReports>()
+  /**
+   * The generation last pushed per cluster: requests committed together push it once. By number, not
+   * manifest alone: a generation may bring back the files of the one this process pushed last while
+   * another replica committed and pushed others in between.
+   */
   private readonly pushed = new Map<string, string>()
 
   constructor(
@@ -35,23 +37,12 @@ export class AgentPush {
     private readonly fetcher: typeof fetch = fetch,
   ) {}
 
-  /** An agent reported: keep its address current without waiting for the next read. */
-  heard(cluster: string, pod: string, url: string | null | undefined): void {
-    const known = this.agents.get(cluster)
-    if (!known) return
-    known.urls.delete(pod)
-    if (!url) return
-    known.urls.set(pod, { url, reportedAt: this.clock.now().getTime() })
-    if (known.urls.size > AGENTS_PER_CLUSTER) known.urls.delete(known.urls.keys().next().value!)
-  }
-
   async push(record: ClusterRecord, head: { generation: number; manifest: string }): Promise<void> {
-    if (record.agentOrigins.length === 0 || this.pushed.get(record.id) === head.manifest) return
-    this.pushed.set(record.id, head.manifest)
+    const generation = `${head.generation} ${head.manifest}`
+    if (record.agentOrigins.length === 0 || this.pushed.get(record.id) === generation) return
+    this.pushed.set(record.id, generation)
     const now = this.clock.now().getTime()
-    const urls = [...(await this.addresses(record.id)).values()].filter(
-      ({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url),
-    )
+    const urls = (await this.addresses(record.id)).filter(({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url))
     await mapLimited(urls, PUSH_CONCURRENCY, async ({ url }) => {
       const outcome = await this.fetcher(`${url.replace(/\/+$/, '')}/notify`, {
         method: 'POST',
@@ -70,17 +61,13 @@ export class AgentPush {
     })
   }
 
-  private async addresses(cluster: string) {
-    const now = this.clock.now().getTime()
-    const known = this.agents.get(cluster)
-    if (known && now - known.readAt < REFRESH_MS) return known.urls
-    const reports = await agentsOf(this.store, clusterKeys(cluster).root, this.clock.now())
-    const urls = new Map(
-      reports
-        .flatMap((report) => (report.notifyUrl ? [[report.pod, { url: report.notifyUrl, reportedAt: Date.parse(report.reportedAt) }] as const] : []))
-        .sort(([, a], [, b]) => a.reportedAt - b.reportedAt),
-    )
-    this.agents.set(cluster, { readAt: now, urls })
-    return urls
+  /** Each agent's address, the longest silent first, at most AGENTS_PER_CLUSTER (as many as storage keeps). */
+  private async addresses(cluster: string): Promise<{ url: string; reportedAt: number }[]> {
+    let reports = this.reports.get(cluster)
+    if (!reports) this.reports.set(cluster, (reports = new ListedReports(this.store, clusterKeys(cluster).root)))
+    return (await reports.current())
+      .flatMap((report) => (report.notifyUrl ? [{ url: report.notifyUrl, reportedAt: Date.parse(report.reportedAt) }] : []))
+      .sort((a, b) => a.reportedAt - b.reportedAt)
+      .slice(-AGENTS_PER_CLUSTER)
   }
 }

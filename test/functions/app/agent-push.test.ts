@@ -46,6 +46,44 @@ describe('pushing new generations to agents', () => {
     expect(agent.notified).toHaveLength(2)
   })
 
+  it('pushes from one replica to an agent that reported to another since the first last pushed: agents are read from the store, not one process', async () => {
+    const a = harness()
+    const b = harness({ store: a.store })
+    const agent = await listeningAgent()
+    closing.push(agent.close)
+    const token = await a.register('prod', { agentOrigins: ['http://127.0.0.1:*'] })
+    // A pushes once while the cluster has no agent yet: what it read then must not hide the agent that reports next.
+    await a.events('prod', token, app(1).map(put))
+    expect((await b.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { ...report, notifyUrl: agent.url })).status).toBe(200)
+    const committed = (await (await a.events('prod', token, app(2).map(put))).json()) as { generation: number; manifest: string }
+    await eventually('the push from the other replica', () => agent.notified.length > 0)
+    expect(agent.notified).toEqual([{ method: 'POST', path: '/notify', body: { generation: committed.generation, manifest: committed.manifest } }])
+  })
+
+  it('pushes a generation whose files another replica committed in between, back to what this replica pushed last', async () => {
+    const a = harness()
+    const b = harness({ store: a.store })
+    const agent = await listeningAgent()
+    closing.push(agent.close)
+    const token = await a.register('prod', { agentOrigins: ['http://127.0.0.1:*'] })
+    await a.call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { ...report, notifyUrl: agent.url })
+    const commit = async (replica: typeof a, events: { type: string; object: unknown }[]) => {
+      const answer = (await (await replica.events('prod', token, events)).json()) as { generation: number; manifest: string }
+      await eventually(`the push of generation ${answer.generation}`, () =>
+        agent.notified.some((push) => (push as { body: { generation: number } }).body.generation === answer.generation),
+      )
+      return answer
+    }
+    const first = await commit(a, app(1).map(put))
+    await commit(b, app(2).map(put))
+    // Generation 3 has generation 1's files, so its manifest: A pushed that manifest last, yet the agents run generation 2's.
+    const third = await commit(
+      a,
+      app(2).map((object) => ({ type: 'DELETED', object })),
+    )
+    expect(third).toMatchObject({ generation: 3, manifest: first.manifest })
+  })
+
   it('calls no agent of a cluster that allows no origin, nor a URL outside the allowed ones', async () => {
     const { register, events, call } = harness()
     const agent = await listeningAgent()
