@@ -9,7 +9,7 @@ import { SnapshotReader, type ClusterCounts } from '../reading/snapshot-reader.t
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
-import { committedWarnings } from '../ingest/write-warnings.ts'
+import { committedWarnings } from '../reading/committed-warnings.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import type { TreeContext } from '../tree/tree.ts'
 import { loadIgnoredIngresses } from './ignored-ingresses.ts'

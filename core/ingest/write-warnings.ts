@@ -4,13 +4,12 @@ import { clusterKeys } from '../keys/cluster-keys.ts'
 import { objectKey, objectRef } from '../kube/objects.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import { workingState } from '../reading/head.ts'
-import { loadRanges } from '../reading/load-range.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
 import { openTrees } from '../reading/open-trees.ts'
 import { readHead } from '../reading/read-head.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { SnapshotReader } from '../reading/snapshot-reader.ts'
-import { TABLE, treeKey } from '../snapshot/tables.ts'
+import { committedWarnings } from '../reading/committed-warnings.ts'
 import type { Tree } from '../tree/tree.ts'
 
 /** Warnings an answer lists: the rest are counted (`warningCount`), so an answer stays small at any cluster size. */
@@ -40,12 +39,6 @@ export async function putIngressWarnings(ctx: CommitContext, snapshot: Tree, eve
   }
   if (keys.size === 0) return []
   return runLoading(() => new SnapshotReader(snapshot).warningsOf(keys), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
-}
-
-/** Every warning a snapshot holds (a scan of its warnings table, loaded a level per round first). */
-export async function committedWarnings(snapshot: Tree, loader: NodeLoader): Promise<AnnotationWarning[]> {
-  await loadRanges(snapshot, [[treeKey(TABLE.ingressWarnings, ''), treeKey(TABLE.ingressWarnings, '\uffff')]], loader)
-  return runLoading(() => new SnapshotReader(snapshot).warnings(), loader)
 }
 
 /** The warnings of the cluster's latest committed state that name one of `named` (`Ingress ns/name`). */
