@@ -1,7 +1,10 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { clusterKeys } from '../../core/keys/cluster-keys.ts'
+import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
+import { createDiskStore } from '../../functions/adapters/storage/disk-store.ts'
 import { httpSource } from '../../processes/agent/http-source.ts'
 import { readTextTree } from '../integration/read-tree.ts'
 import { coldContext } from '../support/contracts/cluster-apps.ts'
@@ -89,13 +92,19 @@ interface ChainLink {
 }
 
 /** HEAD and the generation records as the disk store keeps them (`clusters/<id>/HEAD`, `…/generations/<n>`: not sealed). */
-export async function historyOnDisk(data: string, cluster: string): Promise<{ head: ChainLink; records: Map<number, ChainLink> }> {
-  const root = join(data, 'clusters', cluster)
-  const head = JSON.parse(await readFile(join(root, 'HEAD'), 'utf8')) as ChainLink
+export function historyOnDisk(data: string, cluster: string): Promise<{ head: ChainLink; records: Map<number, ChainLink> }> {
+  return historyIn(createDiskStore({ root: data }), cluster)
+}
+
+/** HEAD and the generation records in a store, its keys under `prefix` (an S3 bucket as its double keeps it, say). */
+export async function historyIn(store: ObjectStore, cluster: string, prefix = ''): Promise<{ head: ChainLink; records: Map<number, ChainLink> }> {
+  const read = async (key: string) => JSON.parse(new TextDecoder().decode((await store.get(key))!.body)) as ChainLink
+  const keys = clusterKeys(cluster)
+  const head = await read(prefix + keys.head)
   const records = new Map<number, ChainLink>()
-  for (const name of await readdir(join(root, 'generations'))) {
-    if (!/^\d+$/.test(name)) continue
-    const record = JSON.parse(await readFile(join(root, 'generations', name), 'utf8')) as ChainLink
+  for await (const { key } of store.list(prefix + keys.generations)) {
+    if (!/\/\d+$/.test(key)) continue
+    const record = await read(key)
     records.set(record.generation, record)
   }
   return { head, records }
