@@ -28,6 +28,6 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
     reason: `spec.defaultBackend: the default backend is already set by ${describeIngress(winner)}`,
   }))
   if (ingressAnnotations(winner).refusal !== undefined) return { name: REFUSED_BACKEND, rejections }
-  const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)!
-  return { backend, name: backendName(backend), rejections }
+  const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
+  return backend ? { backend, name: backendName(backend), rejections } : { rejections }
 }
