@@ -255,6 +255,11 @@ describe('hapedge serve --store: what to fix, before anything is served', () => 
 
   it('a server that ignores conditional writes is refused, exit 1: replicas on it would overwrite each other', async () => {
     const run = await hapedge(serveOn(ignoring.endpoint), aws)
-    expectRefusal(run, 1, 'serve', `s3://hapedge/team-a/ at ${ignoring.endpoint} ignores If-None-Match and If-Match`)
+    expectRefusal(
+      run,
+      1,
+      'serve',
+      `s3://hapedge/team-a/ at ${ignoring.endpoint} ignores conditional writes (If-None-Match: * on a key that exists; If-Match with another etag; If-Match on a key that does not exist)`,
+    )
   }, 30_000)
 })

@@ -1,5 +1,5 @@
 import { StorageError } from '../../../core/ports/object-store.ts'
-import { honoursConditions } from '../../adapters/storage/conditions-probe.ts'
+import { ignoredConditions } from '../../adapters/storage/conditions-probe.ts'
 import { s3StoreAt, s3Url, type S3Location } from '../composition/s3-location.ts'
 import { DEPLOYMENT_PREFIX, storeSecrets } from './secret-keepers.ts'
 import type { ServerStorage } from './server.ts'
@@ -19,9 +19,9 @@ export async function s3Storage(location: S3Location): Promise<ServerStorage> {
   const store = s3StoreAt(location)
   const url = s3Url(location)
   const at = location.endpoint ? ` at ${location.endpoint}` : ''
-  let honoured: boolean
+  let ignored: string[]
   try {
-    honoured = await honoursConditions(store, `${DEPLOYMENT_PREFIX}conditional-writes`)
+    ignored = await ignoredConditions(store, `${DEPLOYMENT_PREFIX}conditional-writes`)
   } catch (error) {
     if (error instanceof StorageError && (error.cause as Error | undefined)?.name === 'CredentialsProviderError')
       throw new UnusableStore(
@@ -29,9 +29,10 @@ export async function s3Storage(location: S3Location): Promise<ServerStorage> {
       )
     throw new UnusableStore(`cannot use ${url}${at}: ${error instanceof Error ? error.message : String(error)}`)
   }
-  if (!honoured)
+  if (ignored.length > 0)
     throw new UnusableStore(
-      `${url}${at} ignores If-None-Match and If-Match, so replicas would overwrite each other's generations: hapedge needs an S3 server with conditional writes (AWS S3, MinIO, Cloudflare R2, Ceph RGW: see the README)`,
+      `${url}${at} ignores conditional writes (${ignored.join('; ')}), so replicas would overwrite each other's generations: ` +
+        'hapedge needs an S3 server that refuses them (AWS S3, Cloudflare R2, Ceph RGW, a recent MinIO: see the README)',
     )
   return { store, secrets: storeSecrets(store, url) }
 }
