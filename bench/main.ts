@@ -17,6 +17,7 @@ import { CONVERGENCE_BACKGROUNDS, measureConvergence, type Convergence } from '.
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureResync, measureResyncHeap, type ResyncPath, type ResyncResult } from './resync.ts'
+import { measureReplicas, printReplicasReport } from './replicas.ts'
 import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 import { measureWorkerBundle } from './worker-bundle.ts'
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     'resync-sizes': { type: 'string', default: '20000,100000' },
     'resync-paths': { type: 'string', default: 'put,paged' },
     'resync-heap-objects': { type: 'string', default: '100000' },
+    'replica-writes': { type: 'string', default: '200' },
     'skip-worker-bundle': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
@@ -63,7 +65,7 @@ if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-
 // Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
 // (where the agent runs) and gigabytes of fsynced files for the disk to write back.
 const convergenceSamples = Number(values['convergence-samples'])
-const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events' | 'resync-heap-objects') => {
+const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events' | 'resync-heap-objects' | 'replica-writes') => {
   const value = Number(values[flag])
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag}: a whole number, 0 to skip, got ${values[flag]}`)
   return value
@@ -139,4 +141,10 @@ if (values.json) {
 if (convergence.length > 0) printConvergenceReport(convergence)
 if (churn) printChurnReport(churn)
 if (fleet) printFleetReport(fleet)
+// Commits a second on one cluster with 1, 2 and 3 replicas of hapedge serve on one bucket of the conditional S3 double.
+const replicaOptions = { writes: wholeNumber('replica-writes'), writers: 8, background: 200 }
+if (replicaOptions.writes > 0) {
+  console.error(`measuring ${replicaOptions.writes} writes on one cluster through 1, 2 and 3 hapedge serve replicas on one S3 bucket…`)
+  printReplicasReport(await measureReplicas(replicaOptions), replicaOptions)
+}
 if (!values['skip-worker-bundle']) printWorkerBundleReport(await measureWorkerBundle())

@@ -16,7 +16,7 @@ export interface ConditionalS3Double {
   endpoint: string
   /** A bucket's objects as the double keeps them (full keys, prefix included), for a test to inspect. */
   bucket(name: string): ObjectStore
-  /** Requests answered, by method: what a run cost in S3 calls. */
+  /** Requests answered, by method, and as `PUT refused` the puts whose condition failed: what a run cost in S3 calls, and how many races were lost. */
   requests: Map<string, number>
   stop(): Promise<void>
 }
@@ -78,6 +78,7 @@ export async function startConditionalS3Double(options: DoubleOptions): Promise<
       const condition = options.ignoreConditions ? undefined : conditionOf(request)
       const etag = await store.put(key, new Uint8Array(body), condition)
       if (etag === undefined) {
+        requests.set('PUT refused', (requests.get('PUT refused') ?? 0) + 1)
         // S3 answers 404 to If-Match on a key that is gone, 412 to every other failed condition.
         const gone = condition && 'ifMatch' in condition && !(await store.head(key))
         return gone ? fail(response, 404, 'NoSuchKey') : fail(response, 412, 'PreconditionFailed')
