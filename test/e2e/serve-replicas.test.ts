@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { startConditionalS3Double, type ConditionalS3Double } from '../support/conditional-s3-double.ts'
 import { eventually } from '../support/eventually.ts'
+import { hapedge } from '../support/run-cli.ts'
 import { startServe, type Served } from '../support/serve-process.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { backend, BINDS, brokenLinks, callJson, committedFiles, historyIn, rendered, sendEvents, streamIngress, writesIn } from './ingress-writes.ts'
@@ -74,9 +75,12 @@ describe('three hapedge serve processes on one S3 bucket', () => {
     if (tmp) await removeTempDir(tmp)
   })
 
+  /** Each cluster's token, by id. */
+  const tokens = new Map<string, string>()
   const register = async (id: string, settings: Record<string, unknown> = {}) => {
     const registered = await callJson(replicas[0]!.url, 'POST', '/v1/clusters', replicas[0]!.adminToken, { id, ...BINDS, ...settings })
     expect(registered?.status, JSON.stringify(registered?.body)).toBe(201)
+    tokens.set(id, registered!.body.token as string)
     return registered!.body.token as string
   }
 
@@ -117,6 +121,20 @@ describe('three hapedge serve processes on one S3 bucket', () => {
     expect(head).toMatchObject({ generation: served[0]!.generation, manifest: served[0]!.manifest })
     expect([...records.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: head.generation }, (_, i) => i + 1))
     expect(brokenLinks(head, records)).toEqual([])
+  })
+
+  it('hapedge gc --store collects the bucket the replicas serve from, and they serve the same files after', async () => {
+    const cluster = 'round-robin'
+    const token = tokens.get(cluster)!
+    const before = await committedFiles(replicas[0]!.url, cluster, token)
+    const objects = async () => (await keysOf(double.bucket(BUCKET))).filter((key) => key.startsWith(`${PREFIX}clusters/${cluster}/`)).length
+    const count = await objects()
+    const run = await hapedge(['gc', ...onStore(double, `s3://${BUCKET}/${PREFIX}`), '--cluster', cluster, '--keep', '2', '--grace', '0s'], AWS)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(new RegExp(`^${cluster}: generation ${before.generation}, kept 2 generations \\(\\d+ objects\\); deleted [1-9]\\d*, `))
+    expect(await objects()).toBeLessThan(count)
+    for (const replica of replicas) expect((await committedFiles(replica.url, cluster, token)).files).toEqual(before.files)
   })
 
   it('a replica that served a cluster answers the HEAD another replica committed since, and builds its next commit on it', async () => {
