@@ -49,7 +49,7 @@ export function ingestionRoutes(env: AppEnv) {
   })
 
   routes.put('/objects', async (c) => {
-    const list = await readJson(c.req.raw, env.limits.bodyBytes, objectList(env.limits.objects))
+    const list = await readJson(c.req.raw, env.limits.bodyBytes, objectList(env.limits.objects), env.turns.pause)
     const commit = commitContext(env, c)
     const keys = clusterKeys(commit.cluster)
     const current = await readHead(env.store, keys)

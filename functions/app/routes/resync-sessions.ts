@@ -60,7 +60,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     const { session } = await liveSession(env, keys, c.req.param('session'))
     if (session.finish) throw new HttpError(409, `resync session ${session.session} is finishing: its pages can no longer change`)
     const page = pageNumber(c.req.param('page'))
-    const list = await readJson(c.req.raw, Math.min(env.limits.bodyBytes, budget.pageBytes), objectList(session.pageItems))
+    const list = await readJson(c.req.raw, Math.min(env.limits.bodyBytes, budget.pageBytes), objectList(session.pageItems), env.turns.pause)
     const record = c.get('record')
     const context = env.caches.for(record.id)
     const { snapshot, loader } = await openSnapshot(env, keys, context)
