@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import { startConditionalS3Double, type ConditionalS3Double } from '../support/conditional-s3-double.ts'
+import { DEFAULT_DELIVERY } from '../../processes/forwarder/delivery.ts'
+import { FunctionClient } from '../../processes/forwarder/function-client.ts'
+import { DEFAULT_PAGED_RESYNC, sendPagedResync } from '../../processes/forwarder/paged-resync.ts'
 import { eventually } from '../support/eventually.ts'
 import { hapedge } from '../support/run-cli.ts'
 import { startServe, type Served } from '../support/serve-process.ts'
@@ -159,6 +162,36 @@ describe('three hapedge serve processes on one S3 bucket', () => {
     // A's next commit starts from B's generation, not from the one its caches last held.
     expect(await sendEvents(a.url, cluster, token, [streamIngress(2)])).toBe(3)
     expect(writesIn((await committedFiles(b.url, cluster, token)).files)).toEqual(new Set([0, 1, 2]))
+  })
+
+  it("a forwarder's paged resync whose calls land on one replica after another commits the list it sent", async () => {
+    const cluster = 'paged'
+    const token = await register(cluster)
+    expect(await sendEvents(replicas[2]!.url, cluster, token, [...backend, streamIngress(0), streamIngress(1)])).toBe(1)
+    // Each call of the session (begin, pages, finish) goes to the next replica, as a Service without affinity may send them.
+    let call = 0
+    const roundRobin: typeof fetch = (input, init) => {
+      const url = new URL(String(input))
+      const replica = new URL(replicas[call++ % replicas.length]!.url)
+      url.host = replica.host
+      return fetch(url, init)
+    }
+    const listed = [...backend, ...Array.from({ length: 24 }, (_, n) => streamIngress(n + 1))]
+    const client = new FunctionClient({ source: replicas[0]!.url, cluster, token }, roundRobin)
+    const answer = await sendPagedResync(client, listed, {
+      ...DEFAULT_PAGED_RESYNC,
+      pageItems: 4,
+      pageBytes: DEFAULT_DELIVERY.maxBytes,
+      backoff: DEFAULT_DELIVERY.backoff,
+      log: () => {},
+    })
+    expect(call).toBeGreaterThan(replicas.length * 2)
+    const served = await committedFiles(replicas[1]!.url, cluster, token)
+    expect(served.generation).toBe(answer.generation)
+    expect(served.files).toEqual(await rendered(tmp, listed))
+    const { head, records } = await historyIn(double.bucket(BUCKET), cluster, PREFIX)
+    expect([...records.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: head.generation }, (_, i) => i + 1))
+    expect(brokenLinks(head, records)).toEqual([])
   })
 
   it("an agent's report reaches whichever replica answers, and each replica pushes its commits to that agent", async () => {
