@@ -194,6 +194,20 @@ describe('three hapedge serve processes on one S3 bucket', () => {
     expect(brokenLinks(head, records)).toEqual([])
   })
 
+  it('a fleet page session begun on one replica is honoured by another, and its sign-out on one ends it on all', async () => {
+    const [a, b, c] = replicas as [Served, Served, Served]
+    const page = (replica: Served, path: string, init: RequestInit = {}) => fetch(replica.url + path, { redirect: 'manual', ...init })
+    const login = await page(a, '/fleet/login', { method: 'POST', body: new URLSearchParams({ token: a.adminToken }) })
+    const cookie = /^(hapedge_fleet=[^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1]
+    expect(cookie).toBeDefined()
+    const fleet = await page(b, '/fleet', { headers: { cookie: cookie! } })
+    expect(fleet.status).toBe(200)
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await fleet.text())?.[1]
+    expect((await page(c, '/fleet/logout', { method: 'POST', headers: { cookie: cookie! }, body: new URLSearchParams({ csrf: csrf! }) })).status).toBe(303)
+    const after = await page(a, '/fleet', { headers: { cookie: cookie! } })
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/fleet/login'])
+  })
+
   it("an agent's report reaches whichever replica answers, and each replica pushes its commits to that agent", async () => {
     const cluster = 'pushed'
     const token = await register(cluster, { agentOrigins: ['http://127.0.0.1:*'] })
