@@ -5,6 +5,6 @@ import type { FeatureName } from './features.ts'
  * reported ("not yet honoured"), and one that restricts access refuses the Ingress (fail closed):
  * a later change adds a feature by rendering it and naming it here.
  */
-export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['ssl-redirect'])
+export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['allowlist-source-range', 'denylist-source-range', 'ssl-redirect'])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -23,6 +23,9 @@ import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate } from './reconcile-certificates.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
+import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
+import type { AccessGroup } from '../model/access-group.ts'
+import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
@@ -76,6 +79,7 @@ export class IncrementalCluster {
   private readonly objectRejections: Table<Rejection>
   private readonly ingressWarnings: Table<AnnotationWarning[]>
   private readonly versions: Table<SeenVersion>
+  private readonly accessGroups: Table<AccessGroup>
   private stale = 0
 
   constructor(
@@ -98,6 +102,7 @@ export class IncrementalCluster {
     this.objectRejections = this.keyspace.table(TABLE.objectRejection)
     this.ingressWarnings = this.keyspace.table(TABLE.ingressWarnings)
     this.versions = this.keyspace.table(TABLE.resourceVersion)
+    this.accessGroups = this.keyspace.table(TABLE.accessGroup)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
@@ -174,11 +179,15 @@ export class IncrementalCluster {
     if (this.genesis) {
       dirty.settings = true
       dirty.defaultBackend = true
-      for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
     }
+    // A new cluster's maps, and those an older layout did not have, are written even empty: HAProxy loads them by path.
+    if (this.genesis || this.layoutChanged) for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
     if (this.optionsChanged) this.markOptionsChanged()
     if (this.layoutChanged) this.markLayoutChanged()
-    if (dirty.settings) this.reconcileSettings(plan)
+    if (dirty.settings) {
+      this.reconcileSettings(plan)
+      reconcileTrustedProxies(this.settings, this.files, plan)
+    }
     if (dirty.ingressClass) {
       for (const ingress of this.state.ingressesWithoutClass()) {
         for (const host of hostsOf(ingress)) dirty.hosts.add(host)
@@ -195,6 +204,7 @@ export class IncrementalCluster {
     }
     for (const ref of dirty.objects) {
       this.reconcileObjectRejection(ref)
+      reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)
       yield
     }
 
@@ -214,7 +224,8 @@ export class IncrementalCluster {
       reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
       yield
     }
-    if (this.files.setText(FILES.frontend, this.renderFrontend())) needReload(plan, 'the frontend changed (HTTPS bind added or removed)')
+    if (this.files.setText(FILES.frontend, this.renderFrontend()))
+      needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies or source ranges added or removed)')
     return plan
   }
 
@@ -278,6 +289,9 @@ export class IncrementalCluster {
 
   private renderFrontend(): string {
     const { httpBind, httpsBind } = this.state.options
-    return renderFrontend({ httpBind, httpsBind, tls: this.files.count(FILES.crtList) > 0 })
+    // The access groups are a scan of their table: one entry per Ingress with source ranges, few.
+    const accessGroups = [...this.accessGroups.entries()].map(([name]) => name)
+    const trusted = trustedProxies(this.settings).length > 0
+    return renderFrontend({ httpBind, httpsBind, tls: this.files.count(FILES.crtList) > 0, accessGroups, trustedProxies: trusted })
   }
 }

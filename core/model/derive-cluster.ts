@@ -1,6 +1,7 @@
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import type { KubeObject } from '../kube/objects.ts'
+import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import type { BackendRef } from './backend-ref.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
@@ -24,6 +25,8 @@ export interface ClusterModel {
   rejections: Rejection[]
   /** Annotations of served Ingresses that hapedge does not honour as written. */
   warnings: AnnotationWarning[]
+  /** The source ranges of served Ingresses that ask for them, by group name. */
+  accessGroups: Map<string, AccessGroup>
 }
 
 /** The full rebuild: every host and backend derived from the current objects. */
@@ -67,7 +70,20 @@ export function deriveCluster(state: ClusterState): ClusterModel {
       .ingresses()
       .flatMap((ingress) => warningsOfObject(ingress, state))
       .sort(compareWarnings),
+    accessGroups: new Map(
+      state
+        .ingresses()
+        .map((ingress) => accessGroupOfObject(ingress, state))
+        .filter((group) => group !== undefined)
+        .map((group) => [group.name, group]),
+    ),
   }
+}
+
+/** The access group of an object, when it is an Ingress this cluster serves that asks for source ranges. */
+export function accessGroupOfObject(object: KubeObject | InvalidObject, state: ClusterState): AccessGroup | undefined {
+  if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return undefined
+  return accessGroupOf(object)
 }
 
 export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[] } {

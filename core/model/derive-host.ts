@@ -1,4 +1,5 @@
 import type { Ingress } from '../kube/ingress.ts'
+import { accessGroupOf } from './access-group.ts'
 import { describeRef } from '../kube/objects.ts'
 import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
@@ -18,6 +19,8 @@ export interface Route extends RouteMatch {
   refused?: true
   /** The Ingress that owns this route: `Ingress ns/name`. */
   owner: string
+  /** The owner's access group (source ranges), checked by the frontend before the route is served. */
+  access?: string
 }
 
 export interface HostConfig {
@@ -58,6 +61,7 @@ function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection
   for (const ingress of ingresses) {
     const owner = describeIngress(ingress)
     const refused = ingressAnnotations(ingress).refusal !== undefined
+    const access = accessGroupOf(ingress)?.name
     ingress.spec.rules?.forEach((rule, r) => {
       if ((rule.host ?? '') !== host) return
       rule.http?.paths.forEach((path, p) => {
@@ -77,7 +81,9 @@ function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection
           key,
           refused
             ? { match: match.match, path: match.path, backend, backendName: REFUSED_BACKEND, owner, refused }
-            : { match: match.match, path: match.path, backend, backendName: backendName(backend), owner },
+            : access
+              ? { match: match.match, path: match.path, backend, backendName: backendName(backend), owner, access }
+              : { match: match.match, path: match.path, backend, backendName: backendName(backend), owner },
         )
       })
     })

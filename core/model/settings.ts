@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
+import { cidrList } from '../annotations/values.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
@@ -43,6 +44,9 @@ export const settingsSchema = z.object({
   'timeout-server': haproxyTime.default('60s'),
   'timeout-http-request': haproxyTime.default('10s'),
   balance: z.enum(['roundrobin', 'leastconn', 'random']).default('roundrobin'),
+  // ingress-nginx's names: X-Forwarded-For gives the client's address only when it comes from one of these proxies.
+  'use-forwarded-headers': flag.default(false),
+  'proxy-real-ip-cidr': cidrList.optional(),
 })
 
 export type Settings = z.output<typeof settingsSchema>

@@ -1,15 +1,17 @@
 import { sectionCodec } from '../generation/file-shapes.ts'
+import { aclChanges, addAclChanges } from './acl-updates.ts'
 import { mapUpdate } from './map-updates.ts'
 import { emptyPlan, needReload, type AgentPlan, type Plan } from './plan.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
+import { isAclFile } from '../render/render-access.ts'
 
 const MAPS = new Set([...CHUNKED_FILES.keys()].filter((path) => path.startsWith('maps/')).concat(FILES.defaultMap))
 const SERVER = /^ {4}server (s\d+) (\S+)( disabled)?\n$/
 
 /**
  * How HAProxy gets from the files it runs to the next generation's, found by comparing the
- * two: map entries, server slots and certificate contents change at runtime; anything else
+ * two: map entries, ACL entries (source ranges), server slots and certificate contents change at runtime; anything else
  * (a backend added or removed, the frontend, global settings, the crt-list) needs a reload.
  * Comparing files rather than replaying each generation's plan lets an agent that skipped
  * generations, or restarted, apply exactly the difference.
@@ -24,6 +26,7 @@ export function planFromFiles(running: ReadonlyMap<string, string>, next: Readon
     else if (MAPS.has(path)) diffMap(path, before, after, plan)
     else if (path === FILES.backends) diffBackends(before, after, plan)
     else if (/^tls\/.+\.pem$/.test(path)) plan.certificates.push(path)
+    else if (isAclFile(path)) addAclChanges(plan, aclChanges(path, before, after))
     else needReload(plan, `${path} changed`)
   }
   return plan

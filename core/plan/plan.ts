@@ -17,6 +17,14 @@ export interface Plan {
   servers: ServerChange[]
   /** Certificate files whose content changed in place (`set ssl cert` / `commit ssl cert`). */
   certificates: string[]
+  /** Entries of ACL files (source ranges) that changed in place: `add acl` / `del acl`, adds first (acl-updates.ts); absent when none. */
+  acls?: AclChange[]
+}
+
+export interface AclChange {
+  acl: string
+  op: 'add' | 'del'
+  pattern: string
 }
 
 /**

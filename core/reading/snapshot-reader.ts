@@ -2,6 +2,7 @@ import { FileSet } from '../generation/file-set.ts'
 import { clusterWideOf, indexedUnder } from '../incremental/cluster-wide.ts'
 import type { Backend } from '../model/derive-backend.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
+import type { AccessGroup } from '../model/access-group.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { ClusterState, type IgnoredIngresses } from '../model/cluster-state.ts'
 import { compareWarnings, type AnnotationWarning } from '../model/ingress-annotations.ts'
@@ -97,6 +98,7 @@ export class SnapshotReader {
       certificates,
       rejections: this.rejections(),
       warnings: this.warnings(),
+      accessGroups: new Map(this.keyspace.table<AccessGroup>(TABLE.accessGroup).entries()),
     }
   }
 }

@@ -1,7 +1,9 @@
+import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
 import { certificateFile, FILES, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
+import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
@@ -16,9 +18,11 @@ export interface RenderOptions {
 export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {
   const secrets = hostsBySecret(model)
   const maps = renderHostMaps(model)
+  const proxies = trustedProxies(model.settings)
+  const accessGroups = [...model.accessGroups.keys()].sort(compareText)
   const layout: Layout = new Map<string, string | Entry[]>([
     [FILES.global, renderGlobal(model.settings)],
-    [FILES.frontend, renderFrontend({ ...options, tls: secrets.size > 0 })],
+    [FILES.frontend, renderFrontend({ ...options, tls: secrets.size > 0, accessGroups, trustedProxies: proxies.length > 0 })],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend)],
@@ -27,5 +31,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     layout.set(FILES.crtList, sortEntries([...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))))
     for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
   }
+  for (const group of model.accessGroups.values()) for (const [path, text] of accessFiles(group)) layout.set(path, text)
+  if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
   return new Map([...layout].sort(([a], [b]) => compareText(a, b)))
 }

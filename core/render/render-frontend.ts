@@ -1,12 +1,17 @@
 import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
+import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
 
 export interface FrontendOptions {
   httpBind: string
   httpsBind: string
   /** Without any certificate there is nothing to offer on the HTTPS bind, so it is left out. */
   tls: boolean
+  /** The access groups (source ranges), each checked by its rules; none when absent. */
+  accessGroups?: readonly string[]
+  /** Whether X-Forwarded-For gives the client's address behind the trusted proxies (TRUSTED_PROXIES_FILE). */
+  trustedProxies?: boolean
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -25,12 +30,13 @@ const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0
  * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
  * without a reload.
  */
-export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): string {
+export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], trustedProxies = false }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
     ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
+    ...(trustedProxies ? [TRUSTED_PROXIES_RULE] : []),
     // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,
     // so it can never match a wildcard nor be echoed into a redirect.
     set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),
@@ -44,6 +50,14 @@ export function renderFrontend({ httpBind, httpsBind, tls }: FrontendOptions): s
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
+    // A route with source ranges names its access group after its backend (render-maps.ts).
+    ...(accessGroups.length > 0
+      ? [
+          set('access', `var(txn.backend),field(2,${ACCESS_SEPARATOR})`, `if { var(txn.backend) -m sub ${ACCESS_SEPARATOR} }`),
+          set('backend', `var(txn.backend),field(1,${ACCESS_SEPARATOR})`, 'if { var(txn.access) -m found }'),
+          ...accessRules(accessGroups),
+        ]
+      : []),
     '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',

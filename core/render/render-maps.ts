@@ -1,7 +1,8 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
+import { ACCESS_SEPARATOR } from './render-access.ts'
 
 export const HOST_MAPS = [FILES.hostsMap, FILES.exactMap, FILES.prefixMap, FILES.redirectMap] as const
 export type HostMap = (typeof HOST_MAPS)[number]
@@ -23,20 +24,28 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   if (!config) return entries
   const { host } = config
   const exact = new Map<string, string>()
-  for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, route.backendName)
+  for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, routeTarget(route))
   for (const route of config.routes) {
     if (route.match !== 'Prefix') continue
     if (route.path === '/') {
-      entries[FILES.prefixMap].push(mapEntry(`${host}/`, route.backendName))
+      entries[FILES.prefixMap].push(mapEntry(`${host}/`, routeTarget(route)))
       continue
     }
-    if (!exact.has(host + route.path)) exact.set(host + route.path, route.backendName)
-    entries[FILES.prefixMap].push(mapEntry(`${host}${route.path}/`, route.backendName))
+    if (!exact.has(host + route.path)) exact.set(host + route.path, routeTarget(route))
+    entries[FILES.prefixMap].push(mapEntry(`${host}${route.path}/`, routeTarget(route)))
   }
   for (const [key, backend] of exact) entries[FILES.exactMap].push(mapEntry(key, backend))
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
   if (config.redirectToHttps) entries[FILES.redirectMap].push(mapEntry(host, '1'))
   return entries
+}
+
+/**
+ * A route's map value: its backend, and its access group when it has one (`shop_web_80:shop_web`),
+ * so the frontend finds both with the one lookup that picks the route.
+ */
+function routeTarget(route: Route): string {
+  return route.access ? `${route.backendName}${ACCESS_SEPARATOR}${route.access}` : route.backendName
 }
 
 export function defaultMap(backend: string | undefined): string {

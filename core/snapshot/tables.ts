@@ -21,6 +21,7 @@ export const TABLE = {
   objectRejection: 'object-rejection',
   ingressWarnings: 'ingress-warnings',
   secretHosts: 'secret-hosts',
+  accessGroup: 'access-group',
   resourceVersion: 'resource-version',
 } as const
 
@@ -29,8 +30,9 @@ export const TABLE = {
  * an older layout (or none) has the indexes it lacks built at its next write. 2: `class-ingresses`.
  * 3: every stored TLS Secret judged (JUDGED_SECRETS_LAYOUT). 4: every Ingress's annotations read
  * (`ingress-warnings`, refused Ingresses' routes and rejections), which the next write of an older snapshot does.
+ * 5: source ranges honoured (`access-group`): an Ingress refused for them before is read again.
  */
-export const SNAPSHOT_LAYOUT = 4
+export const SNAPSHOT_LAYOUT = 5
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

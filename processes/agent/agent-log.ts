@@ -37,6 +37,7 @@ export function runtimeChanges(plan: AgentPlan): string {
     plan.maps.length > 0 ? count(plan.maps.length, 'map entry', 'map entries') + mapsHow(plan) : '',
     count(plan.servers.length, 'server', 'servers'),
     count(plan.certificates.length, 'certificate', 'certificates'),
+    count(plan.acls?.length ?? 0, 'ACL entry (source ranges)', 'ACL entries (source ranges)'),
   ]
   const said = counts.filter((text) => text !== '')
   return said.length > 0 ? said.join(', ') : 'nothing HAProxy serves changed'

@@ -13,11 +13,20 @@ export interface LoadedFiles {
 }
 
 /** The map files the running HAProxy loaded (`show map`), with their numeric ids. */
-export async function loadedMaps(socket: HaproxySocket): Promise<LoadedFiles & { ids: ReadonlyMap<string, number> }> {
+export function loadedMaps(socket: HaproxySocket): Promise<LoadedFiles & { ids: ReadonlyMap<string, number> }> {
+  return loadedPatternFiles(socket, 'show map')
+}
+
+/** The ACL files the running HAProxy loaded (`show acl` lists them as `show map` does maps; anonymous ACLs have no file). */
+export function loadedAcls(socket: HaproxySocket): Promise<LoadedFiles & { ids: ReadonlyMap<string, number> }> {
+  return loadedPatternFiles(socket, 'show acl')
+}
+
+async function loadedPatternFiles(socket: HaproxySocket, command: string): Promise<LoadedFiles & { ids: ReadonlyMap<string, number> }> {
   const ids = new Map<string, number>()
-  for (const line of (await socket.run('show map')).split('\n')) {
+  for (const line of (await socket.run(command)).split('\n')) {
     const match = /^(-?\d+) \(([^)]*)\)/.exec(line)
-    if (match) ids.set(match[2]!, Number(match[1]))
+    if (match && match[2] !== '') ids.set(match[2]!, Number(match[1]))
   }
   return { ...matcher([...ids.keys()]), ids }
 }

@@ -1,7 +1,7 @@
 import { mapSteps, type MapStep } from '../../core/plan/map-updates.ts'
 import type { AgentPlan, ServerChange } from '../../core/plan/plan.ts'
 import type { HaproxySocket } from './haproxy-socket.ts'
-import { loadedCertificates, loadedMaps, type LoadedFiles } from './loaded-files.ts'
+import { loadedAcls, loadedCertificates, loadedMaps, type LoadedFiles } from './loaded-files.ts'
 
 export interface RuntimeOptions {
   /**
@@ -42,7 +42,7 @@ type Step = (command: string, options?: { payload?: string; expect?: RegExp; ret
 /** Commands on one connection, separated by `;`, each answer held to `expect`. */
 type Steps = (commands: readonly string[], expect: RegExp) => Promise<void>
 
-/** `add map`, `set map` and `del map` on the live map answer nothing when they succeed (`entry not found.`, `Key not found.` otherwise). */
+/** `add map`, `set map`, `del map`, `add acl` and `del acl` answer nothing when they succeed (`entry not found.`, `Key not found.` otherwise). */
 const SILENT = /^\s*$/
 
 /**
@@ -112,6 +112,12 @@ export async function applyAtRuntime(
       const changes = update.add.length + update.set.length + update.del.length
       applied.maps.push({ map, name: loadedName(mapNames!, map, 'map'), how, changes, entries, ...(version === undefined ? {} : { version }) })
     }
+    const acls = plan.acls ?? []
+    at = 'show acl'
+    const aclNames = acls.length > 0 ? await loadedAcls(socket) : undefined
+    // Adds come before deletions (acl-updates.ts), so a changed list is never empty on the way.
+    const aclCommands = acls.map(({ acl, op, pattern }) => `${op} acl ${loadedName(aclNames!, acl, 'ACL')} ${pattern}`)
+    if (aclCommands.length > 0) await steps(aclCommands, SILENT)
     at = 'show ssl cert'
     const certificateNames = plan.certificates.length > 0 ? await loadedCertificates(socket) : undefined
     for (const path of plan.certificates) {

@@ -37,7 +37,7 @@ describe('annotations', () => {
       ingress({ name: 'office-public', rules: [{ host: 'office.test', paths: [prefix('/', 'site')] }] }),
       ingress({
         name: 'office',
-        annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '127.0.0.1/32' },
+        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
         rules: [{ host: 'office.test', paths: [prefix('/internal', 'office')] }],
       }),
       ingress({
@@ -70,7 +70,7 @@ describe('annotations', () => {
     it.each([
       ['basic auth', 'shop.test', '/admin', 'admin', '/administrator'],
       ['basic auth, below its path', 'shop.test', '/admin/users?id=1', 'admin', '/'],
-      ['a source allow-list', 'office.test', '/internal', 'office', '/'],
+      ['external authentication', 'office.test', '/internal', 'office', '/'],
     ])("%s: 503 with the reason header, never its Service, while the host's other Ingress serves", async (_, host, path, service, other) => {
       for (const send of [cluster.get, cluster.https]) {
         const response = await send(host, path)
@@ -85,7 +85,7 @@ describe('annotations', () => {
     it('reports the refused Ingresses rejected, naming the annotations', () => {
       const reasons = new Map(cluster.model.rejections.map((rejection) => [rejection.object, rejection.reason]))
       expect(reasons.get('Ingress default/admin')).toContain('nginx.ingress.kubernetes.io/auth-type')
-      expect(reasons.get('Ingress default/office')).toContain('nginx.ingress.kubernetes.io/whitelist-source-range')
+      expect(reasons.get('Ingress default/office')).toContain('nginx.ingress.kubernetes.io/auth-url')
     })
   })
 

@@ -25,7 +25,8 @@ const port = fc.constantFrom<number | string>(80, 'http', 8443)
 
 /**
  * Ingress annotations: none (most often), ssl-redirect in several spellings (agreeing and not),
- * keys hapedge does not honour (warnings), snippets, and access control it does not render (refused).
+ * keys hapedge does not honour (warnings), snippets, access control it does not render (refused),
+ * and source ranges (honoured: lists that change, with exceptions, IPv6, and an unreadable one, refused).
  */
 export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   undefined,
@@ -39,6 +40,10 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' },
   { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8', 'haproxy.org/ssl-redirect': 'false' },
+  { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8,192.168.0.0/16' },
+  { 'haproxy-ingress.github.io/allowlist-source-range': '10.0.0.0/8,!10.1.0.0/16', 'haproxy.org/deny-list': '10.2.0.0/16' },
+  { 'hapedge.io/denylist-source-range': '::1,fd00::/8' },
+  { 'haproxy.org/allow-list': 'patterns/ips' },
 ]
 
 const arbitraryIngress = fc
@@ -138,8 +143,21 @@ const arbitraryClass = fc
 export const configMapNames = ['hapedge/hapedge', 'hapedge/other'] as const
 
 const arbitraryConfigMap = fc
-  .record({ redirect: fc.constantFrom('true', 'false', 'maybe'), timeout: fc.constantFrom('30s', '5m', 'soon'), name: fc.constantFrom(...configMapNames) })
-  .map(({ redirect, timeout, name }) => configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout }, name.split('/')[1], name.split('/')[0]))
+  .record({
+    redirect: fc.constantFrom('true', 'false', 'maybe'),
+    timeout: fc.constantFrom('30s', '5m', 'soon'),
+    // Trusted proxies: none, a list that changes, and an unreadable one.
+    proxies: fc.constantFrom<Record<string, string>>(
+      {},
+      { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': '10.0.0.0/8' },
+      { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': '10.0.0.0/8,fd00::/8' },
+      { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': 'lb' },
+    ),
+    name: fc.constantFrom(...configMapNames),
+  })
+  .map(({ redirect, timeout, proxies, name }) =>
+    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies }, name.split('/')[1], name.split('/')[0]),
+  )
 
 export const arbitraryObject = fc.oneof(
   { weight: 5, arbitrary: arbitraryIngress },

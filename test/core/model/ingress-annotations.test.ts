@@ -54,7 +54,8 @@ describe('ingressAnnotations', () => {
   it.each([
     ['basic auth, not rendered yet', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' }],
     ['a Secret alone, which hapedge would check', { 'nginx.ingress.kubernetes.io/auth-secret': 'users' }],
-    ['a source allow-list, not rendered yet', { 'haproxy.org/allow-list': '10.0.0.0/8' }],
+    ['an unreadable source allow-list (fail closed)', { 'haproxy.org/allow-list': '10.0.0.0/33' }],
+    ['an unreadable source deny-list (fail closed)', { 'nginx.ingress.kubernetes.io/denylist-source-range': 'patterns/ips' }],
     ['external authentication', { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' }],
     ['a snippet that restricts access', { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' }],
   ])('refuses %s, naming each annotation once, in the refusal and not as a warning', (_, annotations) => {
@@ -108,7 +109,10 @@ describe('annotations in a change', () => {
     const cluster = new LiveCluster()
     const [web, ...rest] = app(1, ['/', '/admin'])
     cluster.apply([web, ...rest].map(added))
-    const guarded = { ...(web as object), metadata: { ...(web as { metadata: object }).metadata, annotations: { 'haproxy.org/deny-list': '10.0.0.0/8' } } }
+    const guarded = {
+      ...(web as object),
+      metadata: { ...(web as { metadata: object }).metadata, annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' } },
+    }
     const refused = cluster.apply([modified(guarded)])
     expect(refused.plan).toMatchObject({ reload: false })
     expect(refused.plan.maps).toContainEqual({ map: FILES.exactMap, key: 'app-1.example.com/admin', value: REFUSED_BACKEND })

@@ -94,9 +94,9 @@ describe('hapedge render and annotations', () => {
         rules: [{ host: 'annotated.example.com', paths: [{ service: 'web' }] }],
       }),
       ingress({
-        name: 'allowlisted',
-        annotations: { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8' },
-        rules: [{ host: 'allowlisted.example.com', paths: [{ service: 'web' }] }],
+        name: 'guarded',
+        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+        rules: [{ host: 'guarded.example.com', paths: [{ service: 'web' }] }],
       }),
     ]
     await writeFile(join(dir, 'objects.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }))
@@ -106,12 +106,10 @@ describe('hapedge render and annotations', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void logs.push(line))
     expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
     expect(errors).toEqual([
-      expect.stringMatching(
-        /^Ingress default\/allowlisted: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/whitelist-source-range"\]: .*its routes answer 503$/,
-      ),
+      expect.stringMatching(/^Ingress default\/guarded: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-url"\]: .*its routes answer 503$/),
       'Ingress default/annotated: warning: nginx.ingress.kubernetes.io/rewrite-target: not yet honoured by hapedge',
     ])
     expect(logs[0]).toMatch(/, 1 rejected \(see above\), 1 annotation warnings \(see above\)$/)
-    expect(await readFile(join(dir, 'out', FILES.prefixMap), 'utf8')).toContain('allowlisted.example.com/ hapedge-refused\n')
+    expect(await readFile(join(dir, 'out', FILES.prefixMap), 'utf8')).toContain('guarded.example.com/ hapedge-refused\n')
   })
 })

@@ -1,0 +1,43 @@
+import type { SourceRanges } from '../annotations/values.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import type { Settings } from './settings.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+
+/**
+ * The source ranges one Ingress restricts its routes to: its access group. Each group has its
+ * own rules in the frontend and its own ACL files, which HAProxy reads at request time, so a
+ * changed list is a runtime edit of its files (`add acl` / `del acl`) and only a group that
+ * appears or goes changes the rules (a reload). A group per Ingress rather than per distinct
+ * list: a list shared by content would be a new group, so a reload, at every change of a value.
+ */
+export interface AccessGroup {
+  /** `namespace_name`: Kubernetes names are DNS subdomains, so it is safe in file names and rule text (SAFE_GROUP). */
+  name: string
+  allow?: SourceRanges
+  deny?: SourceRanges
+}
+
+/** What a group name may hold: it is written unquoted into the frontend's rules and into file names. */
+export const SAFE_GROUP = /^[a-z0-9][a-z0-9._-]*$/
+
+/** The access group of an Ingress whose annotations ask for source ranges (undefined otherwise, or when it is refused). */
+export function accessGroupOf(ingress: Ingress): AccessGroup | undefined {
+  const { rendered, refusal } = ingressAnnotations(ingress)
+  const allow = rendered['allowlist-source-range']
+  const deny = rendered['denylist-source-range']
+  if (refusal !== undefined || (!allow && !deny)) return undefined
+  const name = accessGroupName(ingress.metadata.namespace, ingress.metadata.name)
+  // Validated names always match; anything else would not be safe to write, and is never served open.
+  if (!SAFE_GROUP.test(name)) throw new Error(`access group ${JSON.stringify(name)} is not a safe name`)
+  return { name, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }
+}
+
+/** An Ingress's group name, whether or not it has one: Ingresses never hold `_`, so no two share it. */
+export function accessGroupName(namespace: string, name: string): string {
+  return `${namespace}_${name}`
+}
+
+/** The proxies whose `X-Forwarded-For` gives the client's address: none unless both settings say so. */
+export function trustedProxies(settings: Settings): string[] {
+  return settings['use-forwarded-headers'] ? (settings['proxy-real-ip-cidr']?.ranges ?? []) : []
+}
