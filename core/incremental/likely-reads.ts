@@ -1,6 +1,8 @@
 import { isRecord, objectKey } from '../kube/objects.ts'
 import { certificateFile, FILES } from '../render/files.ts'
 import { HOST_MAPS } from '../render/render-maps.ts'
+import { accessGroupName } from '../model/access-group.ts'
+import { aclFiles } from '../render/render-access.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
@@ -39,6 +41,10 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
     const object = event.object
     const spec = isRecord(object.spec) ? object.spec : {}
     if (ref.kind === 'Ingress') {
+      // Its access group (source ranges) and the group's ACL files, small files loaded whole.
+      const group = accessGroupName(namespace, ref.name)
+      keys.add(treeKey(TABLE.accessGroup, group))
+      for (const path of aclFiles(group)) fileKeys(path)
       const hosts = [
         ...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')),
         ...records(spec.tls).flatMap((tls) => strings(tls.hosts)),

@@ -67,5 +67,22 @@ export function readSettings(data: Record<string, string> | null | undefined): {
     if (result.success) accepted[key] = value
     else issues.push(...prefixIssues(['data', key], issuesFromZod(result.error)))
   }
-  return { settings: settingsSchema.parse(accepted), issues }
+  const settings = settingsSchema.parse(accepted)
+  issues.push(...forwardedHeaderIssues(settings))
+  return { settings, issues }
+}
+
+/**
+ * The two settings that make X-Forwarded-For believed go together: ingress-nginx trusts every
+ * address (`0.0.0.0/0`) when only `use-forwarded-headers` is set, which would let any client
+ * choose its address; hapedge trusts none then, and says so.
+ */
+function forwardedHeaderIssues(settings: Settings): Issue[] {
+  const on = settings['use-forwarded-headers']
+  const proxies = settings['proxy-real-ip-cidr'] !== undefined
+  if (on === proxies) return []
+  const [key, message] = on
+    ? ['use-forwarded-headers', 'X-Forwarded-For is believed only from the proxies listed in proxy-real-ip-cidr, which is not set: it stays ignored']
+    : ['proxy-real-ip-cidr', 'its proxies are trusted only with use-forwarded-headers: "true": X-Forwarded-For stays ignored']
+  return [{ code: 'custom', path: formatPath(['data', key]), message }]
 }

@@ -15,6 +15,11 @@ export function aclFile(group: string, list: List): string {
   return `acls/${group}.${list}.acl`
 }
 
+/** A group's ACL file paths. */
+export function aclFiles(group: string): string[] {
+  return LISTS.map((list) => aclFile(group, list))
+}
+
 /** Whether a rendered path is an ACL file (read with `src -f`, edited at runtime with `add acl` / `del acl`). */
 export function isAclFile(path: string): boolean {
   return /^acls\/[^/]+\.acl$/.test(path)
