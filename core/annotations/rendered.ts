@@ -1,10 +1,16 @@
 import type { FeatureName } from './features.ts'
+import { REDIRECT_FEATURES } from './redirect-features.ts'
 
 /**
  * The features hapedge renders today. A feature the annotations ask for that is not here is
  * reported ("not yet honoured"), and one that restricts access refuses the Ingress (fail closed):
  * a later change adds a feature by rendering it and naming it here.
  */
-export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(['allowlist-source-range', 'denylist-source-range', 'ssl-redirect'])
+export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>([
+  'allowlist-source-range',
+  'denylist-source-range',
+  'ssl-redirect',
+  ...REDIRECT_FEATURES,
+])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -1,4 +1,5 @@
 import type { FileSet } from '../generation/file-set.ts'
+import { usesService } from '../model/backend-ref.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import type { Rejection } from '../model/rejection.ts'
@@ -43,9 +44,9 @@ export function reconcileHost(
   const newEntries = hostMapEntries(after.config)
   for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
 
-  // A refused route (REFUSED_BACKEND) uses no Service's backend.
-  for (const route of after.config?.routes ?? []) if (!route.refused) backends.use(route.backendName, route.backend)
-  for (const route of before?.routes ?? []) if (!route.refused) backends.release(route.backendName)
+  // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend.
+  for (const route of after.config?.routes ?? []) if (usesService(route)) backends.use(route.backendName, route.backend)
+  for (const route of before?.routes ?? []) if (usesService(route)) backends.release(route.backendName)
 
   const oldSecret = before?.tlsSecret
   const newSecret = after.config?.tlsSecret

@@ -16,6 +16,9 @@ export function backendRef(namespace: string, backend: IngressBackend): BackendR
 /** Where a refused Ingress's routes point (fail closed): the frontend answers 503 with the reason header there. */
 export const REFUSED_BACKEND = 'hapedge-refused'
 
+/** Where the routes of an Ingress that redirects point (temporal-redirect, permanent-redirect): the redirect is answered there. */
+export const REDIRECT_BACKEND = 'hapedge-redirect'
+
 /**
  * `shop_web_80`, the HAProxy backend name. Namespaces and Service names are DNS labels, which
  * never hold `_`, so the name is unique and cannot collide with hapedge's own `hapedge-*` names.
@@ -28,4 +31,9 @@ export function backendName(ref: BackendRef): string {
 export function serviceOfBackend(name: string): string | undefined {
   const [namespace, service, port, ...rest] = name.split('_')
   return port !== undefined && rest.length === 0 ? `${namespace}/${service}` : undefined
+}
+
+/** Whether a route's backend is a Service's, which it uses: not one of hapedge's own (refused, redirect). */
+export function usesService(route: { backendName: string }): boolean {
+  return serviceOfBackend(route.backendName) !== undefined
 }

@@ -2,7 +2,7 @@ import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import type { KubeObject } from '../kube/objects.ts'
 import { accessGroupOf, type AccessGroup } from './access-group.ts'
-import type { BackendRef } from './backend-ref.ts'
+import { usesService, type BackendRef } from './backend-ref.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { deriveBackend, type Backend } from './derive-backend.ts'
@@ -46,7 +46,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   rejections.push(...defaultBackend.rejections)
 
   const refs = new Map<string, BackendRef>()
-  for (const config of hosts.values()) for (const route of config.routes) if (!route.refused) refs.set(route.backendName, route.backend)
+  for (const config of hosts.values()) for (const route of config.routes) if (usesService(route)) refs.set(route.backendName, route.backend)
   if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, defaultBackend.backend)
   const backends = new Map<string, Backend>()
   for (const [name, ref] of refs) backends.set(name, deriveBackend(ref, state))

@@ -5,7 +5,9 @@ import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './bac
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
+import { hostRedirects, type HostRedirects } from './host-redirects.ts'
 import type { Rejection } from './rejection.ts'
+import { withRedirects, type RouteRedirect } from './route-redirect.ts'
 import { compareRouteMatch, routeMatch, type RouteMatch } from './routes.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
@@ -13,8 +15,10 @@ import { resolveTlsSecret } from './tls-secret.ts'
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
   backend: BackendRef
-  /** The HAProxy backend the route goes to: the Service's, or REFUSED_BACKEND. */
+  /** The HAProxy backend the route goes to: the Service's, REFUSED_BACKEND, or REDIRECT_BACKEND. */
   backendName: string
+  /** The owner redirects its routes (temporal-redirect, permanent-redirect): answered by REDIRECT_BACKEND. */
+  redirect?: RouteRedirect
   /** The owner's annotations restrict access in a way hapedge does not honour: the route is claimed, and answers 503. */
   refused?: true
   /** The Ingress that owns this route: `Ingress ns/name`. */
@@ -23,14 +27,12 @@ export interface Route extends RouteMatch {
   access?: string
 }
 
-export interface HostConfig {
+export interface HostConfig extends HostRedirects {
   /** `''` for the rules that name no host. */
   host: string
   routes: Route[]
   /** The Secret (`namespace/name`) whose certificate is served for this host by SNI. */
   tlsSecret?: string
-  /** Plain HTTP requests to this host are redirected to HTTPS. */
-  redirectToHttps: boolean
 }
 
 export interface DerivedHost {
@@ -48,12 +50,11 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = collectRoutes(host, ingresses, rejections)
+  const routes = withRedirects(collectRoutes(host, ingresses, rejections), ingresses)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
-  // The Ingress whose certificate the host serves decides its redirect, from any spelling of ssl-redirect.
-  const redirect = tls ? (ingressAnnotations(tls.ingress).rendered['ssl-redirect'] ?? settings['ssl-redirect']) : false
-  return { config: { host, routes, tlsSecret: tls?.secret, redirectToHttps: redirect && routes.length > 0 }, rejections }
+  const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, settings)
+  return { config: { host, routes, tlsSecret: tls?.secret, ...redirects }, rejections }
 }
 
 function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection[]): Route[] {

@@ -16,6 +16,11 @@ export const FILES = {
   exactMap: 'maps/exact.map',
   prefixMap: 'maps/prefix.map',
   redirectMap: 'maps/redirect.map',
+  hstsMap: 'maps/hsts.map',
+  appRootMap: 'maps/app-root.map',
+  wwwMap: 'maps/www.map',
+  locationExactMap: 'maps/location-exact.map',
+  locationPrefixMap: 'maps/location-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -29,6 +34,11 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.exactMap, 32],
   [FILES.prefixMap, 32],
   [FILES.redirectMap, 32],
+  [FILES.hstsMap, 32],
+  [FILES.appRootMap, 32],
+  [FILES.wwwMap, 32],
+  [FILES.locationExactMap, 32],
+  [FILES.locationPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -1,6 +1,7 @@
 import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
+import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
 
 export interface FrontendOptions {
@@ -42,9 +43,10 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),
     set('path', 'path'),
     set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
+    ...wwwRedirectRules(set),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
-    `    http-request redirect ${redirectTarget(httpsBind)} code 308 if !{ ssl_fc } { var(txn.vhost),map_str(${FILES.redirectMap}) -m found }`,
+    ...httpsRedirectRules(set, redirectTarget(httpsBind)),
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
     set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
@@ -58,6 +60,8 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
           ...accessRules(accessGroups),
         ]
       : []),
+    ...appRootRules(set),
+    ...hstsRules(),
     '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
@@ -69,6 +73,8 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     // Fail closed: the routes of an Ingress whose access control is not honoured are claimed, and never served open.
     `backend ${REFUSED_BACKEND}`,
     `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
+    '',
+    ...redirectBackend(),
   ])
 }
 

@@ -2,9 +2,20 @@ import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
+import { redirectEntries } from './render-redirects.ts'
 import { ACCESS_SEPARATOR } from './render-access.ts'
 
-export const HOST_MAPS = [FILES.hostsMap, FILES.exactMap, FILES.prefixMap, FILES.redirectMap] as const
+export const HOST_MAPS = [
+  FILES.hostsMap,
+  FILES.exactMap,
+  FILES.prefixMap,
+  FILES.redirectMap,
+  FILES.hstsMap,
+  FILES.appRootMap,
+  FILES.wwwMap,
+  FILES.locationExactMap,
+  FILES.locationPrefixMap,
+] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
 /** A map line: `key value` (keys never hold whitespace: they are validated hosts and paths). */
@@ -18,7 +29,8 @@ export function sortEntries(entries: Entry[]): Entry[] {
 
 /**
  * The map entries one host contributes, by map file, added to `entries` (the full rebuild's for
- * every host, so no record is made per host). A host's keys all start with its name, or with `/` for `''`.
+ * every host, so no record is made per host). A host's keys start with its name (or `/` for `''`), but for
+ * its from-to-www name, which no other host's keys hold (render-redirects.ts).
  */
 export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
   if (!config) return entries
@@ -36,7 +48,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   }
   for (const [key, backend] of exact) entries[FILES.exactMap].push(mapEntry(key, backend))
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
-  if (config.redirectToHttps) entries[FILES.redirectMap].push(mapEntry(host, '1'))
+  for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 
@@ -60,5 +72,7 @@ export function renderHostMaps(model: ClusterModel): Record<HostMap, Entry[]> {
 }
 
 function noEntries(): Record<HostMap, Entry[]> {
-  return { [FILES.hostsMap]: [], [FILES.exactMap]: [], [FILES.prefixMap]: [], [FILES.redirectMap]: [] }
+  const entries = {} as Record<HostMap, Entry[]>
+  for (const map of HOST_MAPS) entries[map] = []
+  return entries
 }

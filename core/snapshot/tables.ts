@@ -31,8 +31,9 @@ export const TABLE = {
  * 3: every stored TLS Secret judged (JUDGED_SECRETS_LAYOUT). 4: every Ingress's annotations read
  * (`ingress-warnings`, refused Ingresses' routes and rejections), which the next write of an older snapshot does.
  * 5: source ranges honoured (`access-group`): an Ingress refused for them before is read again.
+ * 6: every host's redirects and HSTS rendered into their maps (written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 5
+export const SNAPSHOT_LAYOUT = 6
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

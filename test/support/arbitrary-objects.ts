@@ -12,7 +12,7 @@ import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, ty
 
 const namespaces = ['default', 'shop'] as const
 const services = ['web', 'api'] as const
-const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', undefined, 'Bad Host'] as const
+const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
 const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b'] as const
 const times = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z', '2023-06-01T12:00:00Z'] as const
 const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1'] as const
@@ -46,13 +46,36 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'haproxy.org/allow-list': 'patterns/ips' },
 ]
 
+/**
+ * Redirects and HSTS, drawn beside the sets above (half the Ingresses carry none): targets and codes
+ * that change, per route and per host, in several spellings.
+ */
+const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/permanent-redirect': 'https://example.com/moved', 'nginx.ingress.kubernetes.io/permanent-redirect-code': '308' },
+  { 'hapedge.io/temporal-redirect': 'http://example.org/t?x=1', 'hapedge.io/permanent-redirect': 'https://example.com/moved' },
+  { 'hapedge.io/hsts': 'true', 'hapedge.io/hsts-max-age': '600', 'hapedge.io/hsts-include-subdomains': 'true', 'hapedge.io/app-root': '/app' },
+  { 'nginx.org/hsts': 'true', 'nginx.org/redirect-to-https': 'true', 'nginx.org/http-redirect-code': '301' },
+  { 'nginx.ingress.kubernetes.io/from-to-www-redirect': 'true', 'nginx.ingress.kubernetes.io/app-root': '/home' },
+  { 'hapedge.io/force-ssl-redirect': 'true', 'haproxy.org/ssl-redirect-code': '302', 'hapedge.io/from-to-www-redirect': 'true' },
+]
+
+const arbitraryAnnotations = fc
+  .tuple(fc.constantFrom(...annotationSets), fc.constantFrom(...redirectAnnotationSets))
+  .map(([annotations, redirects]) => (annotations || redirects ? { ...annotations, ...redirects } : undefined))
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
     namespace: fc.constantFrom(...namespaces),
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
-    annotations: fc.constantFrom(...annotationSets),
+    annotations: arbitraryAnnotations,
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),

@@ -108,7 +108,7 @@ describe('the plan of a generation', () => {
     const off = cluster.apply([added(configMap({ 'ssl-redirect': 'false' }))])
     expect(off.plan.maps).toEqual([{ map: FILES.redirectMap, key: 'shop.example.com' }])
     const on = cluster.apply([deleted(configMap({}))])
-    expect(on.plan.maps).toEqual([{ map: FILES.redirectMap, key: 'shop.example.com', value: '1' }])
+    expect(on.plan.maps).toEqual([{ map: FILES.redirectMap, key: 'shop.example.com', value: '308' }])
   })
 
   it('after deleting everything, equals the full rebuild of nothing', () => {

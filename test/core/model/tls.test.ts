@@ -16,7 +16,7 @@ describe('TLS', () => {
     expect(model.rejections).toEqual([])
     expect(model.hosts.get('shop.example.com')).toMatchObject({ tlsSecret: 'default/shop-tls', redirectToHttps: true })
     expect(files.get(FILES.crtList)).toBe('tls/default_shop-tls.pem shop.example.com\n')
-    expect(files.get(FILES.redirectMap)).toBe('shop.example.com 1\n')
+    expect(files.get(FILES.redirectMap)).toBe('shop.example.com 308\n')
     const pem = files.get('tls/default_shop-tls.pem')!
     expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\n[\s\S]+-----END PRIVATE KEY-----\n$/)
     expect(pem).not.toMatch(/\n\n/)

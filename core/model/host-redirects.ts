@@ -1,0 +1,82 @@
+import type { Features } from '../annotations/features.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+import type { Settings } from './settings.ts'
+
+/** The status code of a redirect to HTTPS unless the Ingress asks for another (ingress-nginx's `http-redirect-code`). */
+export const HTTPS_REDIRECT_CODE = 308
+
+/** HSTS's max-age unless the Ingress sets one: a year, ingress-nginx's (ConfigMap) default. */
+export const HSTS_MAX_AGE = 31_536_000
+
+export interface Hsts {
+  maxAge: number
+  includeSubDomains: boolean
+  preload: boolean
+}
+
+/** What a host answers itself, before a route is served: the redirects and the HSTS header that are per host. */
+export interface HostRedirects {
+  /** Plain HTTP requests to this host are redirected to HTTPS. */
+  redirectToHttps: boolean
+  /** The code of that redirect, when it is not HTTPS_REDIRECT_CODE. */
+  redirectCode?: number
+  /** Strict-Transport-Security on the host's HTTPS answers. */
+  hsts?: Hsts
+  /** A request for `/` is redirected (302) to this path. */
+  appRoot?: string
+  /** The other name (with or without `www.`) is redirected (308) to this host. */
+  fromToWww?: true
+}
+
+/**
+ * A host's redirects and HSTS. The Ingress whose certificate the host serves decides what concerns
+ * HTTPS (ssl-redirect, its code, HSTS); the first Ingress (in precedence order) with rules for the
+ * host that sets force-ssl-redirect, app-root or from-to-www-redirect decides those, as ingress-nginx
+ * renders them per server (a refused Ingress decides none of those). `ingresses` are the host's served
+ * Ingresses in precedence order; a host without routes redirects nothing.
+ */
+export function hostRedirects(
+  host: string,
+  ingresses: readonly Ingress[],
+  tlsOwner: Ingress | undefined,
+  hasRoutes: boolean,
+  settings: Settings,
+): HostRedirects {
+  const withRules = ingresses.filter(
+    (ingress) => ingressAnnotations(ingress).refusal === undefined && ingress.spec.rules?.some((rule) => (rule.host ?? '') === host && rule.http),
+  )
+  const first = <F extends keyof Features>(feature: F) => {
+    for (const ingress of withRules) {
+      const rendered = ingressAnnotations(ingress).rendered
+      if (rendered[feature] !== undefined) return rendered
+    }
+    return undefined
+  }
+  const tls = tlsOwner ? ingressAnnotations(tlsOwner).rendered : undefined
+  const forced = first('force-ssl-redirect')
+  const decider = tls && (tls['ssl-redirect'] ?? settings['ssl-redirect']) ? tls : forced?.['force-ssl-redirect'] ? forced : undefined
+  const redirects: HostRedirects = { redirectToHttps: decider !== undefined && hasRoutes }
+  const code = decider?.['ssl-redirect-code']
+  if (redirects.redirectToHttps && code !== undefined && code !== HTTPS_REDIRECT_CODE) redirects.redirectCode = code
+  if (tls?.hsts)
+    redirects.hsts = {
+      maxAge: tls['hsts-max-age'] ?? HSTS_MAX_AGE,
+      includeSubDomains: tls['hsts-include-subdomains'] ?? false,
+      preload: tls['hsts-preload'] ?? false,
+    }
+  const appRoot = first('app-root')?.['app-root']
+  if (appRoot !== undefined) redirects.appRoot = appRoot
+  if (first('from-to-www-redirect')?.['from-to-www-redirect'] && otherWwwName(host)) redirects.fromToWww = true
+  return redirects
+}
+
+/**
+ * The name a from-to-www redirect answers for: `www.` added or taken away. None for the rules
+ * without host, a wildcard, or a name that starts `www.www.` (whose other name, `www.<x>`, is also
+ * the other name of `<x>`: each other name belongs to one host).
+ */
+export function otherWwwName(host: string): string | undefined {
+  if (host === '' || host.startsWith('*.') || host.startsWith('www.www.')) return undefined
+  return host.startsWith('www.') ? host.slice('www.'.length) : `www.${host}`
+}

@@ -1,0 +1,137 @@
+import { REDIRECT_CODES } from '../annotations/values.ts'
+import { REDIRECT_BACKEND } from '../model/backend-ref.ts'
+import type { HostConfig } from '../model/derive-host.ts'
+import { HTTPS_REDIRECT_CODE, otherWwwName, type Hsts } from '../model/host-redirects.ts'
+import { FILES } from './files.ts'
+
+/**
+ * The redirects and HSTS. Every value a user writes (a code, a target, a path, a max-age) is a map
+ * value HAProxy reads at request time, so changing it is a runtime map edit; the rules below only
+ * change with hapedge. HAProxy takes a redirect's code as a keyword, never from a sample, so each
+ * redirect has one rule per code HAProxy allows, and the map value says which applies.
+ */
+
+export type RedirectMap =
+  | typeof FILES.redirectMap
+  | typeof FILES.hstsMap
+  | typeof FILES.appRootMap
+  | typeof FILES.wwwMap
+  | typeof FILES.locationExactMap
+  | typeof FILES.locationPrefixMap
+
+/** Between a route's redirect code and its target in the location maps: `301|https://example.com/`. */
+const CODE_SEPARATOR = '|'
+
+/** The redirect code of a from-to-www redirect: ingress-nginx's default `http-redirect-code`. */
+export const WWW_REDIRECT_CODE = 308
+
+/** The app-root redirect's code, fixed in ingress-nginx. */
+export const APP_ROOT_CODE = 302
+
+/** The scheme the request came with, for redirects that keep it (from-to-www, app-root). */
+const SCHEME = '%[ssl_fc,iif(https,http)]'
+
+type Set = (name: string, expr: string, condition?: string) => string
+
+/**
+ * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
+ * host: the HTTPS redirect's code and the HSTS value; by the request key of `/`: the app-root
+ * path; by the other name: the host it is redirected to. Per route, keyed as the route maps key it
+ * (render-maps.ts), for the routes that redirect: the code and target. Values are one line: targets
+ * are URLs without whitespace or control characters (values.ts), paths are RFC 3986 paths.
+ */
+export function* redirectEntries(config: HostConfig): Iterable<[RedirectMap, string, string]> {
+  const { host } = config
+  if (config.redirectToHttps) yield [FILES.redirectMap, host, String(config.redirectCode ?? HTTPS_REDIRECT_CODE)]
+  if (config.hsts && host !== '') yield [FILES.hstsMap, host, hstsValue(config.hsts)]
+  if (config.appRoot !== undefined && config.routes.length > 0) yield [FILES.appRootMap, `${host}/`, config.appRoot]
+  const other = config.fromToWww && config.routes.length > 0 ? otherWwwName(host) : undefined
+  if (other) yield [FILES.wwwMap, other, host]
+  if (!config.routes.some((route) => route.redirect)) return
+  // The route that answers a request is its exact key's, else its longest prefix's (render-maps.ts):
+  // the location maps hold those keys for the routes that redirect, so when the route maps pick a
+  // redirecting route, the same lookups in these pick its redirect.
+  const exact = new Map<string, HostConfig['routes'][number]>()
+  for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, route)
+  for (const route of config.routes) {
+    if (route.match !== 'Prefix') continue
+    if (route.path !== '/' && !exact.has(host + route.path)) exact.set(host + route.path, route)
+    if (route.redirect) yield [FILES.locationPrefixMap, route.path === '/' ? `${host}/` : `${host}${route.path}/`, locationValue(route.redirect)]
+  }
+  for (const [key, route] of exact) if (route.redirect) yield [FILES.locationExactMap, key, locationValue(route.redirect)]
+}
+
+function locationValue({ code, url }: { code: number; url: string }): string {
+  return `${code}${CODE_SEPARATOR}${url}`
+}
+
+/** HSTS's directives without spaces or `;`, which a runtime `set map` command line would split: `max-age=31536000+includeSubDomains+preload`. */
+function hstsValue(hsts: Hsts): string {
+  return `max-age=${hsts.maxAge}${hsts.includeSubDomains ? '+includeSubDomains' : ''}${hsts.preload ? '+preload' : ''}`
+}
+
+/** The directives after max-age, as the map value ends and as the header says them. */
+const HSTS_FORMS = [
+  ['', ''],
+  ['+includeSubDomains', '; includeSubDomains'],
+  ['+preload', '; preload'],
+  ['+includeSubDomains+preload', '; includeSubDomains; preload'],
+] as const
+
+/**
+ * From-to-www, right after the exact host lookup: a name no host serves exactly (a wildcard does
+ * not count, as a server name beats a wildcard in NGINX) that is the other name of a host asking
+ * for it goes to that host, keeping the scheme, the port, the path and the query.
+ */
+export function wwwRedirectRules(set: Set): string[] {
+  return [
+    set('port', 'req.hdr(host),regsub(^[^:]*,)', 'if { req.hdr(host) -m reg ^[^:]+:[0-9]+$ }'),
+    set('www', `var(txn.host),map_str(${FILES.wwwMap}),concat(,txn.port,)`, 'unless { var(txn.vhost) -m found }'),
+    `    http-request redirect location ${SCHEME}://%[var(txn.www)]%[pathq] code ${WWW_REDIRECT_CODE} if { var(txn.www) -m found }`,
+  ]
+}
+
+/** HTTP to HTTPS for the hosts in the redirect map, with the code it gives; and the host's HSTS value, kept for the answer. */
+export function httpsRedirectRules(set: Set, location: string): string[] {
+  return [
+    set('hsts', `var(txn.vhost),map_str(${FILES.hstsMap})`, 'if { ssl_fc }'),
+    set('https', `var(txn.vhost),map_str(${FILES.redirectMap})`, 'unless { ssl_fc }'),
+    ...REDIRECT_CODES.map((code) => `    http-request redirect ${location} code ${code} if { var(txn.https) -m str ${code} }`),
+  ]
+}
+
+/** A request for `/` of a host with an app-root, once its request key is known: to the same scheme and host (relative when the request named no valid host). */
+export function appRootRules(set: Set): string[] {
+  const redirect = (location: string, ...conditions: string[]) =>
+    `    http-request redirect location ${location} code ${APP_ROOT_CODE} if ${['{ var(txn.approot) -m found }', ...conditions].join(' ')}`
+  return [
+    set('approot', `var(txn.key),map_str(${FILES.appRootMap})`),
+    redirect(`${SCHEME}://%[var(txn.host)]%[var(txn.port)]%[var(txn.approot)]`, '{ var(txn.host) -m found }', '{ var(txn.port) -m found }'),
+    redirect(`${SCHEME}://%[var(txn.host)]%[var(txn.approot)]`, '{ var(txn.host) -m found }'),
+    redirect('%[var(txn.approot)]'),
+  ]
+}
+
+/** Strict-Transport-Security on every answer to an HTTPS request of a host with HSTS (those HAProxy makes too). */
+export function hstsRules(): string[] {
+  return HSTS_FORMS.map(
+    ([flags, directives]) =>
+      `    http-after-response set-header Strict-Transport-Security "%[var(txn.hsts),field(1,+)]${directives}" if { var(txn.hsts) -m reg ^max-age=[0-9]+${flags.replaceAll('+', '\\+')}$ }`,
+  )
+}
+
+/** Where the routes of redirecting Ingresses go: their code and target looked up as the route was. */
+export function redirectBackend(): string[] {
+  const set: Set = (name, expr, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
+  return [
+    `backend ${REDIRECT_BACKEND}`,
+    set('location', `var(txn.key),map_str(${FILES.locationExactMap})`),
+    set('location', `var(txn.key),map_beg(${FILES.locationPrefixMap})`, 'unless { var(txn.location) -m found }'),
+    ...REDIRECT_CODES.map(
+      (code) =>
+        `    http-request redirect location %[var(txn.location),field(2,${CODE_SEPARATOR},0)] code ${code} if { var(txn.location) -m beg ${code}${CODE_SEPARATOR} }`,
+    ),
+    // Only while the maps are being changed entry by entry can a route point here before its target is in.
+    '    http-request return status 503 content-type text/plain string "503 Service Unavailable: the redirect is being changed"',
+  ]
+}
