@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises'
+import { get } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../core/incremental/live-cluster.ts'
@@ -10,12 +11,12 @@ import { haproxySocket, type HaproxySocket } from '../../processes/agent/haproxy
 import { applyAtRuntime } from '../../processes/agent/runtime-commands.ts'
 import { parseShowProc } from '../../processes/agent/show-proc.ts'
 import { freePort } from '../support/free-port.ts'
-import { haproxyAvailable, haproxyBinary } from '../support/haproxy.ts'
-import { request } from '../support/http-client.ts'
+import { haproxyAvailable, haproxyBinary, haproxyCheck, startHaproxy, type RunningHaproxy } from '../support/haproxy.ts'
+import { request, type HttpResponse } from '../support/http-client.ts'
 import { startMasterWorker, type MasterWorker } from '../support/master-worker.ts'
 import { configMap, ingress } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
-import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { answeredBy, renderToDir, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 
 /**
@@ -97,6 +98,50 @@ describe('source ranges', () => {
     // The entry the trusted proxy appended is the last one: an earlier one is the client's own claim.
     expect(answeredBy(await behindProxy.get('office.test', '/outside', via('10.1.2.3, 192.0.2.1')))).toBe('HTTP 403')
     expect(answeredBy(await behindProxy.get('office.test', '/inside'))).toBe('office')
+  })
+})
+
+describe('source ranges on a dual-stack bind ([::]), from ::1 and from 127.0.0.1', () => {
+  let services: ServiceBackends
+  let haproxy: RunningHaproxy | undefined
+  let dir: string
+  let port: number
+
+  /** One request from this loopback address (the test client's URLs take no bracketed IPv6 host). */
+  const from = (address: string, path: string) =>
+    new Promise<HttpResponse>((resolve, reject) => {
+      get({ hostname: address, port, path, headers: { host: 'office.test' }, agent: false }, (response) => {
+        response
+          .resume()
+          .on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: '', json: () => undefined, tlsPeer: undefined }))
+      }).on('error', reject)
+    })
+
+  beforeAll(async () => {
+    services = await startServices(['site', 'office'])
+    port = await freePort()
+    ;({ dir } = await renderToDir([...services.objects, ...OFFICE], { httpBind: `[::]:${port}`, httpsBind: `[::]:${await freePort()}` }))
+    const check = await haproxyCheck(dir)
+    if (!check.ok) throw new Error(`haproxy -c rejected the rendered configuration:\n${check.output}`)
+    haproxy = await startHaproxy({ dir, readyPorts: [port] })
+  })
+
+  afterAll(async () => {
+    await haproxy?.stop()
+    await services?.close()
+    if (dir) await removeTempDir(dir)
+  })
+
+  it('serves an IPv6 allow-list to ::1 and answers 403 to an IPv4 client', async () => {
+    expect(answeredBy(await from('::1', '/six'))).toBe('office')
+    expect(answeredBy(await from('127.0.0.1', '/six'))).toBe('HTTP 403')
+  })
+
+  it('matches IPv4 lists against an IPv4 client seen through the IPv6 socket (::ffff:127.0.0.1), and not against ::1', async () => {
+    expect(answeredBy(await from('127.0.0.1', '/inside'))).toBe('office')
+    expect(answeredBy(await from('127.0.0.1', '/denied'))).toBe('HTTP 403')
+    expect(answeredBy(await from('::1', '/inside'))).toBe('HTTP 403')
+    expect(answeredBy(await from('::1', '/denied'))).toBe('office')
   })
 })
 
