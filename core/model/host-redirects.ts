@@ -2,6 +2,7 @@ import type { Features } from '../annotations/features.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import type { Settings } from './settings.ts'
+import { otherWwwName } from './www-name.ts'
 
 /** The status code of a redirect to HTTPS unless the Ingress asks for another (ingress-nginx's `http-redirect-code`). */
 export const HTTPS_REDIRECT_CODE = 308
@@ -69,14 +70,4 @@ export function hostRedirects(
   if (appRoot !== undefined) redirects.appRoot = appRoot
   if (first('from-to-www-redirect')?.['from-to-www-redirect'] && otherWwwName(host)) redirects.fromToWww = true
   return redirects
-}
-
-/**
- * The name a from-to-www redirect answers for: `www.` added or taken away. None for the rules
- * without host, a wildcard, or a name that starts `www.www.` (whose other name, `www.<x>`, is also
- * the other name of `<x>`: each other name belongs to one host).
- */
-export function otherWwwName(host: string): string | undefined {
-  if (host === '' || host.startsWith('*.') || host.startsWith('www.www.')) return undefined
-  return host.startsWith('www.') ? host.slice('www.'.length) : `www.${host}`
 }

@@ -3,6 +3,7 @@ import { type AnnotationNotice, annotationPath, readAnnotations } from '../annot
 import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
+import { redirectNotices } from './redirect-notices.ts'
 import { compareText } from './routes.ts'
 
 /** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
@@ -46,6 +47,7 @@ function judge(ingress: Ingress): IngressAnnotations {
       else notices.push({ annotation, reason: NOT_YET_HONOURED })
     }
   }
+  notices.push(...redirectNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   const object = describeIngress(ingress)
   const refused = new Set(refusals.map((notice) => notice.annotation))
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.

@@ -1,7 +1,8 @@
 import { REDIRECT_CODES } from '../annotations/values.ts'
 import { REDIRECT_BACKEND } from '../model/backend-ref.ts'
 import type { HostConfig } from '../model/derive-host.ts'
-import { HTTPS_REDIRECT_CODE, otherWwwName, type Hsts } from '../model/host-redirects.ts'
+import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
+import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
 
 /**

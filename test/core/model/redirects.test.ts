@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { REDIRECT_BACKEND } from '../../../core/model/backend-ref.ts'
-import { otherWwwName } from '../../../core/model/host-redirects.ts'
+import { otherWwwName } from '../../../core/model/www-name.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
@@ -65,6 +65,35 @@ describe('redirects and HSTS', () => {
     ])
     const { files } = fullRebuild([web({ 'nginx.ingress.kubernetes.io/from-to-www-redirect': 'true' })])
     expect(files.get(FILES.wwwMap)).toBe(`www.${HOST} ${HOST}\n`)
+  })
+
+  it('tells what is not done as written: permanent-redirect beside temporal-redirect, from-to-www for a host without another name', () => {
+    const both = fullRebuild([
+      web({
+        'nginx.ingress.kubernetes.io/temporal-redirect': 'https://example.com/t',
+        'nginx.ingress.kubernetes.io/permanent-redirect': 'https://example.com/p',
+        'nginx.ingress.kubernetes.io/permanent-redirect-code': '308',
+      }),
+    ])
+    expect(both.model.warnings.map(({ annotation, reason }) => [annotation, reason])).toEqual([
+      ['nginx.ingress.kubernetes.io/permanent-redirect', 'temporal-redirect takes precedence, as in ingress-nginx; ignored'],
+      ['nginx.ingress.kubernetes.io/permanent-redirect-code', 'temporal-redirect takes precedence, as in ingress-nginx; ignored'],
+    ])
+    const wildcard = fullRebuild([
+      ingress({
+        name: 'wild',
+        annotations: { 'hapedge.io/from-to-www-redirect': 'true' },
+        rules: [{ host: '*.example.com', paths: [{ service: 'web' }] }, { paths: [{ service: 'web' }] }, { host: HOST, paths: [{ service: 'web' }] }],
+      }),
+    ])
+    expect(wildcard.model.warnings).toEqual([
+      {
+        object: 'Ingress default/wild',
+        annotation: 'hapedge.io/from-to-www-redirect',
+        reason: 'no other name to redirect for "*.example.com", the rules without host (a wildcard, or a name beginning "www.www."); ignored there',
+      },
+    ])
+    expect(wildcard.files.get(FILES.wwwMap)).toBe(`www.${HOST} ${HOST}\n`)
   })
 
   it('a changed target, code, max-age or app-root is a map edit, without a reload', () => {
