@@ -74,7 +74,7 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     `backend ${REFUSED_BACKEND}`,
     `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
     '',
-    ...redirectBackend(),
+    ...redirectBackend(set),
   ])
 }
 

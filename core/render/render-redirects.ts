@@ -32,7 +32,7 @@ export const APP_ROOT_CODE = 302
 /** The scheme the request came with, for redirects that keep it (from-to-www, app-root). */
 const SCHEME = '%[ssl_fc,iif(https,http)]'
 
-type Set = (name: string, expr: string, condition?: string) => string
+type SetVar = (name: string, expr: string, condition?: string) => string
 
 /**
  * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
@@ -84,7 +84,7 @@ const HSTS_FORMS = [
  * not count, as a server name beats a wildcard in NGINX) that is the other name of a host asking
  * for it goes to that host, keeping the scheme, the port, the path and the query.
  */
-export function wwwRedirectRules(set: Set): string[] {
+export function wwwRedirectRules(set: SetVar): string[] {
   return [
     set('port', 'req.hdr(host),regsub(^[^:]*,)', 'if { req.hdr(host) -m reg ^[^:]+:[0-9]+$ }'),
     set('www', `var(txn.host),map_str(${FILES.wwwMap}),concat(,txn.port,)`, 'unless { var(txn.vhost) -m found }'),
@@ -93,7 +93,7 @@ export function wwwRedirectRules(set: Set): string[] {
 }
 
 /** HTTP to HTTPS for the hosts in the redirect map, with the code it gives; and the host's HSTS value, kept for the answer. */
-export function httpsRedirectRules(set: Set, location: string): string[] {
+export function httpsRedirectRules(set: SetVar, location: string): string[] {
   return [
     set('hsts', `var(txn.vhost),map_str(${FILES.hstsMap})`, 'if { ssl_fc }'),
     set('https', `var(txn.vhost),map_str(${FILES.redirectMap})`, 'unless { ssl_fc }'),
@@ -102,7 +102,7 @@ export function httpsRedirectRules(set: Set, location: string): string[] {
 }
 
 /** A request for `/` of a host with an app-root, once its request key is known: to the same scheme and host (relative when the request named no valid host). */
-export function appRootRules(set: Set): string[] {
+export function appRootRules(set: SetVar): string[] {
   const redirect = (location: string, ...conditions: string[]) =>
     `    http-request redirect location ${location} code ${APP_ROOT_CODE} if ${['{ var(txn.approot) -m found }', ...conditions].join(' ')}`
   return [
@@ -122,8 +122,7 @@ export function hstsRules(): string[] {
 }
 
 /** Where the routes of redirecting Ingresses go: their code and target looked up as the route was. */
-export function redirectBackend(): string[] {
-  const set: Set = (name, expr, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
+export function redirectBackend(set: SetVar): string[] {
   return [
     `backend ${REDIRECT_BACKEND}`,
     set('location', `var(txn.key),map_str(${FILES.locationExactMap})`),
