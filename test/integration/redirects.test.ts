@@ -147,7 +147,13 @@ describe('redirects and HSTS', () => {
     expect(answeredBy(await cluster.get('www.served.test', '/p'))).toBe('secure')
   })
 
-  it('honours every key asked for here: no warning', () => {
-    expect(cluster.model.warnings).toEqual([])
+  it('honours every key asked for here, and warns only of the permanent-redirect that temporal-redirect overrides', () => {
+    expect(cluster.model.warnings).toEqual([
+      {
+        object: 'Ingress default/temporal-code',
+        annotation: 'hapedge.io/permanent-redirect',
+        reason: 'temporal-redirect takes precedence, as in ingress-nginx; ignored',
+      },
+    ])
   })
 })
