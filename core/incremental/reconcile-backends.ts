@@ -8,6 +8,7 @@ import { needReload, type Plan } from '../plan/plan.ts'
 import { FILES } from '../render/files.ts'
 import { renderBackend } from '../render/render-backends.ts'
 import { defaultMap } from '../render/render-maps.ts'
+import { mapTarget } from '../render/render-access.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import { CLUSTER_WIDE } from '../snapshot/tables.ts'
@@ -22,6 +23,8 @@ export interface BackendUse {
 /** The default backend's entry: its name when there is one, and what was wrong in it. */
 export interface DefaultBackendEntry {
   name?: string
+  /** Its Ingress's access group, when it has source ranges. */
+  access?: string
   rejections: Rejection[]
 }
 
@@ -71,14 +74,14 @@ export class BackendUses {
 
 /** The default backend derived again: its use counted, its entry and the default map set. */
 export function reconcileDefaultBackend(state: ClusterState, entry: Table<DefaultBackendEntry>, uses: BackendUses, files: FileSet, plan: Plan): void {
-  const { backend, name, rejections } = deriveDefaultBackend(state)
+  const { backend, name, access, rejections } = deriveDefaultBackend(state)
   const before = entry.get(CLUSTER_WIDE)
   if (backend && name) uses.use(name, backend)
   // A refused catch-all used no Service's backend.
   if (before?.name && before.name !== REFUSED_BACKEND) uses.release(before.name)
-  entry.set(CLUSTER_WIDE, name ? { name, rejections } : { rejections })
-  if (files.setText(FILES.defaultMap, defaultMap(name))) {
-    plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: name } : { map: FILES.defaultMap, key: 'default' })
+  entry.set(CLUSTER_WIDE, name ? { name, ...(access ? { access } : {}), rejections } : { rejections })
+  if (files.setText(FILES.defaultMap, defaultMap(name, access))) {
+    plan.maps.push(name ? { map: FILES.defaultMap, key: 'default', value: mapTarget(name, access) } : { map: FILES.defaultMap, key: 'default' })
   }
 }
 

@@ -20,6 +20,8 @@ export interface ClusterModel {
   hosts: Map<string, HostConfig>
   backends: Map<string, Backend>
   defaultBackend?: string
+  /** The default backend's access group (its Ingress's source ranges). */
+  defaultAccess?: string
   /** Certificate files by Secret (`namespace/name`). */
   certificates: Map<string, string>
   rejections: Rejection[]
@@ -64,6 +66,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     hosts,
     backends,
     defaultBackend: defaultBackend.name,
+    ...(defaultBackend.access ? { defaultAccess: defaultBackend.access } : {}),
     certificates,
     rejections: normalizeRejections(rejections),
     warnings: state

@@ -1,3 +1,4 @@
+import { accessGroupOf } from './access-group.ts'
 import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
@@ -9,6 +10,8 @@ export interface DerivedDefaultBackend {
   backend?: BackendRef
   /** The HAProxy backend the default map names: the Service's, or REFUSED_BACKEND. */
   name?: string
+  /** The access group of its Ingress (source ranges), checked as for its routes. */
+  access?: string
   rejections: Rejection[]
 }
 
@@ -29,5 +32,7 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
   }))
   if (ingressAnnotations(winner).refusal !== undefined) return { name: REFUSED_BACKEND, rejections }
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
-  return backend ? { backend, name: backendName(backend), rejections } : { rejections }
+  if (!backend) return { rejections }
+  const access = accessGroupOf(winner)?.name
+  return access ? { backend, name: backendName(backend), access, rejections } : { backend, name: backendName(backend), rejections }
 }

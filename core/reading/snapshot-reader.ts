@@ -87,7 +87,7 @@ export class SnapshotReader {
       const pem = files.text(certificateFile(secret))
       if (pem !== undefined) certificates.set(secret, pem)
     }
-    const name = this.keyspace.table<{ name?: string }>(TABLE.defaultBackend).get(CLUSTER_WIDE)?.name
+    const { name, access } = this.keyspace.table<{ name?: string; access?: string }>(TABLE.defaultBackend).get(CLUSTER_WIDE) ?? {}
     const settings = clusterWideOf(this.snapshot)?.settings
     if (!settings) throw new Error('the snapshot has no settings entry: it was never committed')
     return {
@@ -95,6 +95,7 @@ export class SnapshotReader {
       hosts: new Map(this.keyspace.table<HostConfig>(TABLE.host).entries()),
       backends: new Map(this.keyspace.table<Backend>(TABLE.backend).entries()),
       ...(name ? { defaultBackend: name } : {}),
+      ...(access ? { defaultAccess: access } : {}),
       certificates,
       rejections: this.rejections(),
       warnings: this.warnings(),

@@ -64,3 +64,11 @@ export const TRUSTED_PROXIES_RULE = `    http-request set-src hdr_ip(x-forwarded
 
 /** The separator between a route's backend and its access group in the routing maps' values (in neither name). */
 export const ACCESS_SEPARATOR = ':'
+
+/**
+ * A routing map's value: the backend, and the access group when there is one (`shop_web_80:shop_web`),
+ * so the frontend finds both with the one lookup that picks the route (or the default backend).
+ */
+export function mapTarget(backend: string, access: string | undefined): string {
+  return access ? `${backend}${ACCESS_SEPARATOR}${access}` : backend
+}

@@ -25,7 +25,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     [FILES.frontend, renderFrontend({ ...options, tls: secrets.size > 0, accessGroups, trustedProxies: proxies.length > 0 })],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
-    [FILES.defaultMap, defaultMap(model.defaultBackend)],
+    [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
   ])
   if (secrets.size > 0) {
     layout.set(FILES.crtList, sortEntries([...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))))

@@ -3,7 +3,7 @@ import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
-import { ACCESS_SEPARATOR } from './render-access.ts'
+import { mapTarget } from './render-access.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -52,16 +52,13 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   return entries
 }
 
-/**
- * A route's map value: its backend, and its access group when it has one (`shop_web_80:shop_web`),
- * so the frontend finds both with the one lookup that picks the route.
- */
 function routeTarget(route: Route): string {
-  return route.access ? `${route.backendName}${ACCESS_SEPARATOR}${route.access}` : route.backendName
+  return mapTarget(route.backendName, route.access)
 }
 
-export function defaultMap(backend: string | undefined): string {
-  return backend ? mapEntry('default', backend).text : ''
+/** The default map: the catch-all's backend, with its Ingress's access group when it has source ranges. */
+export function defaultMap(backend: string | undefined, access?: string): string {
+  return backend ? mapEntry('default', mapTarget(backend, access)).text : ''
 }
 
 export function renderHostMaps(model: ClusterModel): Record<HostMap, Entry[]> {

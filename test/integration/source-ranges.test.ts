@@ -40,6 +40,8 @@ const OFFICE = [
   listed('excepted', '/excepted', { 'haproxy-ingress.github.io/allowlist-source-range': '127.0.0.0/8,!127.0.0.1' }),
   listed('six', '/six', { 'hapedge.io/allowlist-source-range': '::1/128' }),
   listed('unreadable', '/unreadable', { 'nginx.ingress.kubernetes.io/whitelist-source-range': '127.0.0.1/33' }),
+  // The cluster's catch-all, from an Ingress with a list: checked as its routes are.
+  ingress({ name: 'catch-all', annotations: { 'nginx.ingress.kubernetes.io/allowlist-source-range': '10.0.0.0/8' }, defaultBackend: { service: 'office' } }),
 ]
 
 describe('source ranges', () => {
@@ -70,6 +72,11 @@ describe('source ranges', () => {
     ['a route of the host without a list serves', '/', 'site'],
   ])('%s', async (_, path, expected) => {
     expect(answeredBy(await plain.get('office.test', path))).toBe(expected)
+  })
+
+  it('answers 403 from the default backend of an Ingress whose allow-list does not list the client', async () => {
+    expect(answeredBy(await plain.get('elsewhere.test', '/'))).toBe('HTTP 403')
+    expect(answeredBy(await behindProxy.get('elsewhere.test', '/', { headers: { 'x-forwarded-for': '10.9.9.9' } }))).toBe('office')
   })
 
   it('answers 403 itself, never passing the request to the Service', async () => {

@@ -33,6 +33,18 @@ describe('source ranges', () => {
     expect(frontend).not.toContain('set-src')
   })
 
+  it("names the catch-all Ingress's group in the default map, and its backend alone without a list", () => {
+    const catchAll = (annotations: Record<string, string> | undefined) => ingress({ name: 'catch-all', annotations, defaultBackend: { service: 'web' } })
+    expect(fullRebuild([catchAll({ 'hapedge.io/denylist-source-range': '192.0.2.0/24' })]).files.get(FILES.defaultMap)).toBe(
+      'default default_web_80:default_catch-all\n',
+    )
+    const cluster = new LiveCluster()
+    cluster.apply([catchAll({ 'hapedge.io/denylist-source-range': '192.0.2.0/24' })].map(added))
+    const open = cluster.apply([modified(catchAll(undefined))])
+    expect(open.plan.maps).toContainEqual({ map: FILES.defaultMap, key: 'default', value: 'default_web_80' })
+    expect(cluster.files().get(FILES.defaultMap)).toBe('default default_web_80\n')
+  })
+
   it('allows every address where only a deny-list is given', () => {
     const { files } = fullRebuild([office({ 'nginx.ingress.kubernetes.io/denylist-source-range': '192.0.2.0/24' })])
     expect(files.get(aclFile('default_office', 'allow'))).toBe('0.0.0.0/0\n::/0\n')
