@@ -32,18 +32,21 @@ export const APP_ROOT_CODE = 302
 /** The scheme the request came with, for redirects that keep it (from-to-www, app-root). */
 const SCHEME = '%[ssl_fc,iif(https,http)]'
 
+/** The redirect map's key for the rules without host (force-ssl-redirect), which a host name never is. */
+const RULES_WITHOUT_HOST = '/'
+
 type SetVar = (name: string, expr: string, condition?: string) => string
 
 /**
  * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
- * host: the HTTPS redirect's code and the HSTS value; by the request key of `/`: the app-root
+ * host (`/` for the rules without host): the HTTPS redirect's code and the HSTS value; by the request key of `/`: the app-root
  * path; by the other name: the host it is redirected to. Per route, keyed as the route maps key it
  * (render-maps.ts), for the routes that redirect: the code and target. Values are one line: targets
  * are URLs without whitespace or control characters (values.ts), paths are RFC 3986 paths.
  */
 export function* redirectEntries(config: HostConfig): Iterable<[RedirectMap, string, string]> {
   const { host } = config
-  if (config.redirectToHttps) yield [FILES.redirectMap, host, String(config.redirectCode ?? HTTPS_REDIRECT_CODE)]
+  if (config.redirectToHttps) yield [FILES.redirectMap, host || RULES_WITHOUT_HOST, String(config.redirectCode ?? HTTPS_REDIRECT_CODE)]
   if (config.hsts && host !== '') yield [FILES.hstsMap, host, hstsValue(config.hsts)]
   if (config.appRoot !== undefined && config.routes.length > 0) yield [FILES.appRootMap, `${host}/`, config.appRoot]
   const other = config.fromToWww && config.routes.length > 0 ? otherWwwName(host) : undefined
@@ -97,6 +100,8 @@ export function httpsRedirectRules(set: SetVar, location: string): string[] {
   return [
     set('hsts', `var(txn.vhost),map_str(${FILES.hstsMap})`, 'if { ssl_fc }'),
     set('https', `var(txn.vhost),map_str(${FILES.redirectMap})`, 'unless { ssl_fc }'),
+    // A valid host that no rule names is served by the rules without host.
+    set('https', `str(${RULES_WITHOUT_HOST}),map_str(${FILES.redirectMap})`, 'if !{ ssl_fc } !{ var(txn.vhost) -m found } { var(txn.host) -m found }'),
     ...REDIRECT_CODES.map((code) => `    http-request redirect ${location} code ${code} if { var(txn.https) -m str ${code} }`),
   ]
 }

@@ -56,6 +56,7 @@ describe('redirects and HSTS', () => {
       site('hapedge-app-root', 'root-hapedge.test', { 'hapedge.io/app-root': '/home/index.html' }),
       // force-ssl-redirect without TLS, and a code.
       site('force', 'force.test', { 'nginx.ingress.kubernetes.io/force-ssl-redirect': 'true' }),
+      ingress({ name: 'any-host', annotations: { 'nginx.ingress.kubernetes.io/force-ssl-redirect': 'true' }, rules: [{ paths: [prefix('/', 'secure')] }] }),
       site('redirect-to-https', 'force-301.test', { 'nginx.org/redirect-to-https': 'true', 'nginx.org/http-redirect-code': '301' }),
       site('code', 'code.test', { 'haproxy.org/ssl-redirect-code': '302' }, tls('code.test')),
       // HSTS: hapedge's keys, NGINX Inc.'s (hsts implies preload), haproxy-ingress's (the default max-age).
@@ -118,6 +119,9 @@ describe('redirects and HSTS', () => {
   it('force-ssl-redirect redirects plain HTTP to HTTPS without a TLS entry, with the code the Ingress names', async () => {
     await expectRedirect(cluster.get('force.test', '/cart?id=7'), 308, `${https('force.test')}/cart?id=7`)
     await expectRedirect(cluster.get('force-301.test', '/cart?id=7'), 301, `${https('force-301.test')}/cart?id=7`)
+    // The rules without host serve any host no rule names.
+    await expectRedirect(cluster.get('anything.test', '/x'), 308, `${https('anything.test')}/x`)
+    expect(answeredBy(await cluster.https('anything.test', '/x'))).toBe('secure')
     await expectRedirect(cluster.get('code.test', '/x'), 302, `${https('code.test')}/x`)
     expect(answeredBy(await cluster.https('code.test', '/x'))).toBe('site')
   })

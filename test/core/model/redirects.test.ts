@@ -96,6 +96,13 @@ describe('redirects and HSTS', () => {
     expect(wildcard.files.get(FILES.wwwMap)).toBe(`www.${HOST} ${HOST}\n`)
   })
 
+  it('force-ssl-redirect on the rules without host is keyed `/`, which no host is, so every map line keeps a key', () => {
+    const { files } = fullRebuild([
+      ingress({ name: 'any', annotations: { 'hapedge.io/force-ssl-redirect': 'true' }, rules: [{ paths: [{ service: 'web' }] }] }),
+    ])
+    expect(files.get(FILES.redirectMap)).toBe('/ 308\n')
+  })
+
   it('a changed target, code, max-age or app-root is a map edit, without a reload', () => {
     const cluster = new LiveCluster({})
     const annotations = (target: string, maxAge: string) => ({
