@@ -95,6 +95,7 @@ export const generationRecord = head.extend({
       }),
     ),
     certificates: z.array(z.string()),
+    acls: z.array(z.object({ acl: z.string(), op: z.enum(['add', 'del']), pattern: z.string() })).optional(),
   }),
   files: z.array(z.string()),
 })

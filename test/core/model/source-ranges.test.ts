@@ -3,6 +3,7 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { aclChanges } from '../../../core/plan/acl-updates.ts'
 import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
+import { generationRecord } from '../../../core/reading/head.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { aclFile, TRUSTED_PROXIES_FILE } from '../../../core/render/render-access.ts'
@@ -92,6 +93,8 @@ describe('source ranges', () => {
       { acl: allow, op: 'add', pattern: '172.16.0.0/12' },
     ])
     expect(planFromFiles(before, cluster.files())).toMatchObject({ reload: false, acls: changed.plan.acls })
+    // The generation's record keeps them, for agents that skipped generations and for the history.
+    expect(generationRecord.shape.plan.parse(changed.plan).acls).toEqual(changed.plan.acls)
     const narrowed = cluster.apply([modified(office({ 'hapedge.io/allowlist-source-range': '172.16.0.0/12', 'haproxy.org/deny-list': '172.16.1.1' }))])
     expect(narrowed.plan.reload).toBe(false)
     expect(narrowed.plan.acls?.map(({ op, pattern }) => `${op} ${pattern}`)).toEqual(['add 172.16.1.1', 'del 192.168.0.0/16', 'del 10.0.0.0/8'])
