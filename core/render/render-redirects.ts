@@ -39,8 +39,9 @@ type SetVar = (name: string, expr: string, condition?: string) => string
 
 /**
  * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
- * host (`/` for the rules without host): the HTTPS redirect's code and the HSTS value; by the request key of `/`: the app-root
- * path; by the other name: the host it is redirected to. Per route, keyed as the route maps key it
+ * host (`/` for the rules without host): the HTTPS redirect's code and the HSTS value; by the
+ * request key of `/`: the app-root path; by the other name: the host it is redirected to.
+ * Per route, keyed as the route maps key it
  * (render-maps.ts), for the routes that redirect: the code and target. Values are one line: targets
  * are URLs without whitespace or control characters (values.ts), paths are RFC 3986 paths.
  */
