@@ -8,6 +8,10 @@ import { REDIRECT_FEATURES } from './redirect-features.ts'
  */
 export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>([
   'allowlist-source-range',
+  'auth-realm',
+  'auth-secret',
+  'auth-secret-type',
+  'auth-type',
   'denylist-source-range',
   'ssl-redirect',
   ...REDIRECT_FEATURES,

@@ -24,6 +24,7 @@ import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBac
 import { reconcileCertificate } from './reconcile-certificates.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
+import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
 import type { AccessGroup } from '../model/access-group.ts'
 import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
@@ -197,6 +198,12 @@ export class IncrementalCluster {
       for (const invalid of this.state.invalid()) dirty.objects.push(invalid.ref)
     }
     for (const secret of dirty.secrets) {
+      // An auth Secret's Ingresses: their routes may be refused or served again, their userlist changed.
+      for (const ingress of this.state.ingressesForAuthSecret(secret)) {
+        for (const host of hostsOf(ingress)) dirty.hosts.add(host)
+        if (ingress.spec.defaultBackend) dirty.defaultBackend = true
+        dirty.objects.push(objectRef(ingress))
+      }
       for (const ingress of this.state.ingressesForSecret(secret)) {
         for (const tls of ingress.spec.tls ?? [])
           if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
@@ -224,6 +231,9 @@ export class IncrementalCluster {
       reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
       yield
     }
+    // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload (reconcile-access.ts says which Secret changed).
+    if (this.files.setText(USERLISTS_FILE, userlistsFile([...this.accessGroups.entries()].map(([, group]) => group))))
+      needReload(plan, 'the userlists changed (basic authentication)')
     if (this.files.setText(FILES.frontend, this.renderFrontend()))
       needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies or source ranges added or removed)')
     return plan
@@ -290,8 +300,16 @@ export class IncrementalCluster {
   private renderFrontend(): string {
     const { httpBind, httpsBind } = this.state.options
     // The access groups are a scan of their table: one entry per Ingress with source ranges, few.
-    const accessGroups = [...this.accessGroups.entries()].map(([name]) => name)
+    const groups = [...this.accessGroups.entries()].map(([, group]) => group)
+    const accessGroups = groups.map((group) => group.name)
     const trusted = trustedProxies(this.settings).length > 0
-    return renderFrontend({ httpBind, httpsBind, tls: this.files.count(FILES.crtList) > 0, accessGroups, trustedProxies: trusted })
+    return renderFrontend({
+      httpBind,
+      httpsBind,
+      tls: this.files.count(FILES.crtList) > 0,
+      accessGroups,
+      trustedProxies: trusted,
+      authRules: authRules(groups),
+    })
   }
 }

@@ -24,6 +24,11 @@ export function reconcileAccessGroup(ref: ObjectRef, state: ClusterState, groups
   else if (before) groups.delete(name)
   if (!before && after) needReload(plan, `Ingress ${ref.namespace}/${ref.name} gained source ranges: the frontend has rules for them`)
   if (before && !after) needReload(plan, `Ingress ${ref.namespace}/${ref.name} lost its source ranges: the frontend drops their rules`)
+  const [was, is] = [before?.auth, after?.auth]
+  if (was && is && was.userlist === is.userlist && JSON.stringify(was.users) !== JSON.stringify(is.users))
+    needReload(plan, `userlist of Secret ${is.secret} changed: HAProxy 2.6 reads users only at a reload`)
+  else if (was?.userlist !== is?.userlist || was?.realm !== is?.realm)
+    needReload(plan, `Ingress ${ref.namespace}/${ref.name}'s basic authentication changed (Secret, its format or the realm): the frontend's rule changes`)
   const texts = after ? accessFiles(after) : before ? accessFiles(before).map(([path]) => [path, undefined] as const) : []
   for (const [path, text] of texts) setAclFile(files, path, text, plan)
 }

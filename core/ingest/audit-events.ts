@@ -3,6 +3,7 @@ import { issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { quote } from '../kube/fields.ts'
 import { isRecord, objectKey } from '../kube/objects.ts'
 import { TLS_SECRET_TYPE } from '../kube/secret.ts'
+import { isAuthSecretType, trimmedData } from '../kube/auth-secret.ts'
 import { auditEvent, targetRef, writtenMetadata, type AuditEvent } from './audit-event-list.ts'
 import { auditedResource, identityObject, type AuditedResource } from './audited-resources.ts'
 import { orderPerObject, type Ordered } from './order-per-object.ts'
@@ -128,10 +129,21 @@ function afterWrite(object: Record<string, unknown>, resource: AuditedResource, 
   // A delete leaves the object while finalizers are pending; an update that empties the finalizers of an object being deleted deletes it.
   if (verb === 'delete' && !finalizers) return { changes: [deleted(resource, identity, true)], issues: [] }
   if (verb !== 'delete' && deleting && !finalizers) return { changes: [deleted(resource, identity, false)], issues: [] }
-  // Only TLS Secrets are read: any other is removed by name, and its data goes no further.
-  if (resource.kind === 'Secret' && object.type !== TLS_SECRET_TYPE) return { changes: [deleted(resource, identity, true)], issues: [] }
-  const change: Ordered<WatchEvent> = { value: { type: 'MODIFIED', object }, objectKey: keyOf(resource, identity), deleted: false, ...versions(identity) }
+  // Only TLS Secrets and Secrets of users are read: any other is removed by name, and its data goes no further.
+  const kept = resource.kind === 'Secret' && object.type !== TLS_SECRET_TYPE ? usersOf(object) : object
+  if (!kept) return { changes: [deleted(resource, identity, true)], issues: [] }
+  const change: Ordered<WatchEvent> = { value: { type: 'MODIFIED', object: kept }, objectKey: keyOf(resource, identity), deleted: false, ...versions(identity) }
   return { changes: [change], issues: [] }
+}
+
+/**
+ * A Secret that may hold users (auth-secret.ts) with only the keys that may (an htpasswd file, a
+ * value shaped like a password hash); undefined for any other Secret, or one with none of those keys.
+ */
+function usersOf(secret: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!isAuthSecretType(secret.type) || !isRecord(secret.data)) return undefined
+  const data = trimmedData(Object.fromEntries(Object.entries(secret.data).filter((entry): entry is [string, string] => typeof entry[1] === 'string')))
+  return Object.keys(data).length > 0 ? { ...secret, data } : undefined
 }
 
 type ReadIdentity = { issues: Issue[] } | { identity: Identity; finalizers: boolean; deleting: boolean }

@@ -8,10 +8,11 @@ import { FAIL, FAST_READERS } from './fast-read.ts'
 import { ingressClass, type IngressClass } from './ingress-class.ts'
 import { ingress, requestedClass, type Ingress } from './ingress.ts'
 import { TLS_SECRET_TYPE, tlsSecret, type TlsSecret } from './secret.ts'
+import { authSecret, isAuthSecretType, type AuthSecret } from './auth-secret.ts'
 import { service, type Service } from './service.ts'
 
 /** Every kind hapedge reads, trimmed to the fields it uses. */
-export type KubeObject = Ingress | IngressClass | Service | EndpointSlice | TlsSecret | ConfigMap
+export type KubeObject = Ingress | IngressClass | Service | EndpointSlice | TlsSecret | AuthSecret | ConfigMap
 export type Kind = KubeObject['kind']
 
 export interface ObjectRef {
@@ -49,10 +50,16 @@ export function readObject(input: unknown): ReadResult {
   const entry = typeof kind === 'string' ? ownValue(schemas, kind) : undefined
   if (!entry) return { status: 'skipped', reason: `${quote(kind)} is not a kind hapedge reads` }
   if (apiVersion !== entry.apiVersion) return { status: 'skipped', reason: `${String(apiVersion)} ${kind} is not read (only ${entry.apiVersion})` }
-  if (kind === 'Secret' && input.type !== TLS_SECRET_TYPE) return { status: 'skipped', reason: `Secret of type ${String(input.type)} is not read` }
-  const fast = FAST_READERS[kind as Kind]?.(input) ?? FAIL
+  const authUsers = kind === 'Secret' && isAuthSecretType(input.type)
+  if (kind === 'Secret' && input.type !== TLS_SECRET_TYPE && !authUsers)
+    return { status: 'skipped', reason: `Secret of type ${String(input.type)} is not read` }
+  const fast = authUsers ? FAIL : (FAST_READERS[kind as Kind]?.(input) ?? FAIL)
   if (fast !== FAIL) return { status: 'object', object: fast as KubeObject }
-  const result = entry.schema.safeParse(input)
+  // A Secret that may hold users (auth-secret.ts) is read trimmed to them.
+  const result = (authUsers ? authSecret : entry.schema).safeParse(input)
+  // A Secret of such a type without a key of users is any other Secret: not read, as the audit path does (audit-events.ts).
+  if (result.success && authUsers && Object.keys((result.data as AuthSecret).data).length === 0)
+    return { status: 'skipped', reason: `Secret of type ${String(input.type)} without users is not read` }
   if (result.success) return { status: 'object', object: result.data }
   const invalid = { status: 'invalid', ref: refOf(kind as Kind, input.metadata), issues: issuesFromZod(result.error) } as const
   return kind === 'Ingress' ? { ...invalid, requestedClass: requestedClass(input) } : invalid

@@ -1,6 +1,8 @@
 import type { SourceRanges } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import type { Settings } from './settings.ts'
+import { basicAuthOf, type BasicAuth } from './basic-auth.ts'
+import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 
 /**
@@ -15,21 +17,25 @@ export interface AccessGroup {
   name: string
   allow?: SourceRanges
   deny?: SourceRanges
+  /** Basic authentication: the frontend answers 401 unless the request's credentials are in the userlist. */
+  auth?: BasicAuth
 }
 
 /** What a group name may hold: it is written unquoted into the frontend's rules and into file names. */
 export const SAFE_GROUP = /^[a-z0-9][a-z0-9._-]*$/
 
-/** The access group of an Ingress whose annotations ask for source ranges (undefined otherwise, or when it is refused). */
-export function accessGroupOf(ingress: Ingress): AccessGroup | undefined {
+/** The access group of an Ingress whose annotations ask for source ranges or basic authentication (undefined otherwise, or when it is refused). */
+export function accessGroupOf(ingress: Ingress, state: ClusterState): AccessGroup | undefined {
   const { rendered, refusal } = ingressAnnotations(ingress)
   const allow = rendered['allowlist-source-range']
   const deny = rendered['denylist-source-range']
-  if (refusal !== undefined || (!allow && !deny)) return undefined
+  const basic = basicAuthOf(ingress, state)
+  const auth = 'auth' in basic ? basic.auth : undefined
+  if (refusal !== undefined || 'refusal' in basic || (!allow && !deny && !auth)) return undefined
   const name = accessGroupName(ingress.metadata.namespace, ingress.metadata.name)
   // Validated names always match; anything else would not be safe to write, and is never served open.
   if (!SAFE_GROUP.test(name)) throw new Error(`access group ${JSON.stringify(name)} is not a safe name`)
-  return { name, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}) }
+  return { name, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(auth ? { auth } : {}) }
 }
 
 /** An Ingress's group name, whether or not it has one: Ingresses never hold `_`, so no two share it. */

@@ -5,6 +5,8 @@ import { isDefaultClass, type IngressClass } from '../kube/ingress-class.ts'
 import { requestedClass, type Ingress } from '../kube/ingress.ts'
 import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
 import type { TlsSecret } from '../kube/secret.ts'
+import type { AuthSecret } from '../kube/auth-secret.ts'
+import { authSecretOf } from './auth-secret-ref.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { SEPARATOR } from '../snapshot/separator.ts'
@@ -43,6 +45,8 @@ export class ClusterState {
   private readonly ingressesByHost: SetIndex
   private readonly slicesByService: SetIndex
   private readonly ingressesBySecret: SetIndex
+  /** Ingresses whose basic authentication reads the Secret `namespace/name` (auth-secret-ref.ts). */
+  private readonly ingressesByAuthSecret: SetIndex
   /** Ingresses with a `spec.defaultBackend`, and those that ask for no class, under the key `''`. */
   private readonly ingressesByDefaultBackend: SetIndex
   private readonly unclassedIngresses: SetIndex
@@ -57,6 +61,7 @@ export class ClusterState {
     this.ingressesByHost = keyspace.index(TABLE.hostIngresses)
     this.slicesByService = keyspace.index(TABLE.serviceSlices)
     this.ingressesBySecret = keyspace.index(TABLE.secretIngresses)
+    this.ingressesByAuthSecret = keyspace.index(TABLE.authSecretIngresses)
     this.ingressesByDefaultBackend = keyspace.index(TABLE.defaultBackendIngresses)
     this.unclassedIngresses = keyspace.index(TABLE.unclassedIngresses)
     this.ingressesByClass = keyspace.index(TABLE.classIngresses)
@@ -98,6 +103,8 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
+      const authSecret = authSecretOf(object)
+      if (authSecret) this.ingressesByAuthSecret.delete(authSecret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.delete('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.delete('', key)
@@ -114,6 +121,8 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
+      const authSecret = authSecretOf(object)
+      if (authSecret) this.ingressesByAuthSecret.add(authSecret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.add('', key)
@@ -135,6 +144,11 @@ export class ClusterState {
   /** Ingresses whose TLS entries name the Secret `namespace/name`. */
   ingressesForSecret(secret: string): Ingress[] {
     return this.lookupAll<Ingress>(this.ingressesBySecret.members(secret))
+  }
+
+  /** Ingresses whose basic authentication reads the Secret `namespace/name`. */
+  ingressesForAuthSecret(secret: string): Ingress[] {
+    return this.lookupAll<Ingress>(this.ingressesByAuthSecret.members(secret))
   }
 
   /** Ingresses that ask for no class: the default IngressClass decides whether they are served. */
@@ -159,9 +173,9 @@ export class ClusterState {
     return this.lookupAll<EndpointSlice>(this.slicesByService.members(`${namespace}/${service}`))
   }
 
-  secret(namespace: string, name: string): TlsSecret | InvalidObject | undefined {
+  secret(namespace: string, name: string): TlsSecret | AuthSecret | InvalidObject | undefined {
     const key = `Secret/${namespace}/${name}`
-    return (this.objects.get(key) as TlsSecret | undefined) ?? this.invalidObjects.get(key)
+    return (this.objects.get(key) as TlsSecret | AuthSecret | undefined) ?? this.invalidObjects.get(key)
   }
 
   configMap(): ConfigMap | undefined {
@@ -241,11 +255,13 @@ export class ClusterState {
     ]
   }
 
-  /** Puts every Ingress under the class it asks for: a scan, once, for a snapshot made before that index was kept. */
+  /** Puts every Ingress under the class it asks for, and under its auth Secret: a scan, once, for a snapshot made before those indexes were kept. */
   indexClasses(): void {
     for (const [key, object] of this.objects.entries('Ingress/')) {
       const requested = requestedClass(object as Ingress)
       if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
+      const authSecret = authSecretOf(object as Ingress)
+      if (authSecret) this.ingressesByAuthSecret.add(authSecret, key)
     }
     for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
       if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)

@@ -2,6 +2,8 @@ import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import type { KubeObject } from '../kube/objects.ts'
 import { accessGroupOf, type AccessGroup } from './access-group.ts'
+import { basicAuthOf } from './basic-auth.ts'
+import { ingressRefusal } from './ingress-refusal.ts'
 import { usesService, type BackendRef } from './backend-ref.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
@@ -86,7 +88,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
 /** The access group of an object, when it is an Ingress this cluster serves that asks for source ranges. */
 export function accessGroupOfObject(object: KubeObject | InvalidObject, state: ClusterState): AccessGroup | undefined {
   if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return undefined
-  return accessGroupOf(object)
+  return accessGroupOf(object, state)
 }
 
 export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[] } {
@@ -112,14 +114,16 @@ export function rejectionOfObject(object: KubeObject | InvalidObject, state: Clu
   if ('issues' in object) return rejectionOfInvalid(object, state)
   if (object.kind === 'Service') return snippetRejection(object, state.options)
   if (object.kind !== 'Ingress' || !state.serves(object)) return undefined
-  const { refusal } = ingressAnnotations(object)
+  const refusal = ingressRefusal(object, state)
   return refusal === undefined ? undefined : { object: describeIngress(object), reason: refusal }
 }
 
 /** What an object's annotations ask for that is not honoured: an Ingress's, when this cluster serves it. */
 export function warningsOfObject(object: KubeObject | InvalidObject, state: ClusterState): AnnotationWarning[] {
   if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return []
-  return ingressAnnotations(object).warnings
+  const auth = basicAuthOf(object, state)
+  const { warnings } = ingressAnnotations(object)
+  return 'auth' in auth && auth.warnings.length > 0 ? [...warnings, ...auth.warnings].sort(compareWarnings) : warnings
 }
 
 /**

@@ -1,7 +1,7 @@
 import { accessGroupOf } from './access-group.ts'
 import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { ingressAnnotations } from './ingress-annotations.ts'
+import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 
@@ -30,9 +30,9 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
     object: describeIngress(ingress),
     reason: `spec.defaultBackend: the default backend is already set by ${describeIngress(winner)}`,
   }))
-  if (ingressAnnotations(winner).refusal !== undefined) return { name: REFUSED_BACKEND, rejections }
+  if (ingressRefusal(winner, state) !== undefined) return { name: REFUSED_BACKEND, rejections }
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
   if (!backend) return { rejections }
-  const access = accessGroupOf(winner)?.name
+  const access = accessGroupOf(winner, state)?.name
   return access ? { backend, name: backendName(backend), access, rejections } : { backend, name: backendName(backend), rejections }
 }

@@ -3,7 +3,7 @@ import { accessGroupOf } from './access-group.ts'
 import { describeRef } from '../kube/objects.ts'
 import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { ingressAnnotations } from './ingress-annotations.ts'
+import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import { hostRedirects, type HostRedirects } from './host-redirects.ts'
 import type { Rejection } from './rejection.ts'
@@ -50,19 +50,19 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withRedirects(collectRoutes(host, ingresses, rejections), ingresses)
+  const routes = withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, settings)
   return { config: { host, routes, tlsSecret: tls?.secret, ...redirects }, rejections }
 }
 
-function collectRoutes(host: string, ingresses: Ingress[], rejections: Rejection[]): Route[] {
+function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]): Route[] {
   const routes = new Map<string, Route>()
   for (const ingress of ingresses) {
     const owner = describeIngress(ingress)
-    const refused = ingressAnnotations(ingress).refusal !== undefined
-    const access = accessGroupOf(ingress)?.name
+    const refused = ingressRefusal(ingress, state) !== undefined
+    const access = accessGroupOf(ingress, state)?.name
     ingress.spec.rules?.forEach((rule, r) => {
       if ((rule.host ?? '') !== host) return
       rule.http?.paths.forEach((path, p) => {

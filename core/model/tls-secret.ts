@@ -1,5 +1,5 @@
 import { describeIssue } from '../issues.ts'
-import type { TlsSecret } from '../kube/secret.ts'
+import { TLS_SECRET_TYPE, type TlsSecret } from '../kube/secret.ts'
 import { certificatePem, type PemResult } from '../tls/pem.ts'
 import type { ClusterState } from './cluster-state.ts'
 
@@ -15,7 +15,8 @@ export function resolveTlsSecret(state: ClusterState, namespace: string, name: s
   if (!name) return { ok: false, reason: 'secretName is not set, so there is no certificate to serve' }
   const key = `${namespace}/${name}`
   const secret = state.secret(namespace, name)
-  if (!secret) return { ok: false, reason: `Secret ${key} does not exist (or is not of type kubernetes.io/tls)` }
+  if (!secret || (!('issues' in secret) && secret.type !== TLS_SECRET_TYPE))
+    return { ok: false, reason: `Secret ${key} does not exist (or is not of type kubernetes.io/tls)` }
   if ('issues' in secret) {
     const problem = secret.issues.map(describeIssue).join('; ')
     return { ok: false, reason: `Secret ${key} is invalid: ${problem}`, problem }

@@ -4,6 +4,7 @@ import { compareText } from '../model/routes.ts'
 import { certificateFile, FILES, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
+import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
@@ -22,7 +23,10 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
   const layout: Layout = new Map<string, string | Entry[]>([
     [FILES.global, renderGlobal(model.settings)],
-    [FILES.frontend, renderFrontend({ ...options, tls: secrets.size > 0, accessGroups, trustedProxies: proxies.length > 0 })],
+    [
+      FILES.frontend,
+      renderFrontend({ ...options, tls: secrets.size > 0, accessGroups, trustedProxies: proxies.length > 0, authRules: authRules(groupsByName(model)) }),
+    ],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
@@ -33,5 +37,12 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   }
   for (const group of model.accessGroups.values()) for (const [path, text] of accessFiles(group)) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
+  const userlists = userlistsFile(model.accessGroups.values())
+  if (userlists !== undefined) layout.set(USERLISTS_FILE, userlists)
   return new Map([...layout].sort(([a], [b]) => compareText(a, b)))
+}
+
+/** The access groups in name order: the order the frontend's rules are written in, incremental or not. */
+function groupsByName(model: ClusterModel) {
+  return [...model.accessGroups.values()].sort((a, b) => compareText(a.name, b.name))
 }

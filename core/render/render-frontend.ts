@@ -13,6 +13,8 @@ export interface FrontendOptions {
   accessGroups?: readonly string[]
   /** Whether X-Forwarded-For gives the client's address behind the trusted proxies (TRUSTED_PROXIES_FILE). */
   trustedProxies?: boolean
+  /** The access groups' basic authentication rules (render-auth.ts), after their source ranges. */
+  authRules?: readonly string[]
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -31,7 +33,7 @@ const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0
  * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
  * without a reload.
  */
-export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], trustedProxies = false }: FrontendOptions): string {
+export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], trustedProxies = false, authRules = [] }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   return lines([
     'frontend hapedge',
@@ -58,6 +60,7 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
           set('access', `var(txn.backend),field(2,${ACCESS_SEPARATOR})`, `if { var(txn.backend) -m sub ${ACCESS_SEPARATOR} }`),
           set('backend', `var(txn.backend),field(1,${ACCESS_SEPARATOR})`, 'if { var(txn.access) -m found }'),
           ...accessRules(accessGroups),
+          ...authRules,
         ]
       : []),
     ...appRootRules(set),

@@ -7,6 +7,7 @@ export const TABLE = {
   hostIngresses: 'host-ingresses',
   serviceSlices: 'service-slices',
   secretIngresses: 'secret-ingresses',
+  authSecretIngresses: 'auth-secret-ingresses',
   defaultBackendIngresses: 'default-backend-ingresses',
   unclassedIngresses: 'unclassed-ingresses',
   classIngresses: 'class-ingresses',
@@ -32,8 +33,9 @@ export const TABLE = {
  * (`ingress-warnings`, refused Ingresses' routes and rejections), which the next write of an older snapshot does.
  * 5: source ranges honoured (`access-group`): an Ingress refused for them before is read again.
  * 6: every host's redirects and HSTS rendered into their maps (written, empty or not, by that write).
+ * 7: basic authentication honoured (`auth-secret-ingresses`): an Ingress refused for it before is read again and indexed.
  */
-export const SNAPSHOT_LAYOUT = 6
+export const SNAPSHOT_LAYOUT = 7
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -7,7 +7,8 @@ import type { FunctionClient } from './function-client.ts'
 import { objectKey, trimObject, type KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
 import { ResourceWatch, type ChangeType, type WatchedResource } from '../../functions/adapters/kubernetes/resource-watch.ts'
 import { SecretReferences } from './secret-references.ts'
-import { watchedResources } from './watched-resources.ts'
+import { isAuthSecretType, trimmedData } from '../../core/kube/auth-secret.ts'
+import { watchedBy, watchedResources } from './watched-resources.ts'
 
 export interface ForwarderOptions {
   kubeConfig: KubeConfig
@@ -32,8 +33,9 @@ export interface ForwarderOptions {
  * `hapedge forward`: keeps the function's view of a cluster equal to the API server's. It
  * lists every kind hapedge reads and sends them as one full resync, then watches each kind and
  * posts the events in batches. Secrets are the exception: the function only ever gets a
- * `kubernetes.io/tls` Secret while some Ingress in its namespace names it in `spec.tls`; it
- * gets it when the first such Ingress appears, and a DELETED when the last one goes.
+ * Secret while some Ingress names it, a `kubernetes.io/tls` one in `spec.tls` (in its own
+ * namespace), an `Opaque` or `nginx.org/htpasswd` one in its basic authentication's annotation;
+ * it gets it when the first such Ingress appears, and a DELETED when the last one goes.
  */
 export class Forwarder {
   private readonly mirror = new Map<string, KubeObject>()
@@ -104,9 +106,10 @@ export class Forwarder {
 
   private listed(resource: WatchedResource, items: KubeObject[], resourceVersion: string, why: 'start' | 'expired'): void {
     this.noteVersion(resourceVersion)
-    for (const [key, object] of this.mirror) if (object.kind === resource.kind) this.mirror.delete(key)
+    // Secrets come from one watch per type: a list replaces its own type's only.
+    for (const [key, object] of this.mirror) if (watchedBy(resource, object)) this.mirror.delete(key)
     for (const item of items) {
-      const object = trimObject(item, resource.apiVersion, resource.kind)
+      const object = usersOnly(trimObject(item, resource.apiVersion, resource.kind))
       this.mirror.set(objectKey(object), object)
     }
     if (resource.kind === 'Ingress') {
@@ -117,7 +120,7 @@ export class Forwarder {
   }
 
   private changed(resource: WatchedResource, type: ChangeType, raw: KubeObject): void {
-    const object = trimObject(raw, resource.apiVersion, resource.kind)
+    const object = usersOnly(trimObject(raw, resource.apiVersion, resource.kind))
     const key = objectKey(object)
     this.noteVersion(object.metadata?.resourceVersion)
     if (type === 'DELETED') this.mirror.delete(key)
@@ -160,7 +163,7 @@ export class Forwarder {
             object: {
               apiVersion: 'v1',
               kind: 'Secret',
-              type: 'kubernetes.io/tls',
+              type: typeof secret?.type === 'string' ? secret.type : 'kubernetes.io/tls',
               metadata: { namespace: metadata.namespace ?? namespace, name: metadata.name ?? name },
             },
           }
@@ -188,4 +191,13 @@ export class Forwarder {
   private noteVersion(version: string | undefined): void {
     if (version && /^\d+$/.test(version) && (!this.latestVersion || compareResourceVersions(version, this.latestVersion) > 0)) this.latestVersion = version
   }
+}
+
+/**
+ * An `Opaque` or `nginx.org/htpasswd` Secret kept with the keys that may hold users only (as the
+ * engine reads it): whatever else such a Secret holds is neither kept here nor sent.
+ */
+function usersOnly(object: KubeObject): KubeObject {
+  if (object.kind !== 'Secret' || !isAuthSecretType(object.type) || typeof object.data !== 'object' || object.data === null) return object
+  return { ...object, data: trimmedData(object.data as Record<string, string>) }
 }

@@ -1,12 +1,21 @@
+import { readAnnotations } from '../../core/annotations/read-annotations.ts'
 import type { KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
 
-/** `Secret/ns/name` for each `spec.tls[].secretName` of an Ingress (always in the Ingress's namespace). */
+/**
+ * `Secret/ns/name` for each `spec.tls[].secretName` of an Ingress (always in the Ingress's
+ * namespace), and for the Secret of users its basic authentication names, in any spelling
+ * (`auth-secret`, `basic-auth-secret`, …; its own namespace unless it names another).
+ */
 export function referencedSecrets(ingress: KubeObject | undefined): Set<string> {
   const namespace = ingress?.metadata?.namespace
   const tls = (ingress?.spec as { tls?: { secretName?: unknown }[] } | undefined)?.tls
   const keys = new Set<string>()
-  if (!namespace || !Array.isArray(tls)) return keys
-  for (const entry of tls) if (typeof entry?.secretName === 'string' && entry.secretName) keys.add(`Secret/${namespace}/${entry.secretName}`)
+  if (!namespace) return keys
+  if (Array.isArray(tls))
+    for (const entry of tls) if (typeof entry?.secretName === 'string' && entry.secretName) keys.add(`Secret/${namespace}/${entry.secretName}`)
+  const annotations = ingress?.metadata?.annotations
+  const users = annotations && typeof annotations === 'object' ? readAnnotations(annotations).features['auth-secret'] : undefined
+  if (users) keys.add(`Secret/${users.namespace ?? namespace}/${users.name}`)
   return keys
 }
 

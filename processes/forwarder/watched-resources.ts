@@ -1,9 +1,14 @@
+import { AUTH_SECRET_TYPES } from '../../core/kube/auth-secret.ts'
+import { TLS_SECRET_TYPE } from '../../core/kube/secret.ts'
 import type { WatchedResource } from '../../functions/adapters/kubernetes/resource-watch.ts'
 
+/** The Secret types hapedge reads: certificates, and users for basic authentication. */
+const SECRET_TYPES = [TLS_SECRET_TYPE, ...AUTH_SECRET_TYPES]
+
 /**
- * Every kind hapedge reads: Ingresses, IngressClasses, Services, EndpointSlices, only
- * `kubernetes.io/tls` Secrets (the API server filters the rest out), and only the one ConfigMap
- * that holds the cluster's settings.
+ * Every kind hapedge reads: Ingresses, IngressClasses, Services, EndpointSlices, only the
+ * Secrets of the types it reads (`kubernetes.io/tls`, `Opaque`, `nginx.org/htpasswd`: the API
+ * server filters the rest out), and only the one ConfigMap that holds the cluster's settings.
  */
 export function watchedResources(configMap: { namespace: string; name: string }): WatchedResource[] {
   return [
@@ -11,7 +16,8 @@ export function watchedResources(configMap: { namespace: string; name: string })
     { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', path: '/apis/networking.k8s.io/v1/ingressclasses' },
     { apiVersion: 'v1', kind: 'Service', path: '/api/v1/services' },
     { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', path: '/apis/discovery.k8s.io/v1/endpointslices' },
-    { apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', fieldSelector: 'type=kubernetes.io/tls' },
+    // A field selector takes no "or": one watch per Secret type hapedge reads.
+    ...SECRET_TYPES.map((type) => ({ apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', fieldSelector: `type=${type}` })),
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -19,4 +25,10 @@ export function watchedResources(configMap: { namespace: string; name: string })
       fieldSelector: `metadata.name=${configMap.name}`,
     },
   ]
+}
+
+/** Whether an object is one a watch lists: of its kind and, for a watch of one Secret type, of that type. */
+export function watchedBy(resource: WatchedResource, object: { kind?: string; type?: unknown }): boolean {
+  const type = resource.fieldSelector?.startsWith('type=') ? resource.fieldSelector.slice('type='.length) : undefined
+  return object.kind === resource.kind && (type === undefined || object.type === type)
 }

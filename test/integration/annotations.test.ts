@@ -31,7 +31,7 @@ describe('annotations', () => {
       ingress({ name: 'site', rules: [{ host: 'shop.test', paths: [prefix('/', 'site')] }] }),
       ingress({
         name: 'admin',
-        annotations: { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'admin-users' },
+        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/admin' },
         rules: [{ host: 'shop.test', paths: [prefix('/admin', 'admin')] }],
       }),
       ingress({ name: 'office-public', rules: [{ host: 'office.test', paths: [prefix('/', 'site')] }] }),
@@ -68,8 +68,8 @@ describe('annotations', () => {
 
   describe('access control hapedge does not render fails closed', () => {
     it.each([
-      ['basic auth', 'shop.test', '/admin', 'admin', '/administrator'],
-      ['basic auth, below its path', 'shop.test', '/admin/users?id=1', 'admin', '/'],
+      ['external authentication', 'shop.test', '/admin', 'admin', '/administrator'],
+      ['external authentication, below its path', 'shop.test', '/admin/users?id=1', 'admin', '/'],
       ['external authentication', 'office.test', '/internal', 'office', '/'],
     ])("%s: 503 with the reason header, never its Service, while the host's other Ingress serves", async (_, host, path, service, other) => {
       for (const send of [cluster.get, cluster.https]) {
@@ -84,7 +84,7 @@ describe('annotations', () => {
 
     it('reports the refused Ingresses rejected, naming the annotations', () => {
       const reasons = new Map(cluster.model.rejections.map((rejection) => [rejection.object, rejection.reason]))
-      expect(reasons.get('Ingress default/admin')).toContain('nginx.ingress.kubernetes.io/auth-type')
+      expect(reasons.get('Ingress default/admin')).toContain('nginx.ingress.kubernetes.io/auth-url')
       expect(reasons.get('Ingress default/office')).toContain('nginx.ingress.kubernetes.io/auth-url')
     })
   })

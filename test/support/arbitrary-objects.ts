@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import type { ClusterOptions } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
-import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
+import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
 /**
  * fast-check arbitraries for Kubernetes objects drawn from small pools of names, hosts and paths,
@@ -39,6 +39,17 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X-Snippet: yes";' },
   { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' },
   { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
+  // Basic authentication (honoured): Secrets that appear, change, go, clash with a TLS Secret's name, in several layouts.
+  { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users', 'nginx.ingress.kubernetes.io/auth-realm': 'Staff' },
+  {
+    'nginx.ingress.kubernetes.io/auth-type': 'basic',
+    'nginx.ingress.kubernetes.io/auth-secret': 'shop/users',
+    'nginx.ingress.kubernetes.io/auth-secret-type': 'auth-map',
+  },
+  { 'haproxy.org/auth-type': 'basic-auth', 'haproxy.org/auth-secret': 'users', 'haproxy.org/auth-realm': 'Bad "realm"' },
+  { 'nginx.org/basic-auth-secret': 'users', 'hapedge.io/allowlist-source-range': '10.0.0.0/8' },
+  { 'hapedge.io/auth-type': 'basic', 'hapedge.io/auth-secret': 'tls-a' },
+  { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8', 'haproxy.org/ssl-redirect': 'false' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8,192.168.0.0/16' },
   { 'haproxy-ingress.github.io/allowlist-source-range': '10.0.0.0/8,!10.1.0.0/16', 'haproxy.org/deny-list': '10.2.0.0/16' },
@@ -158,6 +169,32 @@ const arbitrarySecret = fc
       : tlsSecret(name, (which === 'shop' ? shop : apps).certPem, (which === 'shop' ? shop : apps).keyPem, namespace),
   )
 
+/** Hashes HAProxy checks (bcrypt, sha512crypt) and one it cannot ($apr1$), for Secrets of users. */
+const BCRYPT = '$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a'
+const SHA512 = '$6$salt$wZU8LXJfJJqoagopbB7RuK6JEotEMZ0CQDy0phpPAuLMYQFcmf6L6BdAbs/Q7w7o1qsZ9pFqFVY4yuUSWgaYt1'
+const APR1 = '$apr1$salt$X4t4GieilutI/LKL4ggXg1'
+
+const arbitraryAuthSecret = fc
+  .record({
+    name: fc.constantFrom('users', 'users', 'tls-a'),
+    namespace: fc.constantFrom(...namespaces),
+    content: fc.constantFrom<[Record<string, string>, string?]>(
+      [{ auth: `alice:${BCRYPT}\n` }],
+      [{ auth: `alice:${BCRYPT}\nbob:${SHA512}\ncarol:${APR1}\n` }],
+      [{ auth: `carol:${APR1}\n` }],
+      [{ alice: SHA512, bob: BCRYPT, other: 'not a hash' }],
+      [{ htpasswd: `alice:${SHA512}\n` }, 'nginx.org/htpasswd'],
+      [{ password: 'no users here' }],
+      [{ auth: 'bad user:$2b$05$x\n' }],
+    ),
+  })
+  .map(({ name, namespace, content: [data, type] }) => authSecret(name, data, type, namespace))
+
+/** A Secret of users whose data is not base64: stored as malformed, and the Ingress naming it refused. */
+const malformedAuthSecret = fc
+  .constantFrom(...namespaces)
+  .map((namespace) => ({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name: 'users', namespace }, data: { auth: '%%%' } }))
+
 const arbitraryClass = fc
   .record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() })
   .map(({ name, isDefault }) => ingressClass(name, isDefault))
@@ -187,6 +224,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 2, arbitrary: arbitraryService },
   { weight: 3, arbitrary: arbitrarySlice },
   { weight: 1, arbitrary: arbitrarySecret },
+  { weight: 1, arbitrary: fc.oneof({ weight: 6, arbitrary: arbitraryAuthSecret }, { weight: 1, arbitrary: malformedAuthSecret }) },
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },
 )

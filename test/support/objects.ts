@@ -117,6 +117,18 @@ export function tlsSecret(name: string, certPem: string, keyPem: string, namespa
   }
 }
 
+/** A Secret of users for basic authentication: `data` in clear text, base64-encoded here. */
+export function authSecret(name: string, data: Record<string, string>, type = 'Opaque', namespace = 'default') {
+  const base64 = (text: string) => Buffer.from(text).toString('base64')
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type,
+    metadata: { name, namespace },
+    data: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, base64(value)])),
+  }
+}
+
 export function configMap(data: Record<string, string>, name = 'hapedge', namespace = 'hapedge') {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data }
 }

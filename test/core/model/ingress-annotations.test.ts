@@ -52,8 +52,8 @@ describe('ingressAnnotations', () => {
   })
 
   it.each([
-    ['basic auth, not rendered yet', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' }],
-    ['a Secret alone, which hapedge would check', { 'nginx.ingress.kubernetes.io/auth-secret': 'users' }],
+    ['basic auth without a Secret', { 'nginx.ingress.kubernetes.io/auth-type': 'basic' }],
+    ['basic auth naming no readable Secret', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'a/b/c' }],
     ['an unreadable source allow-list (fail closed)', { 'haproxy.org/allow-list': '10.0.0.0/33' }],
     ['an unreadable source deny-list (fail closed)', { 'nginx.ingress.kubernetes.io/denylist-source-range': 'patterns/ips' }],
     ['external authentication', { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' }],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { trimObject } from '../../../functions/adapters/kubernetes/kube-object.ts'
 import { SecretReferences } from '../../../processes/forwarder/secret-references.ts'
+import { watchedBy, watchedResources } from '../../../processes/forwarder/watched-resources.ts'
 import { ingress } from '../../support/objects.ts'
 
 const naming = (name: string, ...secrets: string[]) =>
@@ -16,6 +17,41 @@ describe('SecretReferences', () => {
     expect(references.setIngress('Ingress/shop/b', undefined)).toEqual({ added: [], removed: ['Secret/shop/tls-1'] })
     expect(references.setIngress('Ingress/shop/a', naming('a'))).toEqual({ added: [], removed: ['Secret/shop/tls-2'] })
     expect(references.has('Secret/default/tls-2')).toBe(false)
+  })
+})
+
+describe('SecretReferences and basic authentication', () => {
+  const guarded = (name: string, annotations: Record<string, string>) => ingress({ name, namespace: 'shop', annotations, rules: [] })
+
+  it.each([
+    ['ingress-nginx', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' }, 'Secret/shop/users'],
+    ['ingress-nginx, namespace/name', { 'nginx.ingress.kubernetes.io/auth-secret': 'staff/users' }, 'Secret/staff/users'],
+    ['haproxytech', { 'haproxy.org/auth-type': 'basic-auth', 'haproxy.org/auth-secret': 'users' }, 'Secret/shop/users'],
+    ['haproxy-ingress', { 'haproxy-ingress.github.io/auth-secret': 'users' }, 'Secret/shop/users'],
+    ['NGINX Inc.', { 'nginx.org/basic-auth-secret': 'users' }, 'Secret/shop/users'],
+  ])('sends the Secret of users a %s annotation names while the Ingress names it, and withdraws it after', (_, annotations, secret) => {
+    const references = new SecretReferences()
+    expect(references.setIngress('Ingress/shop/a', guarded('a', annotations))).toEqual({ added: [secret], removed: [] })
+    expect(references.has(secret)).toBe(true)
+    expect(references.setIngress('Ingress/shop/a', guarded('a', {}))).toEqual({ added: [], removed: [secret] })
+    expect(references.has(secret)).toBe(false)
+  })
+
+  it('counts a Secret named for TLS by one Ingress and for users by another once, in use until both let go', () => {
+    const references = new SecretReferences()
+    expect(references.setIngress('Ingress/shop/a', naming('a', 'both')).added).toEqual(['Secret/shop/both'])
+    expect(references.setIngress('Ingress/shop/b', guarded('b', { 'nginx.ingress.kubernetes.io/auth-secret': 'both' })).added).toEqual([])
+    expect(references.setIngress('Ingress/shop/a', undefined).removed).toEqual([])
+    expect(references.setIngress('Ingress/shop/b', undefined).removed).toEqual(['Secret/shop/both'])
+  })
+
+  it('watches each Secret type hapedge reads, and a list of one type replaces that type only', () => {
+    const secrets = watchedResources({ namespace: 'hapedge', name: 'hapedge' }).filter((resource) => resource.kind === 'Secret')
+    expect(secrets.map((resource) => resource.fieldSelector)).toEqual(['type=kubernetes.io/tls', 'type=Opaque', 'type=nginx.org/htpasswd'])
+    const [tls, opaque] = secrets
+    expect(watchedBy(opaque!, { kind: 'Secret', type: 'Opaque' })).toBe(true)
+    expect(watchedBy(opaque!, { kind: 'Secret', type: 'kubernetes.io/tls' })).toBe(false)
+    expect(watchedBy(tls!, { kind: 'Secret', type: 'kubernetes.io/tls' })).toBe(true)
   })
 })
 
