@@ -5,6 +5,8 @@ export interface Served {
   url: string
   adminToken: string
   process: ChildProcess
+  /** What it printed so far, stdout and stderr. */
+  output(): string
   stop(): Promise<void>
 }
 
@@ -22,11 +24,13 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
     const read = (chunk: Buffer) => {
       output += chunk
       const url = /serving on (http:\/\/\S+)/.exec(output)?.[1]
-      const adminToken = /admin token: (\S+)/.exec(output)?.[1]
+      // A token from the environment is not printed: the one given is the one served.
+      const given = { ...process.env, ...env }.HAPEDGE_ADMIN_TOKEN
+      const adminToken = /admin token: from HAPEDGE_ADMIN_TOKEN/.test(output) ? given : /admin token: (\S+) \(from /.exec(output)?.[1]
       if (!url || !adminToken) return
       clearTimeout(timer)
       const stop = () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))))
-      resolve({ url, adminToken, process: child, stop })
+      resolve({ url, adminToken, process: child, output: () => output, stop })
     }
     child.stdout.on('data', read)
     child.stderr.on('data', (chunk: Buffer) => (output += chunk))
