@@ -231,9 +231,8 @@ export class IncrementalCluster {
       reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
       yield
     }
-    // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload (reconcile-access.ts says which Secret changed).
-    if (this.files.setText(USERLISTS_FILE, userlistsFile([...this.accessGroups.entries()].map(([, group]) => group))))
-      needReload(plan, 'the userlists changed (basic authentication)')
+    // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).
+    this.files.setText(USERLISTS_FILE, userlistsFile([...this.accessGroups.entries()].map(([, group]) => group)))
     if (this.files.setText(FILES.frontend, this.renderFrontend()))
       needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies or source ranges added or removed)')
     return plan

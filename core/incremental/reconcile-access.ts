@@ -1,6 +1,7 @@
 import type { FileSet } from '../generation/file-set.ts'
 import type { ObjectRef } from '../kube/objects.ts'
 import { accessGroupName, trustedProxies, type AccessGroup } from '../model/access-group.ts'
+import type { BasicAuth } from '../model/basic-auth.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { accessGroupOfObject } from '../model/derive-cluster.ts'
 import type { Settings } from '../model/settings.ts'
@@ -22,15 +23,37 @@ export function reconcileAccessGroup(ref: ObjectRef, state: ClusterState, groups
   const after = object && accessGroupOfObject(object, state)
   if (after) groups.set(name, after)
   else if (before) groups.delete(name)
-  if (!before && after) needReload(plan, `Ingress ${ref.namespace}/${ref.name} gained source ranges: the frontend has rules for them`)
-  if (before && !after) needReload(plan, `Ingress ${ref.namespace}/${ref.name} lost its source ranges: the frontend drops their rules`)
-  const [was, is] = [before?.auth, after?.auth]
-  if (was && is && was.userlist === is.userlist && JSON.stringify(was.users) !== JSON.stringify(is.users))
-    needReload(plan, `userlist of Secret ${is.secret} changed: HAProxy 2.6 reads users only at a reload`)
-  else if (was?.userlist !== is?.userlist || was?.realm !== is?.realm)
-    needReload(plan, `Ingress ${ref.namespace}/${ref.name}'s basic authentication changed (Secret, its format or the realm): the frontend's rule changes`)
+  const ranges = (group: AccessGroup) => group.allow !== undefined || group.deny !== undefined
+  if (!before && after)
+    needReload(
+      plan,
+      ranges(after)
+        ? `Ingress ${ref.namespace}/${ref.name} gained source ranges: the frontend has rules for them`
+        : `Ingress ${ref.namespace}/${ref.name} gained basic authentication: the frontend has a rule for it`,
+    )
+  if (before && !after)
+    needReload(
+      plan,
+      ranges(before)
+        ? `Ingress ${ref.namespace}/${ref.name} lost its source ranges: the frontend drops their rules`
+        : `Ingress ${ref.namespace}/${ref.name} lost its basic authentication: the frontend drops its rule`,
+    )
+  if (before && after) {
+    const reason = authChange(`Ingress ${ref.namespace}/${ref.name}`, before.auth, after.auth)
+    if (reason) needReload(plan, reason)
+  }
   const texts = after ? accessFiles(after) : before ? accessFiles(before).map(([path]) => [path, undefined] as const) : []
   for (const [path, text] of texts) setAclFile(files, path, text, plan)
+}
+
+/** Why a group's basic authentication needs a reload, if it changed: HAProxy 2.6 has no runtime command for userlists. */
+function authChange(ingress: string, was: BasicAuth | undefined, is: BasicAuth | undefined): string | undefined {
+  if (!was && !is) return undefined
+  if (!was || !is) return `${ingress} ${is ? 'gained' : 'lost its'} basic authentication: the frontend's rules change`
+  if (was.userlist !== is.userlist || was.realm !== is.realm)
+    return `${ingress}'s basic authentication changed (its Secret, its format or its realm): the frontend's rule changes`
+  if (JSON.stringify(was.users) !== JSON.stringify(is.users)) return `userlist of Secret ${is.secret} changed: HAProxy 2.6 reads users only at a reload`
+  return undefined
 }
 
 /** The trusted proxies' ACL file, from the settings (absent when X-Forwarded-For is not honoured). */

@@ -1,7 +1,19 @@
 import { execFileSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LiveCluster } from '../../core/incremental/live-cluster.ts'
+import type { WatchEvent } from '../../core/incremental/watch-event.ts'
+import { planFromFiles } from '../../core/plan/plan-from-files.ts'
 import { REFUSED_HEADER } from '../../core/render/render-frontend.ts'
+import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
+import { masterReload } from '../../processes/agent/master-reload.ts'
+import { freePort } from '../support/free-port.ts'
+import { haproxyAvailable, haproxyBinary } from '../support/haproxy.ts'
+import { request } from '../support/http-client.ts'
+import { startMasterWorker, type MasterWorker } from '../support/master-worker.ts'
 import { authSecret, ingress } from '../support/objects.ts'
+import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 
@@ -113,5 +125,54 @@ describe('basic authentication', () => {
   it('never writes a password hash into a warning or a rejection', () => {
     const told = JSON.stringify([cluster.model.warnings, cluster.model.rejections])
     for (const hash of [...Object.values(HASHES), APR1]) expect(told).not.toContain(hash)
+  })
+})
+
+describe('changed users through the agent', () => {
+  let root: string
+  let conf: string
+  let haproxy: MasterWorker
+  let live: LiveCluster
+  let services: ServiceBackends
+  let httpPort: number
+  let reload: Parameters<typeof masterReload>[0]
+
+  const event = (type: WatchEvent['type'], object: unknown): WatchEvent => ({ type, object: object as Record<string, unknown> })
+  const get = (user: string) => request(`http://127.0.0.1:${httpPort}/admin`, { headers: { host: 'shop.test', ...credentials(user, PASSWORD).headers } })
+  const users = (...names: string[]) => authSecret('admin-users', { auth: names.map((name) => `${name}:${HASHES.sha512crypt}\n`).join('') })
+
+  beforeAll(async () => {
+    if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
+    root = await makeTempDir('hapedge-basic-auth')
+    conf = join(root, 'conf')
+    services = await startServices(['admin'])
+    httpPort = await freePort()
+    live = new LiveCluster({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${await freePort()}` })
+    const admin = guarded('admin', '/admin', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'admin-users' })
+    live.apply([...services.objects, admin, users('alice')].map((object) => event('ADDED', object)))
+    await writeRendered(conf, live.files())
+    const agentConfig = join(root, 'agent.cfg')
+    await writeFile(agentConfig, 'global\n')
+    reload = { masterSocket: join(root, 'master.sock'), configs: [agentConfig, conf], cwd: conf, binary: haproxyBinary, timeoutMs: 15_000 }
+    haproxy = await startMasterWorker(reload, [httpPort])
+  })
+
+  afterAll(async () => {
+    await haproxy?.stop()
+    await services?.close()
+    if (root) await removeTempDir(root)
+  })
+
+  it("reloads for a user added to the Secret (HAProxy 2.6 has no runtime command for userlists), saying which Secret's userlist changed", async () => {
+    expect(answeredBy(await get('alice'))).toBe('admin')
+    expect(answeredBy(await get('bob'))).toBe('HTTP 401')
+    const before = live.files()
+    const { plan } = live.apply([event('MODIFIED', users('alice', 'bob'))])
+    expect(plan.reasons).toEqual(['userlist of Secret default/admin-users changed: HAProxy 2.6 reads users only at a reload'])
+    const agentPlan = planFromFiles(before, live.files())
+    expect(agentPlan).toMatchObject({ reload: true, reasons: ['05-userlists.cfg changed'] })
+    await writeRendered(conf, live.files())
+    await masterReload(reload)
+    expect(answeredBy(await get('bob'))).toBe('admin')
   })
 })
