@@ -1,5 +1,6 @@
 import { tlsPairProblem } from '../tls/tls-pair.ts'
 import { isRecord, objectRef, readObject, type ReadResult } from './objects.ts'
+import { TLS_SECRET_TYPE } from './secret.ts'
 
 /**
  * What is wrong with each TLS Secret among `objects` whose certificate and key HAProxy could not
@@ -12,7 +13,8 @@ export async function tlsSecretProblems(objects: Iterable<unknown>): Promise<Map
   const checks = [...objects].map(async (object) => {
     if (!isRecord(object) || object.kind !== 'Secret') return
     const read = readObject(object)
-    if (read.status !== 'object' || read.object.kind !== 'Secret') return
+    // A Secret of users (auth-secret.ts) holds no certificate to check.
+    if (read.status !== 'object' || read.object.kind !== 'Secret' || read.object.type !== TLS_SECRET_TYPE) return
     const problem = await tlsPairProblem(read.object.data['tls.crt'], read.object.data['tls.key'])
     if (problem !== undefined) problems.set(object, problem)
   })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { writeAnswer } from '../../../core/api/write-answer.ts'
 import { ANSWER_WARNINGS } from '../../../core/ingest/write-warnings.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
-import { ingress } from '../../support/objects.ts'
+import { authSecret, ingress } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
@@ -18,10 +18,10 @@ const annotatedWarnings = [
   { object: 'Ingress default/annotated', annotation: 'hapedge.io/rewrite', reason: 'not a hapedge annotation' },
   { object: 'Ingress default/annotated', annotation: 'nginx.ingress.kubernetes.io/rewrite-target', reason: 'not yet honoured by hapedge' },
 ]
-/** Basic authentication, which hapedge does not render yet: refused, never served open. */
+/** External authentication, which hapedge does not render: refused, never served open. */
 const guarded = ingress({
   name: 'guarded',
-  annotations: { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
+  annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
   rules: [{ host: 'guarded.example.com', paths: [{ service: 'app-1' }] }],
 })
 
@@ -34,7 +34,7 @@ describe('annotations hapedge does not honour', () => {
     expect(answer.rejected).toEqual([
       {
         object: 'Ingress default/guarded',
-        reason: expect.stringMatching(/^metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-secret"\]: .*restricts access.*its routes answer 503$/),
+        reason: expect.stringMatching(/^metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-url"\]: .*its routes answer 503$/),
       },
     ])
     expect(JSON.stringify(answer.warnings)).not.toContain('cert-manager.io')
@@ -57,6 +57,25 @@ describe('annotations hapedge does not honour', () => {
     const page = await (await h.app.request('/fleet/prod', { headers: { cookie } })).text()
     expect(page).toContain('Annotations not honoured')
     for (const warning of annotatedWarnings) expect(page).toContain(warning.annotation)
+  })
+
+  it('never puts a password hash into the write answer, the status or the fleet: a user left out is named, not its hash', async () => {
+    const h = harness()
+    const token = await h.register('prod')
+    const [bcrypt, apr1] = ['$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a', '$apr1$salt$X4t4GieilutI/LKL4ggXg1']
+    const admin = ingress({
+      name: 'admin',
+      annotations: { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
+      rules: [{ host: 'admin.example.com', paths: [{ service: 'app-1' }] }],
+    })
+    const answer = await json(await h.events('prod', token, [...app(1), admin, authSecret('users', { auth: `alice:${bcrypt}\nbob:${apr1}\n` })].map(put)))
+    expect(answer).toMatchObject({ committed: true, rejected: [], warnings: [{ object: 'Ingress default/admin', reason: expect.stringContaining('"bob"') }] })
+    const before = await json(await h.call('GET', '/v1/clusters/prod/status', token))
+    const gone = await json(await h.events('prod', token, [{ type: 'DELETED', object: authSecret('users', {}) }]))
+    const status = await json(await h.call('GET', '/v1/clusters/prod/status', token))
+    expect(JSON.stringify(status)).toContain('Secret default/users does not exist')
+    const told = JSON.stringify([answer, before, gone, status, await json(await h.call('GET', '/v1/fleet/prod', ADMIN))])
+    for (const hash of [bcrypt, apr1]) expect(told).not.toContain(hash)
   })
 
   it('answers the warnings of every object a PUT of the whole list names, sent or unchanged', async () => {
