@@ -70,6 +70,7 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
     if (ref.kind === 'Secret') {
       const secret = `${namespace}/${ref.name}`
       members(TABLE.secretIngresses, secret)
+      members(TABLE.authSecretIngresses, secret)
       members(TABLE.secretHosts, secret)
       fileKeys(FILES.crtList, certificateFile(secret))
       fileKeys(certificateFile(secret))

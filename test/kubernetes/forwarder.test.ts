@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { eventually } from '../support/eventually.ts'
 import { app } from '../support/contracts/cluster-apps.ts'
-import { configMap, ingress, ingressClass, service } from '../support/objects.ts'
+import { authSecret, configMap, ingress, ingressClass, service } from '../support/objects.ts'
 import { fixtureSecret, startForwardHarness, type ForwardHarness } from './forward-harness.ts'
 
 const names = (objects: { kind?: string; metadata?: { name?: string } }[], kind: string) =>
@@ -109,6 +109,32 @@ describe('hapedge forward: the real forwarder between the API server double and 
     await eventually('the Secret to be sent again', () => secretEvents().length === 4)
     await world.converged()
     expect([...(await world.files()).keys()].some((path) => /later-tls/.test(path) || /again\.example\.com/.test(path))).toBe(true)
+  })
+
+  it('sends a Secret of users while an Ingress names it for basic authentication, with its keys of users only, and withdraws it when none does', async () => {
+    const bcrypt = '$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a'
+    const users = authSecret('users', { auth: `alice:${bcrypt}\n`, 'db-password': 'hunter2' })
+    const admin = (annotations: Record<string, string>) =>
+      ingress({ name: 'admin', annotations, rules: [{ host: 'admin.example.com', paths: [{ service: 'app-1' }] }] })
+    for (const object of [...app(1), users, authSecret('unnamed', { auth: `bob:${bcrypt}\n` })]) world.double.put(object)
+    await world.startForwarder()
+    await world.converged()
+    expect(names(world.sentObjects(), 'Secret')).toEqual([])
+
+    world.double.put(admin({ 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' }))
+    await world.converged()
+    const secretEvents = () => world.received.flatMap((write) => write.body.events ?? []).filter((event) => event.object.kind === 'Secret')
+    expect(secretEvents().map((event) => [event.type, event.object.metadata?.name, Object.keys(event.object.data as object)])).toEqual([
+      ['ADDED', 'users', ['auth']],
+    ])
+    expect(JSON.stringify(world.received)).not.toContain(Buffer.from('hunter2').toString('base64'))
+    expect((await world.files()).get('05-userlists.cfg')).toContain(`user alice password ${bcrypt}`)
+
+    world.double.put(admin({}))
+    await eventually('the Secret of users to be withdrawn', () => secretEvents().length === 2)
+    await world.converged()
+    expect(secretEvents()[1]).toMatchObject({ type: 'DELETED', object: { type: 'Opaque', metadata: { namespace: 'default', name: 'users' } } })
+    expect(secretEvents()[1]!.object.data).toBeUndefined()
   })
 
   it('resumes every watch from the last resourceVersion it saw when the streams drop, without a full resync', async () => {
