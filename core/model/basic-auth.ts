@@ -70,12 +70,18 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
     warnings.push({ object, annotation: ANNOTATION, reason: `user ${JSON.stringify(user)} of Secret ${key} is left out: ${reason}` })
   for (const { user, reason } of read.refused) warn(user, SAFE_USER.test(user) ? reason : 'not a user name hapedge writes into the configuration')
   const users: User[] = []
+  const named = new Set<string>()
   for (const user of read.users) {
-    if (!SAFE_USER.test(user.name))
+    // As htpasswd and HAProxy do, the first line of a user counts (HAProxy warns of the others, which the agent's check would report).
+    if (named.has(user.name)) warn(user.name, 'the user appears again; its first line is the one checked')
+    else if (!SAFE_USER.test(user.name))
       warn(user.name, 'the name holds characters hapedge does not write into the configuration (letters, digits and . _ @ + ~ - only)')
     else if (!SAFE_HASH.test(user.hash))
       warn(user.name, 'the hash holds characters hapedge does not write into the configuration; regenerate it with htpasswd -B (bcrypt)')
-    else users.push(user)
+    else {
+      named.add(user.name)
+      users.push(user)
+    }
   }
   if (users.length === 0) return refuse(`Secret ${key} holds no user whose password hash HAProxy can check`)
   const realm = rendered['auth-realm']

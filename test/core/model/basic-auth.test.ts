@@ -39,6 +39,7 @@ describe('basic authentication in the model', () => {
 
   it.each([
     ['a user name HAProxy would read as two words or a comment', `al#ice:${BCRYPT}\nbob:${SHA512}\n`, '"al#ice"'],
+    ['the second line of a user (HAProxy checks the first)', `bob:${SHA512}\nbob:${BCRYPT}\n`, '"bob"'],
     ['a hash with a quote in its salt', `alice:$6$sa"lt$${SHA512.slice(-86)}\nbob:${SHA512}\n`, '"alice"'],
   ])('leaves out %s, with a warning, and writes the rest', (_, auth, user) => {
     const { files, model } = render(guarded(), users(auth))
