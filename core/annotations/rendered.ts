@@ -15,6 +15,8 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'denylist-source-range',
   'ssl-redirect',
   ...REDIRECT_FEATURES,
+  'timeout-server',
+  'timeout-tunnel',
 ])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -271,6 +271,8 @@ export class IncrementalCluster {
       dirty.objects.push(objectRef(ingress))
       for (const host of hostsOf(ingress)) dirty.hosts.add(host)
     }
+    // Backends are rendered again too: a layout may add rules to every one (8: set-timeout).
+    for (const service of this.backendUses.services()) dirty.services.add(service)
   }
 
   private reconcileSettings(plan: Plan): void {

@@ -8,6 +8,7 @@ import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import { hostRedirects, type HostRedirects } from './host-redirects.ts'
 import type { Rejection } from './rejection.ts'
 import { withRedirects, type RouteRedirect } from './route-redirect.ts'
+import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
 import { compareRouteMatch, routeMatch, type RouteMatch } from './routes.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
@@ -25,6 +26,8 @@ export interface Route extends RouteMatch {
   owner: string
   /** The owner's access group (source ranges), checked by the frontend before the route is served. */
   access?: string
+  /** The owner's timeout-server and timeout-tunnel: looked up by the frontend, set by the Service's backend (render-timeouts.ts). */
+  timeouts?: RouteTimeouts
 }
 
 export interface HostConfig extends HostRedirects {
@@ -50,7 +53,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses)
+  const routes = withTimeouts(withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, settings)

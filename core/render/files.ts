@@ -21,6 +21,8 @@ export const FILES = {
   wwwMap: 'maps/www.map',
   locationExactMap: 'maps/location-exact.map',
   locationPrefixMap: 'maps/location-prefix.map',
+  timeoutExactMap: 'maps/timeout-exact.map',
+  timeoutPrefixMap: 'maps/timeout-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -39,6 +41,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.wwwMap, 32],
   [FILES.locationExactMap, 32],
   [FILES.locationPrefixMap, 32],
+  [FILES.timeoutExactMap, 32],
+  [FILES.timeoutPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -1,5 +1,6 @@
 import type { Backend, Server } from '../model/derive-backend.ts'
 import { lines } from './files.ts'
+import { SET_TIMEOUT_RULES } from './render-timeouts.ts'
 
 /** Where an unused slot points; it stays `disabled` (maintenance) until the runtime API fills it. */
 export const EMPTY_SLOT_ADDRESS = '127.0.0.1:1'
@@ -20,7 +21,7 @@ export function serverAddress(server: Server): string {
 
 export function renderBackend(backend: Backend): string {
   const slots = slotCount(backend.servers.length)
-  const rows = [`backend ${backend.name}`]
+  const rows = [`backend ${backend.name}`, ...SET_TIMEOUT_RULES]
   for (const line of backend.snippet ?? []) rows.push(`    ${line}`)
   for (let slot = 0; slot < slots; slot++) {
     const server = backend.servers[slot]

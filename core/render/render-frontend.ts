@@ -2,6 +2,7 @@ import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
+import { timeoutLookupRules } from './render-timeouts.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
 
 export interface FrontendOptions {
@@ -54,6 +55,7 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
+    ...timeoutLookupRules(set),
     // A route with source ranges names its access group after its backend (render-maps.ts).
     ...(accessGroups.length > 0
       ? [

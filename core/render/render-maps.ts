@@ -3,6 +3,8 @@ import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
+import { timeoutEntries } from './render-timeouts.ts'
+import { routeKeys } from './route-keys.ts'
 import { mapTarget } from './render-access.ts'
 
 export const HOST_MAPS = [
@@ -15,6 +17,8 @@ export const HOST_MAPS = [
   FILES.wwwMap,
   FILES.locationExactMap,
   FILES.locationPrefixMap,
+  FILES.timeoutExactMap,
+  FILES.timeoutPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -35,20 +39,11 @@ export function sortEntries(entries: Entry[]): Entry[] {
 export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
   if (!config) return entries
   const { host } = config
-  const exact = new Map<string, string>()
-  for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, routeTarget(route))
-  for (const route of config.routes) {
-    if (route.match !== 'Prefix') continue
-    if (route.path === '/') {
-      entries[FILES.prefixMap].push(mapEntry(`${host}/`, routeTarget(route)))
-      continue
-    }
-    if (!exact.has(host + route.path)) exact.set(host + route.path, routeTarget(route))
-    entries[FILES.prefixMap].push(mapEntry(`${host}${route.path}/`, routeTarget(route)))
-  }
-  for (const [key, backend] of exact) entries[FILES.exactMap].push(mapEntry(key, backend))
+  for (const [map, key, route] of routeKeys(host, config.routes))
+    entries[map === 'exact' ? FILES.exactMap : FILES.prefixMap].push(mapEntry(key, routeTarget(route)))
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

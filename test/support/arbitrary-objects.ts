@@ -76,9 +76,20 @@ const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'hapedge.io/force-ssl-redirect': 'true', 'haproxy.org/ssl-redirect-code': '302', 'hapedge.io/from-to-www-redirect': 'true' },
 ]
 
+/** Per-route timeouts, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout. */
+const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '5' },
+  { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '30', 'nginx.ingress.kubernetes.io/proxy-send-timeout': '30' },
+  { 'haproxy-ingress.github.io/timeout-server': '10s', 'haproxy-ingress.github.io/timeout-tunnel': '1h' },
+  { 'hapedge.io/timeout-tunnel': '30m' },
+]
+
 const arbitraryAnnotations = fc
-  .tuple(fc.constantFrom(...annotationSets), fc.constantFrom(...redirectAnnotationSets))
-  .map(([annotations, redirects]) => (annotations || redirects ? { ...annotations, ...redirects } : undefined))
+  .tuple(fc.constantFrom(...annotationSets), fc.constantFrom(...redirectAnnotationSets), fc.constantFrom(...timeoutAnnotationSets))
+  .map(([annotations, redirects, timeouts]) => (annotations || redirects || timeouts ? { ...annotations, ...redirects, ...timeouts } : undefined))
 
 const arbitraryIngress = fc
   .record({

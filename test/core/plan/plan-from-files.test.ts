@@ -8,6 +8,7 @@ import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { BACKEND_SNIPPET } from '../../../core/kube/service.ts'
 import { FILES } from '../../../core/render/files.ts'
+import { SET_TIMEOUT_RULES } from '../../../core/render/render-timeouts.ts'
 import { endpointSlice, service } from '../../support/objects.ts'
 
 const sortedServers = (plan: Plan) => [...plan.servers].sort((a, b) => `${a.backend}/${a.server}`.localeCompare(`${b.backend}/${b.server}`))
@@ -42,7 +43,9 @@ describe('the plan an agent finds by comparing files', () => {
       ...app(1).map((object) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })),
       withSnippet('http-response set-header X-Snippet yes'),
     ])
-    expect(cluster.files().get(FILES.backends)).toContain('backend default_app-1_80\n    http-response set-header X-Snippet yes\n    server s1 ')
+    expect(cluster.files().get(FILES.backends)).toContain(
+      ['backend default_app-1_80', ...SET_TIMEOUT_RULES, '    http-response set-header X-Snippet yes', '    server s1 '].join('\n'),
+    )
     const before = cluster.files()
     const scaled = cluster.apply([{ type: 'MODIFIED', object: endpointSlice('app-1', ['10.0.0.9']) as Record<string, unknown> }])
     expect(scaled.plan.reload).toBe(false)

@@ -3,12 +3,16 @@ import { collectAllGarbage } from '../../../core/garbage/collect-all-garbage.ts'
 import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { BACKEND_SNIPPET } from '../../../core/kube/service.ts'
+import { SET_TIMEOUT_RULES } from '../../../core/render/render-timeouts.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { ingress, service } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
+
+/** The start of app-1's backend section: its rules, then these lines. */
+const backendStart = (...rows: string[]) => ['backend default_app-1_80', ...SET_TIMEOUT_RULES, ...rows.map((row) => `    ${row}`)].join('\n')
 
 interface Patched {
   generation: number | null
@@ -84,7 +88,7 @@ describe('a cluster’s settings take effect when they change', () => {
       reasons: ["backend default_app-1_80's configuration snippet changed"],
     })
     expect(await files()).toEqual(fullRebuild(objects(), { snippets: 'allowed' }).files)
-    expect((await files()).get(FILES.backends)).toContain('backend default_app-1_80\n    http-response set-header X-Snippet yes\n    server s1 10.0.0.2:8080')
+    expect((await files()).get(FILES.backends)).toContain(backendStart('http-response set-header X-Snippet yes', 'server s1 10.0.0.2:8080'))
 
     expect(await patch({ snippets: 'forbidden' })).toMatchObject({ generation: 3, committed: true, reload: true })
     expect(await files()).toEqual(fullRebuild(objects(), {}).files)
@@ -104,7 +108,7 @@ describe('a cluster’s settings take effect when they change', () => {
     const files = await readGeneration(store, 'prod-eu', result.manifest, coldContext())
     expect(files).toEqual(fullRebuild(hostile, { snippets: 'allowed' }).files)
     expect([...files.values()].join('')).not.toMatch(/evil|9999|timeout server 1s/)
-    expect(files.get(FILES.backends)).toContain('backend default_app-1_80\n    server s1 10.0.0.2:8080')
+    expect(files.get(FILES.backends)).toContain(backendStart('server s1 10.0.0.2:8080'))
     expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toMatchObject({ snippets: 'allowed' })
   })
 
