@@ -1,5 +1,6 @@
 import type { AuthSecretType } from '../annotations/features.ts'
 import { readUsers, type User } from '../annotations/password-hashes.ts'
+import { readAnnotations } from '../annotations/read-annotations.ts'
 import { describeIssue } from '../issues.ts'
 import { decodeBase64 } from '../kube/auth-secret.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -65,9 +66,15 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   const read = readUsers(type, data)
   if ('error' in read) return refuse(`Secret ${key}: ${read.error}`)
   const object = describeIngress(ingress)
+  // The annotations that named the Secret and the realm, for the warnings (read again only here: an Ingress with basic authentication, once per Secret).
+  const { readFrom } = readAnnotations(ingress.metadata.annotations ?? {})
   const warnings: AnnotationWarning[] = []
   const warn = (user: string, reason: string) =>
-    warnings.push({ object, annotation: ANNOTATION, reason: `user ${JSON.stringify(user)} of Secret ${key} is left out: ${reason}` })
+    warnings.push({
+      object,
+      annotation: readFrom['auth-secret']?.[0] ?? ANNOTATION,
+      reason: `user ${JSON.stringify(user)} of Secret ${key} is left out: ${reason}`,
+    })
   for (const { user, reason } of read.refused) warn(user, SAFE_USER.test(user) ? reason : 'not a user name hapedge writes into the configuration')
   const users: User[] = []
   const named = new Set<string>()
@@ -88,7 +95,7 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   if (realm !== undefined && !SAFE_REALM.test(realm))
     warnings.push({
       object,
-      annotation: 'auth-realm',
+      annotation: readFrom['auth-realm']?.[0] ?? 'auth-realm',
       reason: `the realm holds a quote, a backslash or "$"; the 401 names the realm ${JSON.stringify(DEFAULT_REALM)}`,
     })
   const userlist = `auth_${key.replace('/', '_')}_${type}`

@@ -32,7 +32,7 @@ describe('basic authentication in the model', () => {
       '    http-request auth realm "Shop admins" if { var(txn.access) -m str default_admin } !{ http_auth(auth_default_users_auth-file) }',
     )
     expect(model.warnings).toEqual([
-      { object: 'Ingress default/admin', annotation: 'basic authentication', reason: expect.stringMatching(/"bob".*htpasswd -B/) },
+      { object: 'Ingress default/admin', annotation: 'nginx.ingress.kubernetes.io/auth-secret', reason: expect.stringMatching(/"bob".*htpasswd -B/) },
     ])
     expect(model.rejections).toEqual([])
   })
@@ -51,7 +51,7 @@ describe('basic authentication in the model', () => {
     const { files, model } = render(guarded({ 'nginx.ingress.kubernetes.io/auth-realm': 'a" if TRUE' }), users(`alice:${BCRYPT}\n`))
     expect(files.get(FILES.frontend)).toContain(`http-request auth realm "${DEFAULT_REALM}" if`)
     expect(files.get(FILES.frontend)).not.toContain('if TRUE')
-    expect(model.warnings).toEqual([expect.objectContaining({ annotation: 'auth-realm' })])
+    expect(model.warnings).toEqual([expect.objectContaining({ annotation: 'nginx.ingress.kubernetes.io/auth-realm' })])
   })
 
   it.each([
