@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import { backendName } from '../../core/model/backend-ref.ts'
 import { certificateFile, FILES } from '../../core/render/files.ts'
+import { SET_TIMEOUT_RULES } from '../../core/render/render-timeouts.ts'
 import { ALLOWED_SNIPPET_LINES } from '../support/allowed-snippet-lines.ts'
 import { makeCertificate, type Certificate } from '../support/certificates.ts'
 import { freePort } from '../support/free-port.ts'
@@ -252,10 +253,12 @@ describe('configuration snippets in HAProxy', () => {
     const rendered = await renderToDir(cluster(services, certificate), { snippets: 'allowed', httpBind: '127.0.0.1:1', httpsBind: '127.0.0.1:2' })
     const path = join(rendered.dir, FILES.backends)
     const clean = await readFile(path, 'utf8')
+    // Where the snippet goes in a backend: after the backend's own rules.
+    const start = ['backend default_api_80', ...SET_TIMEOUT_RULES, ''].join('\n')
     const inject = (snippet: string) =>
       clean.replace(
-        'backend default_api_80\n',
-        `backend default_api_80\n${snippet
+        start,
+        `${start}${snippet
           .split('\n')
           .map((line) => `    ${line.trim()}`)
           .join('\n')}\n`,
