@@ -8,6 +8,10 @@ import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
 import { endpointSlice, ingress } from '../../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../../support/temp-dir.ts'
 import { harness } from '../../functions/app/app-harness.ts'
+import { SET_TIMEOUT_RULES } from '../../../core/render/render-timeouts.ts'
+
+/** The first line of app-2's backend: after app-1's section (its name, its rules, its two server slots, a blank line). */
+const APP_2_LINE = 1 + SET_TIMEOUT_RULES.length + 2 + 1 + 1
 
 const put = (object: unknown) => ({ type: 'MODIFIED', object })
 
@@ -117,8 +121,7 @@ describe('what the agent says as it goes', () => {
     await agent.sync()
     said()
 
-    haproxy.refuse =
-      "[NOTICE]   (7) : haproxy version is 2.6\n[ALERT]    (7) : config : parsing [current/20-backends.cfg:5] : unknown keyword 'bogus'\n[ALERT]    (7) : config : Fatal errors found in configuration.\n"
+    haproxy.refuse = `[NOTICE]   (7) : haproxy version is 2.6\n[ALERT]    (7) : config : parsing [current/20-backends.cfg:${APP_2_LINE}] : unknown keyword 'bogus'\n[ALERT]    (7) : config : Fatal errors found in configuration.\n`
     await server.events('prod', token, app(2).map(put))
     await agent.sync('push')
     await agent.sync('poll')
