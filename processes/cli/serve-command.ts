@@ -56,7 +56,9 @@ async function serve(values: ServeValues): Promise<number> {
   const kept = location ? `clusters in ${s3Url(location)}${location.endpoint ? ` at ${location.endpoint}` : ''}` : `data in ${values.data ?? DEFAULT_DATA}`
   console.log(`hapedge serving on ${url} (${kept})`)
   // A token given in the environment is known to whoever gave it: printed, it would only reach the logs.
-  console.log(admin.source === 'HAPEDGE_ADMIN_TOKEN' ? 'admin token: from HAPEDGE_ADMIN_TOKEN (not printed)' : `admin token: ${admin.token} (from ${admin.source})`)
+  console.log(
+    admin.source === 'HAPEDGE_ADMIN_TOKEN' ? 'admin token: from HAPEDGE_ADMIN_TOKEN (not printed)' : `admin token: ${admin.token} (from ${admin.source})`,
+  )
   console.log(`fleet page: ${url}/fleet (sign in with the admin token)`)
   const fromStorage = sealing.source !== 'HAPEDGE_SECRET'
   console.log(
