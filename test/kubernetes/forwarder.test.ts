@@ -3,6 +3,7 @@ import { eventually } from '../support/eventually.ts'
 import { app } from '../support/contracts/cluster-apps.ts'
 import { authSecret, configMap, ingress, ingressClass, service } from '../support/objects.ts'
 import { fixtureSecret, startForwardHarness, type ForwardHarness } from './forward-harness.ts'
+import { watchedResources } from '../../processes/forwarder/watched-resources.ts'
 
 const names = (objects: { kind?: string; metadata?: { name?: string } }[], kind: string) =>
   objects.filter((object) => object.kind === kind).map((object) => object.metadata?.name)
@@ -141,7 +142,8 @@ describe('hapedge forward: the real forwarder between the API server double and 
     for (const object of app(1)) world.double.put(object)
     const forwarder = await world.startForwarder()
     await world.converged()
-    await eventually('six watches', () => world.double.openWatches().length === 6)
+    const watchCount = watchedResources({ namespace: 'hapedge', name: 'hapedge' }).length
+    await eventually('every watch', () => world.double.openWatches().length === watchCount)
     const listsBefore = world.double.requests.filter((request) => request.method === 'GET' && !request.query.watch).length
     // A write no watch sees moves the resourceVersion on; only a bookmark tells each watch it may resume from there.
     world.double.put({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unwatched', namespace: 'default' } })
@@ -152,9 +154,9 @@ describe('hapedge forward: the real forwarder between the API server double and 
     world.double.dropWatches()
     // Made while no watch is open: the resumed watches replay it from their resourceVersion.
     for (const object of app(2)) world.double.put(object)
-    await eventually('six watches again', () => world.double.openWatches().length === 6)
+    await eventually('every watch again', () => world.double.openWatches().length === watchCount)
     await world.converged()
-    const resumed = world.double.requests.filter((request) => request.query.watch === 'true').slice(-6)
+    const resumed = world.double.requests.filter((request) => request.query.watch === 'true').slice(-watchCount)
     expect(resumed.every((request) => request.query.resourceVersion === lastSeen)).toBe(true)
     expect(world.double.requests.filter((request) => request.method === 'GET' && !request.query.watch)).toHaveLength(listsBefore)
     expect(world.received.filter((write) => write.method === 'PUT')).toHaveLength(1)
