@@ -4,6 +4,7 @@ import type { HostConfig } from '../model/derive-host.ts'
 import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
 import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
+import { routeValueEntries } from './route-keys.ts'
 
 /**
  * The redirects and HSTS. Every value a user writes (a code, a target, a path, a max-age) is a map
@@ -52,19 +53,11 @@ export function* redirectEntries(config: HostConfig): Iterable<[RedirectMap, str
   if (config.appRoot !== undefined && config.routes.length > 0) yield [FILES.appRootMap, `${host}/`, config.appRoot]
   const other = config.fromToWww && config.routes.length > 0 ? otherWwwName(host) : undefined
   if (other) yield [FILES.wwwMap, other, host]
-  if (!config.routes.some((route) => route.redirect)) return
-  // The route that answers a request is its exact key's, else its longest prefix's (render-maps.ts):
-  // the location maps hold those keys for the routes that redirect, so when the route maps pick a
-  // redirecting route, the same lookups in these pick its redirect.
-  const exact = new Map<string, HostConfig['routes'][number]>()
-  for (const route of config.routes) if (route.match === 'Exact') exact.set(host + route.path, route)
-  for (const route of config.routes) {
-    if (route.match !== 'Prefix') continue
-    if (route.path !== '/' && !exact.has(host + route.path)) exact.set(host + route.path, route)
-    if (route.redirect) yield [FILES.locationPrefixMap, route.path === '/' ? `${host}/` : `${host}${route.path}/`, locationValue(route.redirect)]
-  }
-  for (const [key, route] of exact) if (route.redirect) yield [FILES.locationExactMap, key, locationValue(route.redirect)]
+  yield* routeValueEntries(host, config.routes, LOCATION_MAPS, (route) => route.redirect && locationValue(route.redirect))
 }
+
+/** Where a redirecting route's code and target are found: once the route maps picked a route that redirects, the same lookups in these pick its redirect. */
+const LOCATION_MAPS = { exact: FILES.locationExactMap, prefix: FILES.locationPrefixMap } as const
 
 function locationValue({ code, url }: { code: number; url: string }): string {
   return `${code}${CODE_SEPARATOR}${url}`

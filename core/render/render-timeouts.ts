@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import type { RouteTimeouts } from '../model/route-timeouts.ts'
 import { FILES } from './files.ts'
-import { routeKeys } from './route-keys.ts'
+import { routeValueEntries } from './route-keys.ts'
 
 /**
  * Per-route timeouts (timeout-server, timeout-tunnel): map values HAProxy reads at request time
@@ -18,13 +18,13 @@ const SEPARATOR = '|'
  * routes (route-keys.ts). When one route has timeouts every route of the host has an entry (`|`
  * when it has none), so the longest-prefix lookup never falls through to another route's timeouts.
  */
-export function* timeoutEntries(config: HostConfig): Iterable<[TimeoutMap, string, string]> {
-  if (!config.routes.some((route) => route.timeouts)) return
-  for (const [map, key, route] of routeKeys(config.host, config.routes))
-    yield [map === 'exact' ? FILES.timeoutExactMap : FILES.timeoutPrefixMap, key, timeoutValue(route.timeouts)]
+export function timeoutEntries(config: HostConfig): Iterable<[TimeoutMap, string, string]> {
+  return routeValueEntries(config.host, config.routes, TIMEOUT_MAPS, (route) => route.timeouts && timeoutValue(route.timeouts), SEPARATOR)
 }
 
-function timeoutValue(timeouts: RouteTimeouts = {}): string {
+const TIMEOUT_MAPS = { exact: FILES.timeoutExactMap, prefix: FILES.timeoutPrefixMap } as const
+
+function timeoutValue(timeouts: RouteTimeouts): string {
   return `${timeouts.server ?? ''}${SEPARATOR}${timeouts.tunnel ?? ''}`
 }
 

@@ -20,3 +20,31 @@ export function* routeKeys<R extends RouteMatch>(host: string, routes: readonly 
   }
   for (const [key, route] of exact) yield ['exact', key, route]
 }
+
+/** The exact and the prefix map a per-route value is kept in, looked up with the same keys as the route maps. */
+export interface RouteValueMaps<M extends string> {
+  exact: M
+  prefix: M
+}
+
+/**
+ * Per-route values (a redirect, timeouts, …) as `[map, key, value]` entries keyed as the route
+ * maps key the routes (routeKeys), for the routes `valueOf` gives a value. With `fallback`, when
+ * any route of the host has a value every route gets an entry (the fallback when it has none), so
+ * the longest-prefix lookup never falls through to another route's value; without it, only the
+ * routes with a value have entries (for values looked up only when the route maps already picked
+ * such a route, as a redirect is).
+ */
+export function* routeValueEntries<R extends RouteMatch, M extends string>(
+  host: string,
+  routes: readonly R[],
+  maps: RouteValueMaps<M>,
+  valueOf: (route: R) => string | undefined,
+  fallback?: string,
+): Iterable<[M, string, string]> {
+  if (!routes.some((route) => valueOf(route) !== undefined)) return
+  for (const [map, key, route] of routeKeys(host, routes)) {
+    const value = valueOf(route) ?? fallback
+    if (value !== undefined) yield [maps[map], key, value]
+  }
+}
