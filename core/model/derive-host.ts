@@ -56,7 +56,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const routes = withTimeouts(withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
-  const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, settings)
+  const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
   return { config: { host, routes, tlsSecret: tls?.secret, ...redirects }, rejections }
 }
 

@@ -1,6 +1,8 @@
 import type { Features } from '../annotations/features.ts'
 import type { Ingress } from '../kube/ingress.ts'
+import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
+import { ingressRefusal } from './ingress-refusal.ts'
 import type { Settings } from './settings.ts'
 import { otherWwwName } from './www-name.ts'
 
@@ -34,7 +36,7 @@ export interface HostRedirects {
  * A host's redirects and HSTS. The Ingress whose certificate the host serves decides what concerns
  * HTTPS (ssl-redirect, its code, HSTS); the first Ingress (in precedence order) with rules for the
  * host that sets force-ssl-redirect, app-root or from-to-www-redirect decides those, as ingress-nginx
- * renders them per server (a refused Ingress decides none of those). `ingresses` are the host's served
+ * renders them per server (a refused Ingress, for its annotations or for want of its users, decides none of those). `ingresses` are the host's served
  * Ingresses in precedence order; a host without routes redirects nothing.
  */
 export function hostRedirects(
@@ -42,10 +44,11 @@ export function hostRedirects(
   ingresses: readonly Ingress[],
   tlsOwner: Ingress | undefined,
   hasRoutes: boolean,
+  state: ClusterState,
   settings: Settings,
 ): HostRedirects {
   const withRules = ingresses.filter(
-    (ingress) => ingressAnnotations(ingress).refusal === undefined && ingress.spec.rules?.some((rule) => (rule.host ?? '') === host && rule.http),
+    (ingress) => ingress.spec.rules?.some((rule) => (rule.host ?? '') === host && rule.http) && ingressRefusal(ingress, state) === undefined,
   )
   const first = <F extends keyof Features>(feature: F) => {
     for (const ingress of withRules) {

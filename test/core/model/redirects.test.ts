@@ -5,7 +5,7 @@ import { otherWwwName } from '../../../core/model/www-name.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
-import { endpointSlice, ingress, service, tlsSecret } from '../../support/objects.ts'
+import { authSecret, endpointSlice, ingress, service, tlsSecret } from '../../support/objects.ts'
 
 /** The redirects and HSTS in the model and the maps: who decides per host, what a route that redirects uses, and what a change costs. */
 
@@ -101,6 +101,26 @@ describe('redirects and HSTS', () => {
       ingress({ name: 'any', annotations: { 'hapedge.io/force-ssl-redirect': 'true' }, rules: [{ paths: [{ service: 'web' }] }] }),
     ])
     expect(files.get(FILES.redirectMap)).toBe('/ 308\n')
+  })
+
+  it('an Ingress refused for want of its Secret of users decides no redirect of its host until the Secret comes, and then as a full rebuild does', () => {
+    const guarded = web({
+      'hapedge.io/app-root': '/admin',
+      'hapedge.io/from-to-www-redirect': 'true',
+      'hapedge.io/force-ssl-redirect': 'true',
+      'nginx.ingress.kubernetes.io/auth-type': 'basic',
+      'nginx.ingress.kubernetes.io/auth-secret': 'users',
+    })
+    const users = authSecret('users', { auth: 'alice:$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a\n' })
+    const cluster = new LiveCluster({})
+    cluster.apply([added(guarded)])
+    expect(cluster.files().get(FILES.appRootMap)).toBe('')
+    expect(cluster.files().get(FILES.wwwMap)).toBe('')
+    expect(cluster.files().get(FILES.redirectMap)).toBe('')
+    cluster.apply([added(users)])
+    const rebuilt = fullRebuild([guarded, users]).files
+    expect(cluster.files().get(FILES.appRootMap)).toBe(`${HOST}/ /admin\n`)
+    for (const map of [FILES.appRootMap, FILES.wwwMap, FILES.redirectMap]) expect(cluster.files().get(map), map).toBe(rebuilt.get(map))
   })
 
   it('a changed target, code, max-age or app-root is a map edit, without a reload', () => {
