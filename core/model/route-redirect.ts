@@ -1,7 +1,7 @@
 import type { Ingress } from '../kube/ingress.ts'
 import { REDIRECT_BACKEND } from './backend-ref.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { describeIngress } from './ingress-order.ts'
+import { type OwnedRoute, withOwnerValues } from './owner-values.ts'
 
 /** A route answered with a redirect instead of being served: the status code and the Location. */
 export interface RouteRedirect {
@@ -23,27 +23,17 @@ export function routeRedirectOf(ingress: Ingress): RouteRedirect | undefined {
   return undefined
 }
 
-interface RedirectableRoute {
-  owner: string
+interface RedirectableRoute extends OwnedRoute {
   backendName: string
-  refused?: true
   redirect?: RouteRedirect
 }
 
 /**
  * The routes of Ingresses that redirect, pointed at REDIRECT_BACKEND with their redirect (a
- * refused route stays refused). The rest are returned as they are: a redirect is rare, so only its
- * routes are copied.
+ * refused route stays refused).
  */
 export function withRedirects<R extends RedirectableRoute>(routes: R[], ingresses: readonly Ingress[]): R[] {
-  const byOwner = new Map<string, RouteRedirect>()
-  for (const ingress of ingresses) {
-    const redirect = routeRedirectOf(ingress)
-    if (redirect) byOwner.set(describeIngress(ingress), redirect)
-  }
-  if (byOwner.size === 0) return routes
-  return routes.map((route) => {
-    const redirect = route.refused ? undefined : byOwner.get(route.owner)
-    return redirect ? { ...route, backendName: REDIRECT_BACKEND, redirect } : route
-  })
+  return withOwnerValues(routes, ingresses, routeRedirectOf, (route, redirect) =>
+    route.refused ? route : { ...route, backendName: REDIRECT_BACKEND, redirect },
+  )
 }

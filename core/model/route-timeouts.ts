@@ -1,6 +1,6 @@
 import type { Ingress } from '../kube/ingress.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { describeIngress } from './ingress-order.ts'
+import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
 
 /**
  * The timeouts an Ingress sets for its routes, in milliseconds: HAProxy's `timeout server` and
@@ -21,26 +21,11 @@ export function routeTimeoutsOf(ingress: Ingress): RouteTimeouts | undefined {
   return server === undefined ? { tunnel } : tunnel === undefined ? { server } : { server, tunnel }
 }
 
-interface TimedRoute {
-  owner: string
-  refused?: true
-  redirect?: unknown
+interface TimedRoute extends OwnedRoute {
   timeouts?: RouteTimeouts
 }
 
-/**
- * The routes of Ingresses that set timeouts, with them (a refused or redirected route reaches no
- * Service, so it has none). The rest are returned as they are: only those routes are copied.
- */
+/** The routes of Ingresses that set timeouts, with them (a refused or redirected route reaches no Service, so it has none). */
 export function withTimeouts<R extends TimedRoute>(routes: R[], ingresses: readonly Ingress[]): R[] {
-  const byOwner = new Map<string, RouteTimeouts>()
-  for (const ingress of ingresses) {
-    const timeouts = routeTimeoutsOf(ingress)
-    if (timeouts) byOwner.set(describeIngress(ingress), timeouts)
-  }
-  if (byOwner.size === 0) return routes
-  return routes.map((route) => {
-    const timeouts = route.refused || route.redirect ? undefined : byOwner.get(route.owner)
-    return timeouts ? { ...route, timeouts } : route
-  })
+  return withOwnerValues(routes, ingresses, routeTimeoutsOf, (route, timeouts) => (reachesService(route) ? { ...route, timeouts } : route))
 }

@@ -1,0 +1,36 @@
+import type { Ingress } from '../kube/ingress.ts'
+import { describeIngress } from './ingress-order.ts'
+
+/** A route as the per-Ingress settings see it: the Ingress that owns it, and whether it reaches a Service at all. */
+export interface OwnedRoute {
+  owner: string
+  refused?: true
+  redirect?: unknown
+}
+
+/**
+ * The routes with what their owner's annotations set for them (a redirect, timeouts, backend
+ * settings …): `valueOf` reads it from an Ingress, `apply` gives the route that carries it. Routes
+ * whose owner sets nothing, and those `apply` leaves alone, are returned as they are: such
+ * annotations are rare, so only their routes are copied.
+ */
+export function withOwnerValues<R extends OwnedRoute, V>(
+  routes: R[],
+  ingresses: readonly Ingress[],
+  valueOf: (ingress: Ingress) => V | undefined,
+  apply: (route: R, value: V) => R,
+): R[] {
+  const byOwner = new Map<string, V>()
+  for (const ingress of ingresses) {
+    const value = valueOf(ingress)
+    if (value !== undefined) byOwner.set(describeIngress(ingress), value)
+  }
+  if (byOwner.size === 0) return routes
+  return routes.map((route) => {
+    const value = byOwner.get(route.owner)
+    return value === undefined ? route : apply(route, value)
+  })
+}
+
+/** Whether a route reaches its Service: not refused (503) and not answered by a redirect. */
+export const reachesService = (route: OwnedRoute) => !route.refused && !route.redirect
