@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { USERLISTS_FILE } from '../../../core/render/render-auth.ts'
-import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { authSecret, ingress } from '../../support/objects.ts'
+import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before basic authentication was honoured, when an Ingress asking for it was refused and its Secret never read. */
 const BEFORE_BASIC_AUTH = 6
@@ -23,19 +22,11 @@ describe('a snapshot written before basic authentication was honoured', () => {
     // The previous version refused the Ingress, as it refuses one asking for external authentication, and kept no index of it.
     const refused = new LiveCluster()
     refused.apply([...app(1), office({ 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' })].map(added))
-    const objectKey = treeKey(TABLE.object, 'Ingress/default/office')
-    const settingsKey = treeKey(TABLE.settings, CLUSTER_WIDE)
-    const edits = new Map<string, string | undefined>([
-      [objectKey, fresh.current.snapshot.get(objectKey)],
-      [settingsKey, JSON.stringify({ ...JSON.parse(refused.current.snapshot.get(settingsKey)!), layout: BEFORE_BASIC_AUTH })],
-    ])
-    const old = { snapshot: refused.current.snapshot.edit(edits).tree, manifest: refused.current.manifest }
+    const old = olderSnapshot(refused, fresh, { layout: BEFORE_BASIC_AUTH, objects: ['Ingress/default/office'] })
     expect(new SnapshotReader(old.snapshot).rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/office'])
 
     // The forwarder sends the Secret of users at its first resync after the upgrade.
-    const next = new IncrementalCluster(old, {}, refused.context).apply([added(users)]).finish()
-    expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
-    expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
+    const next = writeAfterUpgrade(old, refused, fresh, [added(users)])
     expect(next.plan.maps).toContainEqual({ map: FILES.prefixMap, key: 'office.example.com/', value: 'default_app-1_80:default_office' })
     expect(fresh.files().get(USERLISTS_FILE)).toContain('userlist auth_default_users_auth-file')
     expect(new SnapshotReader(next.snapshot).rejections()).toEqual([])

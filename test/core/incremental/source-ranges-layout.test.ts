@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { aclFile } from '../../../core/render/render-access.ts'
-import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../support/objects.ts'
+import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before source ranges were honoured, when an Ingress with a list was refused (its routes answered 503). */
 const BEFORE_SOURCE_RANGES = 4
@@ -22,18 +21,10 @@ describe('a snapshot written before source ranges were honoured', () => {
     // The previous version refused the Ingress, as it refuses one asking for external authentication.
     const refused = new LiveCluster()
     refused.apply([...app(1), listed({ 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' })].map(added))
-    const objectKey = treeKey(TABLE.object, 'Ingress/default/office')
-    const settingsKey = treeKey(TABLE.settings, CLUSTER_WIDE)
-    const edits = new Map<string, string | undefined>([
-      [objectKey, fresh.current.snapshot.get(objectKey)],
-      [settingsKey, JSON.stringify({ ...JSON.parse(refused.current.snapshot.get(settingsKey)!), layout: BEFORE_SOURCE_RANGES })],
-    ])
-    const old = { snapshot: refused.current.snapshot.edit(edits).tree, manifest: refused.current.manifest }
+    const old = olderSnapshot(refused, fresh, { layout: BEFORE_SOURCE_RANGES, objects: ['Ingress/default/office'] })
     expect(new SnapshotReader(old.snapshot).rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/office'])
 
-    const next = new IncrementalCluster(old, {}, refused.context).apply([]).finish()
-    expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
-    expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
+    const next = writeAfterUpgrade(old, refused, fresh)
     expect(next.plan.maps).toContainEqual({ map: FILES.prefixMap, key: 'office.example.com/', value: 'default_app-1_80:default_office' })
     expect(next.plan.reasons).toContain('Ingress default/office gained source ranges: the frontend has rules for them')
     expect(fresh.files().get(aclFile('default_office', 'allow'))).toBe('10.0.0.0/8\n')

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { IncrementalCluster } from '../../../core/incremental/incremental-cluster.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { FILES } from '../../../core/render/files.ts'
-import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../support/objects.ts'
+import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before per-route timeouts were rendered: their annotations were read, warned "not yet honoured", and their maps did not exist. */
 const BEFORE_TIMEOUTS = 7
@@ -21,20 +20,8 @@ describe('a snapshot written before per-route timeouts were rendered', () => {
     // The previous version served the Ingress with the default timeouts, and its generation had none of the new maps.
     const older = new LiveCluster()
     older.apply([...app(1), patient({})].map(added))
-    const objectKey = treeKey(TABLE.object, 'Ingress/default/patient')
-    const settingsKey = treeKey(TABLE.settings, CLUSTER_WIDE)
-    const snapshot = older.current.snapshot.edit(
-      new Map([
-        [objectKey, fresh.current.snapshot.get(objectKey)],
-        [settingsKey, JSON.stringify({ ...JSON.parse(older.current.snapshot.get(settingsKey)!), layout: BEFORE_TIMEOUTS })],
-      ]),
-    ).tree
-    const manifest = older.current.manifest.edit(new Map(NEW_MAPS.map((path) => [path, undefined]))).tree
-    expect(NEW_MAPS.filter((path) => manifest.get(path) !== undefined)).toEqual([])
-
-    const next = new IncrementalCluster({ snapshot, manifest }, {}, older.context).apply([]).finish()
-    expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
-    expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
+    const old = olderSnapshot(older, fresh, { layout: BEFORE_TIMEOUTS, objects: ['Ingress/default/patient'], missingFiles: NEW_MAPS })
+    writeAfterUpgrade(old, older, fresh)
     expect(fresh.files().get(FILES.timeoutPrefixMap)).toBe('patient.example.com/ 300000|3600000\n')
     expect(fresh.files().get(FILES.timeoutExactMap)).toBe('')
   })
