@@ -1,4 +1,5 @@
-import { pinSummary, type PinSummary } from '../reading/head.ts'
+import { pinSummary, workingState, type PinSummary } from '../reading/head.ts'
+import { readHead } from '../reading/read-head.ts'
 import { commitEvents, type CommitContext, type Committed } from '../commit/commit-events.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
@@ -47,8 +48,8 @@ export interface IngestResult {
 
 /**
  * Commits a request's events, in chunks of at most `chunk` so that memory stays bounded
- * whatever the batch (each chunk is a consistent generation), and reports on the objects the
- * request named.
+ * whatever the batch (each chunk is a consistent generation), or in one go when they fill the
+ * cluster (fillsCluster), and reports on the objects the request named.
  */
 export async function ingest(ctx: CommitContext, received: readonly WatchEvent[], chunk = 2000): Promise<IngestResult> {
   const pause = ctx.pause ?? yieldToEventLoop
@@ -68,10 +69,11 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   }
   let last: Committed | undefined
   const files = new Set<string>()
-  for (let start = 0; start < events.length || !last; start += chunk) {
+  const size = events.length > chunk && (await fillsCluster(ctx, events)) ? events.length : chunk
+  for (let start = 0; start < events.length || !last; start += size) {
     // Between two chunks: the next one's computation would otherwise begin in the last one's final continuation.
     if (last) await pause()
-    last = await commitEvents(ctx, events.slice(start, start + chunk))
+    last = await commitEvents(ctx, events.slice(start, start + size))
     const { applied } = last
     if (!applied) continue
     result.stale += applied.stale
@@ -95,6 +97,18 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
     result.ignored = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
   }
   return result
+}
+
+/**
+ * Whether the events fill a cluster rather than change it: it has no snapshot yet, or one of
+ * fewer entries than there are events (a first resync, or one that replaces nearly everything).
+ * Those commit in one go: in chunks, each commit rewrote most of the nodes the one before wrote
+ * (16 commits at 20,000 Ingresses, each writing thousands of nodes) for a state no one reads.
+ * Events that fill a cluster are a request's, already in memory; its commit computes in slices.
+ */
+async function fillsCluster(ctx: CommitContext, events: readonly WatchEvent[]): Promise<boolean> {
+  const current = await readHead(ctx.store, clusterKeys(ctx.cluster))
+  return !current || workingState(current.head).snapshot.count < events.length
 }
 
 /**
