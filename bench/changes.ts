@@ -3,8 +3,11 @@ import { endpointSlice, service, tlsSecret } from '../test/support/objects.ts'
 import type { Random } from './random.ts'
 import { certificates, endpoints, INGRESSES_PER_NAMESPACE, SERVICES_PER_NAMESPACE, syntheticIngress, type KubeObjectLiteral } from './synthetic-cluster.ts'
 
-export const CHANGE_KINDS = ['ingress-add', 'ingress-path', 'ingress-delete', 'endpoints-scale', 'service-port', 'secret-rotate'] as const
+export const CHANGE_KINDS = ['ingress-add', 'ingress-path', 'ingress-delete', 'endpoints-scale', 'service-port', 'secret-rotate', 'annotation-value'] as const
 export type ChangeKind = (typeof CHANGE_KINDS)[number]
+
+/** The annotation whose value the `annotation-value` change sets: ingress-nginx's read timeout, kept in the timeout maps. */
+const ANNOTATION_VALUE_KEY = 'nginx.ingress.kubernetes.io/proxy-read-timeout'
 
 /** The live objects of a benchmark cluster, and the next change of each kind as watch events. */
 export class ChangeSource {
@@ -55,6 +58,12 @@ export class ChangeSource {
         const current = this.live.get(`Service/${namespace}/svc-${s}`) as unknown as { spec: { ports: { port: number }[] } }
         const port = current.spec.ports[0]!.port === 80 ? 81 : 80
         return [this.put(service(`svc-${s}`, [{ port, name: 'http' }], namespace))]
+      }
+      case 'annotation-value': {
+        // The value of an honoured annotation read at request time (a per-route map value): what issue 20 wants applied without a reload.
+        const ingress = this.pickIngress()
+        const annotations = { ...ingress.metadata.annotations, [ANNOTATION_VALUE_KEY]: String(random.int(5, 600)) }
+        return [this.put({ ...ingress, metadata: { ...ingress.metadata, annotations } })]
       }
       case 'secret-rotate': {
         const secrets = [...this.live.values()].filter((object) => object.kind === 'Secret')

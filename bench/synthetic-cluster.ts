@@ -13,7 +13,7 @@ export const INGRESSES_PER_NAMESPACE = 40
 export const SERVICES_PER_NAMESPACE = 10
 const PATHS = ['/', '/api', '/api/v1', '/static', '/assets', '/login', '/admin', '/graphql', '/health', '/docs']
 
-export type KubeObjectLiteral = { kind: string; metadata: { name: string; namespace?: string } } & Record<string, unknown>
+export type KubeObjectLiteral = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> } } & Record<string, unknown>
 
 /**
  * A cluster with the shape of real ones: about 1.2 hosts and 1–5 paths per Ingress, Services
