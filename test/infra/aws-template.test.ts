@@ -64,7 +64,8 @@ function deployedValue(value: unknown): string {
   throw new Error(`no stand-in for ${JSON.stringify(value)}`)
 }
 
-describe(`infra/${TEMPLATE}`, () => {
+// Importing a function's entry compiles most of functions/ and core/: seconds while other suites load the machine.
+describe(`infra/${TEMPLATE}`, { timeout: 60_000 }, () => {
   it('is an AWS SAM template', () => {
     expect(template).toMatchObject({ AWSTemplateFormatVersion: '2010-09-09', Transform: 'AWS::Serverless-2016-10-31' })
   })

@@ -60,7 +60,7 @@ describe('every pod under infra/cluster/', () => {
   })
 
   it.each(pods.map((pod) => [pod.key, pod] as const))('%s takes the cluster token from the Secret the operator creates', (_key, { spec }) => {
-    for (const container of containersOf(spec).filter(({ image }) => image.startsWith('ghcr.io/hapedge/'))) {
+    for (const container of containersOf(spec).filter(({ command }) => command?.[0] === 'hapedge')) {
       expect(
         container.env?.find(({ name }) => name === 'HAPEDGE_TOKEN'),
         container.name,
