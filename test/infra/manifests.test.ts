@@ -8,6 +8,7 @@ const NOT_OBJECTS = [
   /^audit\//, // the API server's own files (audit-files.test.ts)
   /^platform\//, // the functions' deployments (aws-template.test.ts)
   /(^|\/)kustomization\.yaml$/, // Kustomize's, checked below
+  /^helm\//, // a Helm chart's templates, rendered and checked by helm-chart.test.ts
 ]
 
 const manifestFiles = infraYamlFiles().filter((path) => !NOT_OBJECTS.some((pattern) => pattern.test(path)))
