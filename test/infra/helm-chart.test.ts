@@ -5,6 +5,7 @@ import { parse } from 'yaml'
 import { agentCommand } from '../../processes/cli/agent-command.ts'
 import { parseFlags } from '../../processes/cli/flags.ts'
 import { forwardCommand } from '../../processes/cli/forward-command.ts'
+import { gcCommand } from '../../processes/cli/gc-command.ts'
 import { serveCommand } from '../../processes/cli/serve-command.ts'
 import { CHART, ensureChartTools, helmLint, helmTemplate, kustomizeBuild } from './chart-tools.ts'
 import { HAPEDGE_IMAGE, packageJson } from './hapedge-image.ts'
@@ -111,6 +112,7 @@ describe('the Helm chart in another namespace and with other values', { timeout:
     const rendered = helmTemplate({ namespace, set: { ...SERVE_ONLY, ...MINIO } })
     expect(await schemaProblems(rendered)).toEqual([])
     expect(rendered.map((object) => `${object.kind}/${object.metadata.name}`).sort()).toEqual([
+      'CronJob/hapedge-gc',
       'Deployment/hapedge-serve',
       'PodDisruptionBudget/hapedge-serve',
       'Service/hapedge-serve',
@@ -131,6 +133,15 @@ describe('the Helm chart in another namespace and with other values', { timeout:
     expect(fromSecret('HAPEDGE_ADMIN_TOKEN')).toEqual({ name: 'hapedge-serve', key: 'HAPEDGE_ADMIN_TOKEN' })
     expect(fromSecret('HAPEDGE_SECRET')).toEqual({ name: 'hapedge-serve', key: 'HAPEDGE_SECRET' })
     expect(serve.env?.find(({ name }) => name === 'AWS_REGION')?.value).toBeTruthy()
+    // hapedge gc, on a schedule, on the same bucket with the same settings and secret, and no admin token.
+    const cronJob = rendered.find(({ kind }) => kind === 'CronJob')!
+    const [gc] = cronJob.spec.jobTemplate.spec.template.spec.containers as [Container]
+    const [gcName, ...gcArgs] = expandedArgs(gc, rendered)
+    expect(gcName).toBe('gc')
+    const gcFlags = parseFlags(gcCommand.flags, gcArgs, Object.fromEntries(environmentOf(gc, rendered)))
+    for (const flag of ['store', 's3-endpoint', 's3-force-path-style'] as const) expect(gcFlags[flag], flag).toEqual(flags[flag])
+    expect(gc.env).toEqual(serve.env?.filter(({ name }) => name !== 'HAPEDGE_ADMIN_TOKEN'))
+    expect(cronJob.spec.jobTemplate.spec.template.spec.securityContext).toEqual(podTemplates(rendered)[0]!.spec.securityContext)
     const service = rendered.find(({ kind }) => kind === 'Service')!
     expect(Object.entries(service.spec.selector).every(([key, value]) => labels[key] === value)).toBe(true)
     expect(service.spec.ports.map(({ targetPort }: { targetPort: string }) => targetPort)).toEqual(['http'])

@@ -45,3 +45,37 @@ env:
         name: {{ .Values.clusterToken.secretName }}
         key: {{ .Values.clusterToken.key }}
 {{- end }}
+
+{{/* Where `hapedge serve` and `hapedge gc` keep clusters: the bucket, and how to reach it. */}}
+{{- define "hapedge.storeArgs" -}}
+- --store={{ required "serve.store: s3://BUCKET[/PREFIX]" .Values.serve.store }}
+{{- with .Values.serve.s3.endpoint }}
+- --s3-endpoint={{ . }}
+{{- end }}
+{{- if .Values.serve.s3.forcePathStyle }}
+- --s3-force-path-style
+{{- end }}
+{{- end }}
+
+{{/* The bucket's region and credentials, and the deployment secret that seals content, from Secrets where given. */}}
+{{- define "hapedge.storeEnv" -}}
+{{- $s3 := .Values.serve.s3 -}}
+- name: AWS_REGION
+  value: {{ required "serve.s3.region: the bucket's region (any, us-east-1 say, for most S3-compatible servers)" $s3.region | quote }}
+{{- with $s3.credentialsSecret }}
+{{- range list "AWS_ACCESS_KEY_ID" "AWS_SECRET_ACCESS_KEY" }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $s3.credentialsSecret }}
+      key: {{ . }}
+{{- end }}
+{{- end }}
+{{- with .Values.serve.tokensSecret }}
+- name: HAPEDGE_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: HAPEDGE_SECRET
+{{- end }}
+{{- end }}
