@@ -17,6 +17,9 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...REDIRECT_FEATURES,
   'timeout-server',
   'timeout-tunnel',
+  'rewrite-target',
+  'use-regex',
+  'x-forwarded-prefix',
 ])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -97,7 +97,9 @@ const ingressNginx: Spelling[] = [
   nginx('temporal-redirect-code', 'temporal-redirect-code', 'annotations-risk.md (Redirect)', { schema: statusCode(REDIRECT_CODES) }),
   nginx('from-to-www-redirect', 'from-to-www-redirect', '#redirect-fromto-www', { schema: BOOLEAN }),
   nginx('app-root', 'app-root', '#rewrite', { schema: absolutePath }),
-  nginx('rewrite-target', 'rewrite-target', '#rewrite', { schema: rewriteTarget }),
+  // "if the rewrite-target annotation is used on any Ingress for a given host, then the case insensitive regular expression
+  // location modifier will be enforced" (ingress-path-matching.md): hapedge reads that Ingress's own paths as regular expressions.
+  nginx('rewrite-target', 'rewrite-target', '#rewrite', { schema: rewriteTarget, implies: () => ({ 'use-regex': 'case-insensitive' as const }) }),
   // "the case insensitive regular expression location modifier will be enforced" (#use-regex).
   nginx('use-regex', 'use-regex', '#use-regex', { schema: BOOLEAN.transform((on) => (on ? 'case-insensitive' : 'off') as 'case-insensitive' | 'off') }),
   nginx('x-forwarded-prefix', 'x-forwarded-prefix', '#x-forwarded-prefix-header', { schema: absolutePath }),

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { dnsLabel, hostname, httpPath, objectName, portName, portNumber } from './fields.ts'
+import { readAnnotations } from '../annotations/read-annotations.ts'
+import { readsRegexPaths } from '../annotations/regex-paths.ts'
+import { dnsLabel, hostname, httpPath, isHttpPath, objectName, portName, portNumber } from './fields.ts'
 import { LEGACY_CLASS_ANNOTATION } from './annotations.ts'
 import { namespacedMetadata } from './metadata.ts'
 
@@ -21,9 +23,20 @@ export const ingressBackend = z
 
 export const pathType = z.enum(['Exact', 'Prefix', 'ImplementationSpecific'])
 
+/**
+ * A path as written: an HTTP path (httpPath), or, only on an Ingress that reads its paths as
+ * regular expressions (use-regex), printable text the engine reads or refuses (path-pattern.ts).
+ * The Ingress's own check tells which; the text never reaches the configuration as written.
+ */
+const writtenPath = z
+  .string()
+  .max(1024, 'must be at most 1024 characters')
+  .refine((path) => path.startsWith('/') || path.startsWith('^/'), { message: 'must be an absolute path starting with "/"' })
+  .refine((path) => /^[\x21-\x7e]*$/.test(path), { message: 'may contain only printable ASCII characters, without whitespace' })
+
 export const httpIngressPath = z
   .object({
-    path: httpPath.optional(),
+    path: writtenPath.optional(),
     pathType,
     backend: ingressBackend,
   })
@@ -48,18 +61,32 @@ export const ingressTls = z.object({
   secretName: objectName.optional(),
 })
 
-export const ingress = z.object({
-  apiVersion: z.literal('networking.k8s.io/v1'),
-  kind: z.literal('Ingress'),
-  // Annotations are read by the engine (core/model/ingress-annotations.ts): what it does not honour is a warning, not a malformed Ingress.
-  metadata: namespacedMetadata,
-  spec: z.object({
-    ingressClassName: z.string().max(253).optional(),
-    defaultBackend: ingressBackend.optional(),
-    tls: z.array(ingressTls).max(1000).optional(),
-    rules: z.array(ingressRule).max(1000).optional(),
-  }),
-})
+export const ingress = z
+  .object({
+    apiVersion: z.literal('networking.k8s.io/v1'),
+    kind: z.literal('Ingress'),
+    // Annotations are read by the engine (core/model/ingress-annotations.ts): what it does not honour is a warning, not a malformed Ingress.
+    metadata: namespacedMetadata,
+    spec: z.object({
+      ingressClassName: z.string().max(253).optional(),
+      defaultBackend: ingressBackend.optional(),
+      tls: z.array(ingressTls).max(1000).optional(),
+      rules: z.array(ingressRule).max(1000).optional(),
+    }),
+  })
+  .check((ctx) => {
+    const { rules } = ctx.value.spec
+    let regex: boolean | undefined
+    rules?.forEach((rule, r) =>
+      rule.http?.paths.forEach(({ path, pathType }, p) => {
+        if (path === undefined || isHttpPath(path)) return
+        regex ??= readsRegexPaths(readAnnotations(ctx.value.metadata.annotations ?? {}).features)
+        if (regex && pathType !== 'Exact') return
+        for (const issue of httpPath.safeParse(path).error?.issues ?? [])
+          ctx.issues.push({ code: 'custom', input: path, path: ['spec', 'rules', r, 'http', 'paths', p, 'path'], message: issue.message })
+      }),
+    )
+  })
 
 export type Ingress = z.infer<typeof ingress>
 export type IngressBackend = z.infer<typeof ingressBackend>

@@ -8,8 +8,9 @@ import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import { hostRedirects, type HostRedirects } from './host-redirects.ts'
 import type { Rejection } from './rejection.ts'
 import { withRedirects, type RouteRedirect } from './route-redirect.ts'
+import { readRoutePath, withRewrites, type RouteRewrite } from './route-rewrite.ts'
 import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
-import { compareRouteMatch, routeMatch, type RouteMatch } from './routes.ts'
+import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 
@@ -28,6 +29,8 @@ export interface Route extends RouteMatch {
   access?: string
   /** The owner's timeout-server and timeout-tunnel: looked up by the frontend, set by the Service's backend (render-timeouts.ts). */
   timeouts?: RouteTimeouts
+  /** The owner's rewrite-target and x-forwarded-prefix for this path: looked up and applied by the frontend (render-rewrites.ts). */
+  rewrite?: RouteRewrite
 }
 
 export interface HostConfig extends HostRedirects {
@@ -53,7 +56,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withTimeouts(withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses)
+  const routes = withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
@@ -71,7 +74,13 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
       rule.http?.paths.forEach((path, p) => {
         const backend = backendRef(ingress.metadata.namespace, path.backend)
         if (!backend) return
-        const match = routeMatch(path)
+        // A use-regex path is served as its literal prefix, or not at all (route-rewrite.ts).
+        const read = readRoutePath(ingress, path)
+        if ('refused' in read) {
+          rejections.push({ object: owner, reason: `spec.rules[${r}].http.paths[${p}].path: ${read.refused}; this path is not served` })
+          return
+        }
+        const { match } = read
         const key = `${match.match} ${match.path}`
         const winner = routes.get(key)
         if (winner) {

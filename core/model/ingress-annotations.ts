@@ -4,6 +4,7 @@ import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
 import { redirectNotices } from './redirect-notices.ts'
+import { rewriteNotices } from './rewrite-notices.ts'
 import { compareText } from './routes.ts'
 
 /** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
@@ -48,6 +49,7 @@ function judge(ingress: Ingress): IngressAnnotations {
     }
   }
   notices.push(...redirectNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
+  notices.push(...rewriteNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   const object = describeIngress(ingress)
   const refused = new Set(refusals.map((notice) => notice.annotation))
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.

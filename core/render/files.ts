@@ -23,6 +23,8 @@ export const FILES = {
   locationPrefixMap: 'maps/location-prefix.map',
   timeoutExactMap: 'maps/timeout-exact.map',
   timeoutPrefixMap: 'maps/timeout-prefix.map',
+  rewriteExactMap: 'maps/rewrite-exact.map',
+  rewritePrefixMap: 'maps/rewrite-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -43,6 +45,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.locationPrefixMap, 32],
   [FILES.timeoutExactMap, 32],
   [FILES.timeoutPrefixMap, 32],
+  [FILES.rewriteExactMap, 32],
+  [FILES.rewritePrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

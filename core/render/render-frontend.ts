@@ -3,6 +3,7 @@ import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
+import { rewriteRules } from './render-rewrites.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
 
 export interface FrontendOptions {
@@ -66,6 +67,8 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
         ]
       : []),
     ...appRootRules(set),
+    // The path rewritten once every redirect and refusal has read it as the client sent it.
+    ...rewriteRules(set),
     ...hstsRules(),
     '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',

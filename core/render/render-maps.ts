@@ -4,6 +4,7 @@ import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
+import { rewriteEntries } from './render-rewrites.ts'
 import { routeKeys } from './route-keys.ts'
 import { mapTarget } from './render-access.ts'
 
@@ -19,6 +20,8 @@ export const HOST_MAPS = [
   FILES.locationPrefixMap,
   FILES.timeoutExactMap,
   FILES.timeoutPrefixMap,
+  FILES.rewriteExactMap,
+  FILES.rewritePrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -44,6 +47,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -35,8 +35,9 @@ export const TABLE = {
  * 6: every host's redirects and HSTS rendered into their maps (written, empty or not, by that write).
  * 7: basic authentication honoured (`auth-secret-ingresses`): an Ingress refused for it before is read again and indexed.
  * 8: per-route timeouts (timeout-server, timeout-tunnel) rendered into their maps (written, empty or not, by that write).
+ * 11: rewrite-target, use-regex and x-forwarded-prefix rendered into the rewrite maps (written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 8
+export const SNAPSHOT_LAYOUT = 11
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -1,0 +1,7 @@
+import type { Features } from './features.ts'
+
+/** Whether an Ingress reads its (non-Exact) paths as regular expressions: use-regex in any spelling, or ingress-nginx's rewrite-target, which implies it. */
+export function readsRegexPaths(features: Features): boolean {
+  const regex = features['use-regex']
+  return regex !== undefined && regex !== 'off'
+}

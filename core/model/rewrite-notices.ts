@@ -1,0 +1,25 @@
+import type { FeatureName, Features } from '../annotations/features.ts'
+import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+import { readsRegexPaths } from '../annotations/regex-paths.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { readPathPattern } from './path-pattern.ts'
+
+/**
+ * What a use-regex Ingress's paths select beyond what they say, so it is told, never silent: a
+ * form that needs a `/` after its prefix (`/api/(.*)`) is served as the Prefix path `/api`, which
+ * serves `/api` itself too. (A path hapedge cannot route at all is refused with the path: route-rewrite.ts.)
+ */
+export function rewriteNotices(ingress: Ingress, features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
+  if (!readsRegexPaths(features)) return []
+  const notices: AnnotationNotice[] = []
+  ingress.spec.rules?.forEach((rule, r) =>
+    rule.http?.paths.forEach(({ path, pathType }, p) => {
+      if (pathType === 'Exact' || path === undefined) return
+      const pattern = readPathPattern(path)
+      if ('refused' in pattern || !pattern.servesPrefixItself) return
+      const reason = `spec.rules[${r}].http.paths[${p}].path ${JSON.stringify(path)} is served as the Prefix path ${pattern.prefix}, which serves ${pattern.prefix} itself too`
+      for (const annotation of annotationsOf('use-regex')) notices.push({ annotation, reason })
+    }),
+  )
+  return notices
+}

@@ -1,0 +1,118 @@
+import { readAnnotations } from '../annotations/read-annotations.ts'
+import { readsRegexPaths } from '../annotations/regex-paths.ts'
+import { quote } from '../kube/fields.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
+import { type Capture, readPathPattern } from './path-pattern.ts'
+import { type RouteMatch, routeMatch } from './routes.ts'
+
+/**
+ * rewrite-target and x-forwarded-prefix of a route. The new path is `before`, what `capture`
+ * holds for the request (path-pattern.ts), then `after`: rewrite-target without `$N` replaces the
+ * route's prefix (`before` is the target without its trailing `/`, `capture` the rest of the
+ * path); with `$N`, the capture groups of a use-regex path. Every part is a map value the
+ * frontend reads at request time (render-rewrites.ts), so a change is a runtime map edit.
+ */
+export interface RouteRewrite {
+  path?: { before: string; capture: Capture; after: string }
+  /** X-Forwarded-Prefix, set on every request of the route. */
+  forwardedPrefix?: string
+}
+
+type HttpPath = NonNullable<NonNullable<Ingress['spec']['rules']>[number]['http']>['paths'][number]
+
+export type RoutePath = { match: RouteMatch; rewrite?: RouteRewrite } | { refused: string }
+
+/**
+ * How a path of an Ingress is served: its match (a use-regex path's literal prefix), its rewrite,
+ * or why it is not served at all (a regular expression hapedge cannot route, a target naming a
+ * capture the path lacks): never served other than the annotations ask.
+ */
+export function readRoutePath(ingress: Ingress, path: HttpPath): RoutePath {
+  const features = ingressAnnotations(ingress).rendered
+  const target = features['rewrite-target']
+  const forwardedPrefix = features['x-forwarded-prefix']
+  const regex = readsRegexPaths(features) && path.pathType !== 'Exact'
+  if (!regex && target === undefined && forwardedPrefix === undefined) return { match: routeMatch(path) }
+  const pattern = regex ? readPathPattern(path.path ?? '/') : { prefix: '', captures: [] as const }
+  if ('refused' in pattern) return { refused: `${pattern.refused} (${sourceOf(ingress, 'use-regex')})` }
+  const match: RouteMatch = regex ? { match: 'Prefix', path: pattern.prefix } : routeMatch(path)
+  const rewrite: RouteRewrite = {}
+  if (target !== undefined) {
+    const rewritten = rewritePath(target, pattern.captures)
+    if (typeof rewritten === 'string') return { refused: `${sourceOf(ingress, 'rewrite-target')} ${quote(target)} ${rewritten}` }
+    rewrite.path = rewritten
+  }
+  if (forwardedPrefix !== undefined) rewrite.forwardedPrefix = forwardedPrefix
+  return { match, rewrite }
+}
+
+/** The annotation a feature was read from (or implied by), for a reason that names it. */
+function sourceOf(ingress: Ingress, feature: 'use-regex' | 'rewrite-target'): string {
+  return readAnnotations(ingress.metadata.annotations ?? {}).sources[feature]?.replace(/ \(implied\)$/, '') ?? feature
+}
+
+/**
+ * The new path from a target and the path's capture groups, or why it cannot be made: `$1`…`$9`
+ * name groups (NGINX variables such as `$host` are not expanded), and one capture at most is
+ * used (`$1$2` of `(/|$)(.*)` is the rest of the path, one capture).
+ */
+function rewritePath(target: string, captures: readonly Capture[]): RouteRewrite['path'] | string {
+  if (!target.includes('$')) return { before: target.replace(/\/+$/, ''), capture: 'rest', after: '' }
+  const parts = target.split(/\$([0-9])/)
+  const pieces: (string | Capture)[] = []
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!
+    if (i % 2 === 0) {
+      if (part.includes('$')) return 'has a "$" that names no capture group ($1 to $9; NGINX variables are not expanded)'
+      if (part !== '') pieces.push(part)
+      continue
+    }
+    const capture = captures[Number(part) - 1]
+    if (capture === undefined)
+      return `refers to $${part}, but the path has ${captures.length === 0 ? 'no capture group (only a use-regex path has them)' : `${captures.length} capture group${captures.length === 1 ? '' : 's'}`}`
+    if (capture === 'tail' && pieces.at(-1) === 'slash') pieces[pieces.length - 1] = 'rest'
+    else pieces.push(capture)
+  }
+  const at = pieces.findIndex((piece) => piece === 'slash' || piece === 'tail' || piece === 'rest')
+  if (pieces.slice(at + 1).some((piece) => piece === 'slash' || piece === 'tail' || piece === 'rest'))
+    return 'uses more than one capture group, which hapedge cannot rewrite to'
+  return { before: pieces.slice(0, at).join(''), capture: pieces[at] as Capture, after: pieces.slice(at + 1).join('') }
+}
+
+interface RewrittenRoute extends OwnedRoute, RouteMatch {
+  rewrite?: RouteRewrite
+}
+
+/**
+ * The routes of Ingresses that rewrite or set X-Forwarded-Prefix, with their rewrite: each path of
+ * the owner on this host read again, the first of a match winning, as collectRoutes keeps it.
+ */
+export function withRewrites<R extends RewrittenRoute>(host: string, routes: R[], ingresses: readonly Ingress[]): R[] {
+  return withOwnerValues(
+    routes,
+    ingresses,
+    (ingress) => rewritesOf(host, ingress),
+    (route, rewrites) => {
+      const rewrite = rewrites.get(`${route.match} ${route.path}`)
+      return rewrite && reachesService(route) ? { ...route, rewrite } : route
+    },
+  )
+}
+
+function rewritesOf(host: string, ingress: Ingress): Map<string, RouteRewrite> | undefined {
+  const features = ingressAnnotations(ingress).rendered
+  if (features['rewrite-target'] === undefined && features['x-forwarded-prefix'] === undefined) return undefined
+  const rewrites = new Map<string, RouteRewrite>()
+  for (const rule of ingress.spec.rules ?? []) {
+    if ((rule.host ?? '') !== host) continue
+    for (const path of rule.http?.paths ?? []) {
+      const read = readRoutePath(ingress, path)
+      if ('refused' in read || !read.rewrite) continue
+      const key = `${read.match.match} ${read.match.path}`
+      if (!rewrites.has(key)) rewrites.set(key, read.rewrite)
+    }
+  }
+  return rewrites
+}

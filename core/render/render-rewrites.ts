@@ -1,0 +1,61 @@
+import type { HostConfig, Route } from '../model/derive-host.ts'
+import { FILES } from './files.ts'
+import { routeValueEntries } from './route-keys.ts'
+
+/**
+ * rewrite-target and x-forwarded-prefix. A route's value is one map line HAProxy reads at request
+ * time, `prefix|before|capture|after|x-forwarded-prefix`, so a changed target, prefix or header is
+ * a runtime map edit: the rules below only change with hapedge, and no regular expression a user
+ * wrote is ever configuration (path-pattern.ts reads each into a prefix and the meaning of its
+ * groups). Values never hold `|`: they are RFC 3986 paths (fields.ts).
+ */
+
+export type RewriteMap = typeof FILES.rewriteExactMap | typeof FILES.rewritePrefixMap
+
+const MAPS = { exact: FILES.rewriteExactMap, prefix: FILES.rewritePrefixMap } as const
+const SEPARATOR = '|'
+/** The value of a route without a rewrite on a host with one, so the longest-prefix lookup stops at it. */
+const NONE = '-'
+
+/** The rewrite map entries of one host, keyed as the route maps key its routes. */
+export function rewriteEntries(config: HostConfig): Iterable<[RewriteMap, string, string]> {
+  return routeValueEntries(config.host, config.routes, MAPS, rewriteValue, NONE)
+}
+
+function rewriteValue(route: Route): string | undefined {
+  const { rewrite } = route
+  if (!rewrite) return undefined
+  // The prefix the rest of the path follows: none for the root, whose rest is the whole path.
+  const prefix = route.match === 'Prefix' && route.path === '/' ? '' : route.path
+  const { before = '', capture = '', after = '' } = rewrite.path ?? {}
+  return [prefix, before, capture, after, rewrite.forwardedPrefix ?? ''].join(SEPARATOR)
+}
+
+type SetVar = (name: string, expr: string, condition?: string) => string
+
+const field = (n: number) => `var(txn.rewrite),field(${n},${SEPARATOR})`
+const captureIs = (capture: string) => `{ ${field(3)} -m str ${capture} }`
+
+/**
+ * In the frontend, once the request key is known and every redirect and refusal is behind: the
+ * route's rewrite looked up as its backend was; `txn.rwrest`, the path after the route's prefix
+ * (`/x/y`, `/`, or empty for the prefix itself), cut by a backreference to the prefix the value
+ * starts with; the capture the target asks for; the new path (`/` when it comes out empty).
+ */
+export function rewriteRules(set: SetVar): string[] {
+  const found = 'if { var(txn.rwcapture) -m found }'
+  return [
+    set('rewrite', `var(txn.key),map_str(${FILES.rewriteExactMap})`),
+    set('rewrite', `var(txn.key),map_beg(${FILES.rewritePrefixMap})`, 'unless { var(txn.rewrite) -m found }'),
+    set('rwrest', `'${field(1)},concat(${SEPARATOR},txn.path),regsub("^([^${SEPARATOR}]*)[${SEPARATOR}]\\1","")'`, 'if { var(txn.rewrite) -m found }'),
+    set('rwcapture', 'var(txn.rwrest)', `if ${captureIs('rest')}`),
+    set('rwcapture', 'var(txn.rwrest),regsub(^/,)', `if ${captureIs('tail')}`),
+    set('rwcapture', `'var(txn.rwrest),regsub("^(/?).*","\\1")'`, `if ${captureIs('slash')}`),
+    set('rwpath', `${field(2)},concat(,txn.rwcapture,)`, found),
+    set('rwafter', field(4), found),
+    set('rwpath', 'var(txn.rwpath),concat(,txn.rwafter,)', found),
+    '    http-request set-path %[var(txn.rwpath)] if { var(txn.rwpath) -m reg ^/ }',
+    '    http-request set-path / if { var(txn.rwpath) -m len 0 }',
+    `    http-request set-header X-Forwarded-Prefix %[${field(5)}] if { ${field(5)} -m reg ^/ }`,
+  ]
+}
