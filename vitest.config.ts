@@ -25,6 +25,9 @@ export default defineConfig({
             'test/infra/**/*.test.ts',
           ],
           exclude: ['test/functions/adapters/storage/**'],
+          // Some start the CLI as a process or bundle an entry point: vitest's 5 s is too short on two loaded cores.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
