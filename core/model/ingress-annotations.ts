@@ -22,6 +22,8 @@ export interface IngressAnnotations {
   warnings: AnnotationWarning[]
   /** Set when the annotations restrict access in a way hapedge does not honour: the Ingress is refused (its routes answer 503), never served open. */
   refusal?: string
+  /** The annotations that make up the refusal, each with its reason (empty when the Ingress is served). */
+  refusals: AnnotationNotice[]
 }
 
 const judged = new WeakMap<Ingress, IngressAnnotations>()
@@ -55,11 +57,9 @@ function judge(ingress: Ingress): IngressAnnotations {
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.
   const warnings = unique(notices.filter((notice) => !refused.has(notice.annotation))).map(({ annotation, reason }) => ({ object, annotation, reason }))
   const rendered = Object.fromEntries(Object.entries(reading.features).filter(([feature]) => RENDERED_FEATURES.has(feature as FeatureName))) as Features
-  const judgement: IngressAnnotations = { rendered, warnings }
+  const judgement: IngressAnnotations = { rendered, warnings, refusals: unique(refusals) }
   if (refusals.length > 0)
-    judgement.refusal = `${unique(refusals)
-      .map(({ annotation, reason }) => `${annotationPath(annotation)}: ${reason}`)
-      .join('; ')}; its routes answer 503`
+    judgement.refusal = `${judgement.refusals.map(({ annotation, reason }) => `${annotationPath(annotation)}: ${reason}`).join('; ')}; its routes answer 503`
   return judgement
 }
 

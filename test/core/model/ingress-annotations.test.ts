@@ -29,7 +29,7 @@ describe('ingressAnnotations', () => {
     'ingress.kubernetes.io/ssl-redirect',
     'nginx.org/ssl-redirect',
   ])('honours %s without a warning', (key) => {
-    expect(judged({ [key]: 'false' })).toEqual({ rendered: { 'ssl-redirect': false }, warnings: [] })
+    expect(judged({ [key]: 'false' })).toEqual({ rendered: { 'ssl-redirect': false }, warnings: [], refusals: [] })
   })
 
   it('warns of what the model reads but hapedge does not render yet, of keys it does not know, and of a spelling that disagrees', () => {
