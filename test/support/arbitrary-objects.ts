@@ -13,7 +13,8 @@ import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, t
 const namespaces = ['default', 'shop'] as const
 const services = ['web', 'api'] as const
 const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
-const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b'] as const
+/** Paths, and regular expressions: one read only by use-regex Ingresses (invalid elsewhere), one hapedge refuses path by path. */
+const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]'] as const
 const times = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z', '2023-06-01T12:00:00Z'] as const
 const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1'] as const
 const secretNames = ['tls-a', 'tls-b', 'missing'] as const
@@ -74,6 +75,10 @@ const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'nginx.org/hsts': 'true', 'nginx.org/redirect-to-https': 'true', 'nginx.org/http-redirect-code': '301' },
   { 'nginx.ingress.kubernetes.io/from-to-www-redirect': 'true', 'nginx.ingress.kubernetes.io/app-root': '/home' },
   { 'hapedge.io/force-ssl-redirect': 'true', 'haproxy.org/ssl-redirect-code': '302', 'hapedge.io/from-to-www-redirect': 'true' },
+  // Rewrites: targets with and without captures (ingress-nginx's implies regular expression paths), X-Forwarded-Prefix.
+  { 'nginx.ingress.kubernetes.io/rewrite-target': '/$2', 'nginx.ingress.kubernetes.io/x-forwarded-prefix': '/api' },
+  { 'haproxy-ingress.github.io/rewrite-target': '/v2' },
+  { 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/' },
 ]
 
 /** Per-route timeouts, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout. */
