@@ -1,5 +1,6 @@
 import type { FeatureName } from './features.ts'
 import { REDIRECT_FEATURES } from './redirect-features.ts'
+import { HEADER_FEATURES } from './header-features.ts'
 
 /**
  * The features hapedge renders today. A feature the annotations ask for that is not here is
@@ -17,6 +18,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...REDIRECT_FEATURES,
   'timeout-server',
   'timeout-tunnel',
+  ...HEADER_FEATURES,
   'rewrite-target',
   'use-regex',
   'x-forwarded-prefix',

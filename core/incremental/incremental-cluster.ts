@@ -28,6 +28,8 @@ import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.
 import type { AccessGroup } from '../model/access-group.ts'
 import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
+import { reconcileHeaderRules } from './reconcile-headers.ts'
+import { unionOfRules } from '../model/route-headers.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
 
@@ -81,6 +83,7 @@ export class IncrementalCluster {
   private readonly ingressWarnings: Table<AnnotationWarning[]>
   private readonly versions: Table<SeenVersion>
   private readonly accessGroups: Table<AccessGroup>
+  private readonly headerRules: Table<string[]>
   private stale = 0
 
   constructor(
@@ -104,6 +107,7 @@ export class IncrementalCluster {
     this.ingressWarnings = this.keyspace.table(TABLE.ingressWarnings)
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     this.accessGroups = this.keyspace.table(TABLE.accessGroup)
+    this.headerRules = this.keyspace.table(TABLE.headerRules)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
@@ -212,6 +216,7 @@ export class IncrementalCluster {
     for (const ref of dirty.objects) {
       this.reconcileObjectRejection(ref)
       reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)
+      reconcileHeaderRules(ref, this.state, this.headerRules, plan)
       yield
     }
 
@@ -234,7 +239,7 @@ export class IncrementalCluster {
     // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).
     this.files.setText(USERLISTS_FILE, userlistsFile([...this.accessGroups.entries()].map(([, group]) => group)))
     if (this.files.setText(FILES.frontend, this.renderFrontend()))
-      needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies or source ranges added or removed)')
+      needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies, source ranges or header names added or removed)')
     return plan
   }
 
@@ -311,6 +316,8 @@ export class IncrementalCluster {
       accessGroups,
       trustedProxies: trusted,
       authRules: authRules(groups),
+      // A scan of their table too: one entry per Ingress with header rules.
+      headerRules: unionOfRules([...this.headerRules.entries()].map(([, rules]) => rules)),
     })
   }
 }

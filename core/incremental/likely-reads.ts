@@ -44,6 +44,7 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       // Its access group (source ranges) and the group's ACL files, small files loaded whole.
       const group = accessGroupName(namespace, ref.name)
       keys.add(treeKey(TABLE.accessGroup, group))
+      keys.add(treeKey(TABLE.headerRules, group))
       for (const path of aclFiles(group)) fileKeys(path)
       const hosts = [
         ...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')),

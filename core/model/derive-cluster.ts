@@ -15,6 +15,7 @@ import { describeIngress } from './ingress-order.ts'
 import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
+import { headerRulesOfObject } from './header-groups.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -31,6 +32,8 @@ export interface ClusterModel {
   warnings: AnnotationWarning[]
   /** The source ranges of served Ingresses that ask for them, by group name. */
   accessGroups: Map<string, AccessGroup>
+  /** The header rules of served Ingresses that have any, by Ingress (`namespace_name`): the frontend has a rule for each. */
+  headerRules: Map<string, string[]>
 }
 
 /** The full rebuild: every host and backend derived from the current objects. */
@@ -81,6 +84,12 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .map((ingress) => accessGroupOfObject(ingress, state))
         .filter((group) => group !== undefined)
         .map((group) => [group.name, group]),
+    ),
+    headerRules: new Map(
+      state
+        .ingresses()
+        .map((ingress) => headerRulesOfObject(ingress, state))
+        .filter((entry) => entry !== undefined),
     ),
   }
 }

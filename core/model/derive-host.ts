@@ -10,6 +10,8 @@ import type { Rejection } from './rejection.ts'
 import { withRedirects, type RouteRedirect } from './route-redirect.ts'
 import { readRoutePath, withRewrites, type RouteRewrite } from './route-rewrite.ts'
 import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
+import type { HeaderValue } from './header-rules.ts'
+import { withHeaders } from './route-headers.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
@@ -29,6 +31,8 @@ export interface Route extends RouteMatch {
   access?: string
   /** The owner's timeout-server and timeout-tunnel: looked up by the frontend, set by the Service's backend (render-timeouts.ts). */
   timeouts?: RouteTimeouts
+  /** The owner's request and response header rules, with their values (route-headers.ts). */
+  headers?: HeaderValue[]
   /** The owner's rewrite-target and x-forwarded-prefix for this path: looked up and applied by the frontend (render-rewrites.ts). */
   rewrite?: RouteRewrite
 }
@@ -60,7 +64,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
-  return { config: { host, routes, tlsSecret: tls?.secret, ...redirects }, rejections }
+  return { config: { host, routes: withHeaders(routes, ingresses), tlsSecret: tls?.secret, ...redirects }, rejections }
 }
 
 function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]): Route[] {

@@ -100,6 +100,7 @@ export class SnapshotReader {
       rejections: this.rejections(),
       warnings: this.warnings(),
       accessGroups: new Map(this.keyspace.table<AccessGroup>(TABLE.accessGroup).entries()),
+      headerRules: new Map(this.keyspace.table<string[]>(TABLE.headerRules).entries()),
     }
   }
 }

@@ -25,6 +25,9 @@ export const FILES = {
   timeoutPrefixMap: 'maps/timeout-prefix.map',
   rewriteExactMap: 'maps/rewrite-exact.map',
   rewritePrefixMap: 'maps/rewrite-prefix.map',
+  headersExactMap: 'maps/headers-exact.map',
+  headersPrefixMap: 'maps/headers-prefix.map',
+  headerValuesMap: 'maps/header-values.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -47,6 +50,9 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.timeoutPrefixMap, 32],
   [FILES.rewriteExactMap, 32],
   [FILES.rewritePrefixMap, 32],
+  [FILES.headersExactMap, 32],
+  [FILES.headersPrefixMap, 32],
+  [FILES.headerValuesMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

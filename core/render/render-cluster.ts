@@ -6,6 +6,7 @@ import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
 import { renderFrontend } from './render-frontend.ts'
+import { unionOfRules } from '../model/route-headers.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { crtListEntry, hostsBySecret } from './render-tls.ts'
@@ -25,7 +26,14 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     [FILES.global, renderGlobal(model.settings)],
     [
       FILES.frontend,
-      renderFrontend({ ...options, tls: secrets.size > 0, accessGroups, trustedProxies: proxies.length > 0, authRules: authRules(groupsByName(model)) }),
+      renderFrontend({
+        ...options,
+        tls: secrets.size > 0,
+        accessGroups,
+        trustedProxies: proxies.length > 0,
+        authRules: authRules(groupsByName(model)),
+        headerRules: unionOfRules(model.headerRules.values()),
+      }),
     ],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),

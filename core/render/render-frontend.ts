@@ -3,6 +3,7 @@ import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
+import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
 
@@ -17,6 +18,8 @@ export interface FrontendOptions {
   trustedProxies?: boolean
   /** The access groups' basic authentication rules (render-auth.ts), after their source ranges. */
   authRules?: readonly string[]
+  /** The header rules of the served Ingresses (render-headers.ts), in the order they run. */
+  headerRules?: readonly string[]
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -35,7 +38,15 @@ const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0
  * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
  * without a reload.
  */
-export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], trustedProxies = false, authRules = [] }: FrontendOptions): string {
+export function renderFrontend({
+  httpBind,
+  httpsBind,
+  tls,
+  accessGroups = [],
+  trustedProxies = false,
+  authRules = [],
+  headerRules = [],
+}: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   return lines([
     'frontend hapedge',
@@ -57,6 +68,7 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     ...timeoutLookupRules(set),
+    ...headerLookupRules(set, headerRules),
     // A route with source ranges names its access group after its backend (render-maps.ts).
     ...(accessGroups.length > 0
       ? [
@@ -70,8 +82,11 @@ export function renderFrontend({ httpBind, httpsBind, tls, accessGroups = [], tr
     // The path rewritten once every redirect and refusal has read it as the client sent it.
     ...rewriteRules(set),
     ...hstsRules(),
+    ...renderHeaderRules(headerRules, 'res'),
     '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
+    // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
+    ...renderHeaderRules(headerRules, 'req'),
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
     `    default_backend ${NOT_FOUND_BACKEND}`,
     '',

@@ -5,6 +5,7 @@ import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
 import { rewriteEntries } from './render-rewrites.ts'
+import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
 import { mapTarget } from './render-access.ts'
 
@@ -22,6 +23,9 @@ export const HOST_MAPS = [
   FILES.timeoutPrefixMap,
   FILES.rewriteExactMap,
   FILES.rewritePrefixMap,
+  FILES.headersExactMap,
+  FILES.headersPrefixMap,
+  FILES.headerValuesMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -48,6 +52,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -23,6 +23,7 @@ export const TABLE = {
   ingressWarnings: 'ingress-warnings',
   secretHosts: 'secret-hosts',
   accessGroup: 'access-group',
+  headerRules: 'header-rules',
   resourceVersion: 'resource-version',
 } as const
 
@@ -36,8 +37,9 @@ export const TABLE = {
  * 7: basic authentication honoured (`auth-secret-ingresses`): an Ingress refused for it before is read again and indexed.
  * 8: per-route timeouts (timeout-server, timeout-tunnel) rendered into their maps (written, empty or not, by that write).
  * 11: rewrite-target, use-regex and x-forwarded-prefix rendered into the rewrite maps (written, empty or not, by that write).
+ * 12: request and response headers rendered (`header-rules` per Ingress, the header maps written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 11
+export const SNAPSHOT_LAYOUT = 12
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

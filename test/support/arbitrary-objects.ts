@@ -92,9 +92,27 @@ const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'hapedge.io/timeout-tunnel': '30m' },
 ]
 
+/** Request and response headers, drawn beside the sets above: values that change (one with spaces and `%`), names that come and go, several spellings. */
+const headerAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'hapedge.io/request-set-header': 'X-Team shop' },
+  { 'hapedge.io/request-set-header': 'X-Team blog 100%', 'hapedge.io/response-del-header': 'Server' },
+  { 'haproxy.org/response-set-header': 'Cache-Control no-store', 'hapedge.io/request-add-header': 'X-A 1\nX-A 2' },
+  { 'nginx.org/proxy-set-headers': 'X-Team: shop', 'nginx.org/proxy-hide-headers': 'X-Powered-By' },
+]
+
 const arbitraryAnnotations = fc
-  .tuple(fc.constantFrom(...annotationSets), fc.constantFrom(...redirectAnnotationSets), fc.constantFrom(...timeoutAnnotationSets))
-  .map(([annotations, redirects, timeouts]) => (annotations || redirects || timeouts ? { ...annotations, ...redirects, ...timeouts } : undefined))
+  .tuple(
+    fc.constantFrom(...annotationSets),
+    fc.constantFrom(...redirectAnnotationSets),
+    fc.constantFrom(...timeoutAnnotationSets),
+    fc.constantFrom(...headerAnnotationSets),
+  )
+  .map(([annotations, redirects, timeouts, headers]) =>
+    annotations || redirects || timeouts || headers ? { ...annotations, ...redirects, ...timeouts, ...headers } : undefined,
+  )
 
 const arbitraryIngress = fc
   .record({

@@ -1,0 +1,115 @@
+import type { FeatureName, Features } from '../annotations/features.ts'
+import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+
+/**
+ * Request and response headers an Ingress sets, adds or removes. A header's NAME is written into
+ * a frontend rule (HAProxy 2.6 names a header in the rule, never at request time), so only names
+ * of a safe shape are accepted, and a new name is a reload; its VALUE is a map value HAProxy reads
+ * at request time (render-headers.ts), so a changed value is a runtime map edit.
+ */
+
+/** What a rule does, in the order the frontend runs them: removals first, then sets, then additions. */
+export const HEADER_OPS = ['req-del', 'req-set', 'req-add', 'res-del', 'res-set', 'res-add'] as const
+export type HeaderOp = (typeof HEADER_OPS)[number]
+
+/**
+ * One header rule of a route and its value: `rule` is `<op>|<lowercase name>`, with `|<n>` for
+ * the n-th (n ≥ 2) addition of one name. Removals have the value ''.
+ */
+export interface HeaderValue {
+  rule: string
+  value: string
+}
+
+export const RULE_SEPARATOR = '|'
+
+/** The features, by the op they ask for. */
+const FEATURE_OPS: readonly (readonly [FeatureName, HeaderOp])[] = [
+  ['request-del-header', 'req-del'],
+  ['request-set-header', 'req-set'],
+  ['request-add-header', 'req-add'],
+  ['response-del-header', 'res-del'],
+  ['response-set-header', 'res-set'],
+  ['response-add-header', 'res-add'],
+]
+
+/** The names hapedge writes unquoted into its rules: an RFC 9110 token without the characters HAProxy's parser gives a meaning (`#`, quotes, `$`, `\`, …). */
+const SAFE_NAME = /^[a-z0-9][a-z0-9_.-]*$/
+
+/** The most header rules one Ingress may ask for: each name is a frontend rule every request runs. */
+export const MAX_HEADER_RULES = 32
+
+/** Hop-by-hop and framing headers (RFC 9110 §7.6.1, §6.4): HTTP itself owns them, in both directions. */
+const PROTOCOL_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length']
+
+/** Request headers hapedge routes by or the Services trust it for. */
+const TRUSTED_REQUEST_HEADERS = ['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip']
+
+/** Why hapedge does not touch a header, if it does not. */
+export function refusedHeader(op: HeaderOp, name: string): string | undefined {
+  if (!SAFE_NAME.test(name)) return `"${name}": hapedge writes header names into HAProxy's rules and accepts only letters, digits, "-", "_" and "."`
+  if (PROTOCOL_HEADERS.includes(name)) return `"${name}" is a hop-by-hop or framing header that HAProxy manages`
+  if (name.startsWith('x-hapedge-')) return `"${name}" is hapedge's own header`
+  if (op.startsWith('req-') && TRUSTED_REQUEST_HEADERS.includes(name))
+    return name === 'host'
+      ? '"host" selects the route, and the Service is sent the Host the client asked for'
+      : `"${name}" is set by hapedge for the Services, which trust it to name the client and its scheme`
+  return undefined
+}
+
+export interface IngressHeaders {
+  /** Sorted by rule. */
+  headers: HeaderValue[]
+  notices: AnnotationNotice[]
+}
+
+/** The header rules an Ingress's features ask for, and what is not done as written (one notice per annotation that asked). */
+export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[]): IngressHeaders {
+  const rules = new Map<string, string>()
+  const notices: AnnotationNotice[] = []
+  const tell = (feature: FeatureName, reason: string) => {
+    for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
+  }
+  for (const [feature, op] of FEATURE_OPS) {
+    const asked = features[feature] as readonly (string | { name: string; value: string })[] | undefined
+    if (asked === undefined) continue
+    const added = new Map<string, number>()
+    for (const item of asked) {
+      const { name: given, value } = typeof item === 'string' ? { name: item, value: '' } : item
+      const name = given.toLowerCase()
+      const refused = refusedHeader(op, name)
+      if (refused !== undefined) {
+        tell(feature, `${refused}; ignored`)
+        continue
+      }
+      if (!op.endsWith('-del') && value === '') {
+        tell(feature, `"${given}" has an empty value (a ${op.startsWith('req-') ? 'request' : 'response'}-del-header removes a header); ignored`)
+        continue
+      }
+      const nth = (added.get(name) ?? 0) + 1
+      if (op.endsWith('-add')) added.set(name, nth)
+      const rule = [op, name, ...(op.endsWith('-add') && nth > 1 ? [String(nth)] : [])].join(RULE_SEPARATOR)
+      if (rules.has(rule) && op.endsWith('-set')) tell(feature, `"${given}" is set more than once: the last value is used`)
+      rules.set(rule, value)
+    }
+  }
+  const headers = [...rules].map(([rule, value]) => ({ rule, value })).sort((a, b) => compareRules(a.rule, b.rule))
+  if (headers.length > MAX_HEADER_RULES) {
+    for (const [feature] of FEATURE_OPS)
+      if (features[feature] !== undefined)
+        tell(feature, `more than ${MAX_HEADER_RULES} header rules on one Ingress: only the first ${MAX_HEADER_RULES} (removals, sets, additions) are kept`)
+    headers.length = MAX_HEADER_RULES
+  }
+  return { headers, notices }
+}
+
+/** Rules in the order the frontend runs them: by op (HEADER_OPS), then name, then occurrence. */
+export function compareRules(a: string, b: string): number {
+  const [opA = '', ...restA] = a.split(RULE_SEPARATOR)
+  const [opB = '', ...restB] = b.split(RULE_SEPARATOR)
+  const byOp = HEADER_OPS.indexOf(opA as HeaderOp) - HEADER_OPS.indexOf(opB as HeaderOp)
+  if (byOp !== 0) return byOp
+  const [nameA = '', nthA = '1'] = restA
+  const [nameB = '', nthB = '1'] = restB
+  return nameA < nameB ? -1 : nameA > nameB ? 1 : Number(nthA) - Number(nthB)
+}

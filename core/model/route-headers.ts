@@ -1,0 +1,42 @@
+import type { Ingress } from '../kube/ingress.ts'
+import type { ClusterState } from './cluster-state.ts'
+import { compareRules, readHeaders, type HeaderValue } from './header-rules.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+import { ingressRefusal } from './ingress-refusal.ts'
+import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
+
+const read = new WeakMap<Ingress, HeaderValue[] | undefined>()
+
+/** An Ingress's header values (the rendered features only, so never a refused name). */
+export function headersOf(ingress: Ingress): HeaderValue[] | undefined {
+  if (read.has(ingress)) return read.get(ingress)
+  const { headers } = readHeaders(ingressAnnotations(ingress).rendered, () => [])
+  const found = headers.length > 0 ? headers : undefined
+  read.set(ingress, found)
+  return found
+}
+
+/**
+ * The header rules an Ingress served by this cluster puts in the frontend (sorted), if any: a
+ * refused Ingress's routes answer 503 and reach no Service, so it has none.
+ */
+export function headerRulesOf(ingress: Ingress, state: ClusterState): string[] | undefined {
+  if (!state.serves(ingress) || ingressRefusal(ingress, state) !== undefined) return undefined
+  return headersOf(ingress)?.map((header) => header.rule)
+}
+
+/** Every rule of the given Ingresses' rules, once, in the frontend's order. */
+export function unionOfRules(rulesOfIngresses: Iterable<readonly string[]>): string[] {
+  const all = new Set<string>()
+  for (const rules of rulesOfIngresses) for (const rule of rules) all.add(rule)
+  return [...all].sort(compareRules)
+}
+
+interface HeadedRoute extends OwnedRoute {
+  headers?: HeaderValue[]
+}
+
+/** The routes of Ingresses with header rules, with them (a refused or redirected route reaches no Service, so it has none). */
+export function withHeaders<R extends HeadedRoute>(routes: R[], ingresses: readonly Ingress[]): R[] {
+  return withOwnerValues(routes, ingresses, headersOf, (route, headers) => (reachesService(route) ? { ...route, headers } : route))
+}

@@ -1,0 +1,72 @@
+import type { HostConfig, Route } from '../model/derive-host.ts'
+import { RULE_SEPARATOR } from '../model/header-rules.ts'
+import { FILES } from './files.ts'
+import { routeValueEntries } from './route-keys.ts'
+
+/**
+ * Per-route request and response headers. The route maps' lookups, repeated on the header maps,
+ * give the route's id; the value of each rule is found under `<route id>|<rule>` in the values
+ * map and sent URL-decoded. A value is data, never configuration: it is written percent-encoded
+ * (no space, `%[`, quote, `;` or line end reaches a map line or a runtime `set map` command), so
+ * a changed value is a runtime map edit. The rules name the headers, so a new name is a reload.
+ */
+
+export type HeaderMap = typeof FILES.headersExactMap | typeof FILES.headersPrefixMap | typeof FILES.headerValuesMap
+
+const ROUTE_MAPS = { exact: FILES.headersExactMap, prefix: FILES.headersPrefixMap } as const
+
+/** The route id of routes without headers on a host where some have: no value key starts with it. */
+const NO_HEADERS = '-'
+
+/** A route's id in the values map's keys: its host and path, and its match (routes are unique by those). */
+function routeId(host: string, route: Route): string {
+  return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}`
+}
+
+/** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
+export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
+  const { host, routes } = config
+  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => route.headers && routeId(host, route), NO_HEADERS)
+  for (const route of routes)
+    for (const { rule, value } of route.headers ?? []) yield [FILES.headerValuesMap, `${routeId(host, route)}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
+}
+
+/** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */
+const UNRESERVED = /^[A-Za-z0-9_.~-]$/
+
+/** A header value as `url_dec` decodes it back, byte for byte (UTF-8); a removal's value marks it present. */
+export function mapValue(rule: string, value: string): string {
+  if (rule.split(RULE_SEPARATOR)[0]!.endsWith('-del')) return '1'
+  let encoded = ''
+  for (const byte of new TextEncoder().encode(value)) {
+    const char = String.fromCharCode(byte)
+    encoded += UNRESERVED.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+  }
+  return encoded
+}
+
+type SetVar = (name: string, expr: string, condition?: string) => string
+
+/** In the frontend, once the request key is known: the route's id, looked up as its backend was (none without header rules). */
+export function headerLookupRules(set: SetVar, rules: readonly string[]): string[] {
+  if (rules.length === 0) return []
+  return [
+    set('headers', `var(txn.key),map_str(${ROUTE_MAPS.exact})`),
+    set('headers', `var(txn.key),map_beg(${ROUTE_MAPS.prefix})`, 'unless { var(txn.headers) -m found }'),
+  ]
+}
+
+/** The frontend's rule for each header rule a served Ingress has (rules sorted as compareRules does), request or response ones. */
+export function headerRules(rules: readonly string[], side: 'req' | 'res'): string[] {
+  const rows: string[] = []
+  for (const rule of rules) {
+    const [op = '', name = ''] = rule.split(RULE_SEPARATOR)
+    const [direction, action] = op.split('-') as ['req' | 'res', 'del' | 'set' | 'add']
+    if (direction !== side) continue
+    const keyword = direction === 'req' ? 'http-request' : 'http-response'
+    const value = `var(txn.headers),concat(${RULE_SEPARATOR}${rule}),map_str(${FILES.headerValuesMap})`
+    const condition = `if { ${value} -m found }`
+    rows.push(action === 'del' ? `    ${keyword} del-header ${name} ${condition}` : `    ${keyword} ${action}-header ${name} %[${value},url_dec] ${condition}`)
+  }
+  return rows
+}
