@@ -119,6 +119,17 @@ describe('rewrites in the model and the maps', () => {
     ])
   })
 
+  it('warns that case-insensitive matching, asked for by NGINX Inc.’s or hapedge’s value, is not honoured (ingress-nginx’s "true" only implies it)', () => {
+    const warned = (annotations: Record<string, string>) =>
+      fullRebuild([web(annotations, [{ path: '/app(/|$)(.*)' }]), ...serviceObjects]).model.warnings.map(({ annotation, reason }) => [annotation, reason])
+    expect(warned({ 'nginx.org/path-regex': 'case_insensitive' })).toEqual([
+      ['nginx.org/path-regex', expect.stringContaining('case-insensitive matching is not honoured')],
+    ])
+    expect(warned({ 'hapedge.io/use-regex': 'case-insensitive' })).toHaveLength(1)
+    expect(warned({ 'nginx.org/path-regex': 'case_sensitive' })).toEqual([])
+    expect(warned({ 'nginx.ingress.kubernetes.io/use-regex': 'true' })).toEqual([])
+  })
+
   it('a changed target, X-Forwarded-Prefix or regular expression path is a map edit, without a reload', () => {
     const cluster = new LiveCluster({})
     cluster.apply([...serviceObjects, web({ 'nginx.ingress.kubernetes.io/rewrite-target': '/' })].map(added))
