@@ -7,18 +7,18 @@ import { readPathPattern } from './path-pattern.ts'
 /**
  * What a use-regex Ingress's paths select beyond what they say, so it is told, never silent: a
  * form that needs a `/` after its prefix (`/api/(.*)`) is served as the Prefix path `/api`, which
- * serves `/api` itself too; and a use-regex that asks for case-insensitive matching, which hapedge's
- * routing does not do. (A path hapedge cannot route at all is refused with the path: route-rewrite.ts.)
+ * serves `/api` itself too; and a use-regex whose value asks for case-insensitive matching, which
+ * hapedge's routing does not do. (A path hapedge cannot route at all is refused with the path: route-rewrite.ts.)
  */
 const CASE_SENSITIVE = 'paths are matched case-sensitively (as the route maps match every path); case-insensitive matching is not honoured'
 
 export function rewriteNotices(ingress: Ingress, features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
   if (!readsRegexPaths(features)) return []
   const notices: AnnotationNotice[] = []
-  // ingress-nginx's regular expressions are case-insensitive as a side effect, said in the README; NGINX Inc.'s and hapedge's value asks for it.
+  // Told only where the value asks for it: ingress-nginx's "true" (and hapedge's) make regular expressions case-insensitive as a side effect, which the README says.
   if (features['use-regex'] === 'case-insensitive')
     for (const annotation of annotationsOf('use-regex'))
-      if (!annotation.startsWith('nginx.ingress.kubernetes.io/')) notices.push({ annotation, reason: CASE_SENSITIVE })
+      if (/^case[-_]insensitive$/i.test(ingress.metadata.annotations?.[annotation]?.trim() ?? '')) notices.push({ annotation, reason: CASE_SENSITIVE })
   ingress.spec.rules?.forEach((rule, r) =>
     rule.http?.paths.forEach(({ path, pathType }, p) => {
       if (pathType === 'Exact' || path === undefined) return

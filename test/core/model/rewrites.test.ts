@@ -119,7 +119,7 @@ describe('rewrites in the model and the maps', () => {
     ])
   })
 
-  it('warns that case-insensitive matching, asked for by NGINX Inc.’s or hapedge’s value, is not honoured (ingress-nginx’s "true" only implies it)', () => {
+  it('warns that case-insensitive matching is not honoured where the value asks for it (ingress-nginx’s "true" only implies it)', () => {
     const warned = (annotations: Record<string, string>) =>
       fullRebuild([web(annotations, [{ path: '/app(/|$)(.*)' }]), ...serviceObjects]).model.warnings.map(({ annotation, reason }) => [annotation, reason])
     expect(warned({ 'nginx.org/path-regex': 'case_insensitive' })).toEqual([
@@ -128,6 +128,7 @@ describe('rewrites in the model and the maps', () => {
     expect(warned({ 'hapedge.io/use-regex': 'case-insensitive' })).toHaveLength(1)
     expect(warned({ 'nginx.org/path-regex': 'case_sensitive' })).toEqual([])
     expect(warned({ 'nginx.ingress.kubernetes.io/use-regex': 'true' })).toEqual([])
+    expect(warned({ 'hapedge.io/use-regex': 'true' })).toEqual([])
   })
 
   it('a changed target, X-Forwarded-Prefix or regular expression path is a map edit, without a reload', () => {
