@@ -10,6 +10,7 @@ import { adminToken } from './admin-token.ts'
 import { nodeDeploymentSecrets } from './deployment-secret.ts'
 import { diskSecrets, type SecretKeeper } from './secret-keepers.ts'
 import { serverCacheBudget } from './server-cache.ts'
+import { serverResyncBudget } from './server-resync-budget.ts'
 
 /** What a Node server stores its clusters in, and where it keeps the secrets its environment does not give. */
 export interface ServerStorage {
@@ -37,6 +38,7 @@ export async function nodeServer(storage: ServerStorage, environment: Record<str
     hash: nodeSha256,
     gzip: nodeGzip,
     cache: serverCacheBudget(),
+    limits: { resync: serverResyncBudget() },
     secrets: sealing.secrets,
   })
   return { app, admin, sealing: { source: sealing.source } }

@@ -1,0 +1,17 @@
+import { getHeapStatistics } from 'node:v8'
+import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../../core/resync/budget.ts'
+
+/** A heap V8 may grow to at least this holds a commit of a whole page beside the caches (serverCacheBudget takes an eighth). */
+const ROOMY_HEAP_BYTES = 512 * 1024 * 1024
+
+/**
+ * The paged resync's budget in a long-lived server: with the default heap a finish commits a
+ * whole page at a time (1,000 items), where the functions' budget commits 250 to fit a
+ * Worker's memory. Each commit costs a HEAD, a generation record and a durable flush, so a
+ * 20,000-Ingress resync into an empty cluster made 128 generations instead of 32; a server
+ * started with a small heap (`--max-old-space-size=64`) keeps the functions' budget.
+ */
+export function serverResyncBudget(heapLimitBytes = getHeapStatistics().heap_size_limit): ResyncBudget {
+  if (heapLimitBytes < ROOMY_HEAP_BYTES) return DEFAULT_RESYNC_BUDGET
+  return { ...DEFAULT_RESYNC_BUDGET, commitItems: DEFAULT_RESYNC_BUDGET.pageItems }
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_RESYNC_BUDGET } from '../../../../core/resync/budget.ts'
+import { serverResyncBudget } from '../../../../functions/platforms/node-server/server-resync-budget.ts'
+
+const MiB = 1024 * 1024
+
+describe('serverResyncBudget', () => {
+  it('commits a paged resync a whole page at a time where the heap is large, a generation per page rather than four', () => {
+    const budget = serverResyncBudget(4096 * MiB)
+    expect(budget.commitItems).toBe(budget.pageItems)
+    // Only the commits grow: what one request reads, scans and deletes stays the functions' budget.
+    expect({ ...budget, commitItems: DEFAULT_RESYNC_BUDGET.commitItems }).toEqual(DEFAULT_RESYNC_BUDGET)
+  })
+
+  it("keeps the functions' budget under a small heap (--max-old-space-size=64, whose limit V8 reports as 112 MiB)", () => {
+    expect(serverResyncBudget(112 * MiB)).toEqual(DEFAULT_RESYNC_BUDGET)
+  })
+})
