@@ -2,7 +2,7 @@
 # Builds the Containerfile's image for real where no registry of base images is reachable: the base
 # is a Debian bookworm root made by debootstrap, with this machine's Node.js (20.19 or newer) and
 # npm, standing in for docker.io/library/node:20-bookworm-slim. Then it checks the image: its
-# user, its haproxy, and `hapedge serve` answering over HTTP from inside it.
+# user, and the path of a generation inside it: serve, agent --once, haproxy -c.
 #
 #   bash infra/image/build-from-debian.sh            (as root, on Debian bookworm; installs buildah and debootstrap)
 #
@@ -74,28 +74,35 @@ buildah commit --quiet --rm "$container" "$BASE" >/dev/null
 
 buildah build --isolation chroot --network host --layers=false --build-arg NODE_BASE="$BASE" -f Containerfile -t "$IMAGE" .
 
-# The image's checks, each in a fresh container of it.
+# The image's checks, in a container of it, as its user: hapedge serve with the example cluster;
+# hapedge agent --once against it, into the directory the manifests use (it checks the generation
+# with the image's haproxy -c); haproxy -c again on both files HAProxy's container starts on.
 run() { buildah run --isolation chroot --network host "$check" -- "$@"; }
 check=$(buildah from "$IMAGE")
-trap 'buildah rm "$check" >/dev/null 2>&1 || true' EXIT
+serve=
+cleanup() {
+  [ -z "$serve" ] || kill "$serve" 2>/dev/null || true
+  [ -z "$serve" ] || wait "$serve" 2>/dev/null || true
+  buildah rm "$check" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+fail() { echo "build-from-debian: $1; hapedge serve's log:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
 [ "$(buildah inspect --format '{{.OCIv1.Config.User}}' "$IMAGE")" = 10001:10001 ]
 [ "$(run id -u)" = 10001 ]
 haproxy_version=$(run haproxy -v)
 echo "${haproxy_version%%$'\n'*}"
-run hapedge --help >/dev/null
-printf 'global\n  stats socket /tmp/s.sock\ndefaults\n  mode http\n  timeout client 5s\n  timeout server 5s\n  timeout connect 5s\nfrontend f\n  bind 127.0.0.1:8080\n' >"$WORK/check.cfg"
-buildah copy --quiet --chown 10001:10001 "$check" "$WORK/check.cfg" /tmp/check.cfg >/dev/null
-run haproxy -c -f /tmp/check.cfg
-# hapedge serve on a loopback port, from the image's own files, answers its health check.
 port=$((20000 + RANDOM % 20000))
-buildah run --isolation chroot --network host "$check" -- hapedge serve --data /tmp/data --host 127.0.0.1 --port "$port" >"$WORK/serve.log" 2>&1 &
+buildah run --isolation chroot --network host "$check" -- hapedge serve --data /tmp/data --host 127.0.0.1 --port "$port" --example >"$WORK/serve.log" 2>&1 &
 serve=$!
-for _ in $(seq 1 60); do
-  if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
+for _ in $(seq 1 120); do
+  grep -q '^example cluster: .* generation ' "$WORK/serve.log" && break
+  kill -0 "$serve" 2>/dev/null || fail 'hapedge serve stopped'
   sleep 1
 done
-answer=$(curl -fsS "http://127.0.0.1:$port/healthz" || true)
-kill "$serve" 2>/dev/null || true
-wait "$serve" 2>/dev/null || true
-[ -n "$answer" ] || { echo "build-from-debian: hapedge serve in the image did not answer; its log:" >&2; cat "$WORK/serve.log" >&2; exit 1; }
-echo "build-from-debian: $IMAGE built and checked: user 10001, haproxy -c, hapedge serve answered $answer"
+grep -q '^example cluster: .* generation ' "$WORK/serve.log" || fail 'the example cluster was not committed'
+curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || fail 'hapedge serve does not answer /healthz'
+token=$(cat "$(buildah mount "$check")/tmp/data/example-token")
+buildah run --isolation chroot --network host --env HAPEDGE_TOKEN="$token" "$check" -- \
+  hapedge agent --once --source "http://127.0.0.1:$port" --cluster example --dir /var/lib/hapedge || fail 'hapedge agent --once failed'
+buildah run --isolation chroot --network host --workingdir /var/lib/hapedge "$check" -- haproxy -c -f /var/lib/hapedge/agent.cfg -f /var/lib/hapedge/current
+echo "build-from-debian: $IMAGE built and checked: user 10001, hapedge serve, agent --once and haproxy -c on the generation it wrote"
