@@ -24,6 +24,8 @@ export interface PathPattern {
   captures: readonly Capture[]
   /** The form needs a `/` after the prefix (`/api/(.*)`): the prefix alone is served by the route too. */
   servesPrefixItself: boolean
+  /** The form also matches the prefix followed by other characters (`/api/?(.*)` matches `/apis`): those are not served by the route. */
+  servesLess?: true
 }
 
 export type PathPatternReading = PathPattern | { refused: string }
@@ -35,6 +37,7 @@ interface Form {
   suffix: string
   captures: readonly Capture[]
   servesPrefixItself: boolean
+  servesLess?: true
 }
 
 /** The accepted forms after the literal prefix, longest first (each is matched as the pattern's end). */
@@ -46,6 +49,8 @@ const FORMS: readonly Form[] = [
   { suffix: '(/|$)', captures: ['slash'], servesPrefixItself: false },
   { suffix: '(/.*)', captures: ['rest'], servesPrefixItself: true },
   { suffix: '/(.*)', captures: ['tail'], servesPrefixItself: true },
+  // ingress-nginx's examples before 0.22 (`/something/?(.*)`): served as the Prefix path, the rest told.
+  { suffix: '/?(.*)', captures: ['tail'], servesPrefixItself: false, servesLess: true },
   { suffix: '/.*', captures: [], servesPrefixItself: true },
   { suffix: '', captures: [], servesPrefixItself: false },
 ]
@@ -56,7 +61,7 @@ const FORMS: readonly Form[] = [
  */
 const LITERAL = /^(?:[A-Za-z0-9_~\-/:@!,;=&.]|%[0-9A-Fa-f]{2}|\\[./-])*$/
 
-const ACCEPTED = 'a literal path, optionally followed by (/|$)(.*), (/|$), (/.*)?$, (/.*|$), (/.*), /(.*) or /.*'
+const ACCEPTED = 'a literal path, optionally followed by (/|$)(.*), (/|$), (/.*)?$, (/.*|$), (/.*), /(.*), /?(.*) or /.*'
 
 /** A path of an Ingress that reads its paths as regular expressions, as hapedge serves it, or why it cannot. */
 export function readPathPattern(path: string): PathPatternReading {
@@ -71,7 +76,8 @@ export function readPathPattern(path: string): PathPatternReading {
     // `/(.*)` and `/.*` select the whole host; the other forms need a prefix without a trailing `/`.
     const wholeHost = literal === '' && form.suffix.startsWith('/')
     if (!wholeHost && (!isHttpPath(literal) || literal.endsWith('/'))) continue
-    return { prefix: wholeHost ? '/' : literal, captures: form.captures, servesPrefixItself: form.servesPrefixItself && !wholeHost }
+    const read: PathPattern = { prefix: wholeHost ? '/' : literal, captures: form.captures, servesPrefixItself: form.servesPrefixItself && !wholeHost }
+    return form.servesLess && !wholeHost ? { ...read, servesLess: true } : read
   }
   return refused(path)
 }

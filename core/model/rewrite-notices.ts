@@ -23,8 +23,11 @@ export function rewriteNotices(ingress: Ingress, features: Features, annotations
     rule.http?.paths.forEach(({ path, pathType }, p) => {
       if (pathType === 'Exact' || path === undefined) return
       const pattern = readPathPattern(path)
-      if ('refused' in pattern || !pattern.servesPrefixItself) return
-      const reason = `spec.rules[${r}].http.paths[${p}].path ${JSON.stringify(path)} is served as the Prefix path ${pattern.prefix}, which serves ${pattern.prefix} itself too`
+      if ('refused' in pattern || !(pattern.servesPrefixItself || pattern.servesLess)) return
+      const served = `spec.rules[${r}].http.paths[${p}].path ${JSON.stringify(path)} is served as the Prefix path ${pattern.prefix}`
+      const reason = pattern.servesLess
+        ? `${served}: ${pattern.prefix} followed by other characters than "/" (${pattern.prefix}x) is not served by it`
+        : `${served}, which serves ${pattern.prefix} itself too`
       for (const annotation of annotationsOf('use-regex')) notices.push({ annotation, reason })
     }),
   )

@@ -25,6 +25,8 @@ describe('a regular expression path', () => {
     ['/api/(.*)', { prefix: '/api', captures: ['tail'], servesPrefixItself: true }],
     ['/api/.*', { prefix: '/api', captures: [], servesPrefixItself: true }],
     ['/(.*)', { prefix: '/', captures: ['tail'], servesPrefixItself: false }],
+    ['/something/?(.*)', { prefix: '/something', captures: ['tail'], servesPrefixItself: false, servesLess: true }],
+    ['/?(.*)', { prefix: '/', captures: ['tail'], servesPrefixItself: false }],
     ['/v1\\.0(/|$)(.*)', { prefix: '/v1.0', captures: ['slash', 'tail'], servesPrefixItself: false }],
     ['/static/', { prefix: '/static', captures: [], servesPrefixItself: false }],
   ])('%s is served as a Prefix path with known captures', (path, expected) => {
@@ -33,7 +35,6 @@ describe('a regular expression path', () => {
 
   it.each([
     '/api/v[0-9]+',
-    '/app/?(.*)',
     '/app(.*)',
     '/(a+)+$',
     '/(?i)app',
@@ -106,6 +107,14 @@ describe('rewrites in the model and the maps', () => {
     ])
     expect(refusedFor({ 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/$host$1' }, '/(.*)')[0]).toContain('NGINX variables are not expanded')
     expect(refusedFor({ 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/$2/$1' }, '/app(/|$)(.*)')[0]).toContain('more than one capture group')
+  })
+
+  it('warns that /something/?(.*) (ingress-nginx’s older example) is served as its Prefix path, without /somethingx', () => {
+    const { model } = fullRebuild([web({ 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' }, [{ path: '/something/?(.*)' }]), ...serviceObjects])
+    expect(model.warnings.map(({ reason }) => reason)).toEqual([
+      'spec.rules[0].http.paths[0].path "/something/?(.*)" is served as the Prefix path /something: /something followed by other characters than "/" (/somethingx) is not served by it',
+    ])
+    expect(model.hosts.get(HOST)!.routes.map((route) => route.rewrite)).toEqual([{ path: { before: '/', capture: 'tail', after: '' } }])
   })
 
   it('warns that a form needing a slash after its prefix serves the prefix itself too', () => {
