@@ -18,6 +18,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...REDIRECT_FEATURES,
   'timeout-server',
   'timeout-tunnel',
+  'proxy-body-size',
   ...HEADER_FEATURES,
   'rewrite-target',
   'use-regex',

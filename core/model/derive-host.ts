@@ -10,6 +10,7 @@ import type { Rejection } from './rejection.ts'
 import { withRedirects, type RouteRedirect } from './route-redirect.ts'
 import { readRoutePath, withRewrites, type RouteRewrite } from './route-rewrite.ts'
 import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
+import { withBodySizes, type RouteBodySize } from './route-body-size.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
@@ -31,6 +32,8 @@ export interface Route extends RouteMatch {
   access?: string
   /** The owner's timeout-server and timeout-tunnel: looked up by the frontend, set by the Service's backend (render-timeouts.ts). */
   timeouts?: RouteTimeouts
+  /** The owner's proxy-body-size (bytes, null for none): looked up and checked by the frontend (render-body-size.ts). */
+  bodySize?: RouteBodySize
   /** The owner's request and response header rules, with their values (route-headers.ts). */
   headers?: HeaderValue[]
   /** The owner's rewrite-target and x-forwarded-prefix for this path: looked up and applied by the frontend (render-rewrites.ts). */
@@ -60,7 +63,10 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses)
+  const routes = withBodySizes(
+    withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
+    ingresses,
+  )
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   if (routes.length === 0 && !tls) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)

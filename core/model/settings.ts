@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
-import { cidrList } from '../annotations/values.ts'
+import { cidrList, nginxSize } from '../annotations/values.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
@@ -47,6 +47,8 @@ export const settingsSchema = z.object({
   // ingress-nginx's names: X-Forwarded-For gives the client's address only when it comes from one of these proxies.
   'use-forwarded-headers': flag.default(false),
   'proxy-real-ip-cidr': cidrList.optional(),
+  // ingress-nginx's name and NGINX sizes: the body limit of the routes whose Ingress sets none ("0" or absent: none).
+  'proxy-body-size': nginxSize.optional(),
 })
 
 export type Settings = z.output<typeof settingsSchema>

@@ -3,6 +3,7 @@ import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
+import { bodySizeRules } from './render-body-size.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
@@ -78,6 +79,7 @@ export function renderFrontend({
           ...authRules,
         ]
       : []),
+    ...bodySizeRules(set),
     ...appRootRules(set),
     // The path rewritten once every redirect and refusal has read it as the client sent it.
     ...rewriteRules(set),

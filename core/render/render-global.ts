@@ -1,5 +1,6 @@
 import type { Settings } from '../model/settings.ts'
 import { lines } from './files.ts'
+import { bodySizeDefault } from './render-body-size.ts'
 
 /** `global` and `defaults`: what every proxy inherits. Relative paths resolve from this directory. */
 export function renderGlobal(settings: Settings): string {
@@ -8,6 +9,7 @@ export function renderGlobal(settings: Settings): string {
     'global',
     '    default-path config',
     '    ssl-default-bind-options ssl-min-ver TLSv1.2 no-tls-tickets',
+    ...bodySizeDefault(settings['proxy-body-size']),
     '',
     'defaults',
     '    mode http',

@@ -4,6 +4,7 @@ import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
+import { bodySizeEntries } from './render-body-size.ts'
 import { rewriteEntries } from './render-rewrites.ts'
 import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
@@ -21,6 +22,8 @@ export const HOST_MAPS = [
   FILES.locationPrefixMap,
   FILES.timeoutExactMap,
   FILES.timeoutPrefixMap,
+  FILES.bodySizeExactMap,
+  FILES.bodySizePrefixMap,
   FILES.rewriteExactMap,
   FILES.rewritePrefixMap,
   FILES.headersExactMap,
@@ -51,6 +54,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of bodySizeEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   return entries

@@ -81,7 +81,7 @@ const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/' },
 ]
 
-/** Per-route timeouts, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout. */
+/** Per-route timeouts and body size limits, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout, `0` and unlimited. */
 const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   undefined,
   undefined,
@@ -90,6 +90,10 @@ const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/proxy-read-timeout': '30', 'nginx.ingress.kubernetes.io/proxy-send-timeout': '30' },
   { 'haproxy-ingress.github.io/timeout-server': '10s', 'haproxy-ingress.github.io/timeout-tunnel': '1h' },
   { 'hapedge.io/timeout-tunnel': '30m' },
+  { 'nginx.ingress.kubernetes.io/proxy-body-size': '8m' },
+  { 'nginx.ingress.kubernetes.io/proxy-body-size': '0', 'nginx.ingress.kubernetes.io/proxy-read-timeout': '5' },
+  { 'haproxy-ingress.github.io/proxy-body-size': 'unlimited', 'hapedge.io/timeout-tunnel': '30m' },
+  { 'nginx.org/client-max-body-size': '1k' },
 ]
 
 /** Request and response headers, drawn beside the sets above: values that change (one with spaces and `%`), names that come and go, several spellings. */
@@ -247,10 +251,12 @@ const arbitraryConfigMap = fc
       { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': '10.0.0.0/8,fd00::/8' },
       { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': 'lb' },
     ),
+    // The routes' default body limit: none, one, and an unreadable one.
+    bodySize: fc.constantFrom<Record<string, string>>({}, { 'proxy-body-size': '1m' }, { 'proxy-body-size': 'lots' }),
     name: fc.constantFrom(...configMapNames),
   })
-  .map(({ redirect, timeout, proxies, name }) =>
-    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies }, name.split('/')[1], name.split('/')[0]),
+  .map(({ redirect, timeout, proxies, bodySize, name }) =>
+    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize }, name.split('/')[1], name.split('/')[0]),
   )
 
 export const arbitraryObject = fc.oneof(
