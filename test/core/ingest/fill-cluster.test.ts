@@ -27,7 +27,7 @@ const objects = [
   ingress({ name: 'refused', rules: [{ host: 'refused_bad.example.com', paths: [{ service: 'app-1' }] }] }),
   ingress({
     name: 'annotated',
-    annotations: { 'nginx.ingress.kubernetes.io/enable-cors': 'true' },
+    annotations: { 'hapedge.io/no-such-annotation': 'on' },
     rules: [{ host: 'app-2.example.com', paths: [{ path: '/r', service: 'app-2' }] }],
   }),
 ]
