@@ -10,19 +10,19 @@ export interface OwnedRoute {
 
 /**
  * The routes with what their owner's annotations set for them (a redirect, timeouts, backend
- * settings …): `valueOf` reads it from an Ingress, `apply` gives the route that carries it. Routes
+ * settings …): `readValue` reads it from an Ingress, `apply` gives the route that carries it. Routes
  * whose owner sets nothing, and those `apply` leaves alone, are returned as they are: such
  * annotations are rare, so only their routes are copied.
  */
 export function withOwnerValues<R extends OwnedRoute, V>(
   routes: R[],
   ingresses: readonly Ingress[],
-  valueOf: (ingress: Ingress) => V | undefined,
+  readValue: (ingress: Ingress) => V | undefined,
   apply: (route: R, value: V) => R,
 ): R[] {
   const byOwner = new Map<string, V>()
   for (const ingress of ingresses) {
-    const value = valueOf(ingress)
+    const value = readValue(ingress)
     if (value !== undefined) byOwner.set(describeIngress(ingress), value)
   }
   if (byOwner.size === 0) return routes

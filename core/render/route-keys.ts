@@ -29,7 +29,7 @@ export interface RouteValueMaps<M extends string> {
 
 /**
  * Per-route values (a redirect, timeouts, …) as `[map, key, value]` entries keyed as the route
- * maps key the routes (routeKeys), for the routes `valueOf` gives a value. With `fallback`, when
+ * maps key the routes (routeKeys), for the routes `readValue` gives a value. With `fallback`, when
  * any route of the host has a value every route gets an entry (the fallback when it has none), so
  * the longest-prefix lookup never falls through to another route's value; without it, only the
  * routes with a value have entries (for values looked up only when the route maps already picked
@@ -39,12 +39,12 @@ export function* routeValueEntries<R extends RouteMatch, M extends string>(
   host: string,
   routes: readonly R[],
   maps: RouteValueMaps<M>,
-  valueOf: (route: R) => string | undefined,
+  readValue: (route: R) => string | undefined,
   fallback?: string,
 ): Iterable<[M, string, string]> {
-  if (!routes.some((route) => valueOf(route) !== undefined)) return
+  if (!routes.some((route) => readValue(route) !== undefined)) return
   for (const [map, key, route] of routeKeys(host, routes)) {
-    const value = valueOf(route) ?? fallback
+    const value = readValue(route) ?? fallback
     if (value !== undefined) yield [maps[map], key, value]
   }
 }
