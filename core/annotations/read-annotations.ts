@@ -1,5 +1,5 @@
 import { formatPath } from '../issues.ts'
-import { quote } from '../kube/fields.ts'
+import { quote } from '../syntax/fields.ts'
 import { SOURCE_HEADER_SUFFIX, unhonouredRestriction } from './access.ts'
 import { type FeatureName, type Features, restrictsAccess } from './features.ts'
 import { accessDirectiveIn, isSnippet } from './snippets.ts'

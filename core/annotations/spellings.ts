@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { quote } from '../kube/fields.ts'
+import { quote } from '../syntax/fields.ts'
 import { type AuthSecretType, caSecret, FEATURES, type FeatureName, type Features, type FeatureValue, featureNames } from './features.ts'
 import {
   absolutePath,

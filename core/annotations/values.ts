@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hostname, httpPath, isIpv4, isIpv6, quote } from '../kube/fields.ts'
+import { hostname, httpPath, isIpv4, isIpv6, quote } from '../syntax/fields.ts'
 
 /**
  * Parsers from an annotation's string (Kubernetes keeps every value as a string) to the typed value

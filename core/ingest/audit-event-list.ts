@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { dnsLabel, objectName } from '../kube/fields.ts'
+import { dnsLabel, objectName } from '../syntax/fields.ts'
 
 /**
  * The API server sends at most `--audit-webhook-batch-max-size` events per batch (400 by

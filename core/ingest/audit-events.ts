@@ -1,6 +1,6 @@
 import type { WatchEvent } from '../incremental/watch-event.ts'
 import { issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
-import { quote } from '../kube/fields.ts'
+import { quote } from '../syntax/fields.ts'
 import { isRecord, objectKey } from '../kube/objects.ts'
 import { TLS_SECRET_TYPE } from '../kube/secret.ts'
 import { isAuthSecretType, trimmedData } from '../kube/auth-secret.ts'

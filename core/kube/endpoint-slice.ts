@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { dnsLabel, isIpv4, isIpv6, portNumber, quote } from './fields.ts'
+import { dnsLabel, isIpv4, isIpv6, portNumber, quote } from '../syntax/fields.ts'
 import { namespacedMetadata } from './metadata.ts'
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name'

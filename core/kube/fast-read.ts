@@ -1,4 +1,4 @@
-import { isDnsLabel, isHostnameField, isHttpPath, isIpv4, isIpv6, isObjectName, isPortName, isPortNumber, isTimestamp } from './fields.ts'
+import { isDnsLabel, isHostnameField, isHttpPath, isIpv4, isIpv6, isObjectName, isPortName, isPortNumber, isTimestamp } from '../syntax/fields.ts'
 import { isRecord, type Kind } from './objects.ts'
 import { isBase64Field, TLS_SECRET_TYPE } from './secret.ts'
 

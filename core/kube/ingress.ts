@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { readAnnotations } from '../annotations/read-annotations.ts'
 import { readsRegexPaths } from '../annotations/regex-paths.ts'
-import { dnsLabel, hostname, httpPath, isHttpPath, objectName, portName, portNumber } from './fields.ts'
+import { dnsLabel, hostname, httpPath, isHttpPath, objectName, portName, portNumber } from '../syntax/fields.ts'
 import { LEGACY_CLASS_ANNOTATION } from './annotations.ts'
 import { namespacedMetadata } from './metadata.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { annotations, dnsLabel, labels, objectName, timestamp } from './fields.ts'
+import { annotations, dnsLabel, labels, objectName, timestamp } from '../syntax/fields.ts'
 
 export const namespacedMetadata = z.object({
   name: objectName,

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { issuesFromZod, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
-import { quote } from './fields.ts'
+import { quote } from '../syntax/fields.ts'
 import { configMap, type ConfigMap } from './config-map.ts'
 import { endpointSlice, type EndpointSlice } from './endpoint-slice.ts'
 import { FAIL, FAST_READERS } from './fast-read.ts'

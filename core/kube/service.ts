@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { annotations, dnsLabel, portNumber } from './fields.ts'
+import { annotations, dnsLabel, portNumber } from '../syntax/fields.ts'
 import { namespacedMetadata } from './metadata.ts'
 
 /** The Service annotation whose lines go into every backend rendered for the Service, when the cluster allows snippets. */

@@ -1,4 +1,4 @@
-import { quote } from '../kube/fields.ts'
+import { quote } from '../syntax/fields.ts'
 import { describeRef } from '../kube/objects.ts'
 import { BACKEND_SNIPPET, type Service } from '../kube/service.ts'
 import type { Rejection } from './rejection.ts'

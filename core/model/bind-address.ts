@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isIpv4, isIpv6, quote } from '../kube/fields.ts'
+import { isIpv4, isIpv6, quote } from '../syntax/fields.ts'
 
 const SHAPE = 'must be ADDR:PORT: an IPv4 address, [IPv6] in brackets, or * or nothing for every address, e.g. 0.0.0.0:80, [::]:443 or :80'
 const PORT = /^[1-9]\d{0,4}$/

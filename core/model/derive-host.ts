@@ -11,6 +11,7 @@ import { withRedirects, type RouteRedirect } from './route-redirect.ts'
 import { readRoutePath, withRewrites, type RouteRewrite } from './route-rewrite.ts'
 import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
 import { withBodySizes, type RouteBodySize } from './route-body-size.ts'
+import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
@@ -34,6 +35,8 @@ export interface Route extends RouteMatch {
   timeouts?: RouteTimeouts
   /** The owner's proxy-body-size (bytes, null for none): looked up and checked by the frontend (render-body-size.ts). */
   bodySize?: RouteBodySize
+  /** The owner's CORS (enable-cors): looked up by the frontend, which answers preflights and adds the headers (render-cors.ts). */
+  cors?: RouteCors
   /** The owner's request and response header rules, with their values (route-headers.ts). */
   headers?: HeaderValue[]
   /** The owner's rewrite-target and x-forwarded-prefix for this path: looked up and applied by the frontend (render-rewrites.ts). */
@@ -63,8 +66,11 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withBodySizes(
-    withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
+  const routes = withCors(
+    withBodySizes(
+      withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
+      ingresses,
+    ),
     ingresses,
   )
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)

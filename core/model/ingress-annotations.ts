@@ -5,6 +5,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
 import { redirectNotices } from './redirect-notices.ts'
 import { bodySizeNotices } from './body-size-notices.ts'
+import { corsNotices } from './cors-notices.ts'
 import { readHeaders } from './header-rules.ts'
 import { rewriteNotices } from './rewrite-notices.ts'
 import { compareText } from './routes.ts'
@@ -54,6 +55,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   }
   notices.push(...redirectNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...bodySizeNotices(reading.features, (feature) => annotationsOf(feature, reading)))
+  notices.push(...corsNotices(reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...readHeaders(reading.features, (feature) => annotationsOf(feature, reading)).notices)
   notices.push(...rewriteNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   const object = describeIngress(ingress)

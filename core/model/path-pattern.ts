@@ -1,4 +1,4 @@
-import { isHttpPath, quote } from '../kube/fields.ts'
+import { isHttpPath, quote } from '../syntax/fields.ts'
 
 /**
  * An Ingress path written as a regular expression (use-regex, or ingress-nginx's rewrite-target,

@@ -1,6 +1,6 @@
 import { readAnnotations } from '../annotations/read-annotations.ts'
 import { readsRegexPaths } from '../annotations/regex-paths.ts'
-import { quote } from '../kube/fields.ts'
+import { quote } from '../syntax/fields.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { clip } from '../clip.ts'
-import { dnsSubdomain } from '../kube/fields.ts'
+import { dnsSubdomain } from '../syntax/fields.ts'
 import { notifyUrl } from './agent-origins.ts'
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')

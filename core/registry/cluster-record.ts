@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CLUSTER_ID } from '../keys/cluster-keys.ts'
-import { dnsSubdomain } from '../kube/fields.ts'
+import { dnsSubdomain } from '../syntax/fields.ts'
 import { bindAddress } from '../model/bind-address.ts'
 import { canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { isWrappedClusterKey } from '../crypto/cluster-key.ts'
 import { isSealed } from '../crypto/seal.ts'
 import type { Sealer } from '../crypto/sealer.ts'
-import { dnsLabel, objectName } from '../kube/fields.ts'
+import { dnsLabel, objectName } from '../syntax/fields.ts'
 import type { KubernetesCredentials } from '../ports/cluster-writer.ts'
 
 const httpsUrl = z

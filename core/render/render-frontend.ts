@@ -4,6 +4,7 @@ import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
 import { bodySizeRules } from './render-body-size.ts'
+import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
 import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
@@ -70,6 +71,7 @@ export function renderFrontend({
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     ...timeoutLookupRules(set),
     ...headerLookupRules(set, headerRules),
+    ...corsRequestRules(set),
     // A route with source ranges names its access group after its backend (render-maps.ts).
     ...(accessGroups.length > 0
       ? [
@@ -83,6 +85,7 @@ export function renderFrontend({
     ...appRootRules(set),
     // The path rewritten once every redirect and refusal has read it as the client sent it.
     ...rewriteRules(set),
+    ...CORS_RESPONSE_RULES,
     ...hstsRules(),
     ...renderHeaderRules(headerRules, 'res'),
     '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',

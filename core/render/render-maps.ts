@@ -5,6 +5,7 @@ import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
 import { bodySizeEntries } from './render-body-size.ts'
+import { corsEntries } from './render-cors.ts'
 import { rewriteEntries } from './render-rewrites.ts'
 import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
@@ -24,6 +25,9 @@ export const HOST_MAPS = [
   FILES.timeoutPrefixMap,
   FILES.bodySizeExactMap,
   FILES.bodySizePrefixMap,
+  FILES.corsExactMap,
+  FILES.corsPrefixMap,
+  FILES.corsOriginsMap,
   FILES.rewriteExactMap,
   FILES.rewritePrefixMap,
   FILES.headersExactMap,
@@ -55,6 +59,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of bodySizeEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of corsEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   return entries

@@ -39,8 +39,9 @@ export const TABLE = {
  * 11: rewrite-target, use-regex and x-forwarded-prefix rendered into the rewrite maps (written, empty or not, by that write).
  * 12: request and response headers rendered (`header-rules` per Ingress, the header maps written, empty or not, by that write).
  * 13: per-route body size limits (proxy-body-size) rendered into their maps (written, empty or not, by that write).
+ * 14: CORS rendered into its maps (cors-exact, cors-prefix, cors-origins: written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 13
+export const SNAPSHOT_LAYOUT = 14
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -1,4 +1,4 @@
-import { dnsLabel, objectName } from '../../core/kube/fields.ts'
+import { dnsLabel, objectName } from '../../core/syntax/fields.ts'
 import { UsageError } from './usage-error.ts'
 
 /** A `NAMESPACE/NAME` flag value, or a UsageError that names the flag and what it should name. */

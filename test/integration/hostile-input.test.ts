@@ -7,7 +7,7 @@ import { removeTempDir } from '../support/temp-dir.ts'
 import { readTextTree } from './read-tree.ts'
 import { answeredBy, renderToDir, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
-import { quote } from '../../core/kube/fields.ts'
+import { quote } from '../../core/syntax/fields.ts'
 
 /**
  * Values that would inject HAProxy configuration if they reached a file: each carries a marker

@@ -81,7 +81,7 @@ const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/' },
 ]
 
-/** Per-route timeouts and body size limits, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout, `0` and unlimited. */
+/** Per-route timeouts, body size limits and CORS, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout, `0` and unlimited, origin lists and `*`. */
 const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   undefined,
   undefined,
@@ -94,6 +94,14 @@ const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/proxy-body-size': '0', 'nginx.ingress.kubernetes.io/proxy-read-timeout': '5' },
   { 'haproxy-ingress.github.io/proxy-body-size': 'unlimited', 'hapedge.io/timeout-tunnel': '30m' },
   { 'nginx.org/client-max-body-size': '1k' },
+  { 'nginx.ingress.kubernetes.io/enable-cors': 'true' },
+  {
+    'nginx.ingress.kubernetes.io/enable-cors': 'true',
+    'nginx.ingress.kubernetes.io/cors-allow-origin': 'https://a.example.com, https://*.example.org',
+    'nginx.ingress.kubernetes.io/cors-allow-credentials': 'false',
+  },
+  { 'haproxy-ingress.github.io/cors-enable': 'true', 'haproxy-ingress.github.io/cors-allow-origin': 'https://b.example.com', 'haproxy-ingress.github.io/cors-max-age': '60' },
+  { 'haproxy.org/cors-enable': 'true', 'haproxy.org/cors-allow-origin': '^https://x$' },
 ]
 
 /** Request and response headers, drawn beside the sets above: values that change (one with spaces and `%`), names that come and go, several spellings. */

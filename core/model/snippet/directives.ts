@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 import { checkAclName, readAclExpression } from './acl.ts'
 import { readHttpRule } from './http-rules.ts'
 import { notAllowed } from './refusal.ts'

@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 import { readCondition } from './acl.ts'
 import { notAllowed } from './refusal.ts'
 import { checkSampleExpression } from './sample-expression.ts'

@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 import { expected } from './refusal.ts'
 import { checkSampleExpression } from './sample-expression.ts'
 import { FETCHES } from './vocabulary.ts'

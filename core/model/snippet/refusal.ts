@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 
 /** Why one snippet line is refused. The line's grammar throws it; checkSnippet adds the line number. */
 export class SnippetRefusal extends Error {}

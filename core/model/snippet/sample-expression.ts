@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 import { expected, notAllowed } from './refusal.ts'
 import { CONVERTERS, OWN_VARIABLE, SHARED_VARIABLE } from './vocabulary.ts'
 

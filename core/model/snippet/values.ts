@@ -1,4 +1,4 @@
-import { quote } from '../../kube/fields.ts'
+import { quote } from '../../syntax/fields.ts'
 import { checkLogFormat } from './log-format.ts'
 import { expected, notAllowed } from './refusal.ts'
 import type { WordReader } from './words.ts'

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostname, httpPath, ipv6Address, isIpv6, quote } from '../../../core/kube/fields.ts'
+import { hostname, httpPath, ipv6Address, isIpv6, quote } from '../../../core/syntax/fields.ts'
 
 describe('hostname', () => {
   it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j', (host) => {

@@ -1,0 +1,42 @@
+import type { FeatureName, Features } from '../annotations/features.ts'
+import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+
+/**
+ * Header names as ingress-nginx accepts them in its CORS lists ("letters, numbers, _ and -"), or
+ * `*`: nothing else reaches a map value or a response header (route-cors.ts).
+ */
+export const CORS_HEADER_NAME = /^([A-Za-z0-9_-]+|\*)$/
+
+const CORS_FEATURES = [
+  'cors-allow-origin',
+  'cors-allow-methods',
+  'cors-allow-headers',
+  'cors-expose-headers',
+  'cors-allow-credentials',
+  'cors-max-age',
+] as const satisfies readonly FeatureName[]
+
+/**
+ * What an Ingress's CORS annotations ask for that is not done as written, so it is told, never
+ * silent: CORS settings without enable-cors, a regular expression of origins, header names
+ * beyond letters, digits, `_` and `-`, and credentials with any origin.
+ */
+export function corsNotices(features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
+  const notices: AnnotationNotice[] = []
+  const tell = (feature: FeatureName, reason: string) => {
+    for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
+  }
+  if (features['enable-cors'] !== true) {
+    for (const feature of CORS_FEATURES) if (features[feature] !== undefined) tell(feature, 'CORS is off without enable-cors: "true"; ignored')
+    return notices
+  }
+  const origins = features['cors-allow-origin']
+  if (origins && 'pattern' in origins)
+    tell('cors-allow-origin', 'a regular expression of origins is not honoured (list the origins, or "*"): no origin is allowed')
+  for (const feature of ['cors-allow-headers', 'cors-expose-headers'] as const)
+    if (features[feature]?.some((name) => !CORS_HEADER_NAME.test(name)))
+      tell(feature, 'header names may hold only letters, digits, "_" and "-" (as ingress-nginx accepts them); the default is used')
+  if (features['cors-allow-credentials'] === true && (origins === undefined || 'any' in origins))
+    tell('cors-allow-credentials', 'with any origin ("*") the CORS protocol allows no credentials: Access-Control-Allow-Credentials is not sent')
+  return notices
+}
