@@ -27,6 +27,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'cors-allow-credentials',
   'cors-max-age',
   ...HEADER_FEATURES,
+  'server-alias',
   'rewrite-target',
   'use-regex',
   'x-forwarded-prefix',

@@ -9,6 +9,7 @@ import type { AuthSecret } from '../kube/auth-secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
+import { serverAliasesOf } from './server-alias.ts'
 import { SEPARATOR } from '../snapshot/separator.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
@@ -260,6 +261,7 @@ export class ClusterState {
     for (const [key, object] of this.objects.entries('Ingress/')) {
       const requested = requestedClass(object as Ingress)
       if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
+      for (const alias of serverAliasesOf(object as Ingress)) this.ingressesByHost.add(alias, key)
       const authSecret = authSecretOf(object as Ingress)
       if (authSecret) this.ingressesByAuthSecret.add(authSecret, key)
     }
@@ -275,11 +277,12 @@ export class ClusterState {
   }
 }
 
-/** The hosts an Ingress names in its rules (`''` for a rule without host) and its TLS entries. */
+/** The hosts an Ingress names in its rules (`''` for a rule without host), its TLS entries and its server-alias annotation. */
 export function hostsOf(ingress: Ingress): Set<string> {
   const hosts = new Set<string>()
   for (const rule of ingress.spec.rules ?? []) if (rule.http) hosts.add(rule.host ?? '')
   for (const tls of ingress.spec.tls ?? []) for (const host of tls.hosts ?? []) hosts.add(host)
+  for (const alias of serverAliasesOf(ingress)) hosts.add(alias)
   return hosts
 }
 

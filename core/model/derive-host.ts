@@ -14,6 +14,7 @@ import { withBodySizes, type RouteBodySize } from './route-body-size.ts'
 import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
+import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
@@ -49,6 +50,8 @@ export interface HostConfig extends HostRedirects {
   routes: Route[]
   /** The Secret (`namespace/name`) whose certificate is served for this host by SNI. */
   tlsSecret?: string
+  /** For a name no rule serves that an Ingress names in server-alias: the host it is served as (server-alias.ts). */
+  alias?: string
 }
 
 export interface DerivedHost {
@@ -74,9 +77,10 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     ingresses,
   )
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
-  if (routes.length === 0 && !tls) return { rejections }
+  const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
+  if (routes.length === 0 && !tls && !alias) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
-  return { config: { host, routes: withHeaders(routes, ingresses), tlsSecret: tls?.secret, ...redirects }, rejections }
+  return { config: { host, routes: withHeaders(routes, ingresses), tlsSecret: tls?.secret, ...redirects, ...(alias ? { alias } : {}) }, rejections }
 }
 
 function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]): Route[] {

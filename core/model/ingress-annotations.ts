@@ -7,6 +7,7 @@ import { redirectNotices } from './redirect-notices.ts'
 import { bodySizeNotices } from './body-size-notices.ts'
 import { corsNotices } from './cors-notices.ts'
 import { readHeaders } from './header-rules.ts'
+import { aliasNotices } from './alias-notices.ts'
 import { rewriteNotices } from './rewrite-notices.ts'
 import { compareText } from './routes.ts'
 
@@ -57,6 +58,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   notices.push(...bodySizeNotices(reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...corsNotices(reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...readHeaders(reading.features, (feature) => annotationsOf(feature, reading)).notices)
+  notices.push(...aliasNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...rewriteNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   const object = describeIngress(ingress)
   const refused = new Set(refusals.map((notice) => notice.annotation))

@@ -56,6 +56,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, route] of routeKeys(host, config.routes))
     entries[map === 'exact' ? FILES.exactMap : FILES.prefixMap].push(mapEntry(key, routeTarget(route)))
   if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
+  if (config.alias) entries[FILES.hostsMap].push(mapEntry(host, config.alias))
   for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of bodySizeEntries(config)) entries[map].push(mapEntry(key, value))

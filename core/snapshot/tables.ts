@@ -40,8 +40,9 @@ export const TABLE = {
  * 12: request and response headers rendered (`header-rules` per Ingress, the header maps written, empty or not, by that write).
  * 13: per-route body size limits (proxy-body-size) rendered into their maps (written, empty or not, by that write).
  * 14: CORS rendered into its maps (cors-exact, cors-prefix, cors-origins: written, empty or not, by that write).
+ * 15: server-alias honoured: every Ingress's aliases indexed as its hosts and served from the hosts map.
  */
-export const SNAPSHOT_LAYOUT = 14
+export const SNAPSHOT_LAYOUT = 15
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

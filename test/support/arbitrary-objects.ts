@@ -115,15 +115,26 @@ const headerAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.org/proxy-set-headers': 'X-Team: shop', 'nginx.org/proxy-hide-headers': 'X-Powered-By' },
 ]
 
+/** Server aliases, drawn beside the sets above: new names, a name another Ingress's rules may serve, one two Ingresses may claim, a wildcard. */
+const aliasAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'hapedge.io/server-alias': 'alias.example.com' },
+  { 'nginx.ingress.kubernetes.io/server-alias': 'b.example.com,alias.example.com' },
+  { 'haproxy-ingress.github.io/server-alias': '*.alias.example.com' },
+]
+
 const arbitraryAnnotations = fc
   .tuple(
     fc.constantFrom(...annotationSets),
     fc.constantFrom(...redirectAnnotationSets),
     fc.constantFrom(...timeoutAnnotationSets),
     fc.constantFrom(...headerAnnotationSets),
+    fc.constantFrom(...aliasAnnotationSets),
   )
-  .map(([annotations, redirects, timeouts, headers]) =>
-    annotations || redirects || timeouts || headers ? { ...annotations, ...redirects, ...timeouts, ...headers } : undefined,
+  .map(([annotations, redirects, timeouts, headers, aliases]) =>
+    annotations || redirects || timeouts || headers || aliases ? { ...annotations, ...redirects, ...timeouts, ...headers, ...aliases } : undefined,
   )
 
 const arbitraryIngress = fc
