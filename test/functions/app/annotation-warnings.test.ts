@@ -110,18 +110,18 @@ describe('annotations hapedge does not honour', () => {
     const token = await h.register('prod')
     const many = Array.from({ length: ANSWER_WARNINGS + 20 }, (_, i) =>
       ingress({
-        name: `cors-${String(i).padStart(3, '0')}`,
-        annotations: { 'nginx.ingress.kubernetes.io/enable-cors': 'true' },
-        rules: [{ host: `cors-${i}.example.com`, paths: [{ service: 'app-1' }] }],
+        name: `buffered-${String(i).padStart(3, '0')}`,
+        annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'on' },
+        rules: [{ host: `buffered-${i}.example.com`, paths: [{ service: 'app-1' }] }],
       }),
     )
     const answer = await json(await h.events('prod', token, [...app(1), ...many].map(put)))
     expect(answer.warningCount).toBe(many.length)
     expect(answer.warnings).toHaveLength(ANSWER_WARNINGS)
     expect(answer.warnings[0]).toEqual({
-      object: 'Ingress default/cors-000',
-      annotation: 'nginx.ingress.kubernetes.io/enable-cors',
-      reason: 'not yet honoured by hapedge',
+      object: 'Ingress default/buffered-000',
+      annotation: 'nginx.ingress.kubernetes.io/proxy-buffering',
+      reason: 'not supported by hapedge',
     })
   })
 
