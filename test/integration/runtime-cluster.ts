@@ -20,6 +20,7 @@ import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
  */
 export interface RuntimeCluster {
   httpPort: number
+  httpsPort: number
   live: LiveCluster
   /** The worker processes' ids: the same before and after a change applied at runtime. */
   workers(): Promise<number[]>
@@ -35,8 +36,8 @@ export async function startRuntimeCluster(objects: unknown[], name: string): Pro
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const root = await makeTempDir(name)
   const conf = join(root, 'conf')
-  const httpPort = await freePort()
-  const live = new LiveCluster({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${await freePort()}` })
+  const [httpPort, httpsPort] = [await freePort(), await freePort()]
+  const live = new LiveCluster({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
   live.apply(objects.map(added))
   await writeRendered(conf, live.files())
   const agentConfig = join(root, 'agent.cfg')
@@ -49,6 +50,7 @@ export async function startRuntimeCluster(objects: unknown[], name: string): Pro
   const stats = haproxySocket({ path: join(root, 'admin.sock') })
   return {
     httpPort,
+    httpsPort,
     live,
     workers: async () => parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc')).workers.map((worker) => worker.pid),
     atRuntime: async (events) => {
