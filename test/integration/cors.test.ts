@@ -94,8 +94,10 @@ describe('CORS', () => {
     expect({ by: answeredBy(refused), cors: corsHeaders(refused) }).toEqual({ by: 'api', cors: { vary: 'Origin' } })
   })
 
-  it('never echoes a hostile Origin: a list of origins, two Origin headers, one that is not an origin', async () => {
-    for (const origin of [`${APP}, https://evil.test`, [APP, 'https://evil.test'], `${APP}"`, `${APP}/path`, `${APP}%0d%0aX-Evil:1`])
+  it('never echoes a hostile Origin: a list of origins, two Origin headers, one that is not an origin, a subdomain that is not a DNS label', async () => {
+    const lists = [`${APP}, https://evil.test`, `https://evil.test, ${APP}`, [APP, 'https://evil.test'], ['https://evil.test', APP]]
+    const labels = ['https://a"b.example.org:8443', 'https://a%[env(HOME)].example.org:8443', 'https://a b.example.org:8443', 'https://a_b.example.org:8443']
+    for (const origin of [...lists, ...labels, `${APP}"`, `${APP}/path`, `${APP}%0d%0aX-Evil:1`])
       expect(corsHeaders(await call('api.test', '/x', { origin })), String(origin)).toEqual({ vary: 'Origin' })
     const raw = await rawRequest(`http://127.0.0.1:${cluster.httpPort}`, '/x', { headers: { Host: 'api.test', Origin: `${APP}\tx` } })
     expect(raw.headers['access-control-allow-origin']).toBeUndefined()
