@@ -1,4 +1,5 @@
 import { createServer, request, type Server } from 'node:http'
+import { request as get } from '../support/http-client.ts'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STREAMED_BODY_CHECKED } from '../../core/model/body-size-notices.ts'
@@ -115,7 +116,10 @@ describe('proxy-body-size', () => {
     expect(await post('/x', LIMIT, { chunked: true, piece: 100 })).toEqual({ status: 200, body: `received ${LIMIT}` })
   })
 
-  it('passes any body on a route whose limit is unlimited, and on a route of the host that sets none', async () => {
+  it('passes a request without a body on a limited route at once, any body on a route whose limit is unlimited, and on a route of the host that sets none', async () => {
+    // A request without a body never waits for one: BODY_WAIT is longer than this client waits for an answer.
+    const bodiless = await get(`http://127.0.0.1:${cluster.httpPort}/x`, { headers: { host: 'upload.test' } })
+    expect({ status: bodiless.status, body: bodiless.body }).toEqual({ status: 200, body: 'received 0' })
     expect(await post('/unlimited', BEYOND_BUFFER)).toEqual({ status: 200, body: `received ${BEYOND_BUFFER}` })
     expect(await post('/plain', BEYOND_BUFFER, { chunked: true })).toEqual({ status: 200, body: `received ${BEYOND_BUFFER}` })
   })
