@@ -1,5 +1,7 @@
 import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+import { spellingOf } from '../annotations/spellings.ts'
+import { prefixOf } from '../annotations/vocabularies.ts'
 
 /**
  * Header names as ingress-nginx accepts them in its CORS lists ("letters, numbers, _ and -"), or
@@ -21,7 +23,7 @@ const CORS_FEATURES = [
  * silent: CORS settings without enable-cors, a regular expression of origins, header names
  * beyond letters, digits, `_` and `-`, and credentials with any origin.
  */
-export function corsNotices(features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
+export function corsNotices(keys: readonly string[], features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
   const notices: AnnotationNotice[] = []
   const tell = (feature: FeatureName, reason: string) => {
     for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
@@ -31,6 +33,9 @@ export function corsNotices(features: Features, annotationsOf: (feature: Feature
     return notices
   }
   const origins = features['cors-allow-origin']
+  if (origins === undefined)
+    for (const annotation of keys.filter(spellsOrigins))
+      notices.push({ annotation, reason: 'an unreadable list of origins allows none, never any (as the default "*" would)' })
   if (origins && 'pattern' in origins)
     tell('cors-allow-origin', 'a regular expression of origins is not honoured (list the origins, or "*"): no origin is allowed')
   for (const feature of ['cors-allow-headers', 'cors-expose-headers'] as const)
@@ -39,4 +44,10 @@ export function corsNotices(features: Features, annotationsOf: (feature: Feature
   if (features['cors-allow-credentials'] === true && (origins === undefined || 'any' in origins))
     tell('cors-allow-credentials', 'with any origin ("*") the CORS protocol allows no credentials: Access-Control-Allow-Credentials is not sent')
   return notices
+}
+
+/** Whether an annotation is a spelling of cors-allow-origin, read or not. */
+export function spellsOrigins(key: string): boolean {
+  const under = prefixOf(key)
+  return under?.prefix.vocabularies.some((vocabulary) => spellingOf(vocabulary, under.suffix)?.feature === 'cors-allow-origin') ?? false
 }

@@ -56,7 +56,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   }
   notices.push(...redirectNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...bodySizeNotices(reading.features, (feature) => annotationsOf(feature, reading)))
-  notices.push(...corsNotices(reading.features, (feature) => annotationsOf(feature, reading)))
+  notices.push(...corsNotices(Object.keys(ingress.metadata.annotations ?? {}), reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...readHeaders(reading.features, (feature) => annotationsOf(feature, reading)).notices)
   notices.push(...aliasNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
   notices.push(...rewriteNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))

@@ -1,8 +1,6 @@
 import type { Features } from '../annotations/features.ts'
-import { spellingOf } from '../annotations/spellings.ts'
-import { prefixOf } from '../annotations/vocabularies.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import { CORS_HEADER_NAME } from './cors-notices.ts'
+import { CORS_HEADER_NAME, spellsOrigins } from './cors-notices.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
 
@@ -38,12 +36,6 @@ export const CORS_DEFAULTS = {
 export function corsOf(ingress: Ingress): RouteCors | undefined {
   const annotations = ingress.metadata.annotations ?? {}
   return corsFrom(ingressAnnotations(ingress).rendered, Object.keys(annotations).some(spellsOrigins))
-}
-
-/** Whether an annotation is a spelling of cors-allow-origin, read or not. */
-function spellsOrigins(key: string): boolean {
-  const under = prefixOf(key)
-  return under?.prefix.vocabularies.some((vocabulary) => spellingOf(vocabulary, under.suffix)?.feature === 'cors-allow-origin') ?? false
 }
 
 /**

@@ -74,7 +74,13 @@ describe('CORS', () => {
 
   it('refuses hostile values before they become configuration: an unreadable origin list allows no origin, never any', () => {
     const hostile = {
-      origin: ['https://app.example.com\r\nX-Evil: 1', 'https://%[env(HOME)].example.com', 'https://"app".example.com', 'https://app .example.com', '*, https://a.com'],
+      origin: [
+        'https://app.example.com\r\nX-Evil: 1',
+        'https://%[env(HOME)].example.com',
+        'https://"app".example.com',
+        'https://app .example.com',
+        '*, https://a.com',
+      ],
       methods: ['GET\r\nX-Evil: 1', 'GET %[env(HOME)]', 'GET;"x"'],
       headers: ['X-A\r\nX-Evil: 1', 'X-%[env(HOME)]', 'X "quoted"'],
     }
@@ -82,7 +88,12 @@ describe('CORS', () => {
       for (const value of values) {
         const annotation = `${NGINX}cors-allow-${setting}`
         const { files, model } = fullRebuild([api({ [`${NGINX}enable-cors`]: 'true', [annotation]: value }), ...serviceObjects])
-        expect(model.warnings.map((warning) => warning.annotation), value).toContain(annotation)
+        expect(
+          model.warnings.map((warning) => warning.annotation),
+          value,
+        ).toContain(annotation)
+        if (setting === 'origin')
+          expect(model.warnings.map((warning) => warning.reason)).toContain('an unreadable list of origins allows none, never any (as the default "*" would)')
         for (const piece of ['X-Evil', '%[env', '"', 'app .example', 'a.com']) expect(corsMaps(files), value).not.toContain(piece)
         if (setting === 'origin') expect(files.get(FILES.corsPrefixMap), value).toMatch(/^api\.example\.com\/ list\//)
       }
