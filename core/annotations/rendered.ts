@@ -1,5 +1,6 @@
 import type { FeatureName } from './features.ts'
 import { REDIRECT_FEATURES } from './redirect-features.ts'
+import { UPSTREAM_FEATURES } from './upstream-features.ts'
 import { HEADER_FEATURES } from './header-features.ts'
 
 /**
@@ -18,6 +19,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...REDIRECT_FEATURES,
   'timeout-server',
   'timeout-tunnel',
+  ...UPSTREAM_FEATURES,
   'proxy-body-size',
   'enable-cors',
   'cors-allow-origin',

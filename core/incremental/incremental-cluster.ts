@@ -20,7 +20,7 @@ import type { NewNode } from '../tree/node.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
-import { BackendUses, reconcileBackend, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
+import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate } from './reconcile-certificates.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
@@ -101,7 +101,11 @@ export class IncrementalCluster {
       bySecret: this.keyspace.index(TABLE.secretHosts),
     }
     this.backends = this.keyspace.table(TABLE.backend)
-    this.backendUses = new BackendUses(this.keyspace.table(TABLE.backendUse), this.keyspace.index(TABLE.serviceBackends))
+    this.backendUses = new BackendUses(
+      this.keyspace.table(TABLE.backendUse),
+      this.keyspace.index(TABLE.serviceBackends),
+      this.keyspace.index(TABLE.caFileBackends),
+    )
     this.defaultBackend = this.keyspace.table(TABLE.defaultBackend)
     this.objectRejections = this.keyspace.table(TABLE.objectRejection)
     this.ingressWarnings = this.keyspace.table(TABLE.ingressWarnings)
@@ -232,6 +236,8 @@ export class IncrementalCluster {
       reconcileBackend(name, state, this.backends, backendUses, files, plan)
       yield
     }
+    for (const secret of dirty.secrets) backendUses.touchSecret(secret)
+    for (const path of backendUses.touchedCaFiles) reconcileCaFile(path, state, backendUses, files, plan)
     for (const secret of touchedSecrets) {
       reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
       yield

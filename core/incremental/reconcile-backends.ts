@@ -11,13 +11,17 @@ import { defaultMap } from '../render/render-maps.ts'
 import { mapTarget } from '../render/render-access.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
+import type { Upstream } from '../model/upstream.ts'
+import { caFile, caFileOf } from '../model/backend-ca.ts'
 import { CLUSTER_WIDE } from '../snapshot/tables.ts'
 import { planServerChanges } from './server-changes.ts'
 
-/** A backend's entry in the uses table: the Service it routes to and how many routes (the default backend counts as one) use it. */
+/** A backend's entry in the uses table: the Service it routes to, with which settings, and how many routes (the default backend counts as one) use it. */
 export interface BackendUse {
   ref: BackendRef
   count: number
+  /** The backend settings its routes' Ingresses ask for (its name says which: backendVariantName). */
+  upstream?: Upstream
 }
 
 /** The default backend's entry: its name when there is one, and what was wrong in it. */
@@ -35,22 +39,28 @@ export interface DefaultBackendEntry {
  */
 export class BackendUses {
   readonly touched = new Set<string>()
+  /** CA files (backend-ca.ts) whose first backend came or whose last went. */
+  readonly touchedCaFiles = new Set<string>()
 
   constructor(
     private readonly uses: Table<BackendUse>,
     private readonly byService: SetIndex,
+    /** The backends that verify their servers with each CA file. */
+    private readonly byCaFile: SetIndex,
   ) {}
 
-  ref(name: string): BackendRef | undefined {
-    return this.uses.get(name)?.ref
+  use(name: string): BackendUse | undefined {
+    return this.uses.get(name)
   }
 
-  use(name: string, ref: BackendRef): void {
+  add(name: string, ref: BackendRef, upstream: Upstream | undefined): void {
     const use = this.uses.get(name)
-    this.uses.set(name, { ref, count: (use?.count ?? 0) + 1 })
+    this.uses.set(name, upstream ? { ref, count: (use?.count ?? 0) + 1, upstream } : { ref, count: (use?.count ?? 0) + 1 })
     if (use) return
     this.byService.add(`${ref.namespace}/${ref.service}`, name)
     this.touched.add(name)
+    const ca = upstream?.tls?.ca
+    if (ca) this.touchCaFile(caFile(ca), (path) => this.byCaFile.add(path, name))
   }
 
   release(name: string): void {
@@ -59,6 +69,25 @@ export class BackendUses {
     this.uses.delete(name)
     this.byService.delete(`${use.ref.namespace}/${use.ref.service}`, name)
     this.touched.add(name)
+    const ca = use.upstream?.tls?.ca
+    if (ca) this.touchCaFile(caFile(ca), (path) => this.byCaFile.delete(path, name))
+  }
+
+  private touchCaFile(path: string, change: (path: string) => void): void {
+    change(path)
+    this.touchedCaFiles.add(path)
+  }
+
+  /** A Secret changed: the CA files made from it are written again (a scan of the few CA files in use). */
+  touchSecret(secret: string): void {
+    const prefix = caFile({ secret, key: '' }).slice(0, -'.pem'.length)
+    for (const path of this.byCaFile.keys()) if (path.startsWith(prefix)) this.touchedCaFiles.add(path)
+  }
+
+  /** A backend that verifies with a CA file, if one still does. */
+  caFileUser(path: string): BackendUse | undefined {
+    const [name] = this.byCaFile.members(path)
+    return name === undefined ? undefined : this.uses.get(name)
   }
 
   /** A Service (or its EndpointSlices) changed: every backend routing to it is derived again. */
@@ -74,9 +103,9 @@ export class BackendUses {
 
 /** The default backend derived again: its use counted, its entry and the default map set. */
 export function reconcileDefaultBackend(state: ClusterState, entry: Table<DefaultBackendEntry>, uses: BackendUses, files: FileSet, plan: Plan): void {
-  const { backend, name, access, rejections } = deriveDefaultBackend(state)
+  const { backend, name, access, upstream, rejections } = deriveDefaultBackend(state)
   const before = entry.get(CLUSTER_WIDE)
-  if (backend && name) uses.use(name, backend)
+  if (backend && name) uses.add(name, backend, upstream)
   // A refused catch-all used no Service's backend.
   if (before?.name && before.name !== REFUSED_BACKEND) uses.release(before.name)
   entry.set(CLUSTER_WIDE, name ? { name, ...(access ? { access } : {}), rejections } : { rejections })
@@ -88,17 +117,27 @@ export function reconcileDefaultBackend(state: ClusterState, entry: Table<Defaul
 /** A touched backend derived again and set in the backends file, or dropped when nothing uses it; the plan says how HAProxy takes it. */
 export function reconcileBackend(name: string, state: ClusterState, backends: Table<Backend>, uses: BackendUses, files: FileSet, plan: Plan): void {
   const before = backends.get(name)
-  const ref = uses.ref(name)
-  if (!ref) {
+  const use = uses.use(name)
+  if (!use) {
     // An unused backend leaves the files; the running one is unreachable until the next reload drops it.
     if (before) backends.delete(name)
     files.setEntry(FILES.backends, name, undefined)
     return
   }
-  const after = deriveBackend(ref, state)
+  const after = deriveBackend(use.ref, state, use.upstream)
   backends.set(name, after)
   if (!files.setEntry(FILES.backends, name, renderBackend(after))) return
   if (!before) needReload(plan, `backend ${name} is new`)
   else if (JSON.stringify(before.snippet) !== JSON.stringify(after.snippet)) needReload(plan, `backend ${name}'s configuration snippet changed`)
   else planServerChanges(before, after, plan)
+}
+
+/**
+ * A CA file written while a backend verifies with it, removed when none does. HAProxy 2.6 reads CA
+ * files when it loads its configuration, so a changed bundle reloads, saying which.
+ */
+export function reconcileCaFile(path: string, state: ClusterState, uses: BackendUses, files: FileSet, plan: Plan): void {
+  const file = caFileOf(uses.caFileUser(path)?.upstream, state)
+  const existed = files.text(path) !== undefined
+  if (files.setText(path, file?.pem) && file && existed) needReload(plan, `the CA bundle ${path} changed (HAProxy reads CA files at a reload)`)
 }

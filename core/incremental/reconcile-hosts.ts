@@ -45,7 +45,7 @@ export function reconcileHost(
   for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
 
   // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend.
-  for (const route of after.config?.routes ?? []) if (usesService(route)) backends.use(route.backendName, route.backend)
+  for (const route of after.config?.routes ?? []) if (usesService(route)) backends.add(route.backendName, route.backend, route.upstream)
   for (const route of before?.routes ?? []) if (usesService(route)) backends.release(route.backendName)
 
   const oldSecret = before?.tlsSecret

@@ -14,17 +14,24 @@ const HTPASSWD_KEYS = new Set(['auth', 'htpasswd'])
 /** A crypt(3)-looking value (`$id$…`, `{SHA}…`): an `auth-map` Secret's user, the only other keys kept. */
 const HASH_LIKE = /^(\$[0-9a-z]+\$|\{SHA\})/
 
+/** Where a CA bundle that verifies backends is kept (proxy-ssl-secret: `ca.crt`; haproxytech's server-ca: `tls.crt`), kept when it holds a certificate. */
+const CA_KEYS = new Set(['ca.crt', 'tls.crt'])
+const PEM_CERTIFICATE = '-----BEGIN CERTIFICATE-----'
+
 /** A Secret data key (Kubernetes: `[-._a-zA-Z0-9]+`, at most 253). */
 const DATA_KEY = /^[-._a-zA-Z0-9]{1,253}$/
 
 /**
- * The keys an auth Secret is kept with: the htpasswd files, and the values that look like a
- * password hash (an `auth-map` Secret's users). Anything else an `Opaque` Secret holds (the
- * audit path sends every write) goes no further: not into the snapshot, not into a log.
+ * The keys an auth Secret is kept with: the htpasswd files, the values that look like a
+ * password hash (an `auth-map` Secret's users), and a CA bundle's certificates. Anything else an `Opaque` Secret holds (the
+ * audit path sends every write: a private key, say) goes no further: not into the snapshot, not into a log.
  */
 export function trimmedData(data: Record<string, string>): Record<string, string> {
   const kept: Record<string, string> = {}
-  for (const [key, value] of Object.entries(data)) if (HTPASSWD_KEYS.has(key) || HASH_LIKE.test(decodeBase64(value))) kept[key] = value
+  for (const [key, value] of Object.entries(data)) {
+    const text = decodeBase64(value)
+    if (HTPASSWD_KEYS.has(key) || HASH_LIKE.test(text) || (CA_KEYS.has(key) && text.includes(PEM_CERTIFICATE))) kept[key] = value
+  }
   return kept
 }
 

@@ -1,4 +1,4 @@
-import { isDnsLabel, isHostnameField, isHttpPath, isIpv4, isIpv6, isObjectName, isPortName, isPortNumber, isTimestamp } from '../syntax/fields.ts'
+import { isClusterIp, isDnsLabel, isHostnameField, isHttpPath, isIpv4, isIpv6, isObjectName, isPortName, isPortNumber, isTimestamp } from '../syntax/fields.ts'
 import { isRecord, type Kind } from './objects.ts'
 import { isBase64Field, TLS_SECRET_TYPE } from './secret.ts'
 
@@ -136,6 +136,7 @@ const service = object([
         'ports',
         array(object([optional('name', dnsLabel), required('port', when(isPortNumber)), optional('protocol', oneOf('TCP', 'UDP', 'SCTP'))]), 1000),
       ),
+      optional('clusterIP', when(isClusterIp)),
     ]),
   ),
 ])
@@ -192,7 +193,7 @@ const secret = object([
   required('kind', literal('Secret')),
   required('type', literal(TLS_SECRET_TYPE)),
   required('metadata', object(namespacedName)),
-  required('data', object([required('tls.crt', base64), required('tls.key', base64)])),
+  required('data', object([required('tls.crt', base64), required('tls.key', base64), optional('ca.crt', base64)])),
 ])
 
 /** The fast reader of each kind that has one. */

@@ -17,7 +17,8 @@ export const tlsSecret = z.object({
   kind: z.literal('Secret'),
   type: z.literal(TLS_SECRET_TYPE),
   metadata: namespacedMetadata.pick({ name: true, namespace: true }),
-  data: z.object({ 'tls.crt': base64, 'tls.key': base64 }),
+  /** `ca.crt`: a CA bundle that verifies backends (proxy-ssl-secret), when the Secret names one. */
+  data: z.object({ 'tls.crt': base64, 'tls.key': base64, 'ca.crt': base64.optional() }),
 })
 
 export type TlsSecret = z.infer<typeof tlsSecret>

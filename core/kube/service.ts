@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { annotations, dnsLabel, portNumber } from '../syntax/fields.ts'
+import { annotations, dnsLabel, isClusterIp, portNumber } from '../syntax/fields.ts'
 import { namespacedMetadata } from './metadata.ts'
 
 /** The Service annotation whose lines go into every backend rendered for the Service, when the cluster allows snippets. */
@@ -24,6 +24,8 @@ export const service = z.object({
   spec: z.object({
     type: z.enum(['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']).optional(),
     ports: z.array(servicePort).max(1000).optional(),
+    /** Read for service-upstream (the one server of such a backend). */
+    clusterIP: z.string().refine(isClusterIp, 'must be an IP address or "None"').optional(),
   }),
 })
 

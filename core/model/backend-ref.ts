@@ -1,4 +1,6 @@
+import { sha256Text } from '../hash.ts'
 import type { IngressBackend } from '../kube/ingress.ts'
+import type { Upstream } from './upstream.ts'
 
 /** One Service port as an Ingress names it: by number or by name. */
 export interface BackendRef {
@@ -27,10 +29,19 @@ export function backendName(ref: BackendRef): string {
   return `${ref.namespace}_${ref.service}_${ref.port}`
 }
 
-/** The Service (`namespace/name`) behind a backend name, or undefined for hapedge's own backends. */
+/**
+ * The backend of a Service port for routes whose Ingress sets backend settings (upstream.ts):
+ * `shop_web_80_<12 hex digits of the settings>`, one per distinct settings, so two Ingresses that
+ * name one Service differently each get theirs; the Service's own name for the default settings.
+ */
+export function backendVariantName(ref: BackendRef, upstream: Upstream | undefined): string {
+  return upstream ? `${backendName(ref)}_${sha256Text(JSON.stringify(upstream)).slice(0, 12)}` : backendName(ref)
+}
+
+/** The Service (`namespace/name`) behind a backend name (a Service port's or one of its variants), or undefined for hapedge's own backends. */
 export function serviceOfBackend(name: string): string | undefined {
   const [namespace, service, port, ...rest] = name.split('_')
-  return port !== undefined && rest.length === 0 ? `${namespace}/${service}` : undefined
+  return port !== undefined && rest.length <= 1 ? `${namespace}/${service}` : undefined
 }
 
 /** Whether a route's backend is a Service's, which it uses: not one of hapedge's own (refused, redirect). */

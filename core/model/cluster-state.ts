@@ -7,6 +7,7 @@ import { objectKey, objectRef, type KubeObject, type ObjectRef, type ReadResult 
 import type { TlsSecret } from '../kube/secret.ts'
 import type { AuthSecret } from '../kube/auth-secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
+import { caSecretOf } from './backend-ca.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { serverAliasesOf } from './server-alias.ts'
@@ -46,7 +47,7 @@ export class ClusterState {
   private readonly ingressesByHost: SetIndex
   private readonly slicesByService: SetIndex
   private readonly ingressesBySecret: SetIndex
-  /** Ingresses whose basic authentication reads the Secret `namespace/name` (auth-secret-ref.ts). */
+  /** Ingresses whose annotations read the Secret `namespace/name`: basic authentication's users (auth-secret-ref.ts), the backends' CA (backend-ca.ts). */
   private readonly ingressesByAuthSecret: SetIndex
   /** Ingresses with a `spec.defaultBackend`, and those that ask for no class, under the key `''`. */
   private readonly ingressesByDefaultBackend: SetIndex
@@ -104,8 +105,7 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
-      const authSecret = authSecretOf(object)
-      if (authSecret) this.ingressesByAuthSecret.delete(authSecret, key)
+      for (const secret of annotationSecretsOf(object)) this.ingressesByAuthSecret.delete(secret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.delete('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.delete('', key)
@@ -122,8 +122,7 @@ export class ClusterState {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
-      const authSecret = authSecretOf(object)
-      if (authSecret) this.ingressesByAuthSecret.add(authSecret, key)
+      for (const secret of annotationSecretsOf(object)) this.ingressesByAuthSecret.add(secret, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.add('', key)
@@ -147,7 +146,7 @@ export class ClusterState {
     return this.lookupAll<Ingress>(this.ingressesBySecret.members(secret))
   }
 
-  /** Ingresses whose basic authentication reads the Secret `namespace/name`. */
+  /** Ingresses whose annotations read the Secret `namespace/name` (basic authentication's users, the backends' CA). */
   ingressesForAuthSecret(secret: string): Ingress[] {
     return this.lookupAll<Ingress>(this.ingressesByAuthSecret.members(secret))
   }
@@ -262,8 +261,7 @@ export class ClusterState {
       const requested = requestedClass(object as Ingress)
       if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
       for (const alias of serverAliasesOf(object as Ingress)) this.ingressesByHost.add(alias, key)
-      const authSecret = authSecretOf(object as Ingress)
-      if (authSecret) this.ingressesByAuthSecret.add(authSecret, key)
+      for (const secret of annotationSecretsOf(object as Ingress)) this.ingressesByAuthSecret.add(secret, key)
     }
     for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
       if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)
@@ -295,4 +293,11 @@ export function secretsOf(ingress: Ingress): Set<string> {
 
 export function serviceKeyOfSlice(slice: EndpointSlice): string {
   return `${slice.metadata.namespace}/${slice.metadata.labels[SERVICE_NAME_LABEL]}`
+}
+
+/** The Secrets an Ingress's annotations read (`namespace/name`): its users for basic authentication, its backends' CA bundle. */
+function annotationSecretsOf(ingress: Ingress): Set<string> {
+  const secrets = new Set<string>()
+  for (const secret of [authSecretOf(ingress), caSecretOf(ingress)]) if (secret) secrets.add(secret)
+  return secrets
 }

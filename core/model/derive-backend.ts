@@ -1,9 +1,10 @@
 import type { EndpointSlice } from '../kube/endpoint-slice.ts'
 import type { Service } from '../kube/service.ts'
-import { backendName, type BackendRef } from './backend-ref.ts'
+import { backendVariantName, type BackendRef } from './backend-ref.ts'
 import { backendSnippet } from './backend-snippet.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { compareText } from './routes.ts'
+import type { Upstream } from './upstream.ts'
 
 export interface Server {
   address: string
@@ -18,14 +19,30 @@ export interface Backend {
   servers: Server[]
   /** The Service's configuration snippet, line by line, when the cluster allows snippets and it is safe (see checkSnippet). */
   snippet?: string[]
+  /** The backend settings of the Ingresses routing here (upstream.ts); the defaults when absent. */
+  upstream?: Upstream
 }
 
-export function deriveBackend(ref: BackendRef, state: ClusterState): Backend {
+export function deriveBackend(ref: BackendRef, state: ClusterState, upstream?: Upstream): Backend {
   const service = state.service(ref.namespace, ref.service)
   const port = service && findServicePort(service, ref.port)
-  const servers = port ? readyServers(state.endpointSlices(ref.namespace, ref.service), port.name ?? '') : []
+  const servers = !port
+    ? []
+    : ((upstream?.serviceUpstream && clusterIpServer(service, port.port)) ?? readyServers(state.endpointSlices(ref.namespace, ref.service), port.name ?? ''))
   const snippet = backendSnippet(service, state.options)
-  return { name: backendName(ref), ref, servers, ...(snippet.length > 0 ? { snippet } : {}) }
+  const backend: Backend = { name: backendVariantName(ref, upstream), ref, servers, ...(snippet.length > 0 ? { snippet } : {}) }
+  if (upstream) backend.upstream = upstream
+  return backend
+}
+
+/**
+ * service-upstream: the Service's ClusterIP and port, one server, which kube-proxy balances; a
+ * headless Service (no ClusterIP) is served from its endpoints as without the annotation.
+ */
+function clusterIpServer(service: Service, port: number): Server[] | undefined {
+  const address = service.spec.clusterIP
+  if (!address || address === 'None') return undefined
+  return [{ address, port, family: address.includes(':') ? 'IPv6' : 'IPv4' }]
 }
 
 function findServicePort(service: Service, port: number | string) {

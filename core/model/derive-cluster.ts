@@ -3,6 +3,7 @@ import { describeRef } from '../kube/objects.ts'
 import type { KubeObject } from '../kube/objects.ts'
 import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import { basicAuthOf } from './basic-auth.ts'
+import { caFileOf } from './backend-ca.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { usesService, type BackendRef } from './backend-ref.ts'
 import { snippetRejection } from './backend-snippet.ts'
@@ -16,6 +17,7 @@ import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { headerRulesOfObject } from './header-groups.ts'
+import { upstreamOf, type Upstream } from './upstream.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -34,6 +36,8 @@ export interface ClusterModel {
   accessGroups: Map<string, AccessGroup>
   /** The header rules of served Ingresses that have any, by Ingress (`namespace_name`): the frontend has a rule for each. */
   headerRules: Map<string, string[]>
+  /** The CA bundles backends verify their servers with, by file (backend-ca.ts). */
+  caFiles: Map<string, string>
 }
 
 /** The full rebuild: every host and backend derived from the current objects. */
@@ -52,11 +56,17 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   const defaultBackend = deriveDefaultBackend(state)
   rejections.push(...defaultBackend.rejections)
 
-  const refs = new Map<string, BackendRef>()
-  for (const config of hosts.values()) for (const route of config.routes) if (usesService(route)) refs.set(route.backendName, route.backend)
-  if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, defaultBackend.backend)
+  const refs = new Map<string, { ref: BackendRef; upstream?: Upstream }>()
+  for (const config of hosts.values())
+    for (const route of config.routes) if (usesService(route)) refs.set(route.backendName, { ref: route.backend, upstream: route.upstream })
+  if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
-  for (const [name, ref] of refs) backends.set(name, deriveBackend(ref, state))
+  for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream))
+  const caFiles = new Map<string, string>()
+  for (const backend of backends.values()) {
+    const file = caFileOf(backend.upstream, state)
+    if (file) caFiles.set(file.path, file.pem)
+  }
 
   const certificates = new Map<string, string>()
   for (const config of hosts.values()) {
@@ -91,6 +101,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .map((ingress) => headerRulesOfObject(ingress, state))
         .filter((entry) => entry !== undefined),
     ),
+    caFiles,
   }
 }
 
@@ -132,7 +143,8 @@ export function warningsOfObject(object: KubeObject | InvalidObject, state: Clus
   if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return []
   const auth = basicAuthOf(object, state)
   const { warnings } = ingressAnnotations(object)
-  return 'auth' in auth && auth.warnings.length > 0 ? [...warnings, ...auth.warnings].sort(compareWarnings) : warnings
+  const more = [...('auth' in auth ? auth.warnings : []), ...upstreamOf(object).warnings]
+  return more.length > 0 ? [...warnings, ...more].sort(compareWarnings) : warnings
 }
 
 /**

@@ -1,9 +1,10 @@
 import { accessGroupOf } from './access-group.ts'
-import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
+import { backendRef, backendVariantName, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
+import { upstreamOf, type Upstream } from './upstream.ts'
 
 export interface DerivedDefaultBackend {
   /** The Service the catch-all sends to (none when there is no catch-all, or its Ingress is refused). */
@@ -12,6 +13,8 @@ export interface DerivedDefaultBackend {
   name?: string
   /** The access group of its Ingress (source ranges), checked as for its routes. */
   access?: string
+  /** Its Ingress's backend settings, which name its backend (backendVariantName). */
+  upstream?: Upstream
   rejections: Rejection[]
 }
 
@@ -34,5 +37,10 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
   if (!backend) return { rejections }
   const access = accessGroupOf(winner, state)?.name
-  return access ? { backend, name: backendName(backend), access, rejections } : { backend, name: backendName(backend), rejections }
+  const { upstream } = upstreamOf(winner)
+  const derived: DerivedDefaultBackend = access
+    ? { backend, name: backendVariantName(backend, upstream), access, rejections }
+    : { backend, name: backendVariantName(backend, upstream), rejections }
+  if (upstream) derived.upstream = upstream
+  return derived
 }

@@ -10,12 +10,14 @@ import type { Rejection } from './rejection.ts'
 import { withRedirects, type RouteRedirect } from './route-redirect.ts'
 import { readRoutePath, withRewrites, type RouteRewrite } from './route-rewrite.ts'
 import { withTimeouts, type RouteTimeouts } from './route-timeouts.ts'
+import { withUpstreams } from './route-upstream.ts'
 import { withBodySizes, type RouteBodySize } from './route-body-size.ts'
 import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
+import type { Upstream } from './upstream.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 
@@ -34,6 +36,8 @@ export interface Route extends RouteMatch {
   access?: string
   /** The owner's timeout-server and timeout-tunnel: looked up by the frontend, set by the Service's backend (render-timeouts.ts). */
   timeouts?: RouteTimeouts
+  /** The owner's backend settings (upstream.ts): the route goes to the Service's backend for them, named in backendName. */
+  upstream?: Upstream
   /** The owner's proxy-body-size (bytes, null for none): looked up and checked by the frontend (render-body-size.ts). */
   bodySize?: RouteBodySize
   /** The owner's CORS (enable-cors): looked up by the frontend, which answers preflights and adds the headers (render-cors.ts). */
@@ -71,7 +75,10 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const rejections: Rejection[] = []
   const routes = withCors(
     withBodySizes(
-      withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
+      withUpstreams(
+        withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
+        ingresses,
+      ),
       ingresses,
     ),
     ingresses,

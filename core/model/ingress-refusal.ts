@@ -1,15 +1,19 @@
 import type { Ingress } from '../kube/ingress.ts'
+import { backendCaOf } from './backend-ca.ts'
 import { basicAuthOf } from './basic-auth.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 
 /**
  * Why an Ingress is refused (its routes answer 503), if it is: its annotations ask for access
- * control hapedge does not honour, or its basic authentication has no user to check.
+ * control hapedge does not honour, its basic authentication has no user to check, or the
+ * verification of its backends' certificates it asks for has no CA to verify with.
  */
 export function ingressRefusal(ingress: Ingress, state: ClusterState): string | undefined {
   const refusal = ingressAnnotations(ingress).refusal
   if (refusal !== undefined) return refusal
   const auth = basicAuthOf(ingress, state)
-  return 'refusal' in auth ? auth.refusal : undefined
+  if ('refusal' in auth) return auth.refusal
+  const ca = backendCaOf(ingress, state)
+  return 'refusal' in ca ? ca.refusal : undefined
 }

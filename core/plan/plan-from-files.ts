@@ -5,9 +5,11 @@ import { emptyPlan, needReload, type AgentPlan, type Plan } from './plan.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
 import { isAclFile } from '../render/render-access.ts'
+import { withOptions } from '../incremental/server-changes.ts'
 
 const MAPS = new Set([...CHUNKED_FILES.keys()].filter((path) => path.startsWith('maps/')).concat(FILES.defaultMap))
-const SERVER = /^ {4}server (s\d+) (\S+)( disabled)?\n$/
+/** A slot's line: its name, address, server options (render-upstream.ts), and whether it is disabled. */
+const SERVER = /^ {4}server (s\d+) (\S+)(.*?)( disabled)?\n$/
 
 /**
  * How HAProxy gets from the files it runs to the next generation's, found by comparing the
@@ -54,7 +56,7 @@ function diffBackends(before: string, after: string, plan: Plan): void {
 function diffServers(backend: string, before: string, after: string, plan: Plan): boolean {
   const was = slotsOf(before)
   const is = slotsOf(after)
-  if (!was || !is || was.rest !== is.rest) return false
+  if (!was || !is || was.rest !== is.rest || was.options !== is.options) return false
   const { servers: old } = was
   const { servers: now } = is
   for (let slot = 0; slot < Math.max(old.length, now.length); slot++) {
@@ -62,7 +64,7 @@ function diffServers(backend: string, before: string, after: string, plan: Plan)
     const is = now[slot]
     const server = `s${slot + 1}`
     if (!is) plan.servers.push({ op: 'del', backend, server })
-    else if (!was) plan.servers.push({ op: 'add', backend, server, address: is.address, state: is.disabled ? 'maint' : 'ready' })
+    else if (!was) plan.servers.push(withOptions({ op: 'add', backend, server, address: is.address, state: is.disabled ? 'maint' : 'ready' }, is.options))
     else if (was.address !== is.address || was.disabled !== is.disabled) {
       plan.servers.push({ op: 'set', backend, server, address: is.address, state: is.disabled ? 'maint' : 'ready' })
     }
@@ -74,16 +76,19 @@ function diffServers(backend: string, before: string, after: string, plan: Plan)
  * A section's server slots in order, and the rest of it (its header and configuration snippet,
  * which come before the slots); undefined when its server lines are not the slots s1, s2, … at its end.
  */
-function slotsOf(section: string): { rest: string; servers: { address: string; disabled: boolean }[] } | undefined {
+function slotsOf(section: string): { rest: string; options: string; servers: { address: string; disabled: boolean; options: string }[] } | undefined {
   const lines = section.split(/(?<=\n)/)
   const first = lines.findIndex((line) => SERVER.test(line))
   const rest = lines.slice(0, first < 0 ? lines.length : first).join('')
-  const servers: { address: string; disabled: boolean }[] = []
+  const servers: { address: string; disabled: boolean; options: string }[] = []
   for (const line of first < 0 ? [] : lines.slice(first)) {
     if (line === '\n') continue
     const match = SERVER.exec(line)
     if (!match || match[1] !== `s${servers.length + 1}`) return undefined
-    servers.push({ address: match[2]!, disabled: match[3] !== undefined || match[2] === EMPTY_SLOT_ADDRESS })
+    servers.push({ address: match[2]!, disabled: match[4] !== undefined || match[2] === EMPTY_SLOT_ADDRESS, options: match[3]! })
   }
-  return { rest, servers }
+  // Every slot of a backend carries its options: slots that differ are no slots the runtime API can move.
+  const options = servers[0]?.options ?? ''
+  if (servers.some((server) => server.options !== options)) return undefined
+  return { rest, options, servers }
 }

@@ -42,6 +42,8 @@ export interface ServerChange {
   server: string
   address?: string
   state?: 'ready' | 'maint'
+  /** An added slot's server options (TLS, protocol), as its backend's server lines carry them: `add server` takes no default-server. */
+  options?: string
 }
 
 export function emptyPlan(): Plan {

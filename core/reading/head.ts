@@ -92,6 +92,7 @@ export const generationRecord = head.extend({
         server: z.string(),
         address: z.string().optional(),
         state: z.enum(['ready', 'maint']).optional(),
+        options: z.string().optional(),
       }),
     ),
     certificates: z.array(z.string()),

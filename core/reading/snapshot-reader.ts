@@ -87,6 +87,11 @@ export class SnapshotReader {
       const pem = files.text(certificateFile(secret))
       if (pem !== undefined) certificates.set(secret, pem)
     }
+    const caFiles = new Map<string, string>()
+    for (const path of this.keyspace.index(TABLE.caFileBackends).keys()) {
+      const pem = files.text(path)
+      if (pem !== undefined) caFiles.set(path, pem)
+    }
     const { name, access } = this.keyspace.table<{ name?: string; access?: string }>(TABLE.defaultBackend).get(CLUSTER_WIDE) ?? {}
     const settings = clusterWideOf(this.snapshot)?.settings
     if (!settings) throw new Error('the snapshot has no settings entry: it was never committed')
@@ -100,6 +105,7 @@ export class SnapshotReader {
       rejections: this.rejections(),
       warnings: this.warnings(),
       accessGroups: new Map(this.keyspace.table<AccessGroup>(TABLE.accessGroup).entries()),
+      caFiles,
       headerRules: new Map(this.keyspace.table<string[]>(TABLE.headerRules).entries()),
     }
   }

@@ -45,6 +45,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   }
   for (const group of model.accessGroups.values()) for (const [path, text] of accessFiles(group)) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
+  for (const [path, pem] of model.caFiles) layout.set(path, pem)
   const userlists = userlistsFile(model.accessGroups.values())
   if (userlists !== undefined) layout.set(USERLISTS_FILE, userlists)
   return new Map([...layout].sort(([a], [b]) => compareText(a, b)))

@@ -18,6 +18,7 @@ export const TABLE = {
   backend: 'backend',
   backendUse: 'backend-use',
   serviceBackends: 'service-backends',
+  caFileBackends: 'ca-file-backends',
   defaultBackend: 'default-backend',
   objectRejection: 'object-rejection',
   ingressWarnings: 'ingress-warnings',
@@ -41,8 +42,10 @@ export const TABLE = {
  * 13: per-route body size limits (proxy-body-size) rendered into their maps (written, empty or not, by that write).
  * 14: CORS rendered into its maps (cors-exact, cors-prefix, cors-origins: written, empty or not, by that write).
  * 15: server-alias honoured: every Ingress's aliases indexed as its hosts and served from the hosts map.
+ * 16: backend settings honoured (backend-protocol, proxy-ssl-*, load-balance, upstream-hash-by, affinity, service-upstream): an
+ *     Ingress's routes go to a backend of their own, CA Secrets are indexed with its Secrets (`auth-secret-ingresses`), CA files by backend.
  */
-export const SNAPSHOT_LAYOUT = 15
+export const SNAPSHOT_LAYOUT = 16
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -88,6 +88,10 @@ const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/
 export const isIpv4 = (address: string) => IPV4.test(address)
 export const ipv6Address = z.string().max(45).refine(isIpv6, { message: 'must be an IPv6 address' })
 
+/** A Service's `spec.clusterIP`: an address, `None` for a headless Service, or empty (not yet allocated). */
+export const isClusterIp = (value: unknown): value is string =>
+  typeof value === 'string' && (value === 'None' || value === '' || isIpv4(value) || (value.length <= 45 && isIpv6(value)))
+
 /**
  * RFC 4291 text form: eight groups of 1 to 4 hex digits, or fewer around a single `::`; the last
  * two may be written as an IPv4 address. Each side of the `::` is split on its own, so a stray

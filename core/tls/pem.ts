@@ -104,3 +104,12 @@ export function encodeBase64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
   return btoa(binary)
 }
+
+/** A CA bundle HAProxy verifies servers with: every CERTIFICATE block of the field, re-emitted (nothing else of the Secret reaches the file). */
+export function caBundlePem(base64: string, field: string): PemResult {
+  const read = decodePemField(base64, field)
+  if (!read.ok) return read
+  const certificates = read.blocks.filter((block) => block.label === 'CERTIFICATE')
+  if (certificates.length === 0) return { ok: false, reason: `${field} holds no CERTIFICATE block` }
+  return { ok: true, pem: certificates.map(encodePemBlock).join('') }
+}

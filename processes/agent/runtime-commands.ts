@@ -143,7 +143,7 @@ async function applyServer(change: ServerChange, step: Step): Promise<void> {
   if (!change.address) throw new Error(`server change ${change.op} ${target} has no address`)
   if (change.op === 'add') {
     // A server added at runtime starts in maintenance.
-    await step(`add server ${target} ${change.address}`, { expect: /New server registered/ })
+    await step(`add server ${target} ${change.address}${change.options ? ` ${change.options}` : ''}`, { expect: /New server registered/ })
     if (change.state === 'ready') await step(`enable server ${target}`)
     return
   }

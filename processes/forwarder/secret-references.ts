@@ -3,8 +3,9 @@ import type { KubeObject } from '../../functions/adapters/kubernetes/kube-object
 
 /**
  * `Secret/ns/name` for each `spec.tls[].secretName` of an Ingress (always in the Ingress's
- * namespace), and for the Secret of users its basic authentication names, in any spelling
- * (`auth-secret`, `basic-auth-secret`, …; its own namespace unless it names another).
+ * namespace), for the Secret of users its basic authentication names, and for the CA Secret that
+ * verifies its backends, in any spelling (`auth-secret`, `basic-auth-secret`, `proxy-ssl-secret`,
+ * `server-ca`, …; its own namespace unless it names another).
  */
 export function referencedSecrets(ingress: KubeObject | undefined): Set<string> {
   const namespace = ingress?.metadata?.namespace
@@ -14,8 +15,8 @@ export function referencedSecrets(ingress: KubeObject | undefined): Set<string> 
   if (Array.isArray(tls))
     for (const entry of tls) if (typeof entry?.secretName === 'string' && entry.secretName) keys.add(`Secret/${namespace}/${entry.secretName}`)
   const annotations = ingress?.metadata?.annotations
-  const users = annotations && typeof annotations === 'object' ? readAnnotations(annotations).features['auth-secret'] : undefined
-  if (users) keys.add(`Secret/${users.namespace ?? namespace}/${users.name}`)
+  const features = annotations && typeof annotations === 'object' ? readAnnotations(annotations).features : {}
+  for (const named of [features['auth-secret'], features['proxy-ssl-secret']]) if (named) keys.add(`Secret/${named.namespace ?? namespace}/${named.name}`)
   return keys
 }
 

@@ -132,6 +132,8 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       tlsSecret('shop-tls', certs.first.certPem, certs.first.keyPem),
       shopIngress([{ path: '/', service: 'web' }]),
       ingress({ name: 'api', rules: [{ host: 'api.test', paths: [{ path: '/', service: 'api' }] }] }),
+      // Backend settings: web's routes here go to a backend of its own (a variant), whose slots move at runtime as the Service's do.
+      ingress({ name: 'least', annotations: { 'nginx.org/lb-method': 'least_conn' }, rules: [{ host: 'least.test', paths: [{ path: '/', service: 'web' }] }] }),
     ]
     const rebuilt = fullRebuild(objects, options)
     rebuiltFiles = rebuilt.files
@@ -261,7 +263,9 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       expect(await answers('shop.test', '/', 6)).toEqual(names(2))
 
       const grown = await atRuntime([modified(webSlice(5))])
-      expect(grown.servers.map((change) => `${change.op} ${change.server} ${change.state}`)).toEqual([
+      const serviceSlots = grown.servers.filter((change) => change.backend === 'default_web_80')
+      expect(grown.servers.filter((change) => change.backend !== 'default_web_80')).toHaveLength(serviceSlots.length)
+      expect(serviceSlots.map((change) => `${change.op} ${change.server} ${change.state}`)).toEqual([
         'add s3 ready',
         'add s4 ready',
         'add s5 ready',
@@ -270,15 +274,25 @@ describe('the agent applies generations to HAProxy 2.6', () => {
         'add s8 maint',
       ])
       expect(await answers('shop.test', '/', 15)).toEqual(names(5))
+      expect(await answers('least.test', '/', 15)).toEqual(names(5))
 
       const shrunk = await atRuntime([modified(webSlice(1))])
-      expect(shrunk.servers.filter((change) => change.op === 'del').map((change) => change.server)).toEqual(['s3', 's4', 's5', 's6', 's7', 's8'])
+      expect(shrunk.servers.filter((change) => change.op === 'del' && change.backend === 'default_web_80').map((change) => change.server)).toEqual([
+        's3',
+        's4',
+        's5',
+        's6',
+        's7',
+        's8',
+      ])
+      expect(await answers('least.test', '/', 6)).toEqual(names(1))
       expect(await answers('shop.test', '/', 6)).toEqual(names(1))
 
       await atRuntime([modified(webSlice(0))])
       expect(await answers('shop.test', '/', 3)).toEqual(['HTTP 503'])
       await atRuntime([modified(webSlice(1))])
       expect(await answers('shop.test', '/', 3)).toEqual(['web-1'])
+      expect(await answers('least.test', '/', 3)).toEqual(['web-1'])
     })
 
     it('rotates a certificate in place (set ssl cert, commit ssl cert)', async () => {

@@ -137,13 +137,39 @@ const arbitraryAnnotations = fc
     annotations || redirects || timeouts || headers || aliases ? { ...annotations, ...redirects, ...timeouts, ...headers, ...aliases } : undefined,
   )
 
+/**
+ * Backend settings, drawn beside the sets above: each set gives its routes a backend of their own
+ * (protocols, balancing, affinity, a ClusterIP), one verifies with a CA Secret that comes, changes
+ * and goes, one names a Secret of users as its CA (refused).
+ */
+const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' },
+  { 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPC', 'nginx.org/lb-method': 'least_conn' },
+  { 'nginx.ingress.kubernetes.io/upstream-hash-by': '$http_x_user', 'nginx.ingress.kubernetes.io/load-balance': 'round_robin' },
+  { 'nginx.ingress.kubernetes.io/affinity': 'cookie', 'nginx.ingress.kubernetes.io/session-cookie-max-age': '60', 'hapedge.io/session-cookie-path': '/app' },
+  { 'nginx.ingress.kubernetes.io/service-upstream': 'true' },
+  {
+    'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS',
+    'nginx.ingress.kubernetes.io/proxy-ssl-verify': 'on',
+    'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'ca',
+    'nginx.ingress.kubernetes.io/proxy-ssl-name': 'backend.internal',
+    'nginx.ingress.kubernetes.io/proxy-ssl-server-name': 'on',
+  },
+  { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-ca': 'users' },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
     namespace: fc.constantFrom(...namespaces),
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
-    annotations: arbitraryAnnotations,
+    annotations: fc
+      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets))
+      .map(([annotations, upstream]) => (annotations || upstream ? { ...annotations, ...upstream } : undefined)),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
@@ -182,15 +208,18 @@ const arbitraryService = fc
     named: fc.boolean(),
     extra: fc.boolean(),
     snippet: fc.constantFrom(...snippets),
+    // service-upstream's one server: a ClusterIP that changes, a headless Service (its endpoints instead).
+    clusterIP: fc.constantFrom<string | undefined>('10.96.0.1', '10.96.0.2', 'None', undefined),
   })
-  .map(({ name, namespace, named, extra, snippet }) =>
-    service(
+  .map(({ name, namespace, named, extra, snippet, clusterIP }) => {
+    const object = service(
       name,
       [{ port: 80, ...(named ? { name: 'http' } : {}) }, ...(extra ? [{ port: 8443, name: 'https' }] : [])],
       namespace,
       snippet === undefined ? undefined : { [BACKEND_SNIPPET]: snippet, 'other.io/kept': 'no' },
-    ),
-  )
+    )
+    return clusterIP === undefined ? object : { ...object, spec: { ...object.spec, clusterIP } }
+  })
 
 const arbitrarySlice = fc
   .record({
@@ -247,6 +276,11 @@ const arbitraryAuthSecret = fc
   })
   .map(({ name, namespace, content: [data, type] }) => authSecret(name, data, type, namespace))
 
+/** A CA Secret that verifies backends (proxy-ssl-secret): one certificate, another, none (refused), beside a key that is never kept. */
+const arbitraryCaSecret = fc
+  .record({ namespace: fc.constantFrom(...namespaces), ca: fc.constantFrom(shop.certPem, apps.certPem, 'not a certificate') })
+  .map(({ namespace, ca }) => authSecret('ca', { 'ca.crt': ca, 'tls.key': shop.keyPem }, 'Opaque', namespace))
+
 /** A Secret of users whose data is not base64: stored as malformed, and the Ingress naming it refused. */
 const malformedAuthSecret = fc
   .constantFrom(...namespaces)
@@ -283,6 +317,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 2, arbitrary: arbitraryService },
   { weight: 3, arbitrary: arbitrarySlice },
   { weight: 1, arbitrary: arbitrarySecret },
+  { weight: 1, arbitrary: arbitraryCaSecret },
   { weight: 1, arbitrary: fc.oneof({ weight: 6, arbitrary: arbitraryAuthSecret }, { weight: 1, arbitrary: malformedAuthSecret }) },
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },

@@ -1,0 +1,22 @@
+import type { FeatureName } from './features.ts'
+
+/** The backend settings hapedge renders (core/model/upstream.ts): each Ingress that sets any gets backends of its own for them. */
+export const UPSTREAM_FEATURES: readonly FeatureName[] = [
+  'backend-protocol',
+  'proxy-ssl-secret',
+  'proxy-ssl-verify',
+  'proxy-ssl-name',
+  'proxy-ssl-server-name',
+  'load-balance',
+  'upstream-hash-by',
+  'affinity',
+  'affinity-mode',
+  'session-cookie-name',
+  'session-cookie-path',
+  'session-cookie-domain',
+  'session-cookie-expires',
+  'session-cookie-max-age',
+  'session-cookie-secure',
+  'session-cookie-samesite',
+  'service-upstream',
+]

@@ -1,0 +1,160 @@
+import type { Features } from '../annotations/features.ts'
+import { readAnnotations } from '../annotations/read-annotations.ts'
+import type { BackendProtocol, HashBy } from '../annotations/values.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import type { AnnotationWarning } from './ingress-annotations.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+import { describeIngress } from './ingress-order.ts'
+
+/**
+ * How an Ingress asks HAProxy to speak to and pick the servers of the Services it names: the
+ * backend settings of its annotations (backend-protocol, load-balance, upstream-hash-by, cookie
+ * affinity, service-upstream). A Service port's backend is shared by every route naming it, so
+ * routes whose settings differ from the defaults go to a backend of their own (backendVariant).
+ */
+export interface Upstream {
+  /** How the servers are spoken to; HTTP/1.1 in clear when absent. */
+  protocol?: Exclude<BackendProtocol, 'HTTP'>
+  /** The TLS of HTTPS and GRPCS servers: the name verified and sent as SNI, and the CA bundle that verifies them. */
+  tls?: UpstreamTls
+  /** `balance` other than the cluster's (settings ConfigMap `balance`). */
+  balance?: 'roundrobin' | 'leastconn' | 'random'
+  /** A consistent hash of what picks the server (upstream-hash-by); it takes precedence over `balance`. */
+  hashBy?: HashBy
+  /** Cookie affinity: the cookie HAProxy inserts, naming the server. */
+  cookie?: AffinityCookie
+  /** One server, the Service's ClusterIP and port, instead of its endpoints. */
+  serviceUpstream?: true
+}
+
+export interface UpstreamTls {
+  /** The Secret (`namespace/name`) and data key of the CA bundle that verifies the servers' certificates; unverified when absent. */
+  ca?: { secret: string; key: string }
+  /** The name checked in the certificate (verifyhost) when verified. */
+  name?: string
+  /** Whether `name` is sent as SNI. */
+  sni?: true
+}
+
+export interface AffinityCookie {
+  name: string
+  path?: string
+  domain?: string
+  /** Max-Age in seconds (session-cookie-max-age, else session-cookie-expires); a session cookie when absent. */
+  maxAge?: number
+  secure?: true
+  sameSite?: 'None' | 'Lax' | 'Strict'
+  /** ingress-nginx's affinity-mode: both keep a session on its server while that server is there (see the README). */
+  mode?: 'balanced' | 'persistent'
+}
+
+/** ingress-nginx's and haproxy-ingress's default cookie name. */
+export const DEFAULT_AFFINITY_COOKIE = 'INGRESSCOOKIE'
+
+/** What HAProxy's parser reads as itself in a cookie name, header name or SNI: no quote, escape, comment, `$`, space, `(`, `)` or `,`. */
+const SAFE_WORD = /^[A-Za-z0-9!*+.^_|~-]+$/
+
+const AFFINITY_KEYS = [
+  'affinity-mode',
+  'session-cookie-name',
+  'session-cookie-path',
+  'session-cookie-domain',
+  'session-cookie-expires',
+  'session-cookie-max-age',
+  'session-cookie-secure',
+  'session-cookie-samesite',
+] as const
+
+export interface UpstreamReading {
+  upstream?: Upstream
+  warnings: AnnotationWarning[]
+}
+
+const judged = new WeakMap<Ingress, UpstreamReading>()
+
+/** An Ingress's backend settings, and what of them is not honoured as written (memoised: objects are immutable). */
+export function upstreamOf(ingress: Ingress): UpstreamReading {
+  let found = judged.get(ingress)
+  if (!found) {
+    found = judge(ingress)
+    judged.set(ingress, found)
+  }
+  return found
+}
+
+function judge(ingress: Ingress): UpstreamReading {
+  const features = ingressAnnotations(ingress).rendered
+  const warnings: AnnotationWarning[] = []
+  const object = describeIngress(ingress)
+  const readFrom = () => readAnnotations(ingress.metadata.annotations ?? {}).readFrom
+  const warn = (feature: keyof Features, reason: string) => {
+    for (const annotation of readFrom()[feature] ?? [feature]) warnings.push({ object, annotation, reason })
+  }
+  const upstream: Upstream = {}
+  const protocol = features['backend-protocol']
+  if (protocol && protocol !== 'HTTP') upstream.protocol = protocol
+  const tls = upstreamTls(features, upstream.protocol, ingress.metadata.namespace, warn)
+  if (tls) upstream.tls = tls
+  const hashBy = features['upstream-hash-by']
+  if (hashBy) {
+    const name = 'header' in hashBy ? hashBy.header : 'cookie' in hashBy ? hashBy.cookie : undefined
+    if (name === undefined || SAFE_WORD.test(name)) upstream.hashBy = hashBy
+    else warn('upstream-hash-by', 'the name holds characters hapedge does not write into the configuration; ignored')
+  }
+  if (features['load-balance']) {
+    if (upstream.hashBy) warn('load-balance', 'upstream-hash-by takes precedence; ignored')
+    else upstream.balance = features['load-balance']
+  }
+  const cookie = affinityCookie(features, warn)
+  if (cookie) upstream.cookie = cookie
+  if (features['service-upstream']) upstream.serviceUpstream = true
+  return Object.keys(upstream).length > 0 ? { upstream, warnings } : { warnings }
+}
+
+type Warn = (feature: keyof Features, reason: string) => void
+
+function upstreamTls(features: Features, protocol: Upstream['protocol'], namespace: string, warn: Warn): UpstreamTls | undefined {
+  const tlsKeys = ['proxy-ssl-secret', 'proxy-ssl-verify', 'proxy-ssl-name', 'proxy-ssl-server-name'] as const
+  if (protocol !== 'HTTPS' && protocol !== 'GRPCS') {
+    for (const key of tlsKeys)
+      if (features[key] !== undefined) warn(key, 'the backend protocol is not HTTPS or GRPCS, so no TLS is spoken to the servers; ignored')
+    return undefined
+  }
+  const tls: UpstreamTls = {}
+  const name = features['proxy-ssl-name']
+  if (name !== undefined) tls.name = name
+  if (features['proxy-ssl-server-name'] === true) {
+    if (name !== undefined) tls.sni = true
+    else warn('proxy-ssl-server-name', 'no proxy-ssl-name names the server; no SNI is sent')
+  }
+  if (features['proxy-ssl-verify'] === true && features['proxy-ssl-secret']) {
+    const { namespace: named, name: secret, key } = features['proxy-ssl-secret']
+    tls.ca = { secret: `${named ?? namespace}/${secret}`, key }
+  }
+  return Object.keys(tls).length > 0 ? tls : undefined
+}
+
+function affinityCookie(features: Features, warn: Warn): AffinityCookie | undefined {
+  if (features.affinity !== 'cookie') {
+    for (const key of AFFINITY_KEYS) if (features[key] !== undefined) warn(key, 'no affinity: cookie asks for a cookie; ignored')
+    return undefined
+  }
+  const name = features['session-cookie-name'] ?? DEFAULT_AFFINITY_COOKIE
+  if (!SAFE_WORD.test(name)) {
+    warn('session-cookie-name', 'the name holds characters hapedge does not write into the configuration; no affinity')
+    return undefined
+  }
+  const cookie: AffinityCookie = { name }
+  const path = features['session-cookie-path']
+  if (path !== undefined) {
+    if (/^[\x21-\x7e]+$/.test(path) && !/[;"\\$]/.test(path)) cookie.path = path
+    else warn('session-cookie-path', 'the path holds characters hapedge does not write into a cookie attribute; ignored')
+  }
+  if (features['session-cookie-domain'] !== undefined) cookie.domain = features['session-cookie-domain']
+  const maxAge = features['session-cookie-max-age'] ?? features['session-cookie-expires']
+  if (maxAge !== undefined) cookie.maxAge = maxAge
+  if (features['session-cookie-secure'] === true) cookie.secure = true
+  if (features['session-cookie-samesite'] !== undefined) cookie.sameSite = features['session-cookie-samesite']
+  if (features['affinity-mode'] !== undefined) cookie.mode = features['affinity-mode']
+  return cookie
+}

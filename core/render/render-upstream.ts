@@ -1,0 +1,54 @@
+import { caFile } from '../model/backend-ca.ts'
+import type { AffinityCookie, Upstream } from '../model/upstream.ts'
+
+/**
+ * A backend's settings from its Ingresses' annotations (upstream.ts) in HAProxy's words: the
+ * backend's own lines (balance, cookie) and the options of every server line. Every value was
+ * checked where it was read (only names and numbers HAProxy's parser reads as themselves), so
+ * nothing here is quoted but the cookie attributes.
+ */
+
+/** The backend's lines that choose its server: the balance algorithm and the affinity cookie, after the set-timeout rules. */
+export function upstreamRules(name: string, upstream: Upstream | undefined): string[] {
+  if (!upstream) return []
+  const rows: string[] = []
+  const { hashBy, balance, cookie } = upstream
+  if (hashBy) {
+    const algorithm = 'source' in hashBy ? 'source' : 'uri' in hashBy ? 'uri' : 'header' in hashBy ? `hdr(${hashBy.header})` : `hash req.cook(${hashBy.cookie})`
+    // Consistent hashing keeps most keys on their server when servers come and go, and is dynamic (runtime `add server` needs that).
+    rows.push(`balance ${algorithm}`, 'hash-type consistent')
+  } else if (balance) rows.push(`balance ${balance}`)
+  if (cookie) rows.push(cookieLine(cookie), `dynamic-cookie-key ${name}`)
+  return rows.map((row) => `    ${row}`)
+}
+
+/**
+ * `insert indirect nocache dynamic`: HAProxy sets the cookie when it picks a server, strips it
+ * from requests, keeps it out of shared caches, and derives each server's value from its address
+ * (so a slot moved at runtime to another endpoint gets another value, and its old clients are balanced again).
+ */
+function cookieLine(cookie: AffinityCookie): string {
+  const words = ['cookie', cookie.name, 'insert', 'indirect', 'nocache', 'dynamic']
+  if (cookie.secure) words.push('secure')
+  if (cookie.domain) words.push('domain', cookie.domain)
+  if (cookie.path) words.push('attr', `"Path=${cookie.path}"`)
+  if (cookie.maxAge !== undefined) words.push('attr', `"Max-Age=${cookie.maxAge}"`)
+  if (cookie.sameSite) words.push('attr', `"SameSite=${cookie.sameSite}"`)
+  return words.join(' ')
+}
+
+/** What every server line of the backend carries after its address (`add server` takes no default-server, so each line says it all). */
+export function serverOptions(upstream: Upstream | undefined): string {
+  const protocol = upstream?.protocol
+  if (!protocol) return ''
+  if (protocol === 'GRPC' || protocol === 'H2C') return ' proto h2'
+  const tls = upstream.tls
+  const words = ['ssl']
+  if (tls?.ca) {
+    words.push('verify', 'required', 'ca-file', caFile(tls.ca))
+    if (tls.name) words.push('verifyhost', tls.name)
+  } else words.push('verify', 'none')
+  if (tls?.sni && tls.name) words.push('sni', `str(${tls.name})`)
+  if (protocol === 'GRPCS') words.push('alpn', 'h2')
+  return ` ${words.join(' ')}`
+}

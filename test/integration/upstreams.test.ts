@@ -1,0 +1,244 @@
+import * as grpc from '@grpc/grpc-js'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttp2Server, type Http2Server } from 'node:http2'
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import type { TLSSocket } from 'node:tls'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeCertificate } from '../support/certificates.ts'
+import { endpointSlice, ingress, service } from '../support/objects.ts'
+import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
+import { serveCluster, type ServedCluster } from './serve-cluster.ts'
+
+/**
+ * Backend settings through the real HAProxy, against loopback backends that say who they are and
+ * what they were spoken to with: two HTTP/1.1 servers (balancing, affinity, service-upstream), an
+ * HTTPS one (reporting the SNI it got), an h2c one, and gRPC servers in clear and over TLS.
+ */
+
+const BACKEND_NAME = 'backend.internal'
+const base64 = (text: string) => Buffer.from(text).toString('base64')
+const listen = <S extends Server | HttpsServer | Http2Server>(server: S, port = 0, address = '127.0.0.1') =>
+  new Promise<S>((resolve) => server.listen(port, address, () => resolve(server)))
+const portOf = (server: { address(): AddressInfo | string | null }) => (server.address() as AddressInfo).port
+
+/** A server that answers `<name> <HTTP version>`, and holds `/hold` requests until told. */
+function named(name: string, held: ServerResponse[]) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (request.url === '/hold') return held.push(response)
+    response.setHeader('x-server', name)
+    response.end(`${name} HTTP/${request.httpVersion}`)
+  }
+}
+
+/** A gRPC service with one unary method and no protobuf: bytes in, bytes out. */
+const ECHO = {
+  say: {
+    path: '/hapedge.Echo/Say',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: Buffer) => value,
+    requestDeserialize: (value: Buffer) => value,
+    responseSerialize: (value: Buffer) => value,
+    responseDeserialize: (value: Buffer) => value,
+  },
+} as const
+
+async function grpcServer(name: string, credentials: grpc.ServerCredentials): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server()
+  server.addService(ECHO, {
+    say: (call: grpc.ServerUnaryCall<Buffer, Buffer>, reply: grpc.sendUnaryData<Buffer>) => reply(null, Buffer.from(`${name} got ${call.request}`)),
+  })
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', credentials, (error, port) => (error ? reject(error) : resolve(port))),
+  )
+  return { server, port }
+}
+
+/** One gRPC call through HAProxy's HTTP bind (h2c), with the Ingress's host as authority. */
+function grpcCall(port: number, host: string, message: string): Promise<string> {
+  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo')
+  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_authority': host })
+  return new Promise<string>((resolve, reject) =>
+    (client as unknown as { say: (m: Buffer, d: grpc.CallOptions, cb: (e: Error | null, r?: Buffer) => void) => void }).say(
+      Buffer.from(message),
+      { deadline: Date.now() + 5000 },
+      (error, reply) => (error ? reject(error) : resolve(String(reply))),
+    ),
+  ).finally(() => client.close())
+}
+
+describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-hash-by, affinity, service-upstream)', () => {
+  let cluster: ServedCluster
+  let dir: string
+  const held: ServerResponse[] = []
+  const servers: { close(callback?: () => void): unknown }[] = []
+  const grpcServers: grpc.Server[] = []
+  let sniSeen: unknown[] = []
+
+  beforeAll(async () => {
+    dir = await makeTempDir('hapedge-upstreams')
+    const certificate = await makeCertificate({ dir, hosts: [BACKEND_NAME], name: 'backend' })
+    const otherCa = await makeCertificate({ dir, hosts: ['other.internal'], name: 'other' })
+    // Three HTTP/1.1 servers on one port: the Service's two endpoints, and its ClusterIP.
+    const plainA = await listen(createServer(named('a', held)))
+    const plainB = await listen(createServer(named('b', held)), portOf(plainA), '127.0.0.2')
+    const plainC = await listen(createServer(named('c', held)), portOf(plainA), '127.0.0.3')
+    const tls = await listen(
+      createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (request, response) => {
+        sniSeen.push((request.socket as TLSSocket).servername)
+        response.end(`tls HTTP/${request.httpVersion}`)
+      }),
+    )
+    const h2c = await listen(createHttp2Server((request, response) => response.end(`h2c HTTP/${request.httpVersion}`)))
+    servers.push(plainA, plainB, plainC, tls, h2c)
+    const grpcPlain = await grpcServer('grpc', grpc.ServerCredentials.createInsecure())
+    const grpcTls = await grpcServer(
+      'grpcs',
+      grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(certificate.certPem), private_key: Buffer.from(certificate.keyPem) }]),
+    )
+    grpcServers.push(grpcPlain.server, grpcTls.server)
+
+    // The pair of servers is one Service whose port is theirs (a ClusterIP forwards its port as it is, here).
+    const pairPort = portOf(plainA)
+    const site = (name: string, host: string, serviceName: string, annotations: Record<string, string> = {}) =>
+      ingress({
+        name,
+        annotations,
+        rules: [{ host, paths: [{ path: '/', pathType: 'Prefix', service: serviceName, port: serviceName === 'pair' ? pairPort : 80 }] }],
+      })
+    const loopback = (name: string, port: number) => [service(name), endpointSlice(name, ['127.0.0.1'], [{ port }])]
+    const caSecret = (name: string, pem: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: { name, namespace: 'default' },
+      // The key is left out of what hapedge keeps (trimmedData): only the CA certificate is read.
+      data: { 'ca.crt': base64(pem), 'tls.key': base64(certificate.keyPem) },
+    })
+    const verified = { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS', 'nginx.ingress.kubernetes.io/proxy-ssl-verify': 'on' }
+    const pair = { ...service('pair'), spec: { type: 'ClusterIP', clusterIP: '127.0.0.3', ports: [{ port: pairPort }] } }
+    cluster = await serveCluster([
+      ...loopback('tls', portOf(tls)),
+      ...loopback('h2c', portOf(h2c)),
+      ...loopback('grpc', grpcPlain.port),
+      ...loopback('grpcs', grpcTls.port),
+      pair,
+      endpointSlice('pair', ['127.0.0.1', '127.0.0.2'], [{ port: pairPort }]),
+      caSecret('backend-ca', certificate.certPem),
+      caSecret('other-ca', otherCa.certPem),
+      site('tls-default', 'tls-plain.test', 'tls'),
+      site('https', 'https.test', 'tls', { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' }),
+      site('secure-backends', 'secure.test', 'tls', { 'ingress.kubernetes.io/secure-backends': 'true' }),
+      site('verified', 'verified.test', 'tls', {
+        ...verified,
+        'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'default/backend-ca',
+        'nginx.ingress.kubernetes.io/proxy-ssl-name': BACKEND_NAME,
+        'nginx.ingress.kubernetes.io/proxy-ssl-server-name': 'on',
+      }),
+      site('wrong-ca', 'wrong-ca.test', 'tls', {
+        ...verified,
+        'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'default/other-ca',
+        'nginx.ingress.kubernetes.io/proxy-ssl-name': BACKEND_NAME,
+      }),
+      site('no-ca', 'no-ca.test', 'tls', { ...verified, 'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'default/missing' }),
+      site('h2c', 'h2c.test', 'h2c', { 'hapedge.io/backend-protocol': 'H2C' }),
+      site('grpc', 'grpc.test', 'grpc', { 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPC' }),
+      site('grpcs', 'grpcs.test', 'grpcs', { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-proto': 'h2' }),
+      site('round-robin', 'rr.test', 'pair'),
+      site('least-conn', 'leastconn.test', 'pair', { 'nginx.org/lb-method': 'least_conn' }),
+      site('hash', 'hash.test', 'pair', { 'nginx.ingress.kubernetes.io/upstream-hash-by': '$http_x_user' }),
+      site('sticky', 'sticky.test', 'pair', {
+        'nginx.ingress.kubernetes.io/affinity': 'cookie',
+        'nginx.ingress.kubernetes.io/session-cookie-name': 'route',
+        'nginx.ingress.kubernetes.io/session-cookie-max-age': '3600',
+        'nginx.ingress.kubernetes.io/session-cookie-samesite': 'Lax',
+        'nginx.ingress.kubernetes.io/session-cookie-secure': 'true',
+      }),
+      site('cluster-ip', 'cluster-ip.test', 'pair', { 'nginx.ingress.kubernetes.io/service-upstream': 'true' }),
+    ])
+  })
+
+  afterAll(async () => {
+    for (const response of held) response.end()
+    await cluster?.stop()
+    for (const server of servers) server.close()
+    for (const server of grpcServers) server.forceShutdown()
+    if (dir) await removeTempDir(dir)
+  })
+
+  it('backend-protocol HTTPS (and secure-backends) speaks TLS to the servers, unverified unless asked; without it HAProxy speaks clear text to a TLS port', async () => {
+    expect(await cluster.get('https.test', '/')).toMatchObject({ status: 200, body: 'tls HTTP/1.1' })
+    expect(await cluster.get('secure.test', '/')).toMatchObject({ status: 200, body: 'tls HTTP/1.1' })
+    expect((await cluster.get('tls-plain.test', '/')).status).toBe(502)
+  })
+
+  it('proxy-ssl-verify checks the server against the CA of proxy-ssl-secret and proxy-ssl-name, sending it as SNI; another CA gets no answer; a missing CA Secret refuses the Ingress', async () => {
+    sniSeen = []
+    expect(await cluster.get('verified.test', '/')).toMatchObject({ status: 200, body: 'tls HTTP/1.1' })
+    expect(sniSeen).toEqual([BACKEND_NAME])
+    expect((await cluster.get('wrong-ca.test', '/')).status).toBe(503)
+    const refused = await cluster.get('no-ca.test', '/')
+    expect(refused.status).toBe(503)
+    expect(cluster.model.rejections).toContainEqual({
+      object: 'Ingress default/no-ca',
+      reason: expect.stringContaining('Secret default/missing does not exist'),
+    })
+    expect([...cluster.files.keys()].filter((path) => path.startsWith('ca/'))).toEqual(['ca/default_backend-ca_ca.crt.pem', 'ca/default_other-ca_ca.crt.pem'])
+    expect(cluster.files.get('ca/default_backend-ca_ca.crt.pem')).not.toContain('PRIVATE KEY')
+  })
+
+  it('backend-protocol H2C speaks HTTP/2 in clear text to the server', async () => {
+    expect(await cluster.get('h2c.test', '/')).toMatchObject({ status: 200, body: 'h2c HTTP/2.0' })
+  })
+
+  it('a gRPC call goes through HAProxy to a GRPC backend in clear text and a GRPCS one over TLS', async () => {
+    expect(await grpcCall(cluster.httpPort, 'grpc.test', 'hello')).toBe('grpc got hello')
+    expect(await grpcCall(cluster.httpPort, 'grpcs.test', 'hello')).toBe('grpcs got hello')
+  })
+
+  const whoAnswers = async (host: string, count: number, headers: Record<string, string> = {}) => {
+    const answers: string[] = []
+    for (let i = 0; i < count; i++) answers.push(String((await cluster.get(host, '/', { headers })).headers['x-server']))
+    return answers
+  }
+
+  it('load-balance least_conn sends requests past a busy server; round robin takes turns', async () => {
+    expect(new Set(await whoAnswers('rr.test', 4))).toEqual(new Set(['a', 'b']))
+    const hold = cluster.get('leastconn.test', '/hold')
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    const answers = await whoAnswers('leastconn.test', 4)
+    held.shift()!.end()
+    await hold
+    expect(new Set(answers).size).toBe(1)
+  })
+
+  it('upstream-hash-by keeps one header value on one server', async () => {
+    expect(new Set(await whoAnswers('hash.test', 6, { 'x-user': 'alice' })).size).toBe(1)
+    expect(new Set(await whoAnswers('rr.test', 6, { 'x-user': 'alice' })).size).toBe(2)
+  })
+
+  it('affinity: cookie sets the session cookie with its attributes, and keeps a client that sends it on its server', async () => {
+    const first = await cluster.get('sticky.test', '/')
+    const setCookie = String(first.headers['set-cookie'])
+    expect(setCookie).toMatch(/^route=[^;]+; path=\/; /)
+    expect(setCookie).toContain('; Max-Age=3600')
+    expect(setCookie).toContain('; SameSite=Lax')
+    expect(setCookie).toMatch(/; Secure/i)
+    const cookie = setCookie.split(';')[0]!
+    expect(await whoAnswers('sticky.test', 4, { cookie })).toEqual(Array(4).fill(first.headers['x-server']))
+    expect(new Set(await whoAnswers('sticky.test', 4)).size).toBe(2)
+  })
+
+  it('service-upstream sends to the Service’s ClusterIP, not its endpoints', async () => {
+    expect(await whoAnswers('cluster-ip.test', 3)).toEqual(['c', 'c', 'c'])
+  })
+
+  it('two Ingresses naming one Service with different settings get a backend each; the Service’s own stays as it was', () => {
+    const pair = `default_pair_${portOf(servers[0] as Server)}`
+    const names = [...cluster.model.backends.keys()].filter((name) => name.startsWith(pair))
+    expect(names).toHaveLength(5)
+    expect(names).toContain(pair)
+    expect(cluster.model.warnings).toEqual([])
+  })
+})
