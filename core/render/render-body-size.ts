@@ -50,10 +50,12 @@ const LIMITED = '{ var(txn.body_limit) -m int gt 0 }'
 
 /**
  * In the frontend, once the request key is known and access is checked: the route's limit, looked
- * up as its backend was (the cluster's default when it sets none), and 413 above it.
- * `req.body_size` is the announced Content-Length, at once; without one (chunked) it is the data
- * HAProxy holds, so it first waits for the body, which stops when the whole body has arrived or
- * the request buffer is full (what that leaves unchecked: body-size-notices.ts).
+ * up as its backend was (the cluster's default when it sets none), and 413 above it: above the
+ * announced Content-Length, at once (HAProxy has checked the header is one number); then above
+ * `req.body_size`, which over HTTP/1.1 is the announced length too but over HTTP/2 and for a body
+ * without Content-Length (chunked) is the data HAProxy holds, so for the latter it first waits for
+ * the body, which stops when the whole body has arrived or the request buffer is full (what that
+ * leaves unchecked: body-size-notices.ts).
  */
 export function bodySizeRules(set: SetVar): string[] {
   return [
@@ -61,6 +63,7 @@ export function bodySizeRules(set: SetVar): string[] {
     set('body_limit', `var(txn.key),map_beg_int(${FILES.bodySizePrefixMap})`, 'unless { var(txn.body_limit) -m found }'),
     set('body_limit', `var(${DEFAULT_VAR})`, 'unless { var(txn.body_limit) -m int ge 0 }'),
     `    http-request wait-for-body time ${BODY_WAIT} if ${LIMITED} !{ req.hdr(content-length) -m found }`,
+    `    http-request deny deny_status 413 if ${LIMITED} { req.fhdr(content-length),sub(txn.body_limit) -m int gt 0 }`,
     `    http-request deny deny_status 413 if ${LIMITED} { req.body_size,sub(txn.body_limit) -m int gt 0 }`,
   ]
 }

@@ -1,10 +1,13 @@
 import { createServer, request, type Server } from 'node:http'
 import { request as get } from '../support/http-client.ts'
+import { connect as connectHttp2 } from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STREAMED_BODY_CHECKED } from '../../core/model/body-size-notices.ts'
 import { FILES } from '../../core/render/files.ts'
-import { configMap, endpointSlice, ingress, service } from '../support/objects.ts'
+import { makeCertificate } from '../support/certificates.ts'
+import { configMap, endpointSlice, ingress, service, tlsSecret } from '../support/objects.ts'
+import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { serveCluster } from './serve-cluster.ts'
 import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
 
@@ -162,6 +165,68 @@ describe('the settings ConfigMap’s proxy-body-size', () => {
       expect(await post('open.test', BEYOND_BUFFER)).toEqual({ status: 200, body: `received ${BEYOND_BUFFER}` })
     } finally {
       await cluster.stop()
+      backend.closeAllConnections()
+      await new Promise((resolve) => backend.close(resolve))
+    }
+  })
+})
+
+/** A POST of `size` bytes over HTTP/2 (TLS, ALPN h2) in DATA frames of `piece` bytes, with or without content-length; its answer. */
+function uploadHttp2(port: number, host: string, size: number, { withLength = false, piece = 1000 } = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const client = connectHttp2(`https://127.0.0.1:${port}`, { servername: host, rejectUnauthorized: false })
+    client.on('error', reject)
+    const headers: Record<string, string> = { ':method': 'POST', ':path': '/', ':authority': host }
+    if (withLength) headers['content-length'] = String(size)
+    const stream = client.request(headers)
+    let status = 0
+    let body = ''
+    stream.on('response', (answer) => (status = Number(answer[':status'])))
+    stream.on('data', (data) => (body += data))
+    stream.on('end', () => {
+      client.close()
+      resolve({ status, body })
+    })
+    // Frames after an early answer may meet a reset stream: only an error before the answer fails.
+    stream.on('error', (error) => (status ? resolve({ status, body }) : reject(error)))
+    let sent = 0
+    const next = () => {
+      if (status || stream.destroyed) return
+      if (sent >= size) return void stream.end()
+      const bytes = Math.min(piece, size - sent)
+      sent += bytes
+      stream.write(Buffer.alloc(bytes, 'x'), () => setTimeout(next, 1))
+    }
+    next()
+  })
+}
+
+describe('proxy-body-size over HTTP/2', () => {
+  it('answers 413 above the limit whether the body announces its length or not: HAProxy’s body size over HTTP/2 is only what it holds', async () => {
+    const backend = await countingBackend()
+    const { port } = backend.address() as AddressInfo
+    const dir = await makeTempDir('hapedge-body-size-h2')
+    const cert = await makeCertificate({ dir, hosts: ['upload.test'], name: 'upload' })
+    const cluster = await serveCluster([
+      service('echo'),
+      endpointSlice('echo', [{ address: '127.0.0.1', ready: true }], [{ port }]),
+      tlsSecret('upload-tls', cert.certPem, cert.keyPem),
+      ingress({
+        name: 'upload',
+        annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': String(4 * LIMIT), 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' },
+        rules: [{ host: 'upload.test', paths: [{ path: '/', pathType: 'Prefix', service: 'echo' }] }],
+        tls: [{ hosts: ['upload.test'], secretName: 'upload-tls' }],
+      }),
+    ])
+    try {
+      const post = (size: number, withLength: boolean) => uploadHttp2(cluster.httpsPort, 'upload.test', size, { withLength })
+      expect(await post(4 * LIMIT + 1, true)).toMatchObject({ status: 413 })
+      expect(await post(4 * LIMIT + 1, false)).toMatchObject({ status: 413 })
+      expect(await post(4 * LIMIT, true)).toEqual({ status: 200, body: `received ${4 * LIMIT}` })
+      expect(await post(4 * LIMIT, false)).toEqual({ status: 200, body: `received ${4 * LIMIT}` })
+    } finally {
+      await cluster.stop()
+      await removeTempDir(dir)
       backend.closeAllConnections()
       await new Promise((resolve) => backend.close(resolve))
     }
