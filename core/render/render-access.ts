@@ -62,6 +62,17 @@ export function accessRules(groups: readonly string[]): string[] {
 
 export const TRUSTED_PROXIES_RULE = `    http-request set-src hdr_ip(x-forwarded-for,-1) if { src -f ${TRUSTED_PROXIES_FILE} }`
 
+/**
+ * X-Forwarded-For as the Services get it: a client's own is dropped, so the entry `option
+ * forwardfor` adds is the only one and names the client hapedge saw; from a trusted proxy the
+ * proxy's is kept, and its last entry becomes the client's address (TRUSTED_PROXIES_RULE).
+ */
+export function forwardedForRules(trustedProxies: boolean): string[] {
+  return trustedProxies
+    ? [`    http-request del-header X-Forwarded-For unless { src -f ${TRUSTED_PROXIES_FILE} }`, TRUSTED_PROXIES_RULE]
+    : ['    http-request del-header X-Forwarded-For']
+}
+
 /** The separator between a route's backend and its access group in the routing maps' values (in neither name). */
 export const ACCESS_SEPARATOR = ':'
 

@@ -7,7 +7,7 @@ import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
-import { ACCESS_SEPARATOR, accessRules, TRUSTED_PROXIES_RULE } from './render-access.ts'
+import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 
 export interface FrontendOptions {
   httpBind: string
@@ -54,7 +54,7 @@ export function renderFrontend({
     'frontend hapedge',
     `    bind ${httpBind}`,
     ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
-    ...(trustedProxies ? [TRUSTED_PROXIES_RULE] : []),
+    ...forwardedForRules(trustedProxies),
     // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,
     // so it can never match a wildcard nor be echoed into a redirect.
     set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpResponse } from '../support/http-client.ts'
-import { ingress } from '../support/objects.ts'
+import { configMap, ingress } from '../support/objects.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 
@@ -122,5 +122,24 @@ describe('request and response headers per Ingress', () => {
 
   it('has no other warnings', () => {
     expect(cluster.model.warnings.filter((warning) => !['Ingress default/hostile', 'Ingress default/refused'].includes(warning.object))).toEqual([])
+  })
+
+  it('never passes on a client’s own X-Forwarded-For: the Service gets only the address hapedge saw', async () => {
+    const response = await cluster.get('refused.test', '/', { headers: { 'x-forwarded-for': '198.51.100.1' } })
+    expect(received(response)['x-forwarded-for']).toBe('127.0.0.1')
+  })
+
+  it('keeps a trusted proxy’s X-Forwarded-For (use-forwarded-headers, proxy-real-ip-cidr), its last entry the client', async () => {
+    const behindProxy = await serveCluster([
+      ...services.objects,
+      configMap({ 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': '127.0.0.1/32' }),
+      site('plain', 'plain.test', {}),
+    ])
+    try {
+      const response = await behindProxy.get('plain.test', '/', { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' } })
+      expect(received(response)['x-forwarded-for']).toBe('198.51.100.1, 203.0.113.7, 203.0.113.7')
+    } finally {
+      await behindProxy.stop()
+    }
   })
 })
