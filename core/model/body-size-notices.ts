@@ -11,7 +11,7 @@ import type { AnnotationNotice } from '../annotations/read-annotations.ts'
 export const STREAMED_BODY_CHECKED = 8 * 1024
 
 export const STREAMED_BODY_REASON =
-  'enforced on bodies with Content-Length; a body without it (chunked) is checked on what HAProxy 2.6 buffers of it ' +
+  'enforced on bodies with Content-Length; a body without it (chunked, or HTTP/2 without content-length) is checked on what HAProxy 2.6 buffers of it ' +
   `(16 KiB less 1 KiB and the headers), so above ${STREAMED_BODY_CHECKED} bytes the limit may not hold for a streamed body`
 
 /** A limit above what a streamed body can be checked against holds for bodies with Content-Length only: said, never silent. */
