@@ -43,7 +43,9 @@ describe('per-route body size limits', () => {
       {
         object: 'Ingress default/web',
         annotation: 'nginx.ingress.kubernetes.io/proxy-body-size',
-        reason: expect.stringMatching(/^enforced on bodies with Content-Length; a body without it \(chunked, or HTTP\/2 without content-length\) is checked on what HAProxy 2\.6 buffers/),
+        reason: expect.stringMatching(
+          /^enforced on bodies with Content-Length; a body without it \(chunked, or HTTP\/2 without content-length\) is checked on what HAProxy 2\.6 buffers/,
+        ),
       },
     ])
     expect(fullRebuild([web({ 'nginx.ingress.kubernetes.io/proxy-body-size': `${STREAMED_BODY_CHECKED}` }), ...serviceObjects]).model.warnings).toEqual([])
