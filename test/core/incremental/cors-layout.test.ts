@@ -11,7 +11,8 @@ const CORS_MAPS = [FILES.corsExactMap, FILES.corsPrefixMap, FILES.corsOriginsMap
 
 describe('a snapshot written before CORS was rendered', () => {
   it('renders its Ingresses’ CORS into maps it did not have at its next write, byte-equal to a fresh snapshot', () => {
-    const api = (annotations: Record<string, string>) => ingress({ name: 'api', annotations, rules: [{ host: 'api.example.com', paths: [{ service: 'app-1' }] }] })
+    const api = (annotations: Record<string, string>) =>
+      ingress({ name: 'api', annotations, rules: [{ host: 'api.example.com', paths: [{ service: 'app-1' }] }] })
     const fresh = new LiveCluster()
     const cors = { 'nginx.ingress.kubernetes.io/enable-cors': 'true', 'nginx.ingress.kubernetes.io/cors-allow-origin': 'https://app.example.com' }
     fresh.apply([...app(1), api(cors)].map(added))
