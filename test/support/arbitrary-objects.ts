@@ -100,7 +100,11 @@ const timeoutAnnotationSets: readonly (Record<string, string> | undefined)[] = [
     'nginx.ingress.kubernetes.io/cors-allow-origin': 'https://a.example.com, https://*.example.org',
     'nginx.ingress.kubernetes.io/cors-allow-credentials': 'false',
   },
-  { 'haproxy-ingress.github.io/cors-enable': 'true', 'haproxy-ingress.github.io/cors-allow-origin': 'https://b.example.com', 'haproxy-ingress.github.io/cors-max-age': '60' },
+  {
+    'haproxy-ingress.github.io/cors-enable': 'true',
+    'haproxy-ingress.github.io/cors-allow-origin': 'https://b.example.com',
+    'haproxy-ingress.github.io/cors-max-age': '60',
+  },
   { 'haproxy.org/cors-enable': 'true', 'haproxy.org/cors-allow-origin': '^https://x$' },
 ]
 
