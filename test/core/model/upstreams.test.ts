@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
+import { readObject } from '../../../core/kube/objects.ts'
 import { backendVariantName, serviceOfBackend } from '../../../core/model/backend-ref.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { FILES } from '../../../core/render/files.ts'
@@ -15,6 +16,7 @@ const site = (name: string, host: string, annotations: Record<string, string> = 
 const web = [service('web'), endpointSlice('web', ['10.0.0.1'])]
 const variant = (annotations: Record<string, string>) =>
   fullRebuild([...web, site('v', 'v.example.com', annotations)]).model.hosts.get('v.example.com')!.routes[0]!
+const CERTIFICATE = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'
 const verifying = {
   'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS',
   'nginx.ingress.kubernetes.io/proxy-ssl-verify': 'on',
@@ -94,6 +96,13 @@ describe('backend settings', () => {
     const grown = cluster.apply([modified(endpointSlice('web', ['10.0.0.1', '10.0.0.2', '10.0.0.3']))])
     expect(grown.plan.servers).toContainEqual(expect.objectContaining({ op: 'add', server: 's3', options: 'ssl verify none alpn h2' }))
     expect(cluster.files().get(FILES.backends)).toContain('    server s3 10.0.0.3:8080 ssl verify none alpn h2\n')
+  })
+
+  it('a CA Secret is read with its certificates only: a key beside them goes no further, and one without a certificate is not read', () => {
+    const read = readObject(authSecret('backend-ca', { 'ca.crt': CERTIFICATE, 'tls.key': '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' }))
+    expect(read).toMatchObject({ status: 'object', object: { data: { 'ca.crt': btoa(CERTIFICATE) } } })
+    expect(Object.keys((read as { object: { data: object } }).object.data)).toEqual(['ca.crt'])
+    expect(readObject(authSecret('backend-ca', { 'ca.crt': 'not a certificate' }))).toMatchObject({ status: 'skipped' })
   })
 
   it('a CA Secret’s bundle is written once for its backends, without the rest of the Secret; a changed bundle reloads, naming its file', async () => {

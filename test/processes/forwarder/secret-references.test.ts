@@ -37,6 +37,16 @@ describe('SecretReferences and basic authentication', () => {
     expect(references.has(secret)).toBe(false)
   })
 
+  it.each([
+    ['ingress-nginx proxy-ssl-secret', { 'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'backend-ca' }, 'Secret/shop/backend-ca'],
+    ['haproxy-ingress secure-verify-ca-secret', { 'haproxy-ingress.github.io/secure-verify-ca-secret': 'infra/ca' }, 'Secret/infra/ca'],
+    ['haproxytech server-ca', { 'haproxy.org/server-ca': 'backend-ca' }, 'Secret/shop/backend-ca'],
+  ])('sends the CA Secret a %s annotation names while the Ingress names it, and withdraws it after', (_, annotations, secret) => {
+    const references = new SecretReferences()
+    expect(references.setIngress('Ingress/shop/a', guarded('a', annotations))).toEqual({ added: [secret], removed: [] })
+    expect(references.setIngress('Ingress/shop/a', guarded('a', {}))).toEqual({ added: [], removed: [secret] })
+  })
+
   it('counts a Secret named for TLS by one Ingress and for users by another once, in use until both let go', () => {
     const references = new SecretReferences()
     expect(references.setIngress('Ingress/shop/a', naming('a', 'both')).added).toEqual(['Secret/shop/both'])
