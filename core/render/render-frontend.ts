@@ -7,6 +7,7 @@ import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
+import { FORWARDED_PROTO_RULE, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 
 export interface FrontendOptions {
@@ -54,6 +55,7 @@ export function renderFrontend({
     'frontend hapedge',
     `    bind ${httpBind}`,
     ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
+    ...schemeRules(trustedProxies),
     ...forwardedForRules(trustedProxies),
     // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,
     // so it can never match a wildcard nor be echoed into a redirect.
@@ -63,7 +65,8 @@ export function renderFrontend({
     ...wwwRedirectRules(set),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
-    ...httpsRedirectRules(set, redirectTarget(httpsBind)),
+    ...httpsPortRules(set, bindPort(httpsBind)),
+    ...httpsRedirectRules(set, HTTPS_LOCATION),
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
     set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
@@ -88,8 +91,7 @@ export function renderFrontend({
     ...CORS_RESPONSE_RULES,
     ...hstsRules(),
     ...renderHeaderRules(headerRules, 'res'),
-    '    http-request set-header X-Forwarded-Proto https if { ssl_fc }',
-    '    http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
+    FORWARDED_PROTO_RULE,
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
@@ -107,12 +109,9 @@ export function renderFrontend({
 }
 
 /**
- * To HTTPS on the same host, path and query, naming the port only when it is not 443. The host is
+ * To HTTPS on the same host, path and query, naming the port only when it is not 443 (httpsPortRules). The host is
  * `txn.host`, the Host header without its port, so the HTTP port never follows onto HTTPS (as it
  * does with `redirect scheme`); and `pathq`, not `url`, which is the whole URI of an absolute-form
  * request (`GET http://host/x`).
  */
-function redirectTarget(httpsBind: string): string {
-  const port = bindPort(httpsBind)
-  return `location https://%[var(txn.host)]${port === 443 ? '' : `:${port}`}%[pathq]`
-}
+const HTTPS_LOCATION = 'location https://%[var(txn.host)]%[var(txn.httpsport)]%[pathq]'

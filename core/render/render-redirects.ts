@@ -5,6 +5,7 @@ import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
 import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries } from './route-keys.ts'
+import { CLIENT_HTTPS, CLIENT_SCHEME } from './render-scheme.ts'
 
 /**
  * The redirects and HSTS. Every value a user writes (a code, a target, a path, a max-age) is a map
@@ -31,7 +32,7 @@ export const WWW_REDIRECT_CODE = 308
 export const APP_ROOT_CODE = 302
 
 /** The scheme the request came with, for redirects that keep it (from-to-www, app-root). */
-const SCHEME = '%[ssl_fc,iif(https,http)]'
+const SCHEME = CLIENT_SCHEME
 
 /** The redirect map's key for the rules without host (force-ssl-redirect), which a host name never is. */
 const RULES_WITHOUT_HOST = '/'
@@ -92,10 +93,10 @@ export function wwwRedirectRules(set: SetVar): string[] {
 /** HTTP to HTTPS for the hosts in the redirect map, with the code it gives; and the host's HSTS value, kept for the answer. */
 export function httpsRedirectRules(set: SetVar, location: string): string[] {
   return [
-    set('hsts', `var(txn.vhost),map_str(${FILES.hstsMap})`, 'if { ssl_fc }'),
-    set('https', `var(txn.vhost),map_str(${FILES.redirectMap})`, 'unless { ssl_fc }'),
+    set('hsts', `var(txn.vhost),map_str(${FILES.hstsMap})`, `if ${CLIENT_HTTPS}`),
+    set('https', `var(txn.vhost),map_str(${FILES.redirectMap})`, `unless ${CLIENT_HTTPS}`),
     // A valid host that no rule names is served by the rules without host.
-    set('https', `str(${RULES_WITHOUT_HOST}),map_str(${FILES.redirectMap})`, 'if !{ ssl_fc } !{ var(txn.vhost) -m found } { var(txn.host) -m found }'),
+    set('https', `str(${RULES_WITHOUT_HOST}),map_str(${FILES.redirectMap})`, `if !${CLIENT_HTTPS} !{ var(txn.vhost) -m found } { var(txn.host) -m found }`),
     ...REDIRECT_CODES.map((code) => `    http-request redirect ${location} code ${code} if { var(txn.https) -m str ${code} }`),
   ]
 }
