@@ -19,4 +19,5 @@ export const UPSTREAM_FEATURES: readonly FeatureName[] = [
   'session-cookie-secure',
   'session-cookie-samesite',
   'service-upstream',
+  'timeout-connect',
 ]

@@ -5,7 +5,7 @@ import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values
 /**
  * The timeouts an Ingress sets for its routes, in milliseconds: HAProxy's `timeout server` and
  * `timeout tunnel` for the requests they serve. (`timeout connect` is not here: HAProxy 2.6 sets
- * it per backend only, and a Service's backend is shared by every Ingress naming it.)
+ * it per backend only, so it is a backend setting, upstream.ts.)
  */
 export interface RouteTimeouts {
   server?: number

@@ -9,7 +9,7 @@ import { describeIngress } from './ingress-order.ts'
 /**
  * How an Ingress asks HAProxy to speak to and pick the servers of the Services it names: the
  * backend settings of its annotations (backend-protocol, load-balance, upstream-hash-by, cookie
- * affinity, service-upstream). A Service port's backend is shared by every route naming it, so
+ * affinity, service-upstream, timeout-connect). A Service port's backend is shared by every route naming it, so
  * routes whose settings differ from the defaults go to a backend of their own (backendVariant).
  */
 export interface Upstream {
@@ -25,6 +25,8 @@ export interface Upstream {
   cookie?: AffinityCookie
   /** One server, the Service's ClusterIP and port, instead of its endpoints. */
   serviceUpstream?: true
+  /** `timeout connect` in milliseconds (timeout-connect): HAProxy 2.6 sets it per backend only, so it takes a backend of its own. */
+  connectTimeout?: number
 }
 
 export interface UpstreamTls {
@@ -108,6 +110,7 @@ function judge(ingress: Ingress): UpstreamReading {
   const cookie = affinityCookie(features, warn)
   if (cookie) upstream.cookie = cookie
   if (features['service-upstream']) upstream.serviceUpstream = true
+  if (features['timeout-connect'] !== undefined) upstream.connectTimeout = features['timeout-connect']
   return Object.keys(upstream).length > 0 ? { upstream, warnings } : { warnings }
 }
 

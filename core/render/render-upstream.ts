@@ -8,17 +8,18 @@ import type { AffinityCookie, Upstream } from '../model/upstream.ts'
  * nothing here is quoted but the cookie attributes.
  */
 
-/** The backend's lines that choose its server: the balance algorithm and the affinity cookie, after the set-timeout rules. */
+/** The backend's lines that choose its server (the balance algorithm, the affinity cookie) and its connect timeout, after the set-timeout rules. */
 export function upstreamRules(name: string, upstream: Upstream | undefined): string[] {
   if (!upstream) return []
   const rows: string[] = []
-  const { hashBy, balance, cookie } = upstream
+  const { hashBy, balance, cookie, connectTimeout } = upstream
   if (hashBy) {
     const algorithm = 'source' in hashBy ? 'source' : 'uri' in hashBy ? 'uri' : 'header' in hashBy ? `hdr(${hashBy.header})` : `hash req.cook(${hashBy.cookie})`
     // Consistent hashing keeps most keys on their server when servers come and go, and is dynamic (runtime `add server` needs that).
     rows.push(`balance ${algorithm}`, 'hash-type consistent')
   } else if (balance) rows.push(`balance ${balance}`)
   if (cookie) rows.push(cookieLine(cookie), `dynamic-cookie-key ${name}`)
+  if (connectTimeout !== undefined) rows.push(`timeout connect ${connectTimeout}`)
   return rows.map((row) => `    ${row}`)
 }
 

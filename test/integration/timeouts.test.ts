@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FILES } from '../../core/render/files.ts'
 import { endpointSlice, ingress, service } from '../support/objects.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 
@@ -81,6 +82,7 @@ describe('per-route timeouts', () => {
         'haproxy-ingress.github.io/timeout-server': `${SHORT_SECONDS}s`,
         'haproxy-ingress.github.io/timeout-tunnel': '1h',
       }),
+      site('connect', 'connect.test', { 'nginx.ingress.kubernetes.io/proxy-connect-timeout': String(SHORT_SECONDS) }),
       // Another Ingress's longer path on a short-timeout host is served with the default.
       ingress({ name: 'longer', rules: [{ host: 'read.test', paths: [{ path: '/patient', pathType: 'Prefix', service: 'slow' }] }] }),
     ])
@@ -113,6 +115,14 @@ describe('per-route timeouts', () => {
       kept.close()
       cut.close()
     }
+  })
+
+  it('proxy-connect-timeout serves the route from a backend of its own that HAProxy loads with that timeout connect; the Service’s own keeps the default', async () => {
+    expect((await cluster.get('connect.test', '/fast')).status).toBe(200)
+    const route = cluster.model.hosts.get('connect.test')!.routes[0]!
+    const sections = cluster.files.get(FILES.backends)!.split('\n\n')
+    expect(sections.find((section) => section.startsWith(`backend ${route.backendName}\n`))).toContain(`    timeout connect ${SHORT_SECONDS * 1000}\n`)
+    expect(cluster.model.hosts.get('default.test')!.routes[0]!.backendName).not.toBe(route.backendName)
   })
 
   it('honours the timeout keys asked for here without warnings', () => {

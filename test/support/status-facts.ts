@@ -25,7 +25,7 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
     ingress({
       name: 'annotated',
       namespace: 'apps',
-      annotations: { 'nginx.ingress.kubernetes.io/proxy-connect-timeout': '5' },
+      annotations: { 'nginx.ingress.kubernetes.io/upstream-vhost': 'internal.example.com' },
       rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-3' }] }],
     }),
   )

@@ -27,10 +27,19 @@ describe('per-route timeouts', () => {
     expect(model.warnings).toEqual([])
   })
 
-  it('timeout-connect is not yet honoured (a Service’s backend is shared by the Ingresses naming it), and says so', () => {
-    const { model, files } = fullRebuild([web({ 'nginx.ingress.kubernetes.io/proxy-connect-timeout': '3' }), ...serviceObjects])
-    expect(model.warnings).toMatchObject([{ annotation: 'nginx.ingress.kubernetes.io/proxy-connect-timeout', reason: 'not yet honoured by hapedge' }])
-    expect(files.get(FILES.timeoutPrefixMap)).toBe('')
+  it('timeout-connect gives the Ingress’s routes a backend of their own with it (HAProxy 2.6 sets it per backend), the Service’s own left as it is', () => {
+    const { model, files } = fullRebuild([
+      web({ 'nginx.ingress.kubernetes.io/proxy-connect-timeout': '3' }),
+      web({}, 'api', { path: '/api', pathType: 'Prefix' }),
+      ...serviceObjects,
+    ])
+    const [connecting, plain] = model.hosts.get(HOST)!.routes
+    expect(connecting!.upstream).toEqual({ connectTimeout: 3000 })
+    expect(plain!.backendName).toBe('default_web_80')
+    const sections = files.get(FILES.backends)!.split('\n\n')
+    expect(sections.find((section) => section.startsWith(`backend ${connecting!.backendName}\n`))).toContain('    timeout connect 3000\n')
+    expect(sections.find((section) => section.startsWith('backend default_web_80\n'))).not.toContain('timeout connect')
+    expect(model.warnings).toEqual([])
   })
 
   it('a changed timeout is a map edit, without a reload', () => {

@@ -11,12 +11,16 @@ const json = async (response: Response) => (await response.json()) as Record<str
 /** app-1's host, with annotations hapedge reads but does not honour, and one key under its own prefix that it does not know. */
 const annotated = ingress({
   name: 'annotated',
-  annotations: { 'nginx.ingress.kubernetes.io/proxy-connect-timeout': '5', 'hapedge.io/rewrite': '/', 'cert-manager.io/cluster-issuer': 'letsencrypt' },
+  annotations: {
+    'nginx.ingress.kubernetes.io/upstream-vhost': 'internal.example.com',
+    'hapedge.io/rewrite': '/',
+    'cert-manager.io/cluster-issuer': 'letsencrypt',
+  },
   rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-1' }] }],
 })
 const annotatedWarnings = [
   { object: 'Ingress default/annotated', annotation: 'hapedge.io/rewrite', reason: 'not a hapedge annotation' },
-  { object: 'Ingress default/annotated', annotation: 'nginx.ingress.kubernetes.io/proxy-connect-timeout', reason: 'not yet honoured by hapedge' },
+  { object: 'Ingress default/annotated', annotation: 'nginx.ingress.kubernetes.io/upstream-vhost', reason: 'not yet honoured by hapedge' },
 ]
 /** External authentication, which hapedge does not render: refused, never served open. */
 const guarded = ingress({
