@@ -1,7 +1,7 @@
 import type { Backend } from '../model/derive-backend.ts'
 import { EMPTY_SLOT_ADDRESS, serverAddress, slotCount } from '../render/render-backends.ts'
 import { serverOptions } from '../render/render-upstream.ts'
-import type { Plan, ServerChange } from '../plan/plan.ts'
+import { type Plan, withOptions } from '../plan/plan.ts'
 
 /**
  * The runtime commands that move a backend's servers from `before` to `after`: each changed
@@ -22,9 +22,4 @@ export function planServerChanges(before: Backend, after: Backend, plan: Plan): 
     else if (slot >= had) plan.servers.push(withOptions({ op: 'add', backend: after.name, server, address, state }, serverOptions(after.upstream)))
     else if ((was && serverAddress(was)) !== (now && serverAddress(now))) plan.servers.push({ op: 'set', backend: after.name, server, address, state })
   }
-}
-
-/** An added slot with its backend's server options, when it has any (trimmed: the options of a server line follow a space). */
-export function withOptions(change: ServerChange, options: string): ServerChange {
-  return options ? { ...change, options: options.trim() } : change
 }

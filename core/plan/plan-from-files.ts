@@ -1,11 +1,10 @@
 import { sectionCodec } from '../generation/file-shapes.ts'
 import { aclChanges, addAclChanges } from './acl-updates.ts'
 import { mapUpdate } from './map-updates.ts'
-import { emptyPlan, needReload, type AgentPlan, type Plan } from './plan.ts'
+import { emptyPlan, needReload, type AgentPlan, type Plan, withOptions } from './plan.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
 import { isAclFile } from '../render/render-access.ts'
-import { withOptions } from '../incremental/server-changes.ts'
 
 const MAPS = new Set([...CHUNKED_FILES.keys()].filter((path) => path.startsWith('maps/')).concat(FILES.defaultMap))
 /** A slot's line: its name, address, server options (render-upstream.ts), and whether it is disabled. */

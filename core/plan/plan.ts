@@ -46,6 +46,11 @@ export interface ServerChange {
   options?: string
 }
 
+/** An added slot with its backend's server options, when it has any (trimmed: the options of a server line follow a space). */
+export function withOptions(change: ServerChange, options: string): ServerChange {
+  return options ? { ...change, options: options.trim() } : change
+}
+
 export function emptyPlan(): Plan {
   return { reload: false, reasons: [], maps: [], servers: [], certificates: [] }
 }
