@@ -1,3 +1,4 @@
+import { CORS_FEATURES } from './cors-features.ts'
 import type { FeatureName } from './features.ts'
 import { REDIRECT_FEATURES } from './redirect-features.ts'
 import { UPSTREAM_FEATURES } from './upstream-features.ts'
@@ -21,13 +22,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'timeout-tunnel',
   ...UPSTREAM_FEATURES,
   'proxy-body-size',
-  'enable-cors',
-  'cors-allow-origin',
-  'cors-allow-methods',
-  'cors-allow-headers',
-  'cors-expose-headers',
-  'cors-allow-credentials',
-  'cors-max-age',
+  ...CORS_FEATURES,
   ...HEADER_FEATURES,
   'server-alias',
   'rewrite-target',

@@ -1,5 +1,17 @@
 import type { FeatureName } from './features.ts'
 
+/** Cookie affinity's settings, which mean something only with `affinity: cookie`. */
+export const AFFINITY_SETTINGS = [
+  'affinity-mode',
+  'session-cookie-name',
+  'session-cookie-path',
+  'session-cookie-domain',
+  'session-cookie-expires',
+  'session-cookie-max-age',
+  'session-cookie-secure',
+  'session-cookie-samesite',
+] as const satisfies readonly FeatureName[]
+
 /** The backend settings hapedge renders (core/model/upstream.ts): each Ingress that sets any gets backends of its own for them. */
 export const UPSTREAM_FEATURES: readonly FeatureName[] = [
   'backend-protocol',
@@ -10,14 +22,7 @@ export const UPSTREAM_FEATURES: readonly FeatureName[] = [
   'load-balance',
   'upstream-hash-by',
   'affinity',
-  'affinity-mode',
-  'session-cookie-name',
-  'session-cookie-path',
-  'session-cookie-domain',
-  'session-cookie-expires',
-  'session-cookie-max-age',
-  'session-cookie-secure',
-  'session-cookie-samesite',
+  ...AFFINITY_SETTINGS,
   'service-upstream',
   'timeout-connect',
 ]

@@ -3,6 +3,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { caBundlePem, type PemResult } from '../tls/pem.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
+import { againstSecret } from './secret-reading.ts'
 import { upstreamOf, type Upstream, type UpstreamTls } from './upstream.ts'
 
 /** The Secret (`namespace/name`) an Ingress names for its backends' CA bundle, in any spelling (proxy-ssl-secret, secure-verify-ca-secret, server-ca). */
@@ -18,18 +19,7 @@ export type BackendCaReading = { none: true } | { pem: string } | { refusal: str
  * impossible (no Secret named, a Secret missing, invalid or without the key's certificates)
  * refuses the Ingress: its routes answer 503, never an unverified server.
  */
-export function backendCaOf(ingress: Ingress, state: ClusterState): BackendCaReading {
-  const key = caSecretOf(ingress)
-  const [namespace = '', name = ''] = key?.split('/') ?? []
-  const secret = key === undefined ? undefined : state.secret(namespace, name)
-  const found = judged.get(ingress)
-  if (found && found.secret === secret) return found.reading
-  const reading = judge(ingress, key, secret)
-  judged.set(ingress, { secret, reading })
-  return reading
-}
-
-const judged = new WeakMap<Ingress, { secret: unknown; reading: BackendCaReading }>()
+export const backendCaOf = againstSecret(caSecretOf, judge)
 
 function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): BackendCaReading {
   const { rendered } = ingressAnnotations(ingress)

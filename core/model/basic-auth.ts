@@ -7,6 +7,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { TLS_SECRET_TYPE } from '../kube/secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
+import { againstSecret } from './secret-reading.ts'
 import { ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
 
@@ -40,19 +41,8 @@ export const DEFAULT_REALM = 'Authentication Required'
 
 const ANNOTATION = 'basic authentication'
 
-const judged = new WeakMap<Ingress, { secret: unknown; reading: BasicAuthReading }>()
-
 /** An Ingress's basic authentication against the Secret it names, as the cluster holds it now (memoised while neither changes). */
-export function basicAuthOf(ingress: Ingress, state: ClusterState): BasicAuthReading {
-  const key = authSecretOf(ingress)
-  const [namespace = '', name = ''] = key?.split('/') ?? []
-  const secret = key === undefined ? undefined : state.secret(namespace, name)
-  const found = judged.get(ingress)
-  if (found && found.secret === secret) return found.reading
-  const reading = judge(ingress, key, secret)
-  judged.set(ingress, { secret, reading })
-  return reading
-}
+export const basicAuthOf = againstSecret(authSecretOf, judge)
 
 function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): BasicAuthReading {
   const { rendered, refusal } = ingressAnnotations(ingress)

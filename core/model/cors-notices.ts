@@ -1,4 +1,5 @@
 import type { FeatureName, Features } from '../annotations/features.ts'
+import { CORS_SETTINGS } from '../annotations/cors-features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
 import { spellingOf } from '../annotations/spellings.ts'
 import { prefixOf } from '../annotations/vocabularies.ts'
@@ -8,15 +9,6 @@ import { prefixOf } from '../annotations/vocabularies.ts'
  * `*`: nothing else reaches a map value or a response header (route-cors.ts).
  */
 export const CORS_HEADER_NAME = /^([A-Za-z0-9_-]+|\*)$/
-
-const CORS_FEATURES = [
-  'cors-allow-origin',
-  'cors-allow-methods',
-  'cors-allow-headers',
-  'cors-expose-headers',
-  'cors-allow-credentials',
-  'cors-max-age',
-] as const satisfies readonly FeatureName[]
 
 /**
  * What an Ingress's CORS annotations ask for that is not done as written, so it is told, never
@@ -29,7 +21,7 @@ export function corsNotices(keys: readonly string[], features: Features, annotat
     for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
   }
   if (features['enable-cors'] !== true) {
-    for (const feature of CORS_FEATURES) if (features[feature] !== undefined) tell(feature, 'CORS is off without enable-cors: "true"; ignored')
+    for (const feature of CORS_SETTINGS) if (features[feature] !== undefined) tell(feature, 'CORS is off without enable-cors: "true"; ignored')
     return notices
   }
   const origins = features['cors-allow-origin']

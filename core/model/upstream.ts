@@ -1,4 +1,5 @@
 import type { Features } from '../annotations/features.ts'
+import { AFFINITY_SETTINGS } from '../annotations/upstream-features.ts'
 import { readAnnotations } from '../annotations/read-annotations.ts'
 import type { BackendProtocol, HashBy } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -55,17 +56,6 @@ export const DEFAULT_AFFINITY_COOKIE = 'INGRESSCOOKIE'
 
 /** What HAProxy's parser reads as itself in a cookie name, header name or SNI: no quote, escape, comment, `$`, space, `(`, `)` or `,`. */
 const SAFE_WORD = /^[A-Za-z0-9!*+.^_|~-]+$/
-
-const AFFINITY_KEYS = [
-  'affinity-mode',
-  'session-cookie-name',
-  'session-cookie-path',
-  'session-cookie-domain',
-  'session-cookie-expires',
-  'session-cookie-max-age',
-  'session-cookie-secure',
-  'session-cookie-samesite',
-] as const
 
 export interface UpstreamReading {
   upstream?: Upstream
@@ -139,7 +129,7 @@ function upstreamTls(features: Features, protocol: Upstream['protocol'], namespa
 
 function affinityCookie(features: Features, warn: Warn): AffinityCookie | undefined {
   if (features.affinity !== 'cookie') {
-    for (const key of AFFINITY_KEYS) if (features[key] !== undefined) warn(key, 'no affinity: cookie asks for a cookie; ignored')
+    for (const key of AFFINITY_SETTINGS) if (features[key] !== undefined) warn(key, 'no affinity: cookie asks for a cookie; ignored')
     return undefined
   }
   const name = features['session-cookie-name'] ?? DEFAULT_AFFINITY_COOKIE
