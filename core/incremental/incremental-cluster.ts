@@ -245,7 +245,12 @@ export class IncrementalCluster {
     // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).
     this.files.setText(USERLISTS_FILE, userlistsFile([...this.accessGroups.entries()].map(([, group]) => group)))
     if (this.files.setText(FILES.frontend, this.renderFrontend()))
-      needReload(plan, 'the frontend changed (HTTPS bind, trusted proxies, source ranges or header names added or removed)')
+      needReload(
+        plan,
+        this.layoutChanged
+          ? 'the frontend changed: this version of hapedge renders it with rules the stored generation lacks'
+          : 'the frontend changed (HTTPS bind, trusted proxies, source ranges or header names added or removed, or rules of a newer hapedge)',
+      )
     return plan
   }
 

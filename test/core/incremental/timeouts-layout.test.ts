@@ -20,8 +20,10 @@ describe('a snapshot written before per-route timeouts were rendered', () => {
     // The previous version served the Ingress with the default timeouts, and its generation had none of the new maps.
     const older = new LiveCluster()
     older.apply([...app(1), patient({})].map(added))
-    const old = olderSnapshot(older, fresh, { layout: BEFORE_TIMEOUTS, objects: ['Ingress/default/patient'], missingFiles: NEW_MAPS })
-    writeAfterUpgrade(old, older, fresh)
+    // The frontend left out stands for the older version's, which had no timeout lookups.
+    const old = olderSnapshot(older, fresh, { layout: BEFORE_TIMEOUTS, objects: ['Ingress/default/patient'], missingFiles: [...NEW_MAPS, FILES.frontend] })
+    const next = writeAfterUpgrade(old, older, fresh)
+    expect(next.plan.reasons).toContain('the frontend changed: this version of hapedge renders it with rules the stored generation lacks')
     expect(fresh.files().get(FILES.timeoutPrefixMap)).toBe('patient.example.com/ 300000|3600000\n')
     expect(fresh.files().get(FILES.timeoutExactMap)).toBe('')
   })
