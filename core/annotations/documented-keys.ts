@@ -136,6 +136,10 @@ const ingressNginx: ControllerKeys = {
     'session-cookie-path': { values: ['/'], with: { affinity: 'cookie' } },
     'session-cookie-samesite': { values: ['None', 'Lax', 'Strict'], with: { affinity: 'cookie' } },
     'session-cookie-secure': { values: ['true'], with: { affinity: 'cookie' } },
+    'session-cookie-partitioned': {
+      values: ['true', 'false'],
+      with: { affinity: 'cookie', 'session-cookie-samesite': 'None', 'session-cookie-secure': 'true' },
+    },
     'ssl-redirect': ['true', 'false'],
     'stream-snippet': ['server { listen 8000; proxy_pass 127.0.0.1:80; }'],
     'temporal-redirect': ['https://www.google.com'],
@@ -162,7 +166,7 @@ const ingressNginx: ControllerKeys = {
       proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream proxy-next-upstream-timeout
       proxy-next-upstream-tries proxy-redirect-from proxy-redirect-to proxy-request-buffering proxy-ssl-ciphers
       proxy-ssl-protocols proxy-ssl-verify-depth session-cookie-change-on-failure
-      session-cookie-conditional-samesite-none session-cookie-partitioned ssl-ciphers ssl-passthrough
+      session-cookie-conditional-samesite-none ssl-ciphers ssl-passthrough
       ssl-prefer-server-ciphers upstream-hash-by-subset upstream-hash-by-subset-size use-port-in-redirects
     `),
   }),

@@ -132,6 +132,7 @@ export const FEATURES = {
   'session-cookie-max-age': feature(seconds, "The affinity cookie's Max-Age, in seconds."),
   'session-cookie-secure': feature(flag, "The affinity cookie's Secure attribute."),
   'session-cookie-samesite': feature(sameSite, "The affinity cookie's SameSite attribute."),
+  'session-cookie-partitioned': feature(flag, "The affinity cookie's Partitioned attribute (CHIPS)."),
   // Backends.
   'backend-protocol': feature(
     oneOf({ http: 'HTTP', https: 'HTTPS', grpc: 'GRPC', grpcs: 'GRPCS', h2c: 'H2C' } as Record<string, BackendProtocol>, 'HTTP, HTTPS, GRPC, GRPCS or H2C'),

@@ -134,6 +134,7 @@ const ingressNginx: Spelling[] = [
   nginx('session-cookie-max-age', 'session-cookie-max-age', 'annotations-risk.md (SessionAffinity); sessionaffinity/main.go', { schema: seconds }),
   nginx('session-cookie-secure', 'session-cookie-secure', 'annotations-risk.md (SessionAffinity)', { schema: BOOLEAN }),
   nginx('session-cookie-samesite', 'session-cookie-samesite', '#cookie-affinity', { schema: sameSite }),
+  nginx('session-cookie-partitioned', 'session-cookie-partitioned', 'annotations-risk.md (SessionAffinity)', { schema: BOOLEAN }),
   // "Valid Values: HTTP, HTTPS, GRPC, GRPCS, AJP and FCGI" (#backend-protocol): AJP and FCGI fail the schema.
   nginx('backend-protocol', 'backend-protocol', '#backend-protocol', {
     schema: oneOf(

@@ -10,6 +10,7 @@ export const AFFINITY_SETTINGS = [
   'session-cookie-max-age',
   'session-cookie-secure',
   'session-cookie-samesite',
+  'session-cookie-partitioned',
 ] as const satisfies readonly FeatureName[]
 
 /** The backend settings hapedge renders (core/model/upstream.ts): each Ingress that sets any gets backends of its own for them. */

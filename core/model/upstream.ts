@@ -47,6 +47,8 @@ export interface AffinityCookie {
   maxAge?: number
   secure?: true
   sameSite?: 'None' | 'Lax' | 'Strict'
+  /** Partitioned (CHIPS): kept per top-level site by browsers that partition third-party cookies. */
+  partitioned?: true
   /** ingress-nginx's affinity-mode: both keep a session on its server while that server is there (see the README). */
   mode?: 'balanced' | 'persistent'
 }
@@ -148,6 +150,7 @@ function affinityCookie(features: Features, warn: Warn): AffinityCookie | undefi
   if (maxAge !== undefined) cookie.maxAge = maxAge
   if (features['session-cookie-secure'] === true) cookie.secure = true
   if (features['session-cookie-samesite'] !== undefined) cookie.sameSite = features['session-cookie-samesite']
+  if (features['session-cookie-partitioned'] === true) cookie.partitioned = true
   if (features['affinity-mode'] !== undefined) cookie.mode = features['affinity-mode']
   return cookie
 }

@@ -35,6 +35,7 @@ function cookieLine(cookie: AffinityCookie): string {
   if (cookie.path) words.push('attr', `"Path=${cookie.path}"`)
   if (cookie.maxAge !== undefined) words.push('attr', `"Max-Age=${cookie.maxAge}"`)
   if (cookie.sameSite) words.push('attr', `"SameSite=${cookie.sameSite}"`)
+  if (cookie.partitioned) words.push('attr', '"Partitioned"')
   return words.join(' ')
 }
 

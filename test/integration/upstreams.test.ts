@@ -154,6 +154,7 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
         'nginx.ingress.kubernetes.io/session-cookie-max-age': '3600',
         'nginx.ingress.kubernetes.io/session-cookie-samesite': 'Lax',
         'nginx.ingress.kubernetes.io/session-cookie-secure': 'true',
+        'nginx.ingress.kubernetes.io/session-cookie-partitioned': 'true',
       }),
       site('cluster-ip', 'cluster-ip.test', 'pair', { 'nginx.ingress.kubernetes.io/service-upstream': 'true' }),
     ])
@@ -225,6 +226,7 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
     expect(setCookie).toContain('; Max-Age=3600')
     expect(setCookie).toContain('; SameSite=Lax')
     expect(setCookie).toMatch(/; Secure/i)
+    expect(setCookie).toContain('; Partitioned')
     const cookie = setCookie.split(';')[0]!
     expect(await whoAnswers('sticky.test', 4, { cookie })).toEqual(Array(4).fill(first.headers['x-server']))
     expect(new Set(await whoAnswers('sticky.test', 4)).size).toBe(2)
