@@ -25,6 +25,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...CORS_FEATURES,
   ...HEADER_FEATURES,
   'server-alias',
+  'upstream-vhost',
   'rewrite-target',
   'use-regex',
   'x-forwarded-prefix',

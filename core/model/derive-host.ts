@@ -15,6 +15,7 @@ import { withBodySizes, type RouteBodySize } from './route-body-size.ts'
 import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
+import { withUpstreamHosts } from './route-upstream-host.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
@@ -38,6 +39,8 @@ export interface Route extends RouteMatch {
   timeouts?: RouteTimeouts
   /** The owner's backend settings (upstream.ts): the route goes to the Service's backend for them, named in backendName. */
   upstream?: Upstream
+  /** The owner's upstream-vhost: the Host header its Service is sent (render-upstream-host.ts). */
+  upstreamHost?: string
   /** The owner's proxy-body-size (bytes, null for none): looked up and checked by the frontend (render-body-size.ts). */
   bodySize?: RouteBodySize
   /** The owner's CORS (enable-cors): looked up by the frontend, which answers preflights and adds the headers (render-cors.ts). */
@@ -64,6 +67,15 @@ export interface DerivedHost {
 }
 
 /**
+ * What the Ingresses' annotations set on their routes, in this order: a redirect (a route that
+ * redirects reaches no Service, so it gets none of the rest), a rewrite, timeouts, backend
+ * settings, a body size, CORS, the upstream Host.
+ */
+function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ingress[]) => Route[])[] {
+  return [withRedirects, (routes, ingresses) => withRewrites(host, routes, ingresses), withTimeouts, withUpstreams, withBodySizes, withCors, withUpstreamHosts]
+}
+
+/**
  * Everything one host serves, from every Ingress of this cluster's class that names it. Routes
  * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
@@ -73,16 +85,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
   const rejections: Rejection[] = []
-  const routes = withCors(
-    withBodySizes(
-      withUpstreams(
-        withTimeouts(withRewrites(host, withRedirects(collectRoutes(host, ingresses, state, rejections), ingresses), ingresses), ingresses),
-        ingresses,
-      ),
-      ingresses,
-    ),
-    ingresses,
-  )
+  const routes = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections))
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !alias) return { rejections }

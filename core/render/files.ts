@@ -33,6 +33,8 @@ export const FILES = {
   headersExactMap: 'maps/headers-exact.map',
   headersPrefixMap: 'maps/headers-prefix.map',
   headerValuesMap: 'maps/header-values.map',
+  upstreamHostExactMap: 'maps/upstream-host-exact.map',
+  upstreamHostPrefixMap: 'maps/upstream-host-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -63,6 +65,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.headersExactMap, 32],
   [FILES.headersPrefixMap, 32],
   [FILES.headerValuesMap, 32],
+  [FILES.upstreamHostExactMap, 32],
+  [FILES.upstreamHostPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -3,6 +3,7 @@ import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
+import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
 import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
@@ -73,6 +74,7 @@ export function renderFrontend({
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     ...timeoutLookupRules(set),
+    ...upstreamHostLookupRules(set),
     ...headerLookupRules(set, headerRules),
     ...corsRequestRules(set),
     // A route with source ranges names its access group after its backend (render-maps.ts).
@@ -94,6 +96,7 @@ export function renderFrontend({
     FORWARDED_PROTO_RULE,
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
+    UPSTREAM_HOST_RULE,
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
     `    default_backend ${NOT_FOUND_BACKEND}`,
     '',

@@ -9,6 +9,7 @@ import { corsEntries } from './render-cors.ts'
 import { rewriteEntries } from './render-rewrites.ts'
 import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
+import { upstreamHostEntries } from './render-upstream-host.ts'
 import { mapTarget } from './render-access.ts'
 
 export const HOST_MAPS = [
@@ -33,6 +34,8 @@ export const HOST_MAPS = [
   FILES.headersExactMap,
   FILES.headersPrefixMap,
   FILES.headerValuesMap,
+  FILES.upstreamHostExactMap,
+  FILES.upstreamHostPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -63,6 +66,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of corsEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -44,8 +44,9 @@ export const TABLE = {
  * 15: server-alias honoured: every Ingress's aliases indexed as its hosts and served from the hosts map.
  * 16: backend settings honoured (backend-protocol, proxy-ssl-*, load-balance, upstream-hash-by, affinity, service-upstream): an
  *     Ingress's routes go to a backend of their own, CA Secrets are indexed with its Secrets (`auth-secret-ingresses`), CA files by backend.
+ * 17: upstream-vhost rendered into its maps (upstream-host-exact, upstream-host-prefix: written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 16
+export const SNAPSHOT_LAYOUT = 17
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -127,6 +127,8 @@ const aliasAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'hapedge.io/server-alias': 'alias.example.com' },
   { 'nginx.ingress.kubernetes.io/server-alias': 'b.example.com,alias.example.com' },
   { 'haproxy-ingress.github.io/server-alias': '*.alias.example.com' },
+  { 'nginx.ingress.kubernetes.io/upstream-vhost': 'internal.example.com' },
+  { 'haproxy.org/set-host': 'other.internal', 'hapedge.io/server-alias': 'alias.example.com' },
 ]
 
 const arbitraryAnnotations = fc

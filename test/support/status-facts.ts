@@ -25,7 +25,7 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
     ingress({
       name: 'annotated',
       namespace: 'apps',
-      annotations: { 'nginx.ingress.kubernetes.io/upstream-vhost': 'internal.example.com' },
+      annotations: { 'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers' },
       rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-3' }] }],
     }),
   )

@@ -1,0 +1,34 @@
+import type { HostConfig } from '../model/derive-host.ts'
+import { FILES } from './files.ts'
+import { routeValueEntries } from './route-keys.ts'
+
+/**
+ * upstream-vhost: the Host header a route's Service is sent, a map value HAProxy reads at request
+ * time (so a change is a runtime map edit), set once routing, access checks and the Ingress's own
+ * headers have read the request as the client sent it.
+ */
+
+export type UpstreamHostMap = typeof FILES.upstreamHostExactMap | typeof FILES.upstreamHostPrefixMap
+
+const UPSTREAM_HOST_MAPS = { exact: FILES.upstreamHostExactMap, prefix: FILES.upstreamHostPrefixMap } as const
+
+/** What a route of a host with an upstream Host has when it has none itself: never a DNS name, which starts with a letter or digit. */
+const NONE = '-'
+
+/** The upstream Host entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's. */
+export function upstreamHostEntries(config: HostConfig): Iterable<[UpstreamHostMap, string, string]> {
+  return routeValueEntries(config.host, config.routes, UPSTREAM_HOST_MAPS, (route) => route.upstreamHost, NONE)
+}
+
+type SetVar = (name: string, expr: string, condition?: string) => string
+
+/** In the frontend, once the request key is known: the route's upstream Host, looked up as its backend was. */
+export function upstreamHostLookupRules(set: SetVar): string[] {
+  return [
+    set('upstreamhost', `var(txn.key),map_str(${FILES.upstreamHostExactMap})`),
+    set('upstreamhost', `var(txn.key),map_beg(${FILES.upstreamHostPrefixMap})`, 'unless { var(txn.upstreamhost) -m found }'),
+  ]
+}
+
+/** Last before the backend is chosen: the Host header replaced where the route names one. */
+export const UPSTREAM_HOST_RULE = '    http-request set-header Host %[var(txn.upstreamhost)] if { var(txn.upstreamhost) -m reg ^[a-z0-9] }'
