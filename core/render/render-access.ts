@@ -64,13 +64,19 @@ export const TRUSTED_PROXIES_RULE = `    http-request set-src hdr_ip(x-forwarded
 
 /**
  * X-Forwarded-For as the Services get it: a client's own is dropped, so the entry `option
- * forwardfor` adds is the only one and names the client hapedge saw; from a trusted proxy the
- * proxy's is kept, and its last entry becomes the client's address (TRUSTED_PROXIES_RULE).
+ * forwardfor if-none` adds is the only one and names the client hapedge saw. From a trusted proxy
+ * the proxy's is kept, its last entry becomes the client's address (TRUSTED_PROXIES_RULE), and the
+ * proxy's own address is appended, as a hop adds the address it came from (not the client again).
  */
 export function forwardedForRules(trustedProxies: boolean): string[] {
-  return trustedProxies
-    ? [`    http-request del-header X-Forwarded-For unless { src -f ${TRUSTED_PROXIES_FILE} }`, TRUSTED_PROXIES_RULE]
-    : ['    http-request del-header X-Forwarded-For']
+  if (!trustedProxies) return ['    http-request del-header X-Forwarded-For']
+  const forwarded = `{ src -f ${TRUSTED_PROXIES_FILE} } { req.fhdr(x-forwarded-for) -m found }`
+  return [
+    `    http-request del-header X-Forwarded-For unless { src -f ${TRUSTED_PROXIES_FILE} }`,
+    `    http-request set-var(txn.proxy) src if ${forwarded}`,
+    TRUSTED_PROXIES_RULE,
+    '    http-request set-header X-Forwarded-For "%[req.fhdr(x-forwarded-for)], %[var(txn.proxy)]" if { var(txn.proxy) -m found }',
+  ]
 }
 
 /** The separator between a route's backend and its access group in the routing maps' values (in neither name). */

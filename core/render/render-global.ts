@@ -13,7 +13,8 @@ export function renderGlobal(settings: Settings): string {
     '',
     'defaults',
     '    mode http',
-    '    option forwardfor',
+    // Only where no X-Forwarded-For is left: a trusted proxy's is kept and extended by the frontend (render-access.ts).
+    '    option forwardfor if-none',
     '    option redispatch',
     '    retries 2',
     `    balance ${settings.balance}`,

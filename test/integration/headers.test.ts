@@ -129,7 +129,7 @@ describe('request and response headers per Ingress', () => {
     expect(received(response)['x-forwarded-for']).toBe('127.0.0.1')
   })
 
-  it('keeps a trusted proxy’s X-Forwarded-For (use-forwarded-headers, proxy-real-ip-cidr), its last entry the client', async () => {
+  it('keeps a trusted proxy’s X-Forwarded-For (use-forwarded-headers, proxy-real-ip-cidr), its last entry the client, and adds the proxy, not the client again', async () => {
     const behindProxy = await serveCluster([
       ...services.objects,
       configMap({ 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': '127.0.0.1/32' }),
@@ -137,7 +137,9 @@ describe('request and response headers per Ingress', () => {
     ])
     try {
       const response = await behindProxy.get('plain.test', '/', { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' } })
-      expect(received(response)['x-forwarded-for']).toBe('198.51.100.1, 203.0.113.7, 203.0.113.7')
+      expect(received(response)['x-forwarded-for']).toBe('198.51.100.1, 203.0.113.7, 127.0.0.1')
+      const direct = await behindProxy.get('plain.test', '/')
+      expect(received(direct)['x-forwarded-for']).toBe('127.0.0.1')
     } finally {
       await behindProxy.stop()
     }
