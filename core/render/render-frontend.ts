@@ -8,7 +8,7 @@ import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
-import { FORWARDED_PROTO_RULE, httpsPortRules, schemeRules } from './render-scheme.ts'
+import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 
 export interface FrontendOptions {
@@ -93,7 +93,7 @@ export function renderFrontend({
     ...CORS_RESPONSE_RULES,
     ...hstsRules(),
     ...renderHeaderRules(headerRules, 'res'),
-    FORWARDED_PROTO_RULE,
+    ...FORWARDED_RULES,
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
     UPSTREAM_HOST_RULE,

@@ -13,6 +13,7 @@ export function schemeRules(trustedProxies: boolean): string[] {
     ...(trustedProxies
       ? [
           `    http-request set-var(txn.scheme) req.hdr(x-forwarded-proto),lower if { src -f ${TRUSTED_PROXIES_FILE} } { req.hdr(x-forwarded-proto),lower -m str http https }`,
+          `    http-request set-var(txn.fromproxy) bool(true) if { src -f ${TRUSTED_PROXIES_FILE} }`,
           // Its clients reach the proxy on the standard port, not on HAProxy's HTTPS bind.
           `    http-request set-var(txn.forwardedscheme) bool(true) if { src -f ${TRUSTED_PROXIES_FILE} } { req.hdr(x-forwarded-proto),lower -m str http https }`,
         ]
@@ -26,8 +27,19 @@ export const CLIENT_HTTPS = '{ var(txn.scheme) -m str https }'
 /** The scheme in a log-format string (a redirect's location). */
 export const CLIENT_SCHEME = '%[var(txn.scheme)]'
 
-/** What the Service is told of the scheme: the client's, never what a client claims on its own. */
-export const FORWARDED_PROTO_RULE = `    http-request set-header X-Forwarded-Proto ${CLIENT_SCHEME}`
+/**
+ * What the Service is told of the request as the client made it, never what a client claims on its
+ * own: the scheme; the Host and port it asked for (a trusted proxy's X-Forwarded-Host and -Port
+ * kept); its address in X-Real-IP (the client's once X-Forwarded-For named it); and `Forwarded`
+ * only from a trusted proxy. Set before upstream-vhost replaces the Host.
+ */
+export const FORWARDED_RULES: readonly string[] = [
+  `    http-request set-header X-Forwarded-Proto ${CLIENT_SCHEME}`,
+  '    http-request set-header X-Forwarded-Host %[req.hdr(host)] unless { var(txn.fromproxy) -m found } { req.hdr(x-forwarded-host) -m found }',
+  '    http-request set-header X-Forwarded-Port %[dst_port] unless { var(txn.fromproxy) -m found } { req.hdr(x-forwarded-port) -m found }',
+  '    http-request set-header X-Real-IP %[src]',
+  '    http-request del-header Forwarded unless { var(txn.fromproxy) -m found }',
+]
 
 /**
  * The `:port` of an HTTPS redirect's location: the HTTPS bind's port unless it is 443, and none

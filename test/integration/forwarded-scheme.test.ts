@@ -58,14 +58,34 @@ describe('the scheme a trusted proxy forwards', () => {
     }
   })
 
-  it('tells the Service the scheme of the connection when no trusted proxy names one, whatever the client claims', async () => {
+  it('tells the Service the request as the client made it when no trusted proxy names it, whatever the client claims', async () => {
     const open = ingress({ name: 'open', rules: [{ host: 'open.test', paths: [{ path: '/', service: 'site' }] }] })
     const cluster = await serveCluster([...services.objects, open])
     try {
-      const answer = await cluster.get('open.test', '/', forwarded('https'))
-      expect(JSON.parse(answer.body).headers['x-forwarded-proto']).toBe('http')
+      const claims = { 'x-forwarded-host': 'evil.test', 'x-forwarded-port': '1', 'x-real-ip': '192.0.2.1', forwarded: 'for=192.0.2.1;proto=https' }
+      const answer = await cluster.get('open.test', '/', { headers: { ...forwarded('https').headers, ...claims } })
+      const { headers } = JSON.parse(answer.body) as { headers: Record<string, string | undefined> }
+      expect({
+        proto: headers['x-forwarded-proto'],
+        host: headers['x-forwarded-host'],
+        port: headers['x-forwarded-port'],
+        realIp: headers['x-real-ip'],
+        forwarded: headers.forwarded,
+      }).toEqual({ proto: 'http', host: 'open.test', port: String(cluster.httpPort), realIp: '127.0.0.1', forwarded: undefined })
     } finally {
       await cluster.stop()
     }
+  })
+
+  it('keeps a trusted proxy’s X-Forwarded-Host, -Port and Forwarded, and names the client it forwards in X-Real-IP', async () => {
+    const claims = { 'x-forwarded-host': 'shop.test', 'x-forwarded-port': '443', forwarded: 'for=203.0.113.7;proto=https' }
+    const answer = await behindProxy.get(HOST, '/', { headers: { ...forwarded('https').headers, ...claims } })
+    const { headers } = JSON.parse(answer.body) as { headers: Record<string, string | undefined> }
+    expect([headers['x-forwarded-host'], headers['x-forwarded-port'], headers['x-real-ip'], headers.forwarded]).toEqual([
+      'shop.test',
+      '443',
+      '203.0.113.7',
+      'for=203.0.113.7;proto=https',
+    ])
   })
 })
