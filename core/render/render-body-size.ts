@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import type { RouteBodySize } from '../model/route-body-size.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * Per-route request body limits (proxy-body-size): map values HAProxy reads at request time, so a
@@ -44,8 +44,6 @@ export function bodySizeDefault(size: RouteBodySize | undefined): string[] {
   return typeof size === 'number' ? [`    set-var ${DEFAULT_VAR} int(${size})`] : []
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 const LIMITED = '{ var(txn.body_limit) -m int gt 0 }'
 
 /**
@@ -59,8 +57,7 @@ const LIMITED = '{ var(txn.body_limit) -m int gt 0 }'
  */
 export function bodySizeRules(set: SetVar): string[] {
   return [
-    set('body_limit', `var(txn.key),map_str_int(${FILES.bodySizeExactMap})`),
-    set('body_limit', `var(txn.key),map_beg_int(${FILES.bodySizePrefixMap})`, 'unless { var(txn.body_limit) -m found }'),
+    ...routeValueLookup(set, 'body_limit', BODY_SIZE_MAPS, true),
     set('body_limit', `var(${DEFAULT_VAR})`, 'unless { var(txn.body_limit) -m int ge 0 }'),
     `    http-request wait-for-body time ${BODY_WAIT} if ${LIMITED} !{ req.hdr(content-length) -m found }`,
     `    http-request deny deny_status 413 if ${LIMITED} { req.fhdr(content-length),sub(txn.body_limit) -m int gt 0 }`,

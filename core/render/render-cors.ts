@@ -1,7 +1,7 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { RouteCors } from '../model/route-cors.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * CORS per route (enable-cors and its settings), all of it map values HAProxy reads at request
@@ -42,8 +42,6 @@ export function* corsEntries(config: HostConfig): Iterable<[CorsMap, string, str
   }
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 /** An Origin header as browsers serialize one (lowercase scheme and host, a port): the only value echoed back. */
 const ORIGIN = '^https?://[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$'
 const field = (n: number) => `var(txn.cors),field(${n},/)`
@@ -68,8 +66,7 @@ export function corsRequestRules(set: SetVar): string[] {
   ].join(' ')
   const when = 'if METH_OPTIONS { req.fhdr_cnt(origin) gt 0 } { req.fhdr_cnt(access-control-request-method) gt 0 } { var(txn.cors_origin) -m found }'
   return [
-    set('cors', `var(txn.key),map_str(${FILES.corsExactMap})`),
-    set('cors', `var(txn.key),map_beg(${FILES.corsPrefixMap})`, 'unless { var(txn.cors) -m found }'),
+    ...routeValueLookup(set, 'cors', CORS_MAPS),
     // One Origin header, well formed, on a route that lists origins: never a list of them, nor one that would break a header.
     set('origin', 'req.fhdr(origin),lower', `if { var(txn.cors) -m beg list/ } { req.fhdr_cnt(origin) eq 1 } { req.fhdr(origin),lower -m reg ${ORIGIN} }`),
     set('cors_id', 'var(txn.cors),field(7,/,0)', `if ${found}`),

@@ -1,7 +1,7 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { RULE_SEPARATOR } from '../model/header-rules.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * Per-route request and response headers. The route maps' lookups, repeated on the header maps,
@@ -45,15 +45,10 @@ export function mapValue(rule: string, value: string): string {
   return encoded
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 /** In the frontend, once the request key is known: the route's id, looked up as its backend was (none without header rules). */
 export function headerLookupRules(set: SetVar, rules: readonly string[]): string[] {
   if (rules.length === 0) return []
-  return [
-    set('headers', `var(txn.key),map_str(${ROUTE_MAPS.exact})`),
-    set('headers', `var(txn.key),map_beg(${ROUTE_MAPS.prefix})`, 'unless { var(txn.headers) -m found }'),
-  ]
+  return routeValueLookup(set, 'headers', ROUTE_MAPS)
 }
 
 /** The frontend's rule for each header rule a served Ingress has (rules sorted as compareRules does), request or response ones. */

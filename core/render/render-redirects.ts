@@ -4,7 +4,7 @@ import type { HostConfig } from '../model/derive-host.ts'
 import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
 import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 import { CLIENT_HTTPS, CLIENT_SCHEME } from './render-scheme.ts'
 
 /**
@@ -36,8 +36,6 @@ const SCHEME = CLIENT_SCHEME
 
 /** The redirect map's key for the rules without host (force-ssl-redirect), which a host name never is. */
 const RULES_WITHOUT_HOST = '/'
-
-type SetVar = (name: string, expr: string, condition?: string) => string
 
 /**
  * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
@@ -125,8 +123,7 @@ export function hstsRules(): string[] {
 export function redirectBackend(set: SetVar): string[] {
   return [
     `backend ${REDIRECT_BACKEND}`,
-    set('location', `var(txn.key),map_str(${FILES.locationExactMap})`),
-    set('location', `var(txn.key),map_beg(${FILES.locationPrefixMap})`, 'unless { var(txn.location) -m found }'),
+    ...routeValueLookup(set, 'location', LOCATION_MAPS),
     ...REDIRECT_CODES.map(
       (code) =>
         `    http-request redirect location %[var(txn.location),field(2,${CODE_SEPARATOR},0)] code ${code} if { var(txn.location) -m beg ${code}${CODE_SEPARATOR} }`,

@@ -1,6 +1,6 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * rewrite-target and x-forwarded-prefix. A route's value is one map line HAProxy reads at request
@@ -31,8 +31,6 @@ function rewriteValue(route: Route): string | undefined {
   return [prefix, before, capture, after, rewrite.forwardedPrefix ?? ''].join(SEPARATOR)
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 const field = (n: number) => `var(txn.rewrite),field(${n},${SEPARATOR})`
 const captureIs = (capture: string) => `{ ${field(3)} -m str ${capture} }`
 
@@ -45,8 +43,7 @@ const captureIs = (capture: string) => `{ ${field(3)} -m str ${capture} }`
 export function rewriteRules(set: SetVar): string[] {
   const found = 'if { var(txn.rwcapture) -m found }'
   return [
-    set('rewrite', `var(txn.key),map_str(${FILES.rewriteExactMap})`),
-    set('rewrite', `var(txn.key),map_beg(${FILES.rewritePrefixMap})`, 'unless { var(txn.rewrite) -m found }'),
+    ...routeValueLookup(set, 'rewrite', MAPS),
     set('rwrest', `'${field(1)},concat(${SEPARATOR},txn.path),regsub("^([^${SEPARATOR}]*)[${SEPARATOR}]\\1","")'`, 'if { var(txn.rewrite) -m found }'),
     set('rwcapture', 'var(txn.rwrest)', `if ${captureIs('rest')}`),
     set('rwcapture', 'var(txn.rwrest),regsub(^/,)', `if ${captureIs('tail')}`),

@@ -1,4 +1,5 @@
 import { TRUSTED_PROXIES_FILE } from './render-access.ts'
+import type { SetVar } from './route-keys.ts'
 
 /**
  * The scheme the client used, in `txn.scheme`: `https` on the HTTPS bind; from a trusted proxy
@@ -45,6 +46,6 @@ export const FORWARDED_RULES: readonly string[] = [
  * The `:port` of an HTTPS redirect's location: the HTTPS bind's port unless it is 443, and none
  * when the scheme came from a trusted proxy, whose clients know only the standard port.
  */
-export function httpsPortRules(set: (name: string, expr: string, condition?: string) => string, port: number): string[] {
+export function httpsPortRules(set: SetVar, port: number): string[] {
   return port === 443 ? [] : [set('httpsport', `str(:${port})`, 'unless { var(txn.forwardedscheme) -m found }')]
 }

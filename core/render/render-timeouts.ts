@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import type { RouteTimeouts } from '../model/route-timeouts.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * Per-route timeouts (timeout-server, timeout-tunnel): map values HAProxy reads at request time
@@ -28,14 +28,9 @@ function timeoutValue(timeouts: RouteTimeouts): string {
   return `${timeouts.server ?? ''}${SEPARATOR}${timeouts.tunnel ?? ''}`
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 /** In the frontend, once the request key is known: the route's timeouts, looked up as its backend was. */
 export function timeoutLookupRules(set: SetVar): string[] {
-  return [
-    set('timeouts', `var(txn.key),map_str(${FILES.timeoutExactMap})`),
-    set('timeouts', `var(txn.key),map_beg(${FILES.timeoutPrefixMap})`, 'unless { var(txn.timeouts) -m found }'),
-  ]
+  return [...routeValueLookup(set, 'timeouts', TIMEOUT_MAPS)]
 }
 
 const field = (n: number) => `var(txn.timeouts),field(${n},${SEPARATOR})`

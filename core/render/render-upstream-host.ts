@@ -1,6 +1,6 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
  * upstream-vhost: the Host header a route's Service is sent, a map value HAProxy reads at request
@@ -20,14 +20,9 @@ export function upstreamHostEntries(config: HostConfig): Iterable<[UpstreamHostM
   return routeValueEntries(config.host, config.routes, UPSTREAM_HOST_MAPS, (route) => route.upstreamHost, NONE)
 }
 
-type SetVar = (name: string, expr: string, condition?: string) => string
-
 /** In the frontend, once the request key is known: the route's upstream Host, looked up as its backend was. */
 export function upstreamHostLookupRules(set: SetVar): string[] {
-  return [
-    set('upstreamhost', `var(txn.key),map_str(${FILES.upstreamHostExactMap})`),
-    set('upstreamhost', `var(txn.key),map_beg(${FILES.upstreamHostPrefixMap})`, 'unless { var(txn.upstreamhost) -m found }'),
-  ]
+  return [...routeValueLookup(set, 'upstreamhost', UPSTREAM_HOST_MAPS)]
 }
 
 /** Last before the backend is chosen: the Host header replaced where the route names one. */

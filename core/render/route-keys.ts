@@ -48,3 +48,19 @@ export function* routeValueEntries<R extends RouteMatch, M extends string>(
     if (value !== undefined) yield [maps[map], key, value]
   }
 }
+
+/** How the frontend sets a transaction variable: `http-request set-var(txn.<name>) <expr> [<condition>]`. */
+export type SetVar = (name: string, expr: string, condition?: string) => string
+
+/**
+ * The frontend's lookup of a per-route value into `txn.<variable>`, once the request key is known:
+ * the exact key, else the longest prefix, as the route maps pick the route (`integer` reads the
+ * value as a number, `map_str_int`).
+ */
+export function routeValueLookup(set: SetVar, variable: string, maps: RouteValueMaps<string>, integer = false): string[] {
+  const type = integer ? '_int' : ''
+  return [
+    set(variable, `var(txn.key),map_str${type}(${maps.exact})`),
+    set(variable, `var(txn.key),map_beg${type}(${maps.prefix})`, `unless { var(txn.${variable}) -m found }`),
+  ]
+}
