@@ -1,6 +1,5 @@
 import type { AuthSecretType } from '../annotations/features.ts'
 import { readUsers, type User } from '../annotations/password-hashes.ts'
-import { readAnnotations } from '../annotations/read-annotations.ts'
 import { describeIssue } from '../issues.ts'
 import { decodeBase64 } from '../kube/auth-secret.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -8,7 +7,7 @@ import { TLS_SECRET_TYPE } from '../kube/secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { againstSecret } from './secret-reading.ts'
-import { ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
+import { annotationSources, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
 
 /** One Ingress's basic authentication: the userlist its Secret gives and the realm of its 401. */
@@ -56,8 +55,8 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   const read = readUsers(type, data)
   if ('error' in read) return refuse(`Secret ${key}: ${read.error}`)
   const object = describeIngress(ingress)
-  // The annotations that named the Secret and the realm, for the warnings (read again only here: an Ingress with basic authentication, once per Secret).
-  const { readFrom } = readAnnotations(ingress.metadata.annotations ?? {})
+  // The annotations that named the Secret and the realm, for the warnings.
+  const { readFrom } = annotationSources(ingress)
   const warnings: AnnotationWarning[] = []
   const warn = (user: string, reason: string) =>
     warnings.push({

@@ -1,5 +1,5 @@
 import { type FeatureName, type Features, restrictsAccess } from '../annotations/features.ts'
-import { type AnnotationNotice, annotationPath, readAnnotations } from '../annotations/read-annotations.ts'
+import { type AnnotationNotice, type AnnotationReading, annotationPath, readAnnotations } from '../annotations/read-annotations.ts'
 import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
@@ -31,6 +31,8 @@ export interface IngressAnnotations {
 }
 
 const judged = new WeakMap<Ingress, IngressAnnotations>()
+/** The reading each judgement was made from, for messages that name the annotation a feature came from. */
+const readings = new WeakMap<Ingress, AnnotationReading>()
 
 /** An Ingress's annotations read once (objects are immutable): the engine asks for each Ingress from several hosts. */
 export function ingressAnnotations(ingress: Ingress): IngressAnnotations {
@@ -42,8 +44,15 @@ export function ingressAnnotations(ingress: Ingress): IngressAnnotations {
   return found
 }
 
+/** Where an Ingress's features were read from (`readFrom`: the agreeing annotations; `sources`: the winner, or what implied it), from the one reading its judgement made. */
+export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 'readFrom' | 'sources'> {
+  ingressAnnotations(ingress)
+  return readings.get(ingress)!
+}
+
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
+  readings.set(ingress, reading)
   const refusals = [...reading.refusals]
   const notices = [...reading.warnings]
   for (const feature of Object.keys(reading.features) as FeatureName[]) {

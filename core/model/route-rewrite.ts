@@ -1,8 +1,7 @@
-import { readAnnotations } from '../annotations/read-annotations.ts'
 import { readsRegexPaths } from '../annotations/regex-paths.ts'
 import { quote } from '../syntax/fields.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import { ingressAnnotations } from './ingress-annotations.ts'
+import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
 import { type Capture, readPathPattern } from './path-pattern.ts'
 import { type RouteMatch, routeMatch } from './routes.ts'
@@ -50,7 +49,7 @@ export function readRoutePath(ingress: Ingress, path: HttpPath): RoutePath {
 
 /** The annotation a feature was read from (or implied by), for a reason that names it. */
 function sourceOf(ingress: Ingress, feature: 'use-regex' | 'rewrite-target'): string {
-  return readAnnotations(ingress.metadata.annotations ?? {}).sources[feature]?.replace(/ \(implied\)$/, '') ?? feature
+  return annotationSources(ingress).sources[feature]?.replace(/ \(implied\)$/, '') ?? feature
 }
 
 /**

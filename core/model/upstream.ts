@@ -1,10 +1,9 @@
 import type { Features } from '../annotations/features.ts'
 import { AFFINITY_SETTINGS } from '../annotations/upstream-features.ts'
-import { readAnnotations } from '../annotations/read-annotations.ts'
 import type { BackendProtocol, HashBy } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import type { AnnotationWarning } from './ingress-annotations.ts'
-import { ingressAnnotations } from './ingress-annotations.ts'
+import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
 
 /**
@@ -80,9 +79,8 @@ function judge(ingress: Ingress): UpstreamReading {
   const features = ingressAnnotations(ingress).rendered
   const warnings: AnnotationWarning[] = []
   const object = describeIngress(ingress)
-  const readFrom = () => readAnnotations(ingress.metadata.annotations ?? {}).readFrom
   const warn = (feature: keyof Features, reason: string) => {
-    for (const annotation of readFrom()[feature] ?? [feature]) warnings.push({ object, annotation, reason })
+    for (const annotation of annotationSources(ingress).readFrom[feature] ?? [feature]) warnings.push({ object, annotation, reason })
   }
   const upstream: Upstream = {}
   const protocol = features['backend-protocol']
