@@ -3,6 +3,7 @@ import { type AnnotationNotice, type AnnotationReading, annotationPath, readAnno
 import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
+import { perObject } from './per-object.ts'
 import { redirectNotices } from './redirect-notices.ts'
 import { bodySizeNotices } from './body-size-notices.ts'
 import { corsNotices } from './cors-notices.ts'
@@ -30,19 +31,11 @@ export interface IngressAnnotations {
   refusals: AnnotationNotice[]
 }
 
-const judged = new WeakMap<Ingress, IngressAnnotations>()
 /** The reading each judgement was made from, for messages that name the annotation a feature came from. */
 const readings = new WeakMap<Ingress, AnnotationReading>()
 
 /** An Ingress's annotations read once (objects are immutable): the engine asks for each Ingress from several hosts. */
-export function ingressAnnotations(ingress: Ingress): IngressAnnotations {
-  let found = judged.get(ingress)
-  if (!found) {
-    found = judge(ingress)
-    judged.set(ingress, found)
-  }
-  return found
-}
+export const ingressAnnotations = perObject(judge)
 
 /** Where an Ingress's features were read from (`readFrom`: the agreeing annotations; `sources`: the winner, or what implied it), from the one reading its judgement made. */
 export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 'readFrom' | 'sources'> {

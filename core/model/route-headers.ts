@@ -4,17 +4,13 @@ import { compareRules, readHeaders, type HeaderValue } from './header-rules.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
-
-const read = new WeakMap<Ingress, HeaderValue[] | undefined>()
+import { perObject } from './per-object.ts'
 
 /** An Ingress's header values (the rendered features only, so never a refused name). */
-export function headersOf(ingress: Ingress): HeaderValue[] | undefined {
-  if (read.has(ingress)) return read.get(ingress)
+export const headersOf = perObject((ingress: Ingress): HeaderValue[] | undefined => {
   const { headers } = readHeaders(ingressAnnotations(ingress).rendered, () => [])
-  const found = headers.length > 0 ? headers : undefined
-  read.set(ingress, found)
-  return found
-}
+  return headers.length > 0 ? headers : undefined
+})
 
 /**
  * The header rules an Ingress served by this cluster puts in the frontend (sorted), if any: a

@@ -4,6 +4,7 @@ import type { BackendProtocol, HashBy } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import type { AnnotationWarning } from './ingress-annotations.ts'
 import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
+import { perObject } from './per-object.ts'
 import { describeIngress } from './ingress-order.ts'
 
 /**
@@ -63,17 +64,8 @@ export interface UpstreamReading {
   warnings: AnnotationWarning[]
 }
 
-const judged = new WeakMap<Ingress, UpstreamReading>()
-
 /** An Ingress's backend settings, and what of them is not honoured as written (memoised: objects are immutable). */
-export function upstreamOf(ingress: Ingress): UpstreamReading {
-  let found = judged.get(ingress)
-  if (!found) {
-    found = judge(ingress)
-    judged.set(ingress, found)
-  }
-  return found
-}
+export const upstreamOf = perObject(judge)
 
 function judge(ingress: Ingress): UpstreamReading {
   const features = ingressAnnotations(ingress).rendered
