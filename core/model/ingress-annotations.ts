@@ -46,22 +46,23 @@ export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 're
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
   readings.set(ingress, reading)
+  const namedBy = (feature: FeatureName) => annotationsOf(feature, reading)
   const refusals = [...reading.refusals]
   const notices = [...reading.warnings]
   for (const feature of Object.keys(reading.features) as FeatureName[]) {
     if (RENDERED_FEATURES.has(feature)) continue
-    for (const annotation of annotationsOf(feature, reading)) {
+    for (const annotation of namedBy(feature)) {
       if (restrictsAccess(feature))
         refusals.push({ annotation, reason: `${feature} is ${NOT_YET_HONOURED} and restricts access, so the routes are refused rather than served open` })
       else notices.push({ annotation, reason: NOT_YET_HONOURED })
     }
   }
-  notices.push(...redirectNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
-  notices.push(...bodySizeNotices(reading.features, (feature) => annotationsOf(feature, reading)))
-  notices.push(...corsNotices(Object.keys(ingress.metadata.annotations ?? {}), reading.features, (feature) => annotationsOf(feature, reading)))
-  notices.push(...readHeaders(reading.features, (feature) => annotationsOf(feature, reading)).notices)
-  notices.push(...aliasNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
-  notices.push(...rewriteNotices(ingress, reading.features, (feature) => annotationsOf(feature, reading)))
+  notices.push(...redirectNotices(ingress, reading.features, namedBy))
+  notices.push(...bodySizeNotices(reading.features, namedBy))
+  notices.push(...corsNotices(Object.keys(ingress.metadata.annotations ?? {}), reading.features, namedBy))
+  notices.push(...readHeaders(reading.features, namedBy).notices)
+  notices.push(...aliasNotices(ingress, reading.features, namedBy))
+  notices.push(...rewriteNotices(ingress, reading.features, namedBy))
   const object = describeIngress(ingress)
   const refused = new Set(refusals.map((notice) => notice.annotation))
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.
