@@ -120,6 +120,9 @@ const ingressNginx: ControllerKeys = {
     'proxy-connect-timeout': ['15'],
     'proxy-read-timeout': ['120'],
     'proxy-send-timeout': ['120'],
+    // #custom-timeouts names them with NGINX's values: proxy_next_upstream's conditions, proxy_next_upstream_tries' count.
+    'proxy-next-upstream': ['error timeout', 'error timeout http_502 http_503 non_idempotent', 'off'],
+    'proxy-next-upstream-tries': ['3'],
     'proxy-ssl-name': { values: ['backend.example.com'], with: { 'backend-protocol': 'HTTPS', 'proxy-ssl-secret': 'default/ca' } },
     'proxy-ssl-secret': { values: ['default/ca'], with: { 'backend-protocol': 'HTTPS' } },
     'proxy-ssl-server-name': { values: ['on', 'off'], with: { 'backend-protocol': 'HTTPS', 'proxy-ssl-secret': 'default/ca' } },
@@ -163,8 +166,8 @@ const ingressNginx: ControllerKeys = {
       limit-rpm limit-rps mirror-host mirror-request-body mirror-target modsecurity-transaction-id
       opentelemetry-operation-name opentelemetry-trust-incoming-span opentracing-trust-incoming-span
       preserve-trailing-slash proxy-buffer-size proxy-buffering proxy-buffers-number proxy-cookie-domain
-      proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream proxy-next-upstream-timeout
-      proxy-next-upstream-tries proxy-redirect-from proxy-redirect-to proxy-request-buffering proxy-ssl-ciphers
+      proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream-timeout
+      proxy-redirect-from proxy-redirect-to proxy-request-buffering proxy-ssl-ciphers
       proxy-ssl-protocols proxy-ssl-verify-depth session-cookie-change-on-failure
       session-cookie-conditional-samesite-none ssl-ciphers ssl-passthrough
       ssl-prefer-server-ciphers upstream-hash-by-subset upstream-hash-by-subset-size use-port-in-redirects
@@ -329,6 +332,8 @@ const nginxInc: ControllerKeys = {
     'nginx.org/policies': ['webapp-policy'],
     'nginx.org/proxy-connect-timeout': ['30s'],
     'nginx.org/proxy-hide-headers': ['header-a,header-b'],
+    'nginx.org/proxy-next-upstream': ['error timeout', 'error timeout http_500 http_502 http_503 http_504'],
+    'nginx.org/proxy-next-upstream-tries': ['3'],
     'nginx.org/proxy-read-timeout': ['20s'],
     'nginx.org/proxy-send-timeout': ['20s'],
     'nginx.org/proxy-set-headers': ['header-a: valueA,header-b: valueB,header-c: valueC'],
@@ -346,8 +351,8 @@ const nginxInc: ControllerKeys = {
       client-body-buffer-size fail-timeout grpc-services hsts-behind-proxy keepalive limit-req-burst limit-req-delay
       limit-req-dry-run limit-req-key limit-req-log-level limit-req-no-delay limit-req-rate limit-req-reject-code
       limit-req-scale limit-req-zone-size listen-ports listen-ports-ssl max-conns max-fails proxy-buffer-size
-      proxy-buffering proxy-buffers proxy-busy-buffers-size proxy-max-temp-file-size proxy-next-upstream
-      proxy-next-upstream-timeout proxy-next-upstream-tries proxy-pass-headers rewrites server-tokens ssl-ciphers
+      proxy-buffering proxy-buffers proxy-busy-buffers-size proxy-max-temp-file-size
+      proxy-next-upstream-timeout proxy-pass-headers rewrites server-tokens ssl-ciphers
       ssl-prefer-server-ciphers ssl-services sticky-cookie-services upstream-zone-size websocket-services
       `,
       'nginx.org/',

@@ -24,6 +24,7 @@ import {
   seconds,
   statusCode,
 } from './values.ts'
+import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -149,6 +150,11 @@ export const FEATURES = {
   'upstream-hash-by': feature(hashBy, 'Consistent hash of the source, the URI, a header or a cookie.'),
   'service-upstream': feature(flag, "Send to the Service's ClusterIP instead of its endpoints."),
   'upstream-vhost': feature(hostListOne(), 'Host header sent to the backends.'),
+  'proxy-next-upstream': feature(
+    nextUpstream,
+    'When a failed request is tried again on another server: NGINX conditions (error, timeout, invalid_header, http_5xx, http_403, http_404, non_idempotent, off).',
+  ),
+  'proxy-next-upstream-tries': feature(nextUpstreamTries, 'How many servers a request may be tried on, the first included.'),
   // Headers.
   'request-set-header': feature(headerLines, 'Request headers set before the backend, one "Name value" per line.'),
   'request-add-header': feature(headerLines, 'Request headers added before the backend, one "Name value" per line.'),

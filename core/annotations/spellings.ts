@@ -154,6 +154,9 @@ const ingressNginx: Spelling[] = [
   nginx('upstream-hash-by', 'upstream-hash-by', '#custom-nginx-upstream-hashing', { schema: nginxHashBy }),
   nginx('service-upstream', 'service-upstream', '#service-upstream', { schema: BOOLEAN }),
   nginx('upstream-vhost', 'upstream-vhost', '#custom-nginx-upstream-vhost'),
+  // "proxy_next_upstream" and "proxy_next_upstream_tries" of NGINX (#custom-timeouts lists them with the timeouts).
+  nginx('proxy-next-upstream', 'proxy-next-upstream', '#custom-timeouts'),
+  nginx('proxy-next-upstream-tries', 'proxy-next-upstream-tries', '#custom-timeouts'),
   // "namespace/configmap … contains custom headers … uses more_set_headers" (response headers).
   nginx('custom-headers', 'custom-headers', 'annotations-risk.md (CustomHeaders)', { schema: objectRef }),
   nginx('server-alias', 'server-alias', '#server-alias', { schema: hostList }),
@@ -324,6 +327,8 @@ const nginxInc: Spelling[] = [
     schema: oneOf({ round_robin: 'roundrobin', least_conn: 'leastconn', random: 'random' } as const, '"round_robin", "least_conn" or "random"'),
   }),
   ni('use-cluster-ip', 'service-upstream', 'Backend services (Upstreams)', { schema: BOOLEAN }),
+  ni('proxy-next-upstream', 'proxy-next-upstream', 'Backend services (Upstreams)'),
+  ni('proxy-next-upstream-tries', 'proxy-next-upstream-tries', 'Backend services (Upstreams)'),
   ni('proxy-set-headers', 'request-set-header', 'Request URI/Header Manipulation', { schema: headerPairs }),
   ni('proxy-hide-headers', 'response-del-header', 'Request URI/Header Manipulation', { schema: headerNames }),
 ]

@@ -26,4 +26,6 @@ export const UPSTREAM_FEATURES: readonly FeatureName[] = [
   ...AFFINITY_SETTINGS,
   'service-upstream',
   'timeout-connect',
+  'proxy-next-upstream',
+  'proxy-next-upstream-tries',
 ]

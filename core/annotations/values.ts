@@ -16,7 +16,7 @@ export class Invalid {
 export const invalid = (message: string) => new Invalid(message)
 
 /** A string schema from a function that returns the typed value or `invalid(reason)`. */
-function parser<T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> {
+export function parser<T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> {
   return z.string().transform((value, ctx) => {
     const result = parse(value)
     if (!(result instanceof Invalid)) return result

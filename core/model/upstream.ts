@@ -1,4 +1,5 @@
 import type { Features } from '../annotations/features.ts'
+import { DEFAULT_RETRY_ON } from '../annotations/retry-values.ts'
 import { AFFINITY_SETTINGS } from '../annotations/upstream-features.ts'
 import type { BackendProtocol, HashBy } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -10,7 +11,7 @@ import { describeIngress } from './ingress-order.ts'
 /**
  * How an Ingress asks HAProxy to speak to and pick the servers of the Services it names: the
  * backend settings of its annotations (backend-protocol, load-balance, upstream-hash-by, cookie
- * affinity, service-upstream, timeout-connect). A Service port's backend is shared by every route naming it, so
+ * affinity, service-upstream, timeout-connect, retries). A Service port's backend is shared by every route naming it, so
  * routes whose settings differ from the defaults go to a backend of their own (backendVariant).
  */
 export interface Upstream {
@@ -28,6 +29,17 @@ export interface Upstream {
   serviceUpstream?: true
   /** `timeout connect` in milliseconds (timeout-connect): HAProxy 2.6 sets it per backend only, so it takes a backend of its own. */
   connectTimeout?: number
+  /** When a failed request is tried again on another server (proxy-next-upstream, -tries); HAProxy's defaults when absent. */
+  retry?: UpstreamRetry
+}
+
+export interface UpstreamRetry {
+  /** `retry-on` keywords and status codes; `['none']` turns retries off. */
+  on: string[]
+  /** POST, LOCK and PATCH are retried too (NGINX's `non_idempotent`). */
+  nonIdempotent?: true
+  /** HAProxy's `retries`: the tries asked for less the first. */
+  retries?: number
 }
 
 export interface UpstreamTls {
@@ -93,7 +105,21 @@ function judge(ingress: Ingress): UpstreamReading {
   if (cookie) upstream.cookie = cookie
   if (features['service-upstream']) upstream.serviceUpstream = true
   if (features['timeout-connect'] !== undefined) upstream.connectTimeout = features['timeout-connect']
+  const retry = upstreamRetry(features)
+  if (retry) upstream.retry = retry
   return Object.keys(upstream).length > 0 ? { upstream, warnings } : { warnings }
+}
+
+/** proxy-next-upstream and its tries; tries alone keep ingress-nginx's default conditions, "error timeout". */
+function upstreamRetry(features: Features): UpstreamRetry | undefined {
+  const asked = features['proxy-next-upstream']
+  const tries = features['proxy-next-upstream-tries']
+  if (!asked && tries === undefined) return undefined
+  const { on, nonIdempotent } = asked ?? DEFAULT_RETRY_ON
+  const retry: UpstreamRetry = { on }
+  if (nonIdempotent) retry.nonIdempotent = true
+  if (tries !== undefined && on[0] !== 'none') retry.retries = tries - 1
+  return retry
 }
 
 type Warn = (feature: keyof Features, reason: string) => void

@@ -1,5 +1,5 @@
 import { caFile } from '../model/backend-ca.ts'
-import type { AffinityCookie, Upstream } from '../model/upstream.ts'
+import type { AffinityCookie, Upstream, UpstreamRetry } from '../model/upstream.ts'
 
 /**
  * A backend's settings from its Ingresses' annotations (upstream.ts) in HAProxy's words: the
@@ -8,11 +8,11 @@ import type { AffinityCookie, Upstream } from '../model/upstream.ts'
  * nothing here is quoted but the cookie attributes.
  */
 
-/** The backend's lines that choose its server (the balance algorithm, the affinity cookie) and its connect timeout, after the set-timeout rules. */
+/** The backend's lines that choose its server (the balance algorithm, the affinity cookie), its connect timeout and its retries, after the set-timeout rules. */
 export function upstreamRules(name: string, upstream: Upstream | undefined): string[] {
   if (!upstream) return []
   const rows: string[] = []
-  const { hashBy, balance, cookie, connectTimeout } = upstream
+  const { hashBy, balance, cookie, connectTimeout, retry } = upstream
   if (hashBy) {
     const algorithm = 'source' in hashBy ? 'source' : 'uri' in hashBy ? 'uri' : 'header' in hashBy ? `hdr(${hashBy.header})` : `hash req.cook(${hashBy.cookie})`
     // Consistent hashing keeps most keys on their server when servers come and go, and is dynamic (runtime `add server` needs that).
@@ -20,7 +20,22 @@ export function upstreamRules(name: string, upstream: Upstream | undefined): str
   } else if (balance) rows.push(`balance ${balance}`)
   if (cookie) rows.push(cookieLine(cookie), `dynamic-cookie-key ${name}`)
   if (connectTimeout !== undefined) rows.push(`timeout connect ${connectTimeout}`)
+  if (retry) rows.push(...retryLines(retry))
   return rows.map((row) => `    ${row}`)
+}
+
+/**
+ * NGINX passes a failed request to the next server; HAProxy retries on the same one unless told to
+ * redispatch, and retries any method: POST, LOCK and PATCH are kept from being replayed unless
+ * `non_idempotent` was asked for (a connection that failed before the request went out is still retried).
+ */
+function retryLines(retry: UpstreamRetry): string[] {
+  const rows = [`retry-on ${retry.on.join(' ')}`]
+  if (retry.on[0] === 'none') return rows
+  if (retry.retries !== undefined) rows.push(`retries ${retry.retries}`)
+  rows.push('option redispatch 1')
+  if (!retry.nonIdempotent) rows.push('http-request disable-l7-retry if { method POST LOCK PATCH }')
+  return rows
 }
 
 /**

@@ -43,6 +43,30 @@ describe('backend settings', () => {
     expect(variant({ 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTP' })).toMatchObject({ backendName: 'default_web_80' })
   })
 
+  it('proxy-next-upstream: tries alone keep ingress-nginx’s default conditions, off retries nothing, and what HAProxy cannot retry on is warned of', () => {
+    expect(variant({ 'nginx.ingress.kubernetes.io/proxy-next-upstream-tries': '3' }).upstream).toEqual({
+      retry: { on: ['conn-failure', 'empty-response', 'response-timeout'], retries: 2 },
+    })
+    const off = variant({ 'nginx.org/proxy-next-upstream': 'off', 'nginx.org/proxy-next-upstream-tries': '4' })
+    expect(off.upstream).toEqual({ retry: { on: ['none'] } })
+    const { files, model } = fullRebuild([
+      ...web,
+      site('off', 'off.example.com', { 'nginx.org/proxy-next-upstream': 'off' }),
+      site('many', 'many.example.com', { 'nginx.ingress.kubernetes.io/proxy-next-upstream': 'error http_429' }),
+    ])
+    const section = files
+      .get(FILES.backends)!
+      .split('\n\n')
+      .find((text) => text.startsWith(`backend ${off.backendName}\n`))!
+    expect(section).toContain('    retry-on none\n')
+    expect(section).not.toContain('redispatch')
+    expect(model.warnings).toContainEqual({
+      object: 'Ingress default/many',
+      annotation: 'nginx.ingress.kubernetes.io/proxy-next-upstream',
+      reason: expect.stringContaining('"http_429": HAProxy 2.6 cannot retry on a 429'),
+    })
+  })
+
   it('what is not honoured as written is warned of, naming the annotation', () => {
     const { model } = fullRebuild([
       ...web,
