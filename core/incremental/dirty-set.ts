@@ -7,6 +7,8 @@ export class DirtySet {
   readonly services = new Set<string>()
   /** `namespace/name` of Secrets whose TLS hosts must be re-derived. */
   readonly secrets = new Set<string>()
+  /** `namespace/name` of ConfigMaps whose custom-headers Ingresses must be re-derived. */
+  readonly configMaps = new Set<string>()
   /** Objects whose own validity report may have changed. */
   readonly objects: ObjectRef[] = []
   defaultBackend = false

@@ -168,7 +168,12 @@ export class IncrementalCluster {
     dirty.objects.push(ref)
     for (const object of [previous, current]) if (object) this.markTouched(object)
     if (ref.kind === 'Secret') dirty.secrets.add(`${ref.namespace}/${ref.name}`)
-    if (ref.kind === 'ConfigMap') dirty.settings = true
+    if (ref.kind === 'ConfigMap') {
+      // The settings' own, and (any, the settings' too) one custom-headers may name: only the Ingresses naming it are derived again.
+      const configMap = `${ref.namespace}/${ref.name}`
+      if (configMap === this.state.options.configMap) dirty.settings = true
+      dirty.configMaps.add(configMap)
+    }
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
   }
 
@@ -217,6 +222,12 @@ export class IncrementalCluster {
           if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
       }
     }
+    // A custom-headers ConfigMap's Ingresses: their header values, rules and warnings.
+    for (const configMap of dirty.configMaps)
+      for (const ingress of this.state.ingressesForHeadersConfigMap(configMap)) {
+        for (const host of hostsOf(ingress)) dirty.hosts.add(host)
+        dirty.objects.push(objectRef(ingress))
+      }
     for (const ref of dirty.objects) {
       this.reconcileObjectRejection(ref)
       reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)

@@ -68,6 +68,8 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       keys.add(treeKey(TABLE.object, `EndpointSlice/${namespace}/${service}`))
       fileKeys(FILES.backends, `${namespace}_${service}_`)
     }
+    // A ConfigMap custom-headers names: the Ingresses that read it.
+    if (ref.kind === 'ConfigMap') members(TABLE.headersConfigMapIngresses, `${namespace}/${ref.name}`)
     if (ref.kind === 'Secret') {
       const secret = `${namespace}/${ref.name}`
       members(TABLE.secretIngresses, secret)

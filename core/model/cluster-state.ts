@@ -8,6 +8,7 @@ import type { TlsSecret } from '../kube/secret.ts'
 import type { AuthSecret } from '../kube/auth-secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import { caSecretOf } from './backend-ca.ts'
+import { headersConfigMapOf } from './custom-headers.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { serverAliasesOf } from './server-alias.ts'
@@ -49,6 +50,8 @@ export class ClusterState {
   private readonly ingressesBySecret: SetIndex
   /** Ingresses whose annotations read the Secret `namespace/name`: basic authentication's users (auth-secret-ref.ts), the backends' CA (backend-ca.ts). */
   private readonly ingressesByAuthSecret: SetIndex
+  /** Ingresses whose custom-headers reads the ConfigMap `namespace/name` (custom-headers.ts): its change re-derives only them. */
+  private readonly ingressesByHeadersConfigMap: SetIndex
   /** Ingresses with a `spec.defaultBackend`, and those that ask for no class, under the key `''`. */
   private readonly ingressesByDefaultBackend: SetIndex
   private readonly unclassedIngresses: SetIndex
@@ -64,6 +67,7 @@ export class ClusterState {
     this.slicesByService = keyspace.index(TABLE.serviceSlices)
     this.ingressesBySecret = keyspace.index(TABLE.secretIngresses)
     this.ingressesByAuthSecret = keyspace.index(TABLE.authSecretIngresses)
+    this.ingressesByHeadersConfigMap = keyspace.index(TABLE.headersConfigMapIngresses)
     this.ingressesByDefaultBackend = keyspace.index(TABLE.defaultBackendIngresses)
     this.unclassedIngresses = keyspace.index(TABLE.unclassedIngresses)
     this.ingressesByClass = keyspace.index(TABLE.classIngresses)
@@ -74,7 +78,8 @@ export class ClusterState {
   apply(read: ReadResult): KubeObject | InvalidObject | undefined {
     if (read.status === 'skipped') return undefined
     if (read.status === 'invalid') {
-      if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== this.options.configMap) return undefined
+      // A malformed ConfigMap other than the settings' is no ConfigMap to read headers from: the one it replaces goes.
+      if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== this.options.configMap) return this.remove(read.ref)
       const previous = this.remove(read.ref)
       const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
       if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
@@ -106,6 +111,8 @@ export class ClusterState {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
       for (const secret of annotationSecretsOf(object)) this.ingressesByAuthSecret.delete(secret, key)
+      const headers = headersConfigMapOf(object)
+      if (headers) this.ingressesByHeadersConfigMap.delete(headers, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.delete('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.delete('', key)
@@ -116,13 +123,15 @@ export class ClusterState {
     return object
   }
 
+  /** Every ConfigMap sent is kept: the settings' and those custom-headers names (the forwarder sends no other). */
   private insert(key: string, object: KubeObject): void {
-    if (object.kind === 'ConfigMap' && `${object.metadata.namespace}/${object.metadata.name}` !== this.options.configMap) return
     this.objects.set(key, object)
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
       for (const secret of annotationSecretsOf(object)) this.ingressesByAuthSecret.add(secret, key)
+      const headers = headersConfigMapOf(object)
+      if (headers) this.ingressesByHeadersConfigMap.add(headers, key)
       if (object.spec.defaultBackend) this.ingressesByDefaultBackend.add('', key)
       const requested = requestedClass(object)
       if (requested === undefined) this.unclassedIngresses.add('', key)
@@ -149,6 +158,11 @@ export class ClusterState {
   /** Ingresses whose annotations read the Secret `namespace/name` (basic authentication's users, the backends' CA). */
   ingressesForAuthSecret(secret: string): Ingress[] {
     return this.lookupAll<Ingress>(this.ingressesByAuthSecret.members(secret))
+  }
+
+  /** Ingresses whose custom-headers reads the ConfigMap `namespace/name`. */
+  ingressesForHeadersConfigMap(configMap: string): Ingress[] {
+    return this.lookupAll<Ingress>(this.ingressesByHeadersConfigMap.members(configMap))
   }
 
   /** Ingresses that ask for no class: the default IngressClass decides whether they are served. */
@@ -182,6 +196,11 @@ export class ClusterState {
     return this.objects.get(`ConfigMap/${this.options.configMap}`) as ConfigMap | undefined
   }
 
+  /** A ConfigMap custom-headers may read (any valid one the cluster sent). */
+  headersConfigMap(namespace: string, name: string): ConfigMap | undefined {
+    return this.objects.get(`ConfigMap/${namespace}/${name}`) as ConfigMap | undefined
+  }
+
   /** Every valid Ingress, whatever its class (a scan: for the full rebuild, option and layout changes). */
   ingresses(): Ingress[] {
     return [...this.objects.entries('Ingress/')].map(([, ingress]) => ingress as Ingress)
@@ -193,19 +212,17 @@ export class ClusterState {
   }
 
   /**
-   * Forgets the ConfigMaps kept under another name than the configured one (after the option
-   * changed), as if they had never been read; returns them. The newly named one is read when it
-   * next arrives (a change of it, or a resync).
+   * Forgets the malformed ConfigMaps kept under another name than the configured one (after the
+   * option changed), as if they had never been read; returns them. A valid one stays: any
+   * ConfigMap may be one custom-headers reads. The newly named one is read when it next arrives
+   * (a change of it, or a resync).
    */
   dropOtherConfigMaps(): ObjectRef[] {
     const dropped: ObjectRef[] = []
-    for (const table of [this.objects, this.invalidObjects] as Table<unknown>[]) {
-      for (const [key] of table.entries('ConfigMap/')) {
-        if (key === `ConfigMap/${this.options.configMap}`) continue
-        table.delete(key)
-        const [namespace = '', name = ''] = key.slice('ConfigMap/'.length).split('/')
-        dropped.push({ kind: 'ConfigMap', namespace, name })
-      }
+    for (const [key, invalid] of this.invalidObjects.entries('ConfigMap/')) {
+      if (key === `ConfigMap/${this.options.configMap}`) continue
+      this.invalidObjects.delete(key)
+      dropped.push(invalid.ref)
     }
     return dropped
   }
@@ -255,13 +272,15 @@ export class ClusterState {
     ]
   }
 
-  /** Puts every Ingress under the class it asks for, and under its auth Secret: a scan, once, for a snapshot made before those indexes were kept. */
+  /** Puts every Ingress under the class it asks for, its auth Secret and its headers' ConfigMap: a scan, once, for a snapshot made before those indexes were kept. */
   indexClasses(): void {
     for (const [key, object] of this.objects.entries('Ingress/')) {
       const requested = requestedClass(object as Ingress)
       if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
       for (const alias of serverAliasesOf(object as Ingress)) this.ingressesByHost.add(alias, key)
       for (const secret of annotationSecretsOf(object as Ingress)) this.ingressesByAuthSecret.add(secret, key)
+      const headers = headersConfigMapOf(object as Ingress)
+      if (headers) this.ingressesByHeadersConfigMap.add(headers, key)
     }
     for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
       if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)

@@ -12,6 +12,7 @@ import { deriveBackend, type Backend } from './derive-backend.ts'
 import { deriveDefaultBackend } from './derive-default-backend.ts'
 import { deriveHost, type HostConfig } from './derive-host.ts'
 import { compareWarnings, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
+import { customHeaderWarnings } from './custom-headers.ts'
 import { describeIngress } from './ingress-order.ts'
 import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
@@ -143,7 +144,7 @@ export function warningsOfObject(object: KubeObject | InvalidObject, state: Clus
   if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return []
   const auth = basicAuthOf(object, state)
   const { warnings } = ingressAnnotations(object)
-  const more = [...('auth' in auth ? auth.warnings : []), ...upstreamOf(object).warnings]
+  const more = [...('auth' in auth ? auth.warnings : []), ...upstreamOf(object).warnings, ...customHeaderWarnings(object, state)]
   return more.length > 0 ? [...warnings, ...more].sort(compareWarnings) : warnings
 }
 

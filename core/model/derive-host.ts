@@ -90,7 +90,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !alias) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
-  return { config: { host, routes: withHeaders(routes, ingresses), tlsSecret: tls?.secret, ...redirects, ...(alias ? { alias } : {}) }, rejections }
+  return { config: { host, routes: withHeaders(routes, ingresses, state), tlsSecret: tls?.secret, ...redirects, ...(alias ? { alias } : {}) }, rejections }
 }
 
 function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]): Route[] {

@@ -23,15 +23,19 @@ export interface HeaderValue {
 
 export const RULE_SEPARATOR = '|'
 
-/** The features, by the op they ask for. */
+/** The features, by the op they ask for; custom-headers (a ConfigMap's entries) before response-set-header, so the annotation's value wins. */
 const FEATURE_OPS: readonly (readonly [FeatureName, HeaderOp])[] = [
   ['request-del-header', 'req-del'],
   ['request-set-header', 'req-set'],
   ['request-add-header', 'req-add'],
   ['response-del-header', 'res-del'],
+  ['custom-headers', 'res-set'],
   ['response-set-header', 'res-set'],
   ['response-add-header', 'res-add'],
 ]
+
+/** A header value as written: no control character (a line end would end the header), as RFC 9110's field-value. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/
 
 /** The names hapedge writes unquoted into its rules: an RFC 9110 token without the characters HAProxy's parser gives a meaning (`#`, quotes, `$`, `\`, …). */
 const SAFE_NAME = /^[a-z0-9][a-z0-9_.-]*$/
@@ -63,15 +67,25 @@ export interface IngressHeaders {
   notices: AnnotationNotice[]
 }
 
-/** The header rules an Ingress's features ask for, and what is not done as written (one notice per annotation that asked). */
-export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[]): IngressHeaders {
+/** A header as a ConfigMap's entry gives it (custom-headers). */
+export interface NamedValue {
+  name: string
+  value: string
+}
+
+/**
+ * The header rules an Ingress's features ask for, and what is not done as written (one notice per
+ * annotation that asked); `customHeaders`: the entries of the ConfigMap custom-headers names, when read.
+ */
+export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[], customHeaders?: readonly NamedValue[]): IngressHeaders {
   const rules = new Map<string, string>()
   const notices: AnnotationNotice[] = []
   const tell = (feature: FeatureName, reason: string) => {
     for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
   }
+  const askedFor = (feature: FeatureName) => (feature === 'custom-headers' ? customHeaders : features[feature]) as readonly (string | NamedValue)[] | undefined
   for (const [feature, op] of FEATURE_OPS) {
-    const asked = features[feature] as readonly (string | { name: string; value: string })[] | undefined
+    const asked = askedFor(feature)
     if (asked === undefined) continue
     const added = new Map<string, number>()
     for (const item of asked) {
@@ -80,6 +94,10 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
       const refused = refusedHeader(op, name)
       if (refused !== undefined) {
         tell(feature, `${refused}; ignored`)
+        continue
+      }
+      if (CONTROL_CHARACTER.test(value)) {
+        tell(feature, `"${given}": the value must not contain control characters (a line end, say); ignored`)
         continue
       }
       if (!op.endsWith('-del') && value === '') {
@@ -96,7 +114,7 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
   const headers = [...rules].map(([rule, value]) => ({ rule, value })).sort((a, b) => compareRules(a.rule, b.rule))
   if (headers.length > MAX_HEADER_RULES) {
     for (const [feature] of FEATURE_OPS)
-      if (features[feature] !== undefined)
+      if (askedFor(feature) !== undefined)
         tell(feature, `more than ${MAX_HEADER_RULES} header rules on one Ingress: only the first ${MAX_HEADER_RULES} (removals, sets, additions) are kept`)
     headers.length = MAX_HEADER_RULES
   }

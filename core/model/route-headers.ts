@@ -1,16 +1,15 @@
 import type { Ingress } from '../kube/ingress.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { compareRules, readHeaders, type HeaderValue } from './header-rules.ts'
-import { ingressAnnotations } from './ingress-annotations.ts'
+import { ingressHeaders } from './custom-headers.ts'
+import { compareRules, type HeaderValue } from './header-rules.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
-import { perObject } from './per-object.ts'
 
-/** An Ingress's header values (the rendered features only, so never a refused name). */
-export const headersOf = perObject((ingress: Ingress): HeaderValue[] | undefined => {
-  const { headers } = readHeaders(ingressAnnotations(ingress).rendered, () => [])
+/** An Ingress's header values: its rendered features' and its custom-headers ConfigMap's (so never a refused name). */
+export function headersOf(ingress: Ingress, state: ClusterState): HeaderValue[] | undefined {
+  const { headers } = ingressHeaders(ingress, state)
   return headers.length > 0 ? headers : undefined
-})
+}
 
 /**
  * The header rules an Ingress served by this cluster puts in the frontend (sorted), if any: a
@@ -18,7 +17,7 @@ export const headersOf = perObject((ingress: Ingress): HeaderValue[] | undefined
  */
 export function headerRulesOf(ingress: Ingress, state: ClusterState): string[] | undefined {
   if (!state.serves(ingress) || ingressRefusal(ingress, state) !== undefined) return undefined
-  return headersOf(ingress)?.map((header) => header.rule)
+  return headersOf(ingress, state)?.map((header) => header.rule)
 }
 
 /** Every rule of the given Ingresses' rules, once, in the frontend's order. */
@@ -33,6 +32,11 @@ interface HeadedRoute extends OwnedRoute {
 }
 
 /** The routes of Ingresses with header rules, with them (a refused or redirected route reaches no Service, so it has none). */
-export function withHeaders<R extends HeadedRoute>(routes: R[], ingresses: readonly Ingress[]): R[] {
-  return withOwnerValues(routes, ingresses, headersOf, (route, headers) => (reachesService(route) ? { ...route, headers } : route))
+export function withHeaders<R extends HeadedRoute>(routes: R[], ingresses: readonly Ingress[], state: ClusterState): R[] {
+  return withOwnerValues(
+    routes,
+    ingresses,
+    (ingress) => headersOf(ingress, state),
+    (route, headers) => (reachesService(route) ? { ...route, headers } : route),
+  )
 }

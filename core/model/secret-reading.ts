@@ -4,23 +4,32 @@ import type { ClusterState } from './cluster-state.ts'
 type StoredSecret = ReturnType<ClusterState['secret']>
 
 /**
- * A reading of an Ingress against the Secret one of its annotations names (`namespace/name`, from
- * `secretOf`), as the cluster holds it now: `judge` runs again only when the Ingress or that Secret
- * changed (objects are immutable, so identity says so).
+ * A reading of an Ingress against the object one of its annotations names (`namespace/name`, from
+ * `keyOf`), as the cluster holds it now (`lookup`): `judge` runs again only when the Ingress or
+ * that object changed (objects are immutable, so identity says so).
  */
+export function againstObject<O, R>(
+  keyOf: (ingress: Ingress) => string | undefined,
+  lookup: (state: ClusterState, namespace: string, name: string) => O | undefined,
+  judge: (ingress: Ingress, key: string | undefined, object: O | undefined) => R,
+): (ingress: Ingress, state: ClusterState) => R {
+  const judged = new WeakMap<Ingress, { object: unknown; reading: R }>()
+  return (ingress, state) => {
+    const key = keyOf(ingress)
+    const [namespace = '', name = ''] = key?.split('/') ?? []
+    const object = key === undefined ? undefined : lookup(state, namespace, name)
+    const found = judged.get(ingress)
+    if (found && found.object === object) return found.reading
+    const reading = judge(ingress, key, object)
+    judged.set(ingress, { object, reading })
+    return reading
+  }
+}
+
+/** `againstObject` for the Secret an annotation names (basic authentication's users, the backends' CA). */
 export function againstSecret<R>(
   secretOf: (ingress: Ingress) => string | undefined,
   judge: (ingress: Ingress, key: string | undefined, secret: StoredSecret) => R,
 ): (ingress: Ingress, state: ClusterState) => R {
-  const judged = new WeakMap<Ingress, { secret: unknown; reading: R }>()
-  return (ingress, state) => {
-    const key = secretOf(ingress)
-    const [namespace = '', name = ''] = key?.split('/') ?? []
-    const secret = key === undefined ? undefined : state.secret(namespace, name)
-    const found = judged.get(ingress)
-    if (found && found.secret === secret) return found.reading
-    const reading = judge(ingress, key, secret)
-    judged.set(ingress, { secret, reading })
-    return reading
-  }
+  return againstObject(secretOf, (state, namespace, name) => state.secret(namespace, name), judge)
 }

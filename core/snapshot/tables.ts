@@ -8,6 +8,7 @@ export const TABLE = {
   serviceSlices: 'service-slices',
   secretIngresses: 'secret-ingresses',
   authSecretIngresses: 'auth-secret-ingresses',
+  headersConfigMapIngresses: 'headers-config-map-ingresses',
   defaultBackendIngresses: 'default-backend-ingresses',
   unclassedIngresses: 'unclassed-ingresses',
   classIngresses: 'class-ingresses',
@@ -45,8 +46,10 @@ export const TABLE = {
  * 16: backend settings honoured (backend-protocol, proxy-ssl-*, load-balance, upstream-hash-by, affinity, service-upstream): an
  *     Ingress's routes go to a backend of their own, CA Secrets are indexed with its Secrets (`auth-secret-ingresses`), CA files by backend.
  * 17: upstream-vhost rendered into its maps (upstream-host-exact, upstream-host-prefix: written, empty or not, by that write).
+ * 18: custom-headers honoured: every ConfigMap sent is kept (not the settings' alone), Ingresses indexed by the ConfigMap
+ *     their custom-headers reads (`headers-config-map-ingresses`); an older snapshot holds none of those ConfigMaps until the next full resync.
  */
-export const SNAPSHOT_LAYOUT = 17
+export const SNAPSHOT_LAYOUT = 18
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -83,7 +83,7 @@ describe('hapedge forward --write-status', () => {
       ingress({
         name: 'warned',
         rules: [{ host: 'warned.test', paths: [{ path: '/', service: 'app-1' }] }],
-        annotations: { 'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers' },
+        annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'on' },
       }) as KubeObject,
     )
     await eventually('the warning in the status', () => status()?.warnings?.find((warning) => warning.object === 'Ingress default/warned'), 30_000)

@@ -55,7 +55,7 @@ describe('Events for rejected Ingresses, against an API server double', () => {
   it('creates one Warning Event per Ingress whose annotations are not all honoured, naming each', async () => {
     const writer = kubernetesClusterWriter({ kubeConfig: kubeConfigOf(double), cluster: 'prod' })
     const warnings = [
-      { object: 'Ingress warned/web', annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' },
+      { object: 'Ingress warned/web', annotation: 'nginx.ingress.kubernetes.io/proxy-buffering', reason: 'not supported by hapedge' },
       { object: 'Ingress warned/web', annotation: 'hapedge.io/x', reason: 'not a hapedge annotation' },
     ]
     expect(await writer.recordRejections([], warnings)).toEqual({ created: 1, repeated: 0, skipped: 0, errors: [] })

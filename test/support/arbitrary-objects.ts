@@ -11,7 +11,8 @@ import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, t
  */
 
 const namespaces = ['default', 'shop'] as const
-const services = ['web', 'api'] as const
+/** Services: 'beta' also stands for the Service a canary Ingress sends its share to, which often no other route names. */
+const services = ['web', 'api', 'beta'] as const
 const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
 /** Paths, and regular expressions: one read only by use-regex Ingresses (invalid elsewhere), one hapedge refuses path by path. */
 const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]'] as const
@@ -117,6 +118,11 @@ const headerAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'hapedge.io/request-set-header': 'X-Team blog 100%', 'hapedge.io/response-del-header': 'Server' },
   { 'haproxy.org/response-set-header': 'Cache-Control no-store', 'hapedge.io/request-add-header': 'X-A 1\nX-A 2' },
   { 'nginx.org/proxy-set-headers': 'X-Team: shop', 'nginx.org/proxy-hide-headers': 'X-Powered-By' },
+  // custom-headers: a ConfigMap of the Ingress's namespace (drawn below: it comes, changes, goes), one beside an annotation setting
+  // one of its names, another namespace's (refused), and the settings ConfigMap's name.
+  { 'nginx.ingress.kubernetes.io/custom-headers': 'headers' },
+  { 'hapedge.io/custom-headers': 'shop/headers', 'hapedge.io/response-set-header': 'X-Frame-Options SAMEORIGIN' },
+  { 'nginx.ingress.kubernetes.io/custom-headers': 'hapedge/hapedge' },
 ]
 
 /** Server aliases, drawn beside the sets above: new names, a name another Ingress's rules may serve, one two Ingresses may claim, a wildcard. */
@@ -167,6 +173,28 @@ const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-ca': 'users' },
 ]
 
+/**
+ * Canaries, drawn beside the sets above: an Ingress that is one takes a share of the route it shares a path with (or is
+ * reported); weights, totals and header values that change, header and cookie names that come and go, a refused pattern.
+ */
+const canaryAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '20' },
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '5', 'nginx.ingress.kubernetes.io/canary-weight-total': '1000' },
+  { 'hapedge.io/canary': 'true', 'hapedge.io/canary-by-header': 'X-Canary', 'hapedge.io/canary-by-cookie': 'canary' },
+  {
+    'nginx.ingress.kubernetes.io/canary': 'true',
+    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
+    'nginx.ingress.kubernetes.io/canary-by-header-value': 'yes',
+  },
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta', 'nginx.ingress.kubernetes.io/canary-by-header-pattern': '^(a|b)$' },
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta', 'nginx.ingress.kubernetes.io/canary-by-header-pattern': 'a.*' },
+  { 'nginx.ingress.kubernetes.io/canary-weight': '50' },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
@@ -174,8 +202,8 @@ const arbitraryIngress = fc
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
     annotations: fc
-      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets))
-      .map(([annotations, upstream]) => (annotations || upstream ? { ...annotations, ...upstream } : undefined)),
+      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets), fc.constantFrom(...canaryAnnotationSets))
+      .map(([annotations, upstream, canary]) => (annotations || upstream || canary ? { ...annotations, ...upstream, ...canary } : undefined)),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
@@ -296,6 +324,23 @@ const arbitraryClass = fc
   .record({ name: fc.constantFrom('hapedge', 'nginx'), isDefault: fc.boolean() })
   .map(({ name, isDefault }) => ingressClass(name, isDefault))
 
+/**
+ * A ConfigMap custom-headers names: values that change (one with spaces, quotes and `%`), names
+ * that come and go, a refused one, one with a line end, and one malformed (a value over 4096).
+ */
+const arbitraryHeadersConfigMap = fc
+  .record({
+    namespace: fc.constantFrom(...namespaces),
+    data: fc.constantFrom<Record<string, string>>(
+      {},
+      { 'X-Frame-Options': 'DENY' },
+      { 'X-Frame-Options': 'SAMEORIGIN', 'Content-Security-Policy': "default-src 'self' 100%" },
+      { Connection: 'close', 'X-Two-Lines': 'a\nb', 'Referrer-Policy': 'no-referrer' },
+      { 'X-Big': 'x'.repeat(5000) },
+    ),
+  })
+  .map(({ namespace, data }) => configMap(data, 'headers', namespace))
+
 /** The ConfigMaps an option may name (the first is the default's). */
 export const configMapNames = ['hapedge/hapedge', 'hapedge/other'] as const
 
@@ -327,6 +372,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 1, arbitrary: fc.oneof({ weight: 6, arbitrary: arbitraryAuthSecret }, { weight: 1, arbitrary: malformedAuthSecret }) },
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },
+  { weight: 2, arbitrary: arbitraryHeadersConfigMap },
 )
 
 /** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */

@@ -25,7 +25,7 @@ export function statusFacts(ingresses = 400, generation = 7): CommitFacts {
     ingress({
       name: 'annotated',
       namespace: 'apps',
-      annotations: { 'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers' },
+      annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'on' },
       rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-3' }] }],
     }),
   )

@@ -47,9 +47,8 @@ const withVersion = (object: AnyObject, version: string | undefined): AnyObject 
 
 /**
  * The steps as batches of events, each with the options it runs under: a change of options ends
- * the batch. `live` ends as the objects a full rebuild reads. A ConfigMap that came while it was
- * not the configured one was never kept (as the forwarder sends only the configured one, it
- * arrives again when it is reconfigured), so a change of the ConfigMap's name forgets them all.
+ * the batch. `live` ends as the objects a full rebuild reads. Every valid ConfigMap is kept, whatever
+ * the configured one (custom-headers may name any), so a change of the settings ConfigMap's name forgets none.
  */
 function batchesOf(steps: Step[], batchSizes: number[]) {
   const live = new Map<string, AnyObject>()
@@ -70,7 +69,6 @@ function batchesOf(steps: Step[], batchSizes: number[]) {
       batches.push({ options, resync: [...live.values()] })
     } else if ('options' in step) {
       flush()
-      if (step.options.configMap !== (options.configMap ?? 'hapedge/hapedge')) for (const id of live.keys()) if (id.startsWith('ConfigMap/')) live.delete(id)
       options = step.options
       // An empty change, as a PATCH commits: the new options alone.
       batches.push({ options, events: [] })

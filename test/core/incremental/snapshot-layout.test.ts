@@ -55,7 +55,7 @@ describe('a snapshot written before annotations were read', () => {
     })
     const annotated = ingress({
       name: 'annotated',
-      annotations: { 'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers' },
+      annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'on' },
       rules: [{ host: 'annotated.example.com', paths: [{ service: 'app-1' }] }],
     })
     const fresh = new LiveCluster()
@@ -82,7 +82,7 @@ describe('a snapshot written before annotations were read', () => {
     expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
     expect(next.plan.maps).toContainEqual({ map: FILES.prefixMap, key: 'guarded.example.com/', value: REFUSED_BACKEND })
     const view = new SnapshotReader(next.snapshot)
-    expect(view.warnings().map((warning) => warning.annotation)).toEqual(['nginx.ingress.kubernetes.io/custom-headers'])
+    expect(view.warnings().map((warning) => warning.annotation)).toEqual(['nginx.ingress.kubernetes.io/proxy-buffering'])
     expect(view.rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/guarded'])
   })
 })

@@ -92,9 +92,4 @@ describe('per-route headers', () => {
     expect(model.warnings).toMatchObject([{ annotation: 'hapedge.io/request-add-header', reason: expect.stringContaining(`more than ${MAX_HEADER_RULES}`) }])
   })
 
-  it('custom-headers (a ConfigMap of response headers) is not yet honoured, and says so: the forwarder does not send ConfigMaps Ingresses name', () => {
-    const { files, model } = fullRebuild([web({ 'nginx.ingress.kubernetes.io/custom-headers': 'default/security-headers' }), ...serviceObjects])
-    expect(model.warnings).toMatchObject([{ annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' }])
-    expect(files.get(FILES.headerValuesMap)).toBe('')
-  })
 })

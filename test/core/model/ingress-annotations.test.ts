@@ -34,7 +34,7 @@ describe('ingressAnnotations', () => {
 
   it('warns of what the model reads but hapedge does not render yet, of keys it does not know, and of a spelling that disagrees', () => {
     const { warnings, refusal } = judged({
-      'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers',
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'on',
       'hapedge.io/rewrite': '/',
       'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X: y";',
       'hapedge.io/ssl-redirect': 'true',
@@ -45,7 +45,7 @@ describe('ingressAnnotations', () => {
     expect(warnings.map(({ annotation, reason }) => [annotation, reason])).toEqual([
       ['hapedge.io/rewrite', 'not a hapedge annotation'],
       ['nginx.ingress.kubernetes.io/configuration-snippet', 'a raw configuration snippet: refused, never passed on to HAProxy'],
-      ['nginx.ingress.kubernetes.io/custom-headers', 'not yet honoured by hapedge'],
+      ['nginx.ingress.kubernetes.io/proxy-buffering', 'not supported by hapedge'],
       ['nginx.ingress.kubernetes.io/ssl-redirect', expect.stringContaining('disagrees with hapedge.io/ssl-redirect')],
     ])
     expect(warnings.every((warning) => warning.object === 'Ingress default/web')).toBe(true)

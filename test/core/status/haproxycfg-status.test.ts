@@ -86,7 +86,7 @@ describe('haproxyCfgStatus', () => {
   it("lists the cluster's annotation warnings: the first ones, with their count", () => {
     const facts = statusFacts()
     expect(haproxyCfgStatus(facts).warnings).toEqual([
-      { object: 'Ingress apps/annotated', annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' },
+      { object: 'Ingress apps/annotated', annotation: 'nginx.ingress.kubernetes.io/proxy-buffering', reason: 'not supported by hapedge' },
     ])
     const warnings = Array.from({ length: STATUS_LIMITS.warnings + 5 }, (_, i) => ({ object: `Ingress apps/x-${i}`, annotation: 'a.io/b', reason: 'r' }))
     const status = haproxyCfgStatus({ ...facts, rejected: [], warnings })
@@ -133,14 +133,14 @@ describe('rejectionEvent', () => {
 
   it('gives a warned Ingress one Event, AnnotationsNotHonoured, naming each annotation and why', () => {
     const reports = warningReports([
-      { object: 'Ingress shop/web', annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' },
+      { object: 'Ingress shop/web', annotation: 'nginx.ingress.kubernetes.io/proxy-buffering', reason: 'not supported by hapedge' },
       { object: 'Ingress shop/web', annotation: 'hapedge.io/x', reason: 'not a hapedge annotation' },
       { object: 'Ingress shop/api', annotation: 'nginx.ingress.kubernetes.io/enable-cors', reason: 'not yet honoured by hapedge' },
     ])
     expect(reports.map((report) => report.object)).toEqual(['Ingress shop/web', 'Ingress shop/api'])
     const event = rejectionEvent(reports[0]!, at, 'prod', sha256Text, 'AnnotationsNotHonoured')!
     expect(event).toMatchObject({ type: 'Warning', reason: 'AnnotationsNotHonoured', involvedObject: { kind: 'Ingress', namespace: 'shop', name: 'web' } })
-    expect(event.message).toContain('nginx.ingress.kubernetes.io/custom-headers: not yet honoured by hapedge')
+    expect(event.message).toContain('nginx.ingress.kubernetes.io/proxy-buffering: not supported by hapedge')
     expect(event.message).toContain('hapedge.io/x: not a hapedge annotation')
   })
 

@@ -12,7 +12,7 @@ const json = async (response: Response) => (await response.json()) as Record<str
 const annotated = ingress({
   name: 'annotated',
   annotations: {
-    'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers',
+    'nginx.ingress.kubernetes.io/proxy-buffering': 'on',
     'hapedge.io/rewrite': '/',
     'cert-manager.io/cluster-issuer': 'letsencrypt',
   },
@@ -20,7 +20,7 @@ const annotated = ingress({
 })
 const annotatedWarnings = [
   { object: 'Ingress default/annotated', annotation: 'hapedge.io/rewrite', reason: 'not a hapedge annotation' },
-  { object: 'Ingress default/annotated', annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' },
+  { object: 'Ingress default/annotated', annotation: 'nginx.ingress.kubernetes.io/proxy-buffering', reason: 'not supported by hapedge' },
 ]
 /** External authentication, which hapedge does not render: refused, never served open. */
 const guarded = ingress({

@@ -90,7 +90,7 @@ describe('hapedge render and annotations', () => {
     const objects = [
       ingress({
         name: 'annotated',
-        annotations: { 'nginx.ingress.kubernetes.io/custom-headers': 'default/custom-headers', 'ingress.kubernetes.io/ssl-redirect': 'false' },
+        annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'on', 'ingress.kubernetes.io/ssl-redirect': 'false' },
         rules: [{ host: 'annotated.example.com', paths: [{ service: 'web' }] }],
       }),
       ingress({
@@ -107,7 +107,7 @@ describe('hapedge render and annotations', () => {
     expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
     expect(errors).toEqual([
       expect.stringMatching(/^Ingress default\/guarded: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-url"\]: .*its routes answer 503$/),
-      'Ingress default/annotated: warning: nginx.ingress.kubernetes.io/custom-headers: not yet honoured by hapedge',
+      'Ingress default/annotated: warning: nginx.ingress.kubernetes.io/proxy-buffering: not supported by hapedge',
     ])
     expect(logs[0]).toMatch(/, 1 rejected \(see above\), 1 annotation warnings \(see above\)$/)
     expect(await readFile(join(dir, 'out', FILES.prefixMap), 'utf8')).toContain('guarded.example.com/ hapedge-refused\n')

@@ -61,7 +61,7 @@ describe('Delivery: the forwarder’s ordered sender', () => {
   })
 
   it('logs how many objects were rejected and how many annotations warned of', async () => {
-    const warnings = [{ object: 'Ingress default/a', annotation: 'nginx.ingress.kubernetes.io/custom-headers', reason: 'not yet honoured by hapedge' }]
+    const warnings = [{ object: 'Ingress default/a', annotation: 'nginx.ingress.kubernetes.io/proxy-buffering', reason: 'not supported by hapedge' }]
     const answer = writeAnswerOf({ generation: 4, rejected: [{ object: 'Ingress default/b', reason: 'bad' }], warnings, warningCount: 1 })
     const { delivery, log } = deliveryWith(() => new Response(JSON.stringify(answer), { status: 200 }))
     delivery.add(event('a'))
