@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { open, rename, rm, writeFile, mkdir } from 'node:fs/promises'
+import { writeFile } from 'node:fs'
+import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { syncDirectory } from './durable-file.ts'
 import { tempPathFor } from './disk-paths.ts'
@@ -27,16 +28,22 @@ const FSYNC_EACH = 64
 const IN_FLIGHT = 32
 
 /**
- * Puts written at once to a temp file beside their target, without an fsync, and made durable
- * and visible together when their group is flushed: fsync (each file, or `sync -f` of the file
- * system for many), rename into place, fsync the directories. A commit writes thousands of
- * nodes, and an fsync each was most of its time on local disk; the HEAD that names them is put
- * after the flush, so no committed state ever names a node a crash could lose. A reader in this
- * process sees a staged object at once (from its temp file).
+ * Puts written at once without an fsync, and made durable together when their group is flushed:
+ * fsync (each file, or `sync -f` of the file system for many), then the directories. A commit
+ * writes thousands of nodes, and an fsync each was most of its time on local disk; the HEAD that
+ * names them is put after the flush, so no committed state ever names a node a crash could lose.
+ *
+ * A put whose name is free is written in place (created exclusively: no temp file, no rename,
+ * the file system's costliest operations per node here). Nothing can name it before the flush,
+ * so a crash that cuts it short leaves only an unnamed leftover, which garbage collection
+ * deletes, and which the next put of that key replaces. A put whose name is taken (a committed
+ * object, such a leftover, or a put staged before) goes to a temp file beside it, renamed over
+ * it at the flush, so a reader of the name sees the old or the new object whole. A reader in
+ * this process sees a staged object at once.
  */
 export class StagedPuts {
-  /** Staged objects by target path: their temp file and group. */
-  private readonly staged = new Map<string, { temp: string; group: string }>()
+  /** Staged objects by target path: their group, and the temp file of one written beside its name. */
+  private readonly staged = new Map<string, { group: string; temp?: string }>()
   private readonly groups = new Map<string, Set<string>>()
 
   constructor(private readonly root: string) {}
@@ -47,18 +54,14 @@ export class StagedPuts {
   }
 
   async put(group: string, path: string, bytes: Uint8Array): Promise<void> {
-    const temp = tempPathFor(path)
-    await writeFile(temp, bytes, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error
-      await mkdir(dirname(path), { recursive: true })
-      await writeFile(temp, bytes, { flag: 'wx' })
-    })
     const previous = this.staged.get(path)
-    this.staged.set(path, { temp, group })
+    const temp = (await createFile(path, bytes)) ? undefined : tempPathFor(path)
+    if (temp) await createFile(temp, bytes, true)
+    this.staged.set(path, temp ? { group, temp } : { group })
     const paths = this.groups.get(group) ?? new Set()
     paths.add(path)
     this.groups.set(group, paths)
-    if (previous) await rm(previous.temp, { force: true })
+    if (previous?.temp) await rm(previous.temp, { force: true })
   }
 
   /** Drops a staged object (its key deleted before it was flushed); true when there was one. */
@@ -67,7 +70,7 @@ export class StagedPuts {
     if (!staged) return false
     this.staged.delete(path)
     this.groups.get(staged.group)?.delete(path)
-    await rm(staged.temp, { force: true })
+    if (staged.temp) await rm(staged.temp, { force: true })
     return true
   }
 
@@ -76,11 +79,30 @@ export class StagedPuts {
     const paths = [...(this.groups.get(group) ?? [])]
     this.groups.delete(group)
     if (paths.length === 0) return
-    const moves = paths.map((path) => ({ path, temp: this.staged.get(path)!.temp }))
+    const written = paths.map((path) => ({ path, temp: this.staged.get(path)!.temp }))
     for (const path of paths) this.staged.delete(path)
-    if (moves.length <= FSYNC_EACH || !(await syncFileSystem(this.root))) await inBatches(moves, ({ temp }) => syncFile(temp))
-    await inBatches(moves, ({ temp, path }) => rename(temp, path))
+    if (written.length <= FSYNC_EACH || !(await syncFileSystem(this.root))) await inBatches(written, ({ path, temp }) => syncFile(temp ?? path))
+    await inBatches(written, ({ path, temp }) => (temp ? rename(temp, path) : Promise.resolve()))
     await inBatches([...new Set(paths.map((path) => dirname(path)))], syncDirectory)
+  }
+}
+
+/**
+ * Creates the file at `path` holding `bytes` (its directory too, when missing); false when the
+ * name is taken, unless `mustCreate`. The callback API: a FileHandle per file cost more than its write.
+ */
+async function createFile(path: string, bytes: Uint8Array, mustCreate = false): Promise<boolean> {
+  const create = () => new Promise<void>((done, fail) => writeFile(path, bytes, { flag: 'wx' }, (error) => (error ? fail(error) : done())))
+  try {
+    await create().catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+      await mkdir(dirname(path), { recursive: true })
+      await create()
+    })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !mustCreate) return false
+    throw error
   }
 }
 

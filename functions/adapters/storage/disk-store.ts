@@ -34,8 +34,9 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * put does its check and rename under a per-key lock file, a compare-and-swap across processes.
  * (An unconditional put takes no lock: most are content-addressed nodes and blobs, and a lock
  * file made and removed for each was two more journaled file operations per object.) With
- * `staging`, the puts it names wait unsynced until their group's next conditional put, which
- * makes them durable and puts them in place first (StagedPuts). The etag is the content's SHA-256.
+ * `staging`, the puts it names are written unsynced, in place where their name is free, and their
+ * group's next conditional put first makes them durable and renames the others into place
+ * (StagedPuts). The etag is the content's SHA-256.
  */
 export function createDiskStore(options: DiskStoreOptions): ObjectStore {
   if (!options.root) throw new Error('disk store: options.root is required')
