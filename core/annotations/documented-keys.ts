@@ -335,6 +335,11 @@ const nginxInc: ControllerKeys = {
     'nginx.org/proxy-next-upstream': ['error timeout', 'error timeout http_500 http_502 http_503 http_504'],
     'nginx.org/proxy-next-upstream-tries': ['3'],
     'nginx.org/proxy-read-timeout': ['20s'],
+    'nginx.org/grpc-services': ['grpc-svc'],
+    'nginx.org/ssl-services': ['ssl-svc1,ssl-svc2'],
+    'nginx.org/websocket-services': ['ws-svc'],
+    'nginx.org/sticky-cookie-services': ['serviceName=coffee-svc srv_id expires=1h path=/coffee;serviceName=tea-svc srv_id expires=2h path=/tea'],
+    'nginx.com/sticky-cookie-services': ['serviceName=coffee-svc srv_id expires=1h path=/coffee;serviceName=tea-svc srv_id expires=2h path=/tea'],
     'nginx.org/proxy-send-timeout': ['20s'],
     'nginx.org/proxy-set-headers': ['header-a: valueA,header-b: valueB,header-c: valueC'],
     'nginx.org/redirect-to-https': ['true'],
@@ -348,16 +353,16 @@ const nginxInc: ControllerKeys = {
     'nginx.com/jwt-token': ['$cookie_auth_token'],
     ...named(
       `
-      client-body-buffer-size fail-timeout grpc-services hsts-behind-proxy keepalive limit-req-burst limit-req-delay
+      client-body-buffer-size fail-timeout hsts-behind-proxy keepalive limit-req-burst limit-req-delay
       limit-req-dry-run limit-req-key limit-req-log-level limit-req-no-delay limit-req-rate limit-req-reject-code
       limit-req-scale limit-req-zone-size listen-ports listen-ports-ssl max-conns max-fails proxy-buffer-size
       proxy-buffering proxy-buffers proxy-busy-buffers-size proxy-max-temp-file-size
       proxy-next-upstream-timeout proxy-pass-headers rewrites server-tokens ssl-ciphers
-      ssl-prefer-server-ciphers ssl-services sticky-cookie-services upstream-zone-size websocket-services
+      ssl-prefer-server-ciphers upstream-zone-size
       `,
       'nginx.org/',
     ),
-    ...named('health-checks health-checks-mandatory health-checks-mandatory-queue slow-start sticky-cookie-services', 'nginx.com/'),
+    ...named('health-checks health-checks-mandatory health-checks-mandatory-queue slow-start', 'nginx.com/'),
   }),
 }
 

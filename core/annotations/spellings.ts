@@ -329,6 +329,11 @@ const nginxInc: Spelling[] = [
   ni('use-cluster-ip', 'service-upstream', 'Backend services (Upstreams)', { schema: BOOLEAN }),
   ni('proxy-next-upstream', 'proxy-next-upstream', 'Backend services (Upstreams)'),
   ni('proxy-next-upstream-tries', 'proxy-next-upstream-tries', 'Backend services (Upstreams)'),
+  ni('grpc-services', 'grpc-services', 'Backend services (Upstreams)'),
+  ni('ssl-services', 'ssl-services', 'Backend services (Upstreams)'),
+  ni('websocket-services', 'websocket-services', 'Backend services (Upstreams)'),
+  // nginx.com/ (NGINX Plus), also read under nginx.org/: one vocabulary answers to both prefixes.
+  ni('sticky-cookie-services', 'sticky-cookie-services', 'Backend services (Upstreams)'),
   ni('proxy-set-headers', 'request-set-header', 'Request URI/Header Manipulation', { schema: headerPairs }),
   ni('proxy-hide-headers', 'response-del-header', 'Request URI/Header Manipulation', { schema: headerNames }),
 ]

@@ -28,4 +28,8 @@ export const UPSTREAM_FEATURES: readonly FeatureName[] = [
   'timeout-connect',
   'proxy-next-upstream',
   'proxy-next-upstream-tries',
+  'grpc-services',
+  'ssl-services',
+  'websocket-services',
+  'sticky-cookie-services',
 ]

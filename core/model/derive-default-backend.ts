@@ -4,7 +4,7 @@ import type { ClusterState } from './cluster-state.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
-import { upstreamOf, type Upstream } from './upstream.ts'
+import { upstreamFor, upstreamOf, type Upstream } from './upstream.ts'
 
 export interface DerivedDefaultBackend {
   /** The Service the catch-all sends to (none when there is no catch-all, or its Ingress is refused). */
@@ -37,7 +37,7 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
   if (!backend) return { rejections }
   const access = accessGroupOf(winner, state)?.name
-  const { upstream } = upstreamOf(winner)
+  const upstream = upstreamFor(upstreamOf(winner), backend.service)
   const derived: DerivedDefaultBackend = access
     ? { backend, name: backendVariantName(backend, upstream), access, rejections }
     : { backend, name: backendVariantName(backend, upstream), rejections }

@@ -1,7 +1,7 @@
 import { backendVariantName, type BackendRef } from './backend-ref.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { reachesService, withOwnerValues, type OwnedRoute } from './owner-values.ts'
-import { upstreamOf, type Upstream } from './upstream.ts'
+import { upstreamFor, upstreamOf, type Upstream } from './upstream.ts'
 
 interface UpstreamRoute extends OwnedRoute {
   backend: BackendRef
@@ -17,7 +17,13 @@ export function withUpstreams<R extends UpstreamRoute>(routes: R[], ingresses: r
   return withOwnerValues(
     routes,
     ingresses,
-    (ingress) => upstreamOf(ingress).upstream,
-    (route, upstream) => (reachesService(route) ? { ...route, backendName: backendVariantName(route.backend, upstream), upstream } : route),
+    (ingress) => {
+      const reading = upstreamOf(ingress)
+      return reading.upstream || reading.services ? reading : undefined
+    },
+    (route, reading) => {
+      const upstream = upstreamFor(reading, route.backend.service)
+      return upstream && reachesService(route) ? { ...route, backendName: backendVariantName(route.backend, upstream), upstream } : route
+    },
   )
 }

@@ -6,6 +6,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import type { AnnotationWarning } from './ingress-annotations.ts'
 import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
 import { perObject } from './per-object.ts'
+import { serviceUpstreams } from './service-upstreams.ts'
 import { describeIngress } from './ingress-order.ts'
 
 /**
@@ -61,6 +62,8 @@ export interface AffinityCookie {
   sameSite?: 'None' | 'Lax' | 'Strict'
   /** Partitioned (CHIPS): kept per top-level site by browsers that partition third-party cookies. */
   partitioned?: true
+  /** HttpOnly (NGINX Plus sticky cookie's `httponly`). */
+  httpOnly?: true
   /** ingress-nginx's affinity-mode: both keep a session on its server while that server is there (see the README). */
   mode?: 'balanced' | 'persistent'
 }
@@ -73,7 +76,14 @@ const SAFE_WORD = /^[A-Za-z0-9!*+.^_|~-]+$/
 
 export interface UpstreamReading {
   upstream?: Upstream
+  /** Settings of the Services the Ingress's per-Service annotations name (service-upstreams.ts), by Service name. */
+  services?: ReadonlyMap<string, Upstream>
   warnings: AnnotationWarning[]
+}
+
+/** The backend settings of an Ingress's routes to one of its Services. */
+export function upstreamFor(reading: UpstreamReading, service: string): Upstream | undefined {
+  return reading.services?.get(service) ?? reading.upstream
 }
 
 /** An Ingress's backend settings, and what of them is not honoured as written (memoised: objects are immutable). */
@@ -107,7 +117,9 @@ function judge(ingress: Ingress): UpstreamReading {
   if (features['timeout-connect'] !== undefined) upstream.connectTimeout = features['timeout-connect']
   const retry = upstreamRetry(features)
   if (retry) upstream.retry = retry
-  return Object.keys(upstream).length > 0 ? { upstream, warnings } : { warnings }
+  const ingressWide = Object.keys(upstream).length > 0 ? upstream : undefined
+  const services = serviceUpstreams(ingress, features, ingressWide, warn)
+  return { ...(ingressWide ? { upstream: ingressWide } : {}), ...(services ? { services } : {}), warnings }
 }
 
 /** proxy-next-upstream and its tries; tries alone keep ingress-nginx's default conditions, "error timeout". */

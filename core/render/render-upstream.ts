@@ -46,6 +46,7 @@ function retryLines(retry: UpstreamRetry): string[] {
 function cookieLine(cookie: AffinityCookie): string {
   const words = ['cookie', cookie.name, 'insert', 'indirect', 'nocache', 'dynamic']
   if (cookie.secure) words.push('secure')
+  if (cookie.httpOnly) words.push('httponly')
   if (cookie.domain) words.push('domain', cookie.domain)
   if (cookie.path) words.push('attr', `"Path=${cookie.path}"`)
   if (cookie.maxAge !== undefined) words.push('attr', `"Max-Age=${cookie.maxAge}"`)

@@ -157,6 +157,20 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
         'nginx.ingress.kubernetes.io/session-cookie-partitioned': 'true',
       }),
       site('cluster-ip', 'cluster-ip.test', 'pair', { 'nginx.ingress.kubernetes.io/service-upstream': 'true' }),
+      ingress({
+        name: 'per-service',
+        annotations: { 'nginx.org/grpc-services': 'grpc', 'nginx.org/ssl-services': 'tls' },
+        rules: [
+          {
+            host: 'per-service.test',
+            paths: [
+              { path: '/hapedge.Echo', pathType: 'Prefix', service: 'grpc', port: 80 },
+              { path: '/', pathType: 'Prefix', service: 'tls', port: 80 },
+            ],
+          },
+        ],
+      }),
+      site('sticky-service', 'sticky-service.test', 'pair', { 'nginx.com/sticky-cookie-services': 'serviceName=pair srv_id expires=1h path=/ httponly' }),
     ])
   })
 
@@ -232,6 +246,21 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
     expect(new Set(await whoAnswers('sticky.test', 4)).size).toBe(2)
   })
 
+  it('NGINX Inc.’s per-Service annotations: grpc-services and ssl-services set the protocol of the Services they name only', async () => {
+    expect(await grpcCall(cluster.httpPort, 'per-service.test', 'hi')).toBe('grpc got hi')
+    expect(await cluster.get('per-service.test', '/')).toMatchObject({ status: 200, body: 'tls HTTP/1.1' })
+  })
+
+  it('sticky-cookie-services sets the named Service’s cookie (httponly, expires as Max-Age) and keeps a client on its server', async () => {
+    const first = await cluster.get('sticky-service.test', '/')
+    const setCookie = String(first.headers['set-cookie'])
+    expect(setCookie).toMatch(/^srv_id=[^;]+; path=\/; /)
+    expect(setCookie).toMatch(/; HttpOnly/i)
+    expect(setCookie).toContain('; Max-Age=3600')
+    const cookie = setCookie.split(';')[0]!
+    expect(await whoAnswers('sticky-service.test', 4, { cookie })).toEqual(Array(4).fill(first.headers['x-server']))
+  })
+
   it('service-upstream sends to the Service’s ClusterIP, not its endpoints', async () => {
     expect(await whoAnswers('cluster-ip.test', 3)).toEqual(['c', 'c', 'c'])
   })
@@ -239,7 +268,7 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
   it('two Ingresses naming one Service with different settings get a backend each; the Service’s own stays as it was', () => {
     const pair = `default_pair_${portOf(servers[0] as Server)}`
     const names = [...cluster.model.backends.keys()].filter((name) => name.startsWith(pair))
-    expect(names).toHaveLength(5)
+    expect(names).toHaveLength(6)
     expect(names).toContain(pair)
     expect(cluster.model.warnings).toEqual([])
   })

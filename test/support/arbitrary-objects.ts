@@ -171,6 +171,8 @@ const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = 
     'nginx.ingress.kubernetes.io/proxy-ssl-server-name': 'on',
   },
   { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-ca': 'users' },
+  { 'nginx.ingress.kubernetes.io/proxy-next-upstream': 'error timeout http_503', 'nginx.ingress.kubernetes.io/proxy-next-upstream-tries': '2' },
+  { 'nginx.org/grpc-services': 'api', 'nginx.com/sticky-cookie-services': 'serviceName=web srv_id expires=1h' },
 ]
 
 /**

@@ -67,6 +67,37 @@ describe('backend settings', () => {
     })
   })
 
+  it('per-Service annotations (grpc-services, ssl-services, sticky-cookie-services) give the named Service’s routes their settings only, and a name no path reaches is warned of', () => {
+    const objects = [...web, service('api'), endpointSlice('api', ['10.0.0.2'])]
+    const { model } = fullRebuild([
+      ...objects,
+      ingress({
+        name: 'mixed',
+        annotations: {
+          'nginx.org/grpc-services': 'api',
+          'nginx.org/ssl-services': 'api,web',
+          'nginx.com/sticky-cookie-services': 'serviceName=web srv expires=2h;serviceName=gone srv',
+          'nginx.org/lb-method': 'least_conn',
+        },
+        rules: [{ host: 'm.example.com', paths: [{ path: '/api', service: 'api' }, { path: '/', service: 'web' }] }],
+      }),
+    ])
+    const routes = model.hosts.get('m.example.com')!.routes
+    expect(routes.find((route) => route.backend.service === 'api')!.upstream).toEqual({ balance: 'leastconn', protocol: 'GRPCS' })
+    expect(routes.find((route) => route.backend.service === 'web')!.upstream).toEqual({
+      balance: 'leastconn',
+      protocol: 'HTTPS',
+      cookie: { name: 'srv', maxAge: 7200 },
+    })
+    expect(model.warnings).toEqual([
+      {
+        object: 'Ingress default/mixed',
+        annotation: 'nginx.com/sticky-cookie-services',
+        reason: 'no path of this Ingress reaches a Service named gone; nothing to apply it to',
+      },
+    ])
+  })
+
   it('what is not honoured as written is warned of, naming the annotation', () => {
     const { model } = fullRebuild([
       ...web,
