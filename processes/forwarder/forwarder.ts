@@ -6,7 +6,7 @@ import { Delivery, DEFAULT_DELIVERY, type DeliveryOptions } from './delivery.ts'
 import type { FunctionClient } from './function-client.ts'
 import { objectKey, trimObject, type KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
 import { ResourceWatch, type ChangeType, type WatchedResource } from '../../functions/adapters/kubernetes/resource-watch.ts'
-import { SecretReferences } from './secret-references.ts'
+import { ObjectReferences } from './object-references.ts'
 import { isAuthSecretType, trimmedData } from '../../core/kube/auth-secret.ts'
 import { watchedBy, watchedResources } from './watched-resources.ts'
 
@@ -32,16 +32,19 @@ export interface ForwarderOptions {
 /**
  * `hapedge forward`: keeps the function's view of a cluster equal to the API server's. It
  * lists every kind hapedge reads and sends them as one full resync, then watches each kind and
- * posts the events in batches. Secrets are the exception: the function only ever gets a
- * Secret while some Ingress names it, a `kubernetes.io/tls` one in `spec.tls` (in its own
- * namespace), an `Opaque` or `nginx.org/htpasswd` one in its basic authentication's annotation;
- * it gets it when the first such Ingress appears, and a DELETED when the last one goes.
+ * posts the events in batches. Secrets and ConfigMaps are the exception: the function only ever
+ * gets a Secret while some Ingress names it, a `kubernetes.io/tls` one in `spec.tls` (in its own
+ * namespace), an `Opaque` or `nginx.org/htpasswd` one in its basic authentication's annotation,
+ * and a ConfigMap (but the settings' one, always sent) while an Ingress's custom-headers names it
+ * in its own namespace; it gets it when the first such Ingress appears, and a DELETED when the last one goes.
  */
 export class Forwarder {
   private readonly mirror = new Map<string, KubeObject>()
-  private readonly references = new SecretReferences()
-  /** Secrets the function holds (as far as what was sent says). */
-  private readonly sentSecrets = new Set<string>()
+  private readonly references = new ObjectReferences()
+  /** Secrets and ConfigMaps sent because an Ingress names them that the function holds (as far as what was sent says). */
+  private readonly sentNamed = new Set<string>()
+  /** `ConfigMap/ns/name` of the settings' ConfigMap: sent whether or not an Ingress names it. */
+  private readonly settingsKey: string
   private readonly watches: ResourceWatch[]
   private readonly delivery: Delivery
   private readonly log: (line: string) => void
@@ -52,6 +55,7 @@ export class Forwarder {
 
   constructor(private readonly options: ForwarderOptions) {
     this.log = options.log ?? ((line) => console.log(`hapedge forward: ${line}`))
+    this.settingsKey = `ConfigMap/${options.configMap.namespace}/${options.configMap.name}`
     this.delivery = new Delivery(options.client, {
       ...DEFAULT_DELIVERY,
       ...options.delivery,
@@ -60,7 +64,7 @@ export class Forwarder {
       log: this.log,
     })
     const backoff = options.watchBackoff ?? DEFAULT_BACKOFF
-    this.watches = watchedResources(options.configMap).map(
+    this.watches = watchedResources().map(
       (resource) =>
         new ResourceWatch(
           options.kubeConfig,
@@ -109,7 +113,7 @@ export class Forwarder {
     // Secrets come from one watch per type: a list replaces its own type's only.
     for (const [key, object] of this.mirror) if (watchedBy(resource, object)) this.mirror.delete(key)
     for (const item of items) {
-      const object = usersOnly(trimObject(item, resource.apiVersion, resource.kind))
+      const object = keptFields(trimObject(item, resource.apiVersion, resource.kind))
       this.mirror.set(objectKey(object), object)
     }
     if (resource.kind === 'Ingress') {
@@ -120,67 +124,67 @@ export class Forwarder {
   }
 
   private changed(resource: WatchedResource, type: ChangeType, raw: KubeObject): void {
-    const object = usersOnly(trimObject(raw, resource.apiVersion, resource.kind))
+    const object = keptFields(trimObject(raw, resource.apiVersion, resource.kind))
     const key = objectKey(object)
     this.noteVersion(object.metadata?.resourceVersion)
     if (type === 'DELETED') this.mirror.delete(key)
     else this.mirror.set(key, object)
-    if (resource.kind === 'Secret') return this.secretChanged(key, type, object)
+    if (this.sentWhileNamed(key)) return this.namedChanged(key, type, object)
     if (resource.kind !== 'Ingress') return this.delivery.add({ type, object })
 
     const { added, removed } = this.references.setIngress(key, type === 'DELETED' ? undefined : object)
-    for (const secretKey of added) {
-      const secret = this.mirror.get(secretKey)
-      if (secret && !this.sentSecrets.has(secretKey)) this.sendSecret('ADDED', secretKey, secret)
+    for (const namedKey of added) {
+      const named = this.mirror.get(namedKey)
+      if (named && this.sentWhileNamed(namedKey) && !this.sentNamed.has(namedKey)) this.sendNamed('ADDED', namedKey, named)
     }
     this.delivery.add({ type, object })
-    for (const secretKey of removed) if (this.sentSecrets.has(secretKey)) this.sendSecret('DELETED', secretKey, this.mirror.get(secretKey))
+    for (const namedKey of removed) if (this.sentNamed.has(namedKey)) this.sendNamed('DELETED', namedKey, this.mirror.get(namedKey))
   }
 
-  private secretChanged(key: string, type: ChangeType, secret: KubeObject): void {
+  /** Whether the function gets an object only while an Ingress names it: a Secret, or a ConfigMap other than the settings'. */
+  private sentWhileNamed(key: string): boolean {
+    return key.startsWith('Secret/') || (key.startsWith('ConfigMap/') && key !== this.settingsKey)
+  }
+
+  private namedChanged(key: string, type: ChangeType, named: KubeObject): void {
     if (type === 'DELETED') {
-      if (this.sentSecrets.has(key)) this.sendSecret('DELETED', key, secret)
+      if (this.sentNamed.has(key)) this.sendNamed('DELETED', key, named)
     } else if (this.references.has(key)) {
-      this.sentSecrets.add(key)
-      this.delivery.add({ type, object: secret })
+      this.sentNamed.add(key)
+      this.delivery.add({ type, object: named })
     }
   }
 
   /**
-   * A Secret sent or withdrawn because an Ingress's references changed, not because the Secret
-   * did: without a resourceVersion, since the function refuses a version it has already seen
-   * (the Secret may come back with the very version it was withdrawn at), and a withdrawal
-   * carries its identity only, never the key.
+   * A Secret or ConfigMap sent or withdrawn because an Ingress's references changed, not because
+   * the object did: without a resourceVersion, since the function refuses a version it has
+   * already seen (the object may come back with the very version it was withdrawn at), and a
+   * withdrawal carries its identity only, never its data.
    */
-  private sendSecret(type: 'ADDED' | 'DELETED', key: string, secret: KubeObject | undefined): void {
-    const [, namespace, name] = key.split('/')
-    const { resourceVersion: _resourceVersion, ...metadata } = secret?.metadata ?? { namespace, name }
+  private sendNamed(type: 'ADDED' | 'DELETED', key: string, named: KubeObject | undefined): void {
+    const [kind, namespace, name] = key.split('/')
+    const { resourceVersion: _resourceVersion, ...metadata } = named?.metadata ?? { namespace, name }
+    const identity = { namespace: metadata.namespace ?? namespace, name: metadata.name ?? name }
     const event: WatchEvent =
       type === 'ADDED'
-        ? { type, object: { ...secret, metadata } }
-        : {
-            type,
-            object: {
-              apiVersion: 'v1',
-              kind: 'Secret',
-              type: typeof secret?.type === 'string' ? secret.type : 'kubernetes.io/tls',
-              metadata: { namespace: metadata.namespace ?? namespace, name: metadata.name ?? name },
-            },
-          }
-    if (type === 'ADDED') this.sentSecrets.add(key)
-    else this.sentSecrets.delete(key)
+        ? { type, object: { ...named, metadata } }
+        : kind === 'Secret'
+          ? { type, object: { apiVersion: 'v1', kind, type: typeof named?.type === 'string' ? named.type : 'kubernetes.io/tls', metadata: identity } }
+          : { type, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: identity } }
+    if (type === 'ADDED') this.sentNamed.add(key)
+    else this.sentNamed.delete(key)
     this.delivery.add(event)
   }
 
-  /** What the function should hold, read when a resync is sent: every object but the Secrets no Ingress names. */
+  /** What the function should hold, read when a resync is sent: every object but the Secrets and ConfigMaps no Ingress names. */
   private snapshot(): { items: object[]; resourceVersion?: string } {
     const items: object[] = []
-    this.sentSecrets.clear()
+    this.sentNamed.clear()
     for (const [key, object] of this.mirror) {
-      if (object.kind !== 'Secret') items.push(object)
+      if (!this.sentWhileNamed(key)) items.push(object)
       else if (this.references.has(key)) {
-        this.sentSecrets.add(key)
-        // Without its resourceVersion for the reason sendSecret gives: it may return at the version it was withdrawn at.
+        this.sentNamed.add(key)
+        // Without its resourceVersion for the reason sendNamed gives: it may return at the version it was withdrawn at.
         const { resourceVersion: _resourceVersion, ...metadata } = object.metadata ?? {}
         items.push({ ...object, metadata })
       }
@@ -194,10 +198,16 @@ export class Forwarder {
 }
 
 /**
- * An `Opaque` or `nginx.org/htpasswd` Secret kept with the keys that may hold users only (as the
- * engine reads it): whatever else such a Secret holds is neither kept here nor sent.
+ * An object as the mirror keeps it: an `Opaque` or `nginx.org/htpasswd` Secret with the keys that
+ * may hold users only (as the engine reads it: whatever else such a Secret holds is neither kept
+ * here nor sent); a ConfigMap without its `binaryData`, which hapedge never reads (the watch holds
+ * every ConfigMap of the cluster).
  */
-function usersOnly(object: KubeObject): KubeObject {
+function keptFields(object: KubeObject): KubeObject {
+  if (object.kind === 'ConfigMap' && 'binaryData' in object) {
+    const { binaryData: _binaryData, ...rest } = object
+    return rest
+  }
   if (object.kind !== 'Secret' || !isAuthSecretType(object.type) || typeof object.data !== 'object' || object.data === null) return object
   return { ...object, data: trimmedData(object.data as Record<string, string>) }
 }

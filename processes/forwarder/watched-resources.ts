@@ -8,9 +8,10 @@ const SECRET_TYPES = [TLS_SECRET_TYPE, ...AUTH_SECRET_TYPES]
 /**
  * Every kind hapedge reads: Ingresses, IngressClasses, Services, EndpointSlices, only the
  * Secrets of the types it reads (`kubernetes.io/tls`, `Opaque`, `nginx.org/htpasswd`: the API
- * server filters the rest out), and only the one ConfigMap that holds the cluster's settings.
+ * server filters the rest out), and ConfigMaps: the forwarder sends the settings' one and those
+ * an Ingress's custom-headers names (any namespace may hold one, so the watch is cluster-wide).
  */
-export function watchedResources(configMap: { namespace: string; name: string }): WatchedResource[] {
+export function watchedResources(): WatchedResource[] {
   return [
     { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', path: '/apis/networking.k8s.io/v1/ingresses' },
     { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', path: '/apis/networking.k8s.io/v1/ingressclasses' },
@@ -18,12 +19,7 @@ export function watchedResources(configMap: { namespace: string; name: string })
     { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', path: '/apis/discovery.k8s.io/v1/endpointslices' },
     // A field selector takes no "or": one watch per Secret type hapedge reads.
     ...SECRET_TYPES.map((type) => ({ apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', fieldSelector: `type=${type}` })),
-    {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      path: `/api/v1/namespaces/${encodeURIComponent(configMap.namespace)}/configmaps`,
-      fieldSelector: `metadata.name=${configMap.name}`,
-    },
+    { apiVersion: 'v1', kind: 'ConfigMap', path: '/api/v1/configmaps' },
   ]
 }
 

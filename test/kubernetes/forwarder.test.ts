@@ -138,11 +138,43 @@ describe('hapedge forward: the real forwarder between the API server double and 
     expect(secretEvents()[1]!.object.data).toBeUndefined()
   })
 
+  it('sends a ConfigMap while an Ingress’s custom-headers names it in its own namespace, its changes while named, and withdraws it when none does; never another namespace’s', async () => {
+    const headers = (value: string, namespace = 'default') => ({
+      ...configMap({ 'X-Frame-Options': value }, 'security-headers', namespace),
+      binaryData: { blob: 'AAAA' },
+    })
+    const site = (annotations: Record<string, string>) =>
+      ingress({ name: 'site', annotations, rules: [{ host: 'site.example.com', paths: [{ service: 'app-1' }] }] })
+    for (const object of [...app(1), configMap({ 'timeout-client': '30s' }), headers('DENY'), headers('DENY', 'tenant-b')]) world.double.put(object)
+    await world.startForwarder()
+    await world.converged()
+    expect(names(world.sentObjects(), 'ConfigMap')).toEqual(['hapedge'])
+
+    world.double.put(site({ 'nginx.ingress.kubernetes.io/custom-headers': 'security-headers' }))
+    world.double.put(headers('SAMEORIGIN'))
+    await world.converged()
+    const configMapEvents = () => world.received.flatMap((write) => write.body.events ?? []).filter((event) => event.object.kind === 'ConfigMap')
+    expect(configMapEvents().map((event) => [event.type, event.object.metadata?.namespace, event.object.data, event.object.binaryData])).toEqual([
+      ['ADDED', 'default', { 'X-Frame-Options': 'DENY' }, undefined],
+      ['MODIFIED', 'default', { 'X-Frame-Options': 'SAMEORIGIN' }, undefined],
+    ])
+    expect((await world.files()).get('maps/header-values.map')).toBe('site.example.com/|P|res-set|x-frame-options SAMEORIGIN\n')
+
+    // Another tenant's ConfigMap is not sent, whatever an Ingress names.
+    world.double.put(site({ 'nginx.ingress.kubernetes.io/custom-headers': 'tenant-b/security-headers' }))
+    await eventually('the ConfigMap to be withdrawn', () => configMapEvents().length === 3)
+    await world.converged()
+    expect(configMapEvents()[2]).toMatchObject({ type: 'DELETED', object: { metadata: { namespace: 'default', name: 'security-headers' } } })
+    expect(configMapEvents()[2]!.object.data).toBeUndefined()
+    expect(configMapEvents().some((event) => event.object.metadata?.namespace === 'tenant-b')).toBe(false)
+    expect((await world.files()).get('maps/header-values.map')).toBe('')
+  })
+
   it('resumes every watch from the last resourceVersion it saw when the streams drop, without a full resync', async () => {
     for (const object of app(1)) world.double.put(object)
     const forwarder = await world.startForwarder()
     await world.converged()
-    const watchCount = watchedResources({ namespace: 'hapedge', name: 'hapedge' }).length
+    const watchCount = watchedResources().length
     await eventually('every watch', () => world.double.openWatches().length === watchCount)
     const listsBefore = world.double.requests.filter((request) => request.method === 'GET' && !request.query.watch).length
     // A write no watch sees moves the resourceVersion on; only a bookmark tells each watch it may resume from there.

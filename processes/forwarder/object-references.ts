@@ -2,12 +2,14 @@ import { readAnnotations } from '../../core/annotations/read-annotations.ts'
 import type { KubeObject } from '../../functions/adapters/kubernetes/kube-object.ts'
 
 /**
- * `Secret/ns/name` for each `spec.tls[].secretName` of an Ingress (always in the Ingress's
- * namespace), for the Secret of users its basic authentication names, and for the CA Secret that
- * verifies its backends, in any spelling (`auth-secret`, `basic-auth-secret`, `proxy-ssl-secret`,
- * `server-ca`, …; its own namespace unless it names another).
+ * The objects an Ingress names, by key: `Secret/ns/name` for each `spec.tls[].secretName`
+ * (always in the Ingress's namespace), for the Secret of users its basic authentication names,
+ * and for the CA Secret that verifies its backends, in any spelling (`auth-secret`,
+ * `basic-auth-secret`, `proxy-ssl-secret`, `server-ca`, …; its own namespace unless it names
+ * another); `ConfigMap/ns/name` for the ConfigMap its custom-headers names, in its own namespace
+ * only (the engine reads no other namespace's: another tenant's ConfigMap is never sent).
  */
-export function referencedSecrets(ingress: KubeObject | undefined): Set<string> {
+export function referencedObjects(ingress: KubeObject | undefined): Set<string> {
   const namespace = ingress?.metadata?.namespace
   const tls = (ingress?.spec as { tls?: { secretName?: unknown }[] } | undefined)?.tls
   const keys = new Set<string>()
@@ -17,22 +19,24 @@ export function referencedSecrets(ingress: KubeObject | undefined): Set<string> 
   const annotations = ingress?.metadata?.annotations
   const features = annotations && typeof annotations === 'object' ? readAnnotations(annotations).features : {}
   for (const named of [features['auth-secret'], features['proxy-ssl-secret']]) if (named) keys.add(`Secret/${named.namespace ?? namespace}/${named.name}`)
+  const headers = features['custom-headers']
+  if (headers && (headers.namespace ?? namespace) === namespace) keys.add(`ConfigMap/${namespace}/${headers.name}`)
   return keys
 }
 
-/** Which Secrets some Ingress names, counted per Ingress, so a Secret is in use exactly while one of them names it. */
-export class SecretReferences {
+/** Which objects some Ingress names, counted per Ingress, so an object is in use exactly while one of them names it. */
+export class ObjectReferences {
   private readonly byIngress = new Map<string, Set<string>>()
   private readonly users = new Map<string, number>()
 
-  has(secretKey: string): boolean {
-    return (this.users.get(secretKey) ?? 0) > 0
+  has(key: string): boolean {
+    return (this.users.get(key) ?? 0) > 0
   }
 
-  /** Records what an Ingress names now (undefined: it is gone); answers the Secrets that came into use and the ones that went out of use. */
+  /** Records what an Ingress names now (undefined: it is gone); answers the objects that came into use and the ones that went out of use. */
   setIngress(ingressKey: string, ingress: KubeObject | undefined): { added: string[]; removed: string[] } {
     const before = this.byIngress.get(ingressKey) ?? new Set<string>()
-    const after = referencedSecrets(ingress)
+    const after = referencedObjects(ingress)
     if (after.size > 0) this.byIngress.set(ingressKey, after)
     else this.byIngress.delete(ingressKey)
     const added: string[] = []

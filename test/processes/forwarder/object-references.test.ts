@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { trimObject } from '../../../functions/adapters/kubernetes/kube-object.ts'
-import { SecretReferences } from '../../../processes/forwarder/secret-references.ts'
+import { ObjectReferences, referencedObjects } from '../../../processes/forwarder/object-references.ts'
 import { watchedBy, watchedResources } from '../../../processes/forwarder/watched-resources.ts'
 import { ingress } from '../../support/objects.ts'
 
 const naming = (name: string, ...secrets: string[]) =>
   ingress({ name, namespace: 'shop', rules: [], tls: secrets.map((secretName) => ({ hosts: [`${name}.example.com`], secretName })) })
 
-describe('SecretReferences', () => {
+describe('ObjectReferences', () => {
   it('says a Secret came into use with its first Ingress and went out of use with its last, in the Ingress’s namespace only', () => {
-    const references = new SecretReferences()
+    const references = new ObjectReferences()
     expect(references.setIngress('Ingress/shop/a', naming('a', 'tls-1', 'tls-2'))).toEqual({ added: ['Secret/shop/tls-1', 'Secret/shop/tls-2'], removed: [] })
     expect(references.setIngress('Ingress/shop/b', naming('b', 'tls-1'))).toEqual({ added: [], removed: [] })
     expect(references.setIngress('Ingress/shop/a', naming('a', 'tls-2'))).toEqual({ added: [], removed: [] })
@@ -20,7 +20,7 @@ describe('SecretReferences', () => {
   })
 })
 
-describe('SecretReferences and basic authentication', () => {
+describe('ObjectReferences: basic authentication, backend CAs, custom-headers', () => {
   const guarded = (name: string, annotations: Record<string, string>) => ingress({ name, namespace: 'shop', annotations, rules: [] })
 
   it.each([
@@ -30,7 +30,7 @@ describe('SecretReferences and basic authentication', () => {
     ['haproxy-ingress', { 'haproxy-ingress.github.io/auth-secret': 'users' }, 'Secret/shop/users'],
     ['NGINX Inc.', { 'nginx.org/basic-auth-secret': 'users' }, 'Secret/shop/users'],
   ])('sends the Secret of users a %s annotation names while the Ingress names it, and withdraws it after', (_, annotations, secret) => {
-    const references = new SecretReferences()
+    const references = new ObjectReferences()
     expect(references.setIngress('Ingress/shop/a', guarded('a', annotations))).toEqual({ added: [secret], removed: [] })
     expect(references.has(secret)).toBe(true)
     expect(references.setIngress('Ingress/shop/a', guarded('a', {}))).toEqual({ added: [], removed: [secret] })
@@ -42,21 +42,35 @@ describe('SecretReferences and basic authentication', () => {
     ['haproxy-ingress secure-verify-ca-secret', { 'haproxy-ingress.github.io/secure-verify-ca-secret': 'infra/ca' }, 'Secret/infra/ca'],
     ['haproxytech server-ca', { 'haproxy.org/server-ca': 'backend-ca' }, 'Secret/shop/backend-ca'],
   ])('sends the CA Secret a %s annotation names while the Ingress names it, and withdraws it after', (_, annotations, secret) => {
-    const references = new SecretReferences()
+    const references = new ObjectReferences()
     expect(references.setIngress('Ingress/shop/a', guarded('a', annotations))).toEqual({ added: [secret], removed: [] })
     expect(references.setIngress('Ingress/shop/a', guarded('a', {}))).toEqual({ added: [], removed: [secret] })
   })
 
   it('counts a Secret named for TLS by one Ingress and for users by another once, in use until both let go', () => {
-    const references = new SecretReferences()
+    const references = new ObjectReferences()
     expect(references.setIngress('Ingress/shop/a', naming('a', 'both')).added).toEqual(['Secret/shop/both'])
     expect(references.setIngress('Ingress/shop/b', guarded('b', { 'nginx.ingress.kubernetes.io/auth-secret': 'both' })).added).toEqual([])
     expect(references.setIngress('Ingress/shop/a', undefined).removed).toEqual([])
     expect(references.setIngress('Ingress/shop/b', undefined).removed).toEqual(['Secret/shop/both'])
   })
 
+  it.each([
+    ['ingress-nginx', { 'nginx.ingress.kubernetes.io/custom-headers': 'security-headers' }],
+    ['ingress-nginx, its own namespace named', { 'nginx.ingress.kubernetes.io/custom-headers': 'shop/security-headers' }],
+    ['hapedge.io', { 'hapedge.io/custom-headers': 'security-headers' }],
+  ])('names the ConfigMap a %s custom-headers names while the Ingress names it', (_, annotations) => {
+    const references = new ObjectReferences()
+    expect(references.setIngress('Ingress/shop/a', guarded('a', annotations))).toEqual({ added: ['ConfigMap/shop/security-headers'], removed: [] })
+    expect(references.setIngress('Ingress/shop/a', guarded('a', {}))).toEqual({ added: [], removed: ['ConfigMap/shop/security-headers'] })
+  })
+
+  it('never names another namespace’s ConfigMap (another tenant’s), so the forwarder never sends it', () => {
+    expect(referencedObjects(guarded('a', { 'nginx.ingress.kubernetes.io/custom-headers': 'other/security-headers' }))).toEqual(new Set())
+  })
+
   it('watches each Secret type hapedge reads, and a list of one type replaces that type only', () => {
-    const secrets = watchedResources({ namespace: 'hapedge', name: 'hapedge' }).filter((resource) => resource.kind === 'Secret')
+    const secrets = watchedResources().filter((resource) => resource.kind === 'Secret')
     expect(secrets.map((resource) => resource.fieldSelector)).toEqual(['type=kubernetes.io/tls', 'type=Opaque', 'type=nginx.org/htpasswd'])
     const [tls, opaque] = secrets
     expect(watchedBy(opaque!, { kind: 'Secret', type: 'Opaque' })).toBe(true)
