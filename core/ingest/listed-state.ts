@@ -1,5 +1,5 @@
 import { recordVersion, type SeenVersion } from '../incremental/resource-version.ts'
-import { changedRef, objectChange } from '../incremental/watch-event.ts'
+import { changedRef, objectChange, type ObjectChange } from '../incremental/watch-event.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
 import { objectKey, type Kind, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { ClusterState, type InvalidObject } from '../model/cluster-state.ts'
@@ -46,19 +46,11 @@ export function* listing(items: readonly Record<string, unknown>[], options: Par
   const keyspace = Keyspace.inMemory()
   const state = new ClusterState(options, keyspace)
   const versions = keyspace.table<SeenVersion>(TABLE.resourceVersion)
-  const last = new Map<string, { ref: ObjectRef; item: Record<string, unknown> }>()
-  for (const item of items) {
-    const event = resyncEvent(item)
-    const change = objectChange(event)
-    if ('ignore' in change) continue
-    const ref = changedRef(change)
-    const key = objectKey(ref)
+  const last = yield* lastPerKey(items, (key, ref, event, change) => {
     recordVersion(versions, key, event)
     if ('remove' in change) state.remove(ref)
     else state.apply(change.put)
-    last.set(key, { ref, item })
-    yield
-  }
+  })
   const listed: ListedState[] = []
   for (const [key, { ref, item }] of last) {
     // The texts the tables would store (Table.edits writes JSON.stringify of each value); the indexes' entries are not needed.
@@ -70,8 +62,41 @@ export function* listing(items: readonly Record<string, unknown>[], options: Par
     listed.push(texts)
     yield
   }
-  return listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  return listed.sort(byKey)
 }
+
+/**
+ * The listed objects' keys and last items, in key order, without what they would store: what a
+ * list into a cluster with no snapshot needs, where there is nothing to compare with (see
+ * fillingEvents). A step per item.
+ */
+export function* listedItems(items: readonly Record<string, unknown>[]): Generator<void, ListedItem[]> {
+  const last = yield* lastPerKey(items)
+  return [...last].map(([key, { item }]) => ({ key, item })).sort(byKey)
+}
+
+export type ListedItem = Pick<ListedState, 'key' | 'item'>
+
+/** The last item listed at each object key (`Kind/ns/name`), each read as a resync's event once and shown to `read`; a step per item. */
+function* lastPerKey(
+  items: readonly Record<string, unknown>[],
+  read?: (key: string, ref: ObjectRef, event: ResyncEvent, change: Exclude<ObjectChange, { ignore: string }>) => void,
+): Generator<void, Map<string, { ref: ObjectRef; item: Record<string, unknown> }>> {
+  const last = new Map<string, { ref: ObjectRef; item: Record<string, unknown> }>()
+  for (const item of items) {
+    const event = resyncEvent(item)
+    const change = objectChange(event)
+    if ('ignore' in change) continue
+    const ref = changedRef(change)
+    const key = objectKey(ref)
+    read?.(key, ref, event, change)
+    last.set(key, { ref, item })
+    yield
+  }
+  return last
+}
+
+const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
 
 const isInvalid = (stored: KubeObject | InvalidObject): stored is InvalidObject => 'issues' in stored
 

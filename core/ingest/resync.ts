@@ -5,9 +5,9 @@ import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
-import type { Pause } from '../slices.ts'
+import { runInSlices, type Pause } from '../slices.ts'
 import { yieldToEventLoop } from '../yield-to-event-loop.ts'
-import { listedStates, OBJECT_TABLES, refOfKey, resyncEvent, sameTexts, type ListedState, type StoredTexts } from './listed-state.ts'
+import { listedItems, listedStates, listing, OBJECT_TABLES, refOfKey, resyncEvent, sameTexts, type ListedItem, type ListedState, type StoredTexts } from './listed-state.ts'
 
 /** Above every object key (`Kind/ns/name`): the open end of a range. */
 const END = '\uffff'
@@ -109,6 +109,37 @@ export async function loadResyncEvents(
     for (const event of await runLoading(() => mergedChanges(snapshot, listed, from, to), loader)) events.push(event)
   }
   return events.sort(byKind)
+}
+
+/**
+ * A full resync into a cluster with no snapshot yet, as events: every listed object (the last
+ * item at each key) is new, sent in KIND_ORDER, then key order. Nothing is compared, so what each
+ * would store is never computed (a cluster state of the whole list, each object read twice); an
+ * item that would store nothing (a Secret hapedge does not read, without a version) is sent too,
+ * and applying it leaves nothing, as comparing would have found.
+ */
+export function fillingEvents(listed: readonly ListedItem[]): ResyncEvent[] {
+  return listed.map(({ item }) => resyncEvent(item)).sort(byKind)
+}
+
+/**
+ * A full resync of `items` over the snapshot in storage (loaded as `loadResyncEvents` does) or
+ * into a cluster with none (`fillingEvents`): its events, and the keys it listed, in key order.
+ * Computed in slices.
+ */
+export async function listedResync(
+  snapshot: Tree | undefined,
+  items: readonly Record<string, unknown>[],
+  options: Partial<ClusterOptions>,
+  loader: NodeLoader,
+  pause: Pause = yieldToEventLoop,
+): Promise<{ keys: string[]; events: ResyncEvent[] }> {
+  if (!snapshot) {
+    const listed = await runInSlices(listedItems(items), pause)
+    return { keys: listed.map(({ key }) => key), events: fillingEvents(listed) }
+  }
+  const listed = await runInSlices(listing(items, options), pause)
+  return { keys: listed.map(({ key }) => key), events: await loadResyncEvents(snapshot, listed, loader, undefined, pause) }
 }
 
 /** The stored texts per object key in `[from, to)`, in key order: the three tables' scans merged. */

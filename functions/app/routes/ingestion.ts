@@ -10,9 +10,8 @@ import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest
 import { ingest } from '../../../core/ingest/ingest.ts'
 import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
-import { loadResyncEvents } from '../../../core/ingest/resync.ts'
-import { listing, refOfKey } from '../../../core/ingest/listed-state.ts'
-import { runInSlices } from '../../../core/slices.ts'
+import { listedResync } from '../../../core/ingest/resync.ts'
+import { refOfKey } from '../../../core/ingest/listed-state.ts'
 import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
 import { capWarnings, latestWarnings } from '../../../core/ingest/write-warnings.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
@@ -56,10 +55,9 @@ export function ingestionRoutes(env: AppEnv) {
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
     // A list of tens of thousands of objects takes seconds to compare: in the background, in slices.
-    const listed = await runInSlices(listing(list.items, commit.options), env.turns.pause)
-    const events = await loadResyncEvents(trees?.snapshot, listed, loader, undefined, env.turns.pause)
+    const { keys: listed, events } = await listedResync(trees?.snapshot, list.items, commit.options, loader, env.turns.pause)
     // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
-    const named = new Set(listed.map(({ key }) => describeRef(refOfKey(key))))
+    const named = new Set(listed.map((key) => describeRef(refOfKey(key))))
     return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
   })
   return routes

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import type { ResyncEvent } from '../../../core/incremental/resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from '../../../core/incremental/watch-event.ts'
-import { listedReads, listedStates, differs } from '../../../core/ingest/listed-state.ts'
-import { resyncEvents, staleKeys } from '../../../core/ingest/resync.ts'
+import { listedItems, listedReads, listedStates, differs } from '../../../core/ingest/listed-state.ts'
+import { fillingEvents, resyncEvents, staleKeys } from '../../../core/ingest/resync.ts'
+import { runToEnd } from '../../../core/slices.ts'
 import { objectKey, type Kind } from '../../../core/kube/objects.ts'
 import type { ClusterOptions } from '../../../core/model/settings.ts'
 import { TABLE, treeKey } from '../../../core/snapshot/tables.ts'
@@ -191,6 +192,23 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
     expect(differs(undefined, same!)).toBe(true)
     expect(listedReads([same!])).toEqual([TABLE.object, TABLE.invalid, TABLE.resourceVersion].map((table) => treeKey(table, 'Service/default/web')))
   })
+
+  it('fills a cluster with no snapshot yet, without comparing, where comparing ends (snapshot root and files), and lists the same keys', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryItem, { maxLength: 25 }), fc.option(arbitraryOptions, { nil: undefined }), (items, options) => {
+        const compared = new LiveCluster(options ?? {}, nodeSha256)
+        const filled = new LiveCluster(options ?? {}, nodeSha256)
+        resync(compared, items)
+        const listed = runToEnd(listedItems(items))
+        filled.apply(fillingEvents(listed))
+        expect(filled.current.snapshot.root).toEqual(compared.current.snapshot.root)
+        expect(filled.current.manifest.root).toEqual(compared.current.manifest.root)
+        expect(filled.files()).toEqual(compared.files())
+        expect(listed).toEqual(listedStates(items, options).map(({ key, item }) => ({ key, item })))
+      }),
+      { numRuns: 300 },
+    )
+  }, 60_000)
 
   it('treats every item as new for a cluster with no snapshot yet, sending what Ingresses name before them', () => {
     const [web, shop, secret] = [service('web'), ingress({ name: 'i1', rules: [] }), tlsSecret('shop-tls', 'a', 'b')] as Record<string, unknown>[]
