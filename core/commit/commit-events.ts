@@ -16,7 +16,7 @@ import { clusterKeys, type ClusterKeys } from '../keys/cluster-keys.ts'
 import { CommitContention } from './errors.ts'
 import { workingState, type CommittedState, type Head } from '../reading/head.ts'
 import { recordGeneration } from './record-generation.ts'
-import { ensureHeadRecord } from './head-record.ts'
+import { ensureHeadRecord, noteRecorded } from './head-record.ts'
 import { NodeLoader, type LoadStats } from '../reading/node-loader.ts'
 import { openTrees } from '../reading/open-trees.ts'
 import { judgedSecretEvents, unjudgedSecrets } from './judge-stored-secrets.ts'
@@ -93,7 +93,10 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
     const head = nextHead(current?.head, { manifest: applied.generation.record.sha256, snapshot: applied.snapshot.root }, clock)
     const moved = await ctx.store.put(keys.head, `${JSON.stringify(head)}\n`, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' })
     if (moved !== undefined) {
+      // The next commit opens its trees from this record: from the cache, not read back from storage.
+      ctx.context.nodes.add(applied.generation.record.sha256, applied.generation.record.text)
       const warnings = held ? [] : await recordGeneration(ctx.store, keys, head, { plan: applied.plan, files: [...applied.files] }, clock)
+      if (!held && warnings.length === 0) noteRecorded(ctx.context, keys, head)
       return { head, committed: true, held, applied, attempts: attempt, loaded: loader.stats, written, warnings }
     }
     if (attempt < attempts) await clock.sleep(backoff(attempt, clock))

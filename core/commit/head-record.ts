@@ -25,7 +25,23 @@ export async function ensureHeadRecord(
   context: TreeContext,
   clock: Clock = systemClock,
 ): Promise<void> {
+  if (recorded.get(context) === recordName(keys, head)) return
   if (!(await store.head(keys.generation(head.generation)))) await writeFromHead(store, keys, head, loader, context, clock)
+  else noteRecorded(context, keys, head)
+}
+
+/**
+ * Per node cache (one cluster's, in one process): the generation whose record this process last
+ * wrote or found. A record is never deleted while HEAD names its generation, so the next commit
+ * from the same HEAD need not ask storage again.
+ */
+const recorded = new WeakMap<TreeContext, string>()
+
+const recordName = (keys: ClusterKeys, head: Head) => `${keys.generation(head.generation)} ${head.manifest}`
+
+/** Notes that HEAD's generation has its record in storage (written or found by this process). */
+export function noteRecorded(context: TreeContext, keys: ClusterKeys, head: Head): void {
+  recorded.set(context, recordName(keys, head))
 }
 
 /** HEAD's generation's record: as its commit wrote it, or made again from HEAD (and written) when a crash kept it from being written. */
@@ -51,6 +67,7 @@ async function writeFromHead(
   const record = recordOf(head, await changeFromParent(head, loader, context), clock)
   // Created only: a record its commit wrote meanwhile stays (it says the same, with the engine's own plan).
   await store.put(keys.generation(head.generation), `${JSON.stringify(record)}\n`, { ifNoneMatch: '*' })
+  noteRecorded(context, keys, head)
   return record
 }
 
