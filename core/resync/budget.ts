@@ -13,6 +13,14 @@ export interface ResyncBudget {
   /** How long a session lives after it begins: an abandoned one changes nothing and is collected after this. */
   ttlMs: number
   finishItems: number
+  /**
+   * How long a finish request goes on starting commits and scans, from its start (at least one
+   * always runs): a client or proxy gives up on a request that has answered nothing for minutes
+   * (Node's fetch after 5), and a finish it sends again while this one still runs waits behind it.
+   * Read between commits, so in a Worker, whose clock stands still while it computes, it counts
+   * the time spent waiting on storage.
+   */
+  finishMs: number
   /** Staged items per commit: a commit's nodes must fit the cluster's node cache (a Worker's is 8 MB), and other clusters wait for its computation. */
   commitItems: number
   finishDeletions: number
@@ -27,6 +35,7 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   pageBytes: 8 * 1024 * 1024,
   ttlMs: 60 * 60_000,
   finishItems: 2_000,
+  finishMs: 20_000,
   commitItems: 250,
   finishDeletions: 2_000,
   scanEntries: 6_000,

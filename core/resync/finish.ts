@@ -40,6 +40,8 @@ export interface FinishDeps {
   warnings(): Promise<AnnotationWarning[]>
   /** Records progress, after each slice: a finish that stops anywhere resumes from the last one recorded. */
   save(progress: FinishProgress): Promise<void>
+  /** The time in milliseconds, for the request's `finishMs`. */
+  now(): number
 }
 
 export type FinishOutcome = { done: true; answer: IngestResult } | { done: false; progress: FinishProgress }
@@ -52,16 +54,21 @@ export type FinishOutcome = { done: true; answer: IngestResult } | { done: false
  * is applied. Each slice is a commit through the write path, recorded before the next begins.
  */
 export async function finishSlice(deps: FinishDeps, start: FinishProgress): Promise<FinishOutcome> {
+  const started = deps.now()
+  /** Whether the request has had its time, after its first slice: the next finish request goes on from here. */
+  const timeIsUp = () => slices > 0 && deps.now() - started >= deps.budget.finishMs
+  let slices = 0
   let progress = start
   let last: IngestResult | undefined
   const record = async (update: Partial<FinishProgress>, result?: IngestResult) => {
     progress = { ...progress, ...update, ...(result ? { totals: addedTotals(progress.totals, result) } : {}) }
     last = result ?? last
     await deps.save(progress)
+    slices++
   }
 
   let page: { number: number; items: StagedItem[] } | undefined
-  for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems; ) {
+  for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems && !timeIsUp(); ) {
     if (page?.number !== progress.nextPage)
       page = { number: progress.nextPage, items: (await readPageItems(deps.store, deps.keys, deps.session, progress.nextPage)).items }
     const slice = page.items.slice(progress.nextItem, progress.nextItem + deps.budget.commitItems)
@@ -83,7 +90,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
   const scanContext: TreeContext = { nodes: new NodeCache(deps.budget.scanCacheChars), hash: deps.hash }
   const listed = new Map<number, Set<string>>()
   for (let scanned = 0, deleted = 0; progress.phase === 'stale'; ) {
-    if (scanned >= deps.budget.scanEntries || deleted >= deps.budget.finishDeletions) break
+    if (scanned >= deps.budget.scanEntries || deleted >= deps.budget.finishDeletions || timeIsUp()) break
     const { range, table, from } = progress.cursor
     const bounds = ranges[range]
     if (!bounds) {

@@ -192,5 +192,6 @@ function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: 
       return snapshot ? committedWarnings(snapshot, loader) : []
     },
     save,
+    now: () => env.clock.now().getTime(),
   }
 }

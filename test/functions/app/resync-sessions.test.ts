@@ -56,8 +56,8 @@ async function resyncKeys(store: ObjectStore, cluster: string) {
   return keys
 }
 
-function setup(options: { store?: ObjectStore; budget?: ResyncBudget } = {}) {
-  const clock = instantClock()
+function setup(options: { store?: ObjectStore; budget?: ResyncBudget; clock?: ReturnType<typeof instantClock> } = {}) {
+  const clock = options.clock ?? instantClock()
   const h = harness({ clock, limits: { resync: options.budget ?? SMALL }, ...(options.store ? { store: options.store } : {}) })
   const base = (cluster: string) => `/v1/clusters/${cluster}/resync`
   const begin = async (cluster: string, token: string) => parsed(resyncBegunAnswer, await h.call('POST', base(cluster), token), 201)
@@ -234,6 +234,32 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(answer.reasons).toHaveLength(REASONS_KEPT)
     const record = await s.store.get(clusterKeys('prod').resyncRecord(session))
     expect(record!.body.byteLength).toBeLessThan(20_000)
+  })
+
+  it('a finish request starts no commit once its finishMs has passed: it answers 202 after its first, and the next goes on to the same end', async () => {
+    const clock = instantClock()
+    const budget = { ...SMALL, pageItems: 60, finishItems: 60, commitItems: 3, finishMs: 1_000 }
+    // Every commit moves HEAD once: each takes finishMs of the clock.
+    const memory = createMemoryStore()
+    const store: ObjectStore = {
+      ...memory,
+      put: (key, body, condition) => {
+        if (key === clusterKeys('prod').head) clock.advance(budget.finishMs)
+        return memory.put(key, body, condition)
+      },
+    }
+    const s = setup({ store, budget, clock })
+    const token = await s.register('prod')
+    const listed = apps(range(1, 4))
+    const pages = pagesOf(listed, budget.pageItems)
+    const { session } = await s.begin('prod', token)
+    for (const [n, items] of pages.entries()) await s.page('prod', token, session, n, list(items))
+    const first = await parsed(resyncProgressAnswer, await s.finish('prod', token, session, { pages: pages.length }), 202)
+    expect(first.progress).toMatchObject({ phase: 'apply', applied: budget.commitItems })
+    const { answer, partial } = await s.finishAll('prod', token, session, pages.length)
+    expect(partial).toBeGreaterThan(0)
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
   })
 
   it('a page staging a TLS Secret stores no byte of its key in the clear when the deployment seals', async () => {
