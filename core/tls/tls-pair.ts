@@ -1,16 +1,43 @@
+import { sha256Hex } from '../hash.ts'
 import { DerError } from './der.ts'
 import { describeKeyAlgorithm, importParams, keyAlgorithmOf, publicMembers, sameKeyAlgorithm, UnsupportedKey } from './key-algorithm.ts'
 import { readPemPair } from './pem.ts'
 import { readPrivateKey, type PrivateKey } from './private-key.ts'
 import { readCertificate, type Certificate } from './x509.ts'
 
+/** Pairs whose verdict is remembered: a verdict and its 64-character digest each. */
+const REMEMBERED_PAIRS = 4096
+
+/**
+ * Verdicts by the digest of the pair's text, least recently used first (a Map keeps insertion
+ * order). Settled verdicts only: a promise one request made is not awaited by another (workerd
+ * cancels such continuations once the first request ends).
+ */
+const verdicts = new Map<string, string | undefined>()
+
 /**
  * Why HAProxy could not load a Secret's `tls.crt` and `tls.key` together, or undefined when it
  * can: every certificate is X.509, the key is one hapedge supports, and it is the private half of
  * the first certificate's public key. WebCrypto imports both (so it is async, in every runtime);
- * the key's public part, which it exports, is compared with the certificate's.
+ * the key's public part, which it exports, is compared with the certificate's. The verdict is a
+ * function of the two texts alone, so it is remembered by their SHA-256: the same pair sent again
+ * (a Secret resent unchanged but for its metadata, a certificate copied into many namespaces) is
+ * not imported again, where importing was most of a resync's TLS checking.
  */
 export async function tlsPairProblem(tlsCrtBase64: string, tlsKeyBase64: string): Promise<string | undefined> {
+  const digest = await pairDigest(tlsCrtBase64, tlsKeyBase64)
+  const known = verdicts.has(digest)
+  const verdict = known ? verdicts.get(digest) : await checkPair(tlsCrtBase64, tlsKeyBase64)
+  verdicts.delete(digest)
+  verdicts.set(digest, verdict)
+  if (verdicts.size > REMEMBERED_PAIRS) verdicts.delete(verdicts.keys().next().value!)
+  return verdict
+}
+
+// The certificate's length first: no two pairs give the same text.
+const pairDigest = (tlsCrtBase64: string, tlsKeyBase64: string) => sha256Hex(`${tlsCrtBase64.length}:${tlsCrtBase64}${tlsKeyBase64}`)
+
+async function checkPair(tlsCrtBase64: string, tlsKeyBase64: string): Promise<string | undefined> {
   const pair = readPemPair(tlsCrtBase64, tlsKeyBase64)
   if (!pair.ok) return pair.reason
   const certificates: Certificate[] = []

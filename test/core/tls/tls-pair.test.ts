@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { tlsPairProblem } from '../../../core/tls/tls-pair.ts'
 import { base64, pairOf, pemBlock, reencoded } from './tls-fixtures.ts'
 
@@ -60,5 +60,28 @@ describe('a TLS Secret’s certificate and key', () => {
   it('are refused when the key type is not supported, naming it', async () => {
     const dsa = generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
     expect(await problem(rsa.certPem, dsa)).toBe('tls.key: the key type DSA is not supported (RSA, EC P-256, P-384 or P-521, or Ed25519 are)')
+  })
+})
+
+describe('a TLS pair checked again', () => {
+  it('reuses the verdict of the same certificate and key, accepted or refused, without importing them again', async () => {
+    const otherP384Key = () => generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string
+    const imports = vi.spyOn(crypto.subtle, 'importKey')
+    try {
+      // Pairs no other test here checks (the verdicts are the module's).
+      const [accepted, refused] = [[p384.certPem, p384.keyPem], [p384.certPem, otherP384Key()]] as const
+      expect(await problem(...accepted)).toBeUndefined()
+      expect(await problem(...refused)).toBe('tls.key does not match the certificate in tls.crt')
+      const checked = imports.mock.calls.length
+      expect(checked).toBe(4)
+      expect(await problem(...accepted)).toBeUndefined()
+      expect(await problem(...refused)).toBe('tls.key does not match the certificate in tls.crt')
+      expect(imports.mock.calls.length).toBe(checked)
+      // Another pair is checked.
+      expect(await problem(p384.certPem, otherP384Key())).toBe('tls.key does not match the certificate in tls.crt')
+      expect(imports.mock.calls.length).toBe(checked + 2)
+    } finally {
+      imports.mockRestore()
+    }
   })
 })
