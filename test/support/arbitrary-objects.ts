@@ -121,6 +121,7 @@ const headerAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   // custom-headers: a ConfigMap of the Ingress's namespace (drawn below: it comes, changes, goes), one beside an annotation setting
   // one of its names, another namespace's (refused), and the settings ConfigMap's name.
   { 'nginx.ingress.kubernetes.io/custom-headers': 'headers' },
+  { 'hapedge.io/custom-headers': 'headers', 'hapedge.io/request-set-header': 'X-Team shop' },
   { 'hapedge.io/custom-headers': 'shop/headers', 'hapedge.io/response-set-header': 'X-Frame-Options SAMEORIGIN' },
   { 'nginx.ingress.kubernetes.io/custom-headers': 'hapedge/hapedge' },
 ]
@@ -374,7 +375,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 1, arbitrary: fc.oneof({ weight: 6, arbitrary: arbitraryAuthSecret }, { weight: 1, arbitrary: malformedAuthSecret }) },
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },
-  { weight: 2, arbitrary: arbitraryHeadersConfigMap },
+  { weight: 4, arbitrary: arbitraryHeadersConfigMap },
 )
 
 /** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */
