@@ -11,8 +11,7 @@ import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, t
  */
 
 const namespaces = ['default', 'shop'] as const
-/** Services: 'beta' also stands for the Service a canary Ingress sends its share to, which often no other route names. */
-const services = ['web', 'api', 'beta'] as const
+const services = ['web', 'api'] as const
 const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
 /** Paths, and regular expressions: one read only by use-regex Ingresses (invalid elsewhere), one hapedge refuses path by path. */
 const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]'] as const
@@ -176,28 +175,6 @@ const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'nginx.org/grpc-services': 'api', 'nginx.com/sticky-cookie-services': 'serviceName=web srv_id expires=1h' },
 ]
 
-/**
- * Canaries, drawn beside the sets above: an Ingress that is one takes a share of the route it shares a path with (or is
- * reported); weights, totals and header values that change, header and cookie names that come and go, a refused pattern.
- */
-const canaryAnnotationSets: readonly (Record<string, string> | undefined)[] = [
-  undefined,
-  undefined,
-  undefined,
-  undefined,
-  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '20' },
-  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '5', 'nginx.ingress.kubernetes.io/canary-weight-total': '1000' },
-  { 'hapedge.io/canary': 'true', 'hapedge.io/canary-by-header': 'X-Canary', 'hapedge.io/canary-by-cookie': 'canary' },
-  {
-    'nginx.ingress.kubernetes.io/canary': 'true',
-    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
-    'nginx.ingress.kubernetes.io/canary-by-header-value': 'yes',
-  },
-  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta', 'nginx.ingress.kubernetes.io/canary-by-header-pattern': '^(a|b)$' },
-  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta', 'nginx.ingress.kubernetes.io/canary-by-header-pattern': 'a.*' },
-  { 'nginx.ingress.kubernetes.io/canary-weight': '50' },
-]
-
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
@@ -205,8 +182,8 @@ const arbitraryIngress = fc
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
     annotations: fc
-      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets), fc.constantFrom(...canaryAnnotationSets))
-      .map(([annotations, upstream, canary]) => (annotations || upstream || canary ? { ...annotations, ...upstream, ...canary } : undefined)),
+      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets))
+      .map(([annotations, upstream]) => (annotations || upstream ? { ...annotations, ...upstream } : undefined)),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
