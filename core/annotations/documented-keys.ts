@@ -139,6 +139,7 @@ const ingressNginx: ControllerKeys = {
     'session-cookie-path': { values: ['/'], with: { affinity: 'cookie' } },
     'session-cookie-samesite': { values: ['None', 'Lax', 'Strict'], with: { affinity: 'cookie' } },
     'session-cookie-secure': { values: ['true'], with: { affinity: 'cookie' } },
+    'session-cookie-conditional-samesite-none': { values: ['true'], with: { affinity: 'cookie', 'session-cookie-samesite': 'None' } },
     'session-cookie-partitioned': {
       values: ['true', 'false'],
       with: { affinity: 'cookie', 'session-cookie-samesite': 'None', 'session-cookie-secure': 'true' },
@@ -169,7 +170,7 @@ const ingressNginx: ControllerKeys = {
       proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream-timeout
       proxy-redirect-from proxy-redirect-to proxy-request-buffering proxy-ssl-ciphers
       proxy-ssl-protocols proxy-ssl-verify-depth session-cookie-change-on-failure
-      session-cookie-conditional-samesite-none ssl-ciphers ssl-passthrough
+      ssl-ciphers ssl-passthrough
       ssl-prefer-server-ciphers upstream-hash-by-subset upstream-hash-by-subset-size use-port-in-redirects
     `),
   }),

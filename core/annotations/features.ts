@@ -135,6 +135,7 @@ export const FEATURES = {
   'session-cookie-secure': feature(flag, "The affinity cookie's Secure attribute."),
   'session-cookie-samesite': feature(sameSite, "The affinity cookie's SameSite attribute."),
   'session-cookie-partitioned': feature(flag, "The affinity cookie's Partitioned attribute (CHIPS)."),
+  'session-cookie-conditional-samesite-none': feature(flag, 'Leave SameSite=None off the affinity cookie for browsers known to reject it.'),
   // Backends.
   'backend-protocol': feature(
     oneOf({ http: 'HTTP', https: 'HTTPS', grpc: 'GRPC', grpcs: 'GRPCS', h2c: 'H2C' } as Record<string, BackendProtocol>, 'HTTP, HTTPS, GRPC, GRPCS or H2C'),

@@ -135,6 +135,8 @@ const ingressNginx: Spelling[] = [
   nginx('session-cookie-secure', 'session-cookie-secure', 'annotations-risk.md (SessionAffinity)', { schema: BOOLEAN }),
   nginx('session-cookie-samesite', 'session-cookie-samesite', '#cookie-affinity', { schema: sameSite }),
   nginx('session-cookie-partitioned', 'session-cookie-partitioned', 'annotations-risk.md (SessionAffinity)', { schema: BOOLEAN }),
+  // "omits SameSite=None for older browsers which reject cookies with SameSite=None" (#cookie-affinity).
+  nginx('session-cookie-conditional-samesite-none', 'session-cookie-conditional-samesite-none', '#cookie-affinity', { schema: BOOLEAN }),
   // "Valid Values: HTTP, HTTPS, GRPC, GRPCS, AJP and FCGI" (#backend-protocol): AJP and FCGI fail the schema.
   nginx('backend-protocol', 'backend-protocol', '#backend-protocol', {
     schema: oneOf(

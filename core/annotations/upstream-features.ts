@@ -11,6 +11,7 @@ export const AFFINITY_SETTINGS = [
   'session-cookie-secure',
   'session-cookie-samesite',
   'session-cookie-partitioned',
+  'session-cookie-conditional-samesite-none',
 ] as const satisfies readonly FeatureName[]
 
 /** The backend settings hapedge renders (core/model/upstream.ts): each Ingress that sets any gets backends of its own for them. */

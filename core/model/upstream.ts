@@ -62,6 +62,8 @@ export interface AffinityCookie {
   sameSite?: 'None' | 'Lax' | 'Strict'
   /** Partitioned (CHIPS): kept per top-level site by browsers that partition third-party cookies. */
   partitioned?: true
+  /** SameSite=None is left off for browsers known to reject it (session-cookie-conditional-samesite-none). */
+  conditionalSameSiteNone?: true
   /** HttpOnly (NGINX Plus sticky cookie's `httponly`). */
   httpOnly?: true
   /** ingress-nginx's affinity-mode: both keep a session on its server while that server is there (see the README). */
@@ -179,6 +181,10 @@ function affinityCookie(features: Features, warn: Warn): AffinityCookie | undefi
   if (features['session-cookie-secure'] === true) cookie.secure = true
   if (features['session-cookie-samesite'] !== undefined) cookie.sameSite = features['session-cookie-samesite']
   if (features['session-cookie-partitioned'] === true) cookie.partitioned = true
+  if (features['session-cookie-conditional-samesite-none'] === true) {
+    if (cookie.sameSite === 'None') cookie.conditionalSameSiteNone = true
+    else warn('session-cookie-conditional-samesite-none', 'the cookie is not SameSite=None (session-cookie-samesite); ignored')
+  }
   if (features['affinity-mode'] !== undefined) cookie.mode = features['affinity-mode']
   return cookie
 }

@@ -19,6 +19,7 @@ export function upstreamRules(name: string, upstream: Upstream | undefined): str
     rows.push(`balance ${algorithm}`, 'hash-type consistent')
   } else if (balance) rows.push(`balance ${balance}`)
   if (cookie) rows.push(cookieLine(cookie), `dynamic-cookie-key ${name}`)
+  if (cookie?.conditionalSameSiteNone) rows.push(...sameSiteNoneLeftOff(cookie.name))
   if (connectTimeout !== undefined) rows.push(`timeout connect ${connectTimeout}`)
   if (retry) rows.push(...retryLines(retry))
   return rows.map((row) => `    ${row}`)
@@ -36,6 +37,30 @@ function retryLines(retry: UpstreamRetry): string[] {
   rows.push('option redispatch 1')
   if (!retry.nonIdempotent) rows.push('http-request disable-l7-retry if { method POST LOCK PATCH }')
   return rows
+}
+
+/**
+ * The browsers Chromium lists as rejecting `SameSite=None` ("SameSite=None: Known Incompatible
+ * Clients"): Chrome and Chromium 51 to 66, UC Browser before 12.13.2, every browser on iOS 12, and
+ * Safari and embedded browsers on macOS 10.14 (those that name no Chrome). Fixed text, strongly
+ * quoted so that HAProxy reads the regular expressions as written: none of it comes from a cluster.
+ */
+const REJECTS_SAMESITE_NONE = [
+  String.raw`{ req.fhdr(user-agent) -m reg 'Chrom(e|ium)/(5[1-9]|6[0-6])\.|UCBrowser/([0-9]|1[01])\.|UCBrowser/12\.([0-9]|1[0-2])\.|UCBrowser/12\.13\.[01]\b|\(iP(hone|ad|od);.*\sOS\s12[_0-9]*.*\)\sAppleWebKit/' }`,
+  String.raw`{ req.fhdr(user-agent) -m reg '\(Macintosh;.*Mac\sOS\sX\s10_14[_0-9]*.*\)\sAppleWebKit/' } !{ req.fhdr(user-agent) -m sub Chrome Chromium }`,
+].join(' or ')
+
+/**
+ * session-cookie-conditional-samesite-none: the cookie HAProxy inserts loses its SameSite=None for
+ * those browsers. The cookie is inserted after the `http-response` rules, so only an
+ * `http-after-response` rule sees it. The name is a SAFE_WORD; its regex characters are escaped.
+ */
+function sameSiteNoneLeftOff(cookie: string): string[] {
+  const name = cookie.replace(/[*+.^|]/g, '\\$&')
+  return [
+    `http-request set-var(txn.samesite_none_rejected) bool(true) if ${REJECTS_SAMESITE_NONE}`,
+    `http-after-response replace-header Set-Cookie '^(${name}=[^;]*(;.*)?);\\sSameSite=None(;.*)?$' '\\1\\3' if { var(txn.samesite_none_rejected) -m bool }`,
+  ]
 }
 
 /**

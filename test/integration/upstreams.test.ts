@@ -170,6 +170,13 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
           },
         ],
       }),
+      site('samesite', 'samesite.test', 'pair', {
+        'nginx.ingress.kubernetes.io/affinity': 'cookie',
+        'nginx.ingress.kubernetes.io/session-cookie-name': 'a.b',
+        'nginx.ingress.kubernetes.io/session-cookie-samesite': 'None',
+        'nginx.ingress.kubernetes.io/session-cookie-secure': 'true',
+        'nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none': 'true',
+      }),
       site('sticky-service', 'sticky-service.test', 'pair', { 'nginx.com/sticky-cookie-services': 'serviceName=pair srv_id expires=1h path=/ httponly' }),
     ])
   })
@@ -261,6 +268,27 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
     expect(await whoAnswers('sticky-service.test', 4, { cookie })).toEqual(Array(4).fill(first.headers['x-server']))
   })
 
+  it('session-cookie-conditional-samesite-none leaves SameSite=None off for the browsers known to reject it, and only for them', async () => {
+    const cookieFor = async (userAgent: string) => String((await cluster.get('samesite.test', '/', { headers: { 'user-agent': userAgent } })).headers['set-cookie'])
+    const rejecting = [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/66.0.3359.181 Safari/537.36',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 12_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.1.2 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15',
+      'Mozilla/5.0 (Linux; U; Android 8.0.0; en-US) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 UCBrowser/12.13.0.1207 Mobile Safari/537.36',
+    ]
+    const accepting = [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_14_6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.93 Safari/537.36',
+      'Mozilla/5.0 (Linux; U; Android 8.0.0; en-US) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 UCBrowser/12.13.2.1208 Mobile Safari/537.36',
+    ]
+    for (const userAgent of rejecting) {
+      const cookie = await cookieFor(userAgent)
+      expect(cookie, userAgent).toMatch(/^a\.b=[^;]+; path=\/; /)
+      expect(cookie, userAgent).not.toContain('SameSite')
+    }
+    for (const userAgent of accepting) expect(await cookieFor(userAgent), userAgent).toContain('; SameSite=None')
+  })
+
   it('service-upstream sends to the Service’s ClusterIP, not its endpoints', async () => {
     expect(await whoAnswers('cluster-ip.test', 3)).toEqual(['c', 'c', 'c'])
   })
@@ -268,7 +296,7 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
   it('two Ingresses naming one Service with different settings get a backend each; the Service’s own stays as it was', () => {
     const pair = `default_pair_${portOf(servers[0] as Server)}`
     const names = [...cluster.model.backends.keys()].filter((name) => name.startsWith(pair))
-    expect(names).toHaveLength(6)
+    expect(names).toHaveLength(7)
     expect(names).toContain(pair)
     expect(cluster.model.warnings).toEqual([])
   })

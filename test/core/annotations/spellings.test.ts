@@ -60,6 +60,7 @@ const CANONICAL: Record<FeatureName, [string, unknown]> = {
   'upstream-vhost': ['api.internal', 'api.internal'],
   'proxy-next-upstream': ['error timeout http_503 non_idempotent', { on: ['conn-failure', 'empty-response', 'response-timeout', '503'], nonIdempotent: true }],
   'proxy-next-upstream-tries': ['3', 3],
+  'session-cookie-conditional-samesite-none': ['true', true],
   'grpc-services': ['greeter, greeter,health', ['greeter', 'health']],
   'ssl-services': ['payments', ['payments']],
   'websocket-services': ['chat', ['chat']],
@@ -142,6 +143,7 @@ const OTHERS: Record<string, Example> = {
   'ingress-nginx service-upstream': { value: 'true', expected: true },
   'ingress-nginx upstream-vhost': { value: 'internal.example.com', expected: 'internal.example.com' },
   'ingress-nginx custom-headers': { value: 'default/custom-headers', expected: { namespace: 'default', name: 'custom-headers' } },
+  'ingress-nginx session-cookie-conditional-samesite-none': { value: 'true', expected: true },
   'ingress-nginx proxy-next-upstream': { value: 'off', expected: { on: ['none'], nonIdempotent: false } },
   'ingress-nginx proxy-next-upstream-tries': { value: '5', expected: 5 },
   'nginx-inc proxy-next-upstream': {

@@ -98,6 +98,23 @@ describe('backend settings', () => {
     ])
   })
 
+  it('session-cookie-conditional-samesite-none applies to a SameSite=None cookie only', () => {
+    const asked = { 'nginx.ingress.kubernetes.io/affinity': 'cookie', 'nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none': 'true' }
+    expect(variant({ ...asked, 'nginx.ingress.kubernetes.io/session-cookie-samesite': 'None' }).upstream?.cookie).toEqual({
+      name: 'INGRESSCOOKIE',
+      sameSite: 'None',
+      conditionalSameSiteNone: true,
+    })
+    const { model } = fullRebuild([...web, site('lax', 'lax.example.com', { ...asked, 'nginx.ingress.kubernetes.io/session-cookie-samesite': 'Lax' })])
+    expect(model.warnings).toEqual([
+      {
+        object: 'Ingress default/lax',
+        annotation: 'nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none',
+        reason: 'the cookie is not SameSite=None (session-cookie-samesite); ignored',
+      },
+    ])
+  })
+
   it('what is not honoured as written is warned of, naming the annotation', () => {
     const { model } = fullRebuild([
       ...web,
