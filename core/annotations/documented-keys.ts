@@ -98,6 +98,14 @@ const ingressNginx: ControllerKeys = {
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
     'auth-url': ['https://$host/oauth2/auth'],
     'backend-protocol': ['HTTP', 'HTTPS', 'GRPC', 'GRPCS', 'AJP', 'FCGI'],
+    // #canary: a canary Ingress, its header, cookie and weight ("always"/"never" are request values, not annotation values).
+    canary: ['true'],
+    'canary-by-cookie': { values: ['canary'], with: { canary: 'true' } },
+    'canary-by-header': { values: ['X-Canary'], with: { canary: 'true' } },
+    'canary-by-header-pattern': { values: ['^(beta|gamma)$', 'beta.*'], with: { canary: 'true', 'canary-by-header': 'X-Canary' } },
+    'canary-by-header-value': { values: ['beta'], with: { canary: 'true', 'canary-by-header': 'X-Canary' } },
+    'canary-weight': { values: ['20'], with: { canary: 'true' } },
+    'canary-weight-total': { values: ['1000'], with: { canary: 'true', 'canary-weight': '20' } },
     'configuration-snippet': ['more_set_headers "Request-Id: $req_id";'],
     'cors-allow-credentials': { values: ['false'], with: { 'enable-cors': 'true' } },
     'cors-allow-headers': { values: ['X-Forwarded-For, X-app123-XPTO'], with: { 'enable-cors': 'true' } },
@@ -157,8 +165,7 @@ const ingressNginx: ControllerKeys = {
       affinity-canary-behavior auth-always-set-cookie auth-cache-duration auth-cache-key auth-keepalive
       auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-method auth-proxy-set-headers
       auth-request-redirect auth-response-headers auth-signin-redirect-param auth-tls-error-page
-      auth-tls-pass-certificate-to-upstream auth-tls-verify-depth canary canary-by-cookie canary-by-header
-      canary-by-header-pattern canary-by-header-value canary-weight canary-weight-total client-body-buffer-size
+      auth-tls-pass-certificate-to-upstream auth-tls-verify-depth client-body-buffer-size
       connection-proxy-header custom-http-errors default-backend disable-proxy-intercept-errors enable-access-log
       enable-global-auth enable-influxdb enable-opentelemetry enable-opentracing enable-rewrite-log fastcgi-index
       fastcgi-params-configmap global-rate-limit global-rate-limit-ignored-cidrs global-rate-limit-key

@@ -24,6 +24,7 @@ import {
   seconds,
   statusCode,
 } from './values.ts'
+import { canaryCookie, canaryHeader, canaryHeaderPattern, canaryHeaderValue, canaryWeight, canaryWeightTotal } from './canary-values.ts'
 import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
 
@@ -170,6 +171,17 @@ export const FEATURES = {
   'response-add-header': feature(headerLines, 'Response headers added, one "Name value" per line.'),
   'response-del-header': feature(headerNames, 'Response headers removed.'),
   'custom-headers': feature(objectRef, 'A ConfigMap whose entries are set as response headers.'),
+  // Canary (ingress-nginx: Canary): a second Ingress for the same host and path takes some of its requests.
+  canary: feature(flag, 'This Ingress is a canary of the Ingress that serves the same host and path.'),
+  'canary-weight': feature(canaryWeight, 'How many requests of canary-weight-total go to the canary.'),
+  'canary-weight-total': feature(canaryWeightTotal, 'The total canary-weight is a part of (100 unless set).'),
+  'canary-by-header': feature(canaryHeader, 'A request header that sends the request to the canary ("always") or not ("never").'),
+  'canary-by-header-value': feature(canaryHeaderValue, "The value of canary-by-header's header that sends the request to the canary."),
+  'canary-by-header-pattern': feature(
+    canaryHeaderPattern,
+    "Values of canary-by-header's header that send the request to the canary: whole-value alternatives such as ^(alpha|beta)$.",
+  ),
+  'canary-by-cookie': feature(canaryCookie, 'A cookie that sends the request to the canary ("always") or not ("never").'),
   // Hosts.
   'server-alias': feature(hostList, "More host names served like the Ingress's own."),
 } satisfies Record<string, Feature<unknown>>

@@ -3,6 +3,7 @@ import type { FeatureName } from './features.ts'
 import { REDIRECT_FEATURES } from './redirect-features.ts'
 import { UPSTREAM_FEATURES } from './upstream-features.ts'
 import { HEADER_FEATURES } from './header-features.ts'
+import { CANARY_FEATURES } from './canary-features.ts'
 
 /**
  * The features hapedge renders today. A feature the annotations ask for that is not here is
@@ -29,6 +30,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'rewrite-target',
   'use-regex',
   'x-forwarded-prefix',
+  ...CANARY_FEATURES,
 ])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -34,6 +34,7 @@ import {
   secondsTime,
   statusCode,
 } from './values.ts'
+import { nginxCanaryWeightTotal } from './canary-values.ts'
 import type { Vocabulary } from './vocabularies.ts'
 
 /** Reads another annotation under the same prefix, for the few values whose meaning depends on a neighbour. */
@@ -162,6 +163,13 @@ const ingressNginx: Spelling[] = [
   // "namespace/configmap … contains custom headers … uses more_set_headers" (response headers).
   nginx('custom-headers', 'custom-headers', 'annotations-risk.md (CustomHeaders)', { schema: objectRef }),
   nginx('server-alias', 'server-alias', '#server-alias', { schema: hostList }),
+  nginx('canary', 'canary', '#canary', { schema: BOOLEAN }),
+  nginx('canary-weight', 'canary-weight', '#canary'),
+  nginx('canary-weight-total', 'canary-weight-total', '#canary; its balancer.lua draws from at least 100', { schema: nginxCanaryWeightTotal }),
+  nginx('canary-by-header', 'canary-by-header', '#canary'),
+  nginx('canary-by-header-value', 'canary-by-header-value', '#canary'),
+  nginx('canary-by-header-pattern', 'canary-by-header-pattern', '#canary'),
+  nginx('canary-by-cookie', 'canary-by-cookie', '#canary'),
 ]
 
 // jcmoraisjr/haproxy-ingress docs/content/en/docs/configuration/keys.md (section anchors below). Only

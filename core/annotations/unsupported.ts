@@ -2,16 +2,11 @@ import type { Prefix, Vocabulary } from './vocabularies.ts'
 
 /**
  * Why a key under a known prefix is not honoured, where a reason says more than "not supported":
- * a feature whose absence changes routing (canaries), or one that exists but is not access control.
+ * one that exists but is not access control.
  */
 const RATE_LIMIT = 'rate limiting is not supported by hapedge yet (it limits load, not who may enter: the routes are served)'
 
 const REASONS: readonly { vocabulary: Vocabulary; pattern: RegExp; reason: string }[] = [
-  {
-    vocabulary: 'ingress-nginx',
-    pattern: /^canary(-|$)/,
-    reason: "canary Ingresses are not supported: this Ingress's paths conflict with the main Ingress's, and the older one takes all the traffic",
-  },
   { vocabulary: 'ingress-nginx', pattern: /^(limit-|global-rate-limit)/, reason: RATE_LIMIT },
   { vocabulary: 'haproxy-ingress', pattern: /^limit-/, reason: RATE_LIMIT },
   { vocabulary: 'haproxytech', pattern: /^rate-limit-/, reason: RATE_LIMIT },

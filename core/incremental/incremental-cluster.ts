@@ -29,6 +29,8 @@ import type { AccessGroup } from '../model/access-group.ts'
 import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
 import { reconcileHeaderRules } from './reconcile-headers.ts'
+import { reconcileCanaryRules } from './reconcile-canary.ts'
+import { unionOfCanaryRules } from '../model/canary.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
@@ -84,6 +86,7 @@ export class IncrementalCluster {
   private readonly versions: Table<SeenVersion>
   private readonly accessGroups: Table<AccessGroup>
   private readonly headerRules: Table<string[]>
+  private readonly canaryRules: Table<string[]>
   private stale = 0
 
   constructor(
@@ -112,6 +115,7 @@ export class IncrementalCluster {
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     this.accessGroups = this.keyspace.table(TABLE.accessGroup)
     this.headerRules = this.keyspace.table(TABLE.headerRules)
+    this.canaryRules = this.keyspace.table(TABLE.canaryRules)
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
@@ -232,6 +236,7 @@ export class IncrementalCluster {
       this.reconcileObjectRejection(ref)
       reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)
       reconcileHeaderRules(ref, this.state, this.headerRules, plan)
+      reconcileCanaryRules(ref, this.state, this.canaryRules, plan)
       yield
     }
 
@@ -340,6 +345,8 @@ export class IncrementalCluster {
       authRules: authRules(groups),
       // A scan of their table too: one entry per Ingress with header rules.
       headerRules: unionOfRules([...this.headerRules.entries()].map(([, rules]) => rules)),
+      // And of theirs: one entry per canary Ingress.
+      canaryRules: unionOfCanaryRules([...this.canaryRules.entries()].map(([, rules]) => rules)),
     })
   }
 }

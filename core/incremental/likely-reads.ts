@@ -45,6 +45,7 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       const group = accessGroupName(namespace, ref.name)
       keys.add(treeKey(TABLE.accessGroup, group))
       keys.add(treeKey(TABLE.headerRules, group))
+      keys.add(treeKey(TABLE.canaryRules, group))
       for (const path of aclFiles(group)) fileKeys(path)
       const hosts = [
         ...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')),

@@ -1,5 +1,5 @@
 import type { FileSet } from '../generation/file-set.ts'
-import { usesService } from '../model/backend-ref.ts'
+import { routeBackends } from '../model/route-backends.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import type { Rejection } from '../model/rejection.ts'
@@ -44,9 +44,9 @@ export function reconcileHost(
   const newEntries = hostMapEntries(after.config)
   for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
 
-  // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend.
-  for (const route of after.config?.routes ?? []) if (usesService(route)) backends.add(route.backendName, route.backend, route.upstream)
-  for (const route of before?.routes ?? []) if (usesService(route)) backends.release(route.backendName)
+  // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
+  for (const route of after.config?.routes ?? []) for (const { name, ref, upstream } of routeBackends(route)) backends.add(name, ref, upstream)
+  for (const route of before?.routes ?? []) for (const { name } of routeBackends(route)) backends.release(name)
 
   const oldSecret = before?.tlsSecret
   const newSecret = after.config?.tlsSecret

@@ -5,7 +5,9 @@ import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import { basicAuthOf } from './basic-auth.ts'
 import { caFileOf } from './backend-ca.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
-import { usesService, type BackendRef } from './backend-ref.ts'
+import type { BackendRef } from './backend-ref.ts'
+import { routeBackends } from './route-backends.ts'
+import { canaryRulesOfObject } from './canary.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { deriveBackend, type Backend } from './derive-backend.ts'
@@ -39,6 +41,8 @@ export interface ClusterModel {
   headerRules: Map<string, string[]>
   /** The CA bundles backends verify their servers with, by file (backend-ca.ts). */
   caFiles: Map<string, string>
+  /** The rules of served canary Ingresses, by Ingress (`namespace_name`): the frontend reads the headers and cookies they name (canary.ts). */
+  canaryRules: Map<string, string[]>
 }
 
 /** The full rebuild: every host and backend derived from the current objects. */
@@ -59,7 +63,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
 
   const refs = new Map<string, { ref: BackendRef; upstream?: Upstream }>()
   for (const config of hosts.values())
-    for (const route of config.routes) if (usesService(route)) refs.set(route.backendName, { ref: route.backend, upstream: route.upstream })
+    for (const route of config.routes) for (const { name, ref, upstream } of routeBackends(route)) refs.set(name, { ref, upstream })
   if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
   for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream))
@@ -103,6 +107,12 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .filter((entry) => entry !== undefined),
     ),
     caFiles,
+    canaryRules: new Map(
+      state
+        .ingresses()
+        .map((ingress) => canaryRulesOfObject(ingress, state))
+        .filter((entry) => entry !== undefined),
+    ),
   }
 }
 

@@ -1,5 +1,6 @@
 import { accessGroupOf } from './access-group.ts'
 import { backendRef, backendVariantName, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
+import { canaryOf } from './canary.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
@@ -23,16 +24,24 @@ export interface DerivedDefaultBackend {
  * reported. A refused Ingress keeps its claim, and the catch-all answers 503.
  */
 export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend {
-  const ingresses = state
+  const served = state
     .ingressesWithDefaultBackend()
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
-  const [winner, ...losers] = ingresses
-  if (!winner) return { rejections: [] }
-  const rejections = losers.map((ingress) => ({
+  const canaries = served.filter((ingress) => canaryOf(ingress))
+  const [winner, ...losers] = canaries.length === 0 ? served : served.filter((ingress) => !canaryOf(ingress))
+  const canaryRejections = canaries.map((ingress) => ({
     object: describeIngress(ingress),
-    reason: `spec.defaultBackend: the default backend is already set by ${describeIngress(winner)}`,
+    reason: 'spec.defaultBackend: a canary Ingress has no share of the default backend in hapedge; it is not served',
   }))
+  if (!winner) return { rejections: canaryRejections }
+  const rejections = [
+    ...canaryRejections,
+    ...losers.map((ingress) => ({
+      object: describeIngress(ingress),
+      reason: `spec.defaultBackend: the default backend is already set by ${describeIngress(winner)}`,
+    })),
+  ]
   if (ingressRefusal(winner, state) !== undefined) return { name: REFUSED_BACKEND, rejections }
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
   if (!backend) return { rejections }

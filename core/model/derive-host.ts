@@ -16,6 +16,8 @@ import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { withUpstreamHosts } from './route-upstream-host.ts'
+import { canaryOf } from './canary.ts'
+import { withCanaries, type RouteCanary } from './canary-route.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
@@ -49,6 +51,8 @@ export interface Route extends RouteMatch {
   headers?: HeaderValue[]
   /** The owner's rewrite-target and x-forwarded-prefix for this path: looked up and applied by the frontend (render-rewrites.ts). */
   rewrite?: RouteRewrite
+  /** The canary Ingress that takes some of this route's requests to its Service (canary-route.ts, render-canary.ts). */
+  canary?: RouteCanary
 }
 
 export interface HostConfig extends HostRedirects {
@@ -80,12 +84,15 @@ function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ing
  * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
 export function deriveHost(host: string, state: ClusterState, settings: Settings): DerivedHost {
-  const ingresses = state
+  const served = state
     .ingressesForHost(host)
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
+  // A canary Ingress serves no path of its own, nor sets anything of the host: it takes a share of another's route.
+  const ingresses = served.filter((ingress) => !canaryOf(ingress))
   const rejections: Rejection[] = []
-  const routes = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections))
+  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections))
+  const routes = withCanaries(host, mains, ingresses.length === served.length ? [] : served.filter((ingress) => canaryOf(ingress)), state, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !alias) return { rejections }

@@ -107,6 +107,7 @@ export class SnapshotReader {
       accessGroups: new Map(this.keyspace.table<AccessGroup>(TABLE.accessGroup).entries()),
       caFiles,
       headerRules: new Map(this.keyspace.table<string[]>(TABLE.headerRules).entries()),
+      canaryRules: new Map(this.keyspace.table<string[]>(TABLE.canaryRules).entries()),
     }
   }
 }

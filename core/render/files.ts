@@ -35,6 +35,9 @@ export const FILES = {
   headerValuesMap: 'maps/header-values.map',
   upstreamHostExactMap: 'maps/upstream-host-exact.map',
   upstreamHostPrefixMap: 'maps/upstream-host-prefix.map',
+  canaryExactMap: 'maps/canary-exact.map',
+  canaryPrefixMap: 'maps/canary-prefix.map',
+  canaryValuesMap: 'maps/canary-values.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -67,6 +70,9 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.headerValuesMap, 32],
   [FILES.upstreamHostExactMap, 32],
   [FILES.upstreamHostPrefixMap, 32],
+  [FILES.canaryExactMap, 32],
+  [FILES.canaryPrefixMap, 32],
+  [FILES.canaryValuesMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

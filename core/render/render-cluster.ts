@@ -7,6 +7,7 @@ import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { unionOfRules } from '../model/route-headers.ts'
+import { unionOfCanaryRules } from '../model/canary.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { crtListEntry, hostsBySecret } from './render-tls.ts'
@@ -33,6 +34,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         trustedProxies: proxies.length > 0,
         authRules: authRules(groupsByName(model)),
         headerRules: unionOfRules(model.headerRules.values()),
+        canaryRules: unionOfCanaryRules(model.canaryRules.values()),
       }),
     ],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],

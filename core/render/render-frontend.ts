@@ -8,6 +8,7 @@ import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
+import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 
@@ -24,6 +25,8 @@ export interface FrontendOptions {
   authRules?: readonly string[]
   /** The header rules of the served Ingresses (render-headers.ts), in the order they run. */
   headerRules?: readonly string[]
+  /** The served canary Ingresses' rules (canary.ts), sorted: the header and cookie names the frontend reads for them. */
+  canaryRules?: readonly string[]
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -50,6 +53,7 @@ export function renderFrontend({
   trustedProxies = false,
   authRules = [],
   headerRules = [],
+  canaryRules = [],
 }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   return lines([
@@ -96,6 +100,8 @@ export function renderFrontend({
     ...FORWARDED_RULES,
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
+    // The canary last: its Service is sent the request the route's own settings made.
+    ...renderCanaryRules(set, canaryRules),
     UPSTREAM_HOST_RULE,
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
     `    default_backend ${NOT_FOUND_BACKEND}`,

@@ -10,6 +10,7 @@ import { rewriteEntries } from './render-rewrites.ts'
 import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
 import { upstreamHostEntries } from './render-upstream-host.ts'
+import { canaryEntries } from './render-canary.ts'
 import { mapTarget } from './render-access.ts'
 
 export const HOST_MAPS = [
@@ -36,6 +37,9 @@ export const HOST_MAPS = [
   FILES.headerValuesMap,
   FILES.upstreamHostExactMap,
   FILES.upstreamHostPrefixMap,
+  FILES.canaryExactMap,
+  FILES.canaryPrefixMap,
+  FILES.canaryValuesMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -67,6 +71,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of canaryEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -26,6 +26,7 @@ export const TABLE = {
   secretHosts: 'secret-hosts',
   accessGroup: 'access-group',
   headerRules: 'header-rules',
+  canaryRules: 'canary-rules',
   resourceVersion: 'resource-version',
 } as const
 
@@ -48,8 +49,9 @@ export const TABLE = {
  * 17: upstream-vhost rendered into its maps (upstream-host-exact, upstream-host-prefix: written, empty or not, by that write).
  * 18: custom-headers honoured: every ConfigMap sent is kept (not the settings' alone), Ingresses indexed by the ConfigMap
  *     their custom-headers reads (`headers-config-map-ingresses`); an older snapshot holds none of those ConfigMaps until the next full resync.
+ * 19: canary Ingresses honoured (`canary-rules` per canary Ingress; canary-exact, canary-prefix, canary-values written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 18
+export const SNAPSHOT_LAYOUT = 19
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -12,6 +12,8 @@ import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, t
 
 const namespaces = ['default', 'shop'] as const
 const services = ['web', 'api'] as const
+/** The Services canaries send their share to: most often one no other route names, so its backend is the canary's alone. */
+const canaryServices = ['beta', 'beta', 'web'] as const
 const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
 /** Paths, and regular expressions: one read only by use-regex Ingresses (invalid elsewhere), one hapedge refuses path by path. */
 const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]'] as const
@@ -175,6 +177,33 @@ const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'nginx.org/grpc-services': 'api', 'nginx.com/sticky-cookie-services': 'serviceName=web srv_id expires=1h' },
 ]
 
+/**
+ * Canaries, drawn beside the sets above: an Ingress that is one takes a share of the route it shares a path with (or is
+ * reported); weights, totals and header values that change, header and cookie names that come and go, a refused pattern.
+ */
+const canaryAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  ...Array.from({ length: 6 }, () => undefined),
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '20' },
+  { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-weight': '5', 'nginx.ingress.kubernetes.io/canary-weight-total': '1000' },
+  { 'hapedge.io/canary': 'true', 'hapedge.io/canary-by-header': 'X-Canary', 'hapedge.io/canary-by-cookie': 'canary' },
+  {
+    'nginx.ingress.kubernetes.io/canary': 'true',
+    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
+    'nginx.ingress.kubernetes.io/canary-by-header-value': 'yes',
+  },
+  {
+    'nginx.ingress.kubernetes.io/canary': 'true',
+    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
+    'nginx.ingress.kubernetes.io/canary-by-header-pattern': '^(a|b)$',
+  },
+  {
+    'nginx.ingress.kubernetes.io/canary': 'true',
+    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
+    'nginx.ingress.kubernetes.io/canary-by-header-pattern': 'a.*',
+  },
+  { 'nginx.ingress.kubernetes.io/canary-weight': '50' },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
@@ -184,6 +213,20 @@ const arbitraryIngress = fc
     annotations: fc
       .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets))
       .map(([annotations, upstream]) => (annotations || upstream ? { ...annotations, ...upstream } : undefined)),
+    canary: fc.constantFrom(...canaryAnnotationSets),
+    // Rules from the few hosts and paths canaries take shares of: a canary's always, another Ingress's often, so that a
+    // canary often finds the route it is drawn for (a canary is most often drawn alone, as other annotations would often refuse it).
+    sharedRules: fc
+      .tuple(
+        fc.constantFrom<(string | undefined)[]>(['a.example.com'], ['a.example.com'], ['a.example.com', undefined]),
+        fc.constantFrom(['/', '/api'], ['/'], ['/', '/api/v1']),
+        fc.constantFrom<PathType>('Prefix', 'Prefix', 'Prefix', 'ImplementationSpecific', 'Exact'),
+        fc.constantFrom(...services),
+      )
+      .map(([hosts, paths, pathType, service]) => hosts.map((host) => ({ host, paths: paths.map((path) => ({ path, pathType, service })) }))),
+    shared: fc.constantFrom(true, false, false, false),
+    canaryService: fc.constantFrom(...canaryServices),
+    canaryAlone: fc.boolean(),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
@@ -204,7 +247,13 @@ const arbitraryIngress = fc
     }),
     defaultBackend: fc.option(fc.record({ service: fc.constantFrom(...services), port }), { nil: undefined }),
   })
-  .map((spec) => ingress(spec))
+  .map(({ canary, sharedRules, shared, canaryService, canaryAlone, ...spec }) => {
+    const isCanary = Object.entries(canary ?? {}).some(([key, value]) => key.endsWith('/canary') && value === 'true')
+    const canaryRules = sharedRules.map((rule) => ({ ...rule, paths: rule.paths.map((path) => ({ ...path, service: canaryService })) }))
+    const rules = isCanary ? canaryRules : shared ? sharedRules : spec.rules
+    const annotations = isCanary && canaryAlone ? canary : canary ? { ...spec.annotations, ...canary } : spec.annotations
+    return ingress({ ...spec, annotations, rules, ...(isCanary && canaryAlone ? { className: 'hapedge' } : {}) })
+  })
 
 /** Configuration snippets: none (most often), two that HAProxy takes, and one that would open a frontend. */
 export const snippets = [
@@ -217,7 +266,7 @@ export const snippets = [
 
 const arbitraryService = fc
   .record({
-    name: fc.constantFrom(...services),
+    name: fc.constantFrom(...services, 'beta'),
     namespace: fc.constantFrom(...namespaces),
     named: fc.boolean(),
     extra: fc.boolean(),
@@ -237,7 +286,7 @@ const arbitraryService = fc
 
 const arbitrarySlice = fc
   .record({
-    service: fc.constantFrom(...services),
+    service: fc.constantFrom(...services, 'beta'),
     namespace: fc.constantFrom(...namespaces),
     slice: fc.constantFrom('s1', 's2'),
     named: fc.boolean(),

@@ -85,6 +85,13 @@ const CANONICAL: Record<FeatureName, [string, unknown]> = {
   'response-del-header': ['Server, X-Powered-By', ['Server', 'X-Powered-By']],
   'custom-headers': ['web/security-headers', { namespace: 'web', name: 'security-headers' }],
   'server-alias': ['www.example.com, example.net', ['www.example.com', 'example.net']],
+  canary: ['true', true],
+  'canary-weight': ['20', 20],
+  'canary-weight-total': ['10', 10],
+  'canary-by-header': ['X-Canary', 'x-canary'],
+  'canary-by-header-value': ['beta-7', ['beta-7']],
+  'canary-by-header-pattern': ['^(?:alpha|v2\\.1)$', ['alpha', 'v2.1']],
+  'canary-by-cookie': ['canary_me', 'canary_me'],
 }
 
 /**
@@ -159,6 +166,14 @@ const OTHERS: Record<string, Example> = {
     expected: { 'coffee-svc': { name: 'srv_id', maxAge: 3600, path: '/coffee' }, 'tea-svc': { name: 'srv_id', maxAge: 7200, path: '/tea' } },
   },
   'ingress-nginx server-alias': { value: 'a.example.com,b.example.com', expected: ['a.example.com', 'b.example.com'] },
+  'ingress-nginx canary': { value: 'True', expected: true },
+  'ingress-nginx canary-weight': { value: '5', expected: 5 },
+  // Its balancer draws from at least 100 (balancer.lua): a smaller total reads as 100.
+  'ingress-nginx canary-weight-total': { value: '10', expected: 100 },
+  'ingress-nginx canary-by-header': { value: 'X-Canary', expected: 'x-canary' },
+  'ingress-nginx canary-by-header-value': { value: 'always-on', expected: ['always-on'] },
+  'ingress-nginx canary-by-header-pattern': { value: '^(beta|gamma)$', expected: ['beta', 'gamma'] },
+  'ingress-nginx canary-by-cookie': { value: 'use_canary', expected: 'use_canary' },
   'haproxy-ingress ssl-redirect': { value: 'false', expected: false },
   'haproxy-ingress hsts': { value: 'true', expected: true },
   'haproxy-ingress hsts-max-age': { value: '15768000', expected: 15768000 },

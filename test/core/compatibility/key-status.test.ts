@@ -75,7 +75,19 @@ describe('each documented key, judged through the engine', () => {
       reasons: [expect.stringContaining('external authentication')],
     })
     expect(keyStatus(key('nginx.ingress.kubernetes.io/configuration-snippet', ['more_set_headers "X: y";'])).status).toBe('refused')
-    expect(keyStatus(key('nginx.ingress.kubernetes.io/canary', []))).toMatchObject({ status: 'not supported', reasons: [expect.stringContaining('canary')] })
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/limit-rps', []))).toMatchObject({
+      status: 'not supported',
+      reasons: [expect.stringContaining('rate limiting')],
+    })
+    // Canary Ingresses were refused as route conflicts ("not supported"): honoured now, a pattern only as whole-value alternatives.
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/canary', ['true'])).status).toBe('honoured')
+    expect(
+      keyStatus({
+        annotation: 'nginx.ingress.kubernetes.io/canary-by-header-pattern',
+        values: ['^(a|b)$', 'a.*'],
+        with: { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'X' },
+      }),
+    ).toMatchObject({ status: 'partly', reasons: [expect.stringMatching(/^`a\.\*`: not supported .*no regular expression/)] })
     // custom-headers was the last feature read and not rendered: honoured now, from its ConfigMap.
     expect(keyStatus(key('nginx.ingress.kubernetes.io/custom-headers', ['default/custom-headers'])).status).toBe('honoured')
   })

@@ -1,0 +1,94 @@
+import { z } from 'zod'
+import { quote } from '../syntax/fields.ts'
+import { invalid, Invalid } from './values.ts'
+
+/**
+ * The canary annotations' values. A header or cookie name is written into the frontend's rules, a
+ * header value into a map key: each is held to characters HAProxy's configuration, its map files and
+ * its runtime API read as themselves, and anything else is refused, never escaped.
+ */
+
+/** What a canary header or cookie name may hold: it is written into `req.hdr(…)` and `req.cook(…)`. */
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/
+/** What a canary header value may hold: it is written into a map key and sent in a `set map` command. */
+const VALUE_CHARACTERS = 'A-Za-z0-9._~@:+=/-'
+const VALUE = new RegExp(`^[${VALUE_CHARACTERS}]{1,128}$`)
+
+function parser<T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> {
+  return z.string().transform((value, ctx) => {
+    const result = parse(value.trim())
+    if (!(result instanceof Invalid)) return result
+    ctx.addIssue({ code: 'custom', message: result.message })
+    return z.NEVER
+  }) as unknown as z.ZodType<T, string>
+}
+
+/** The most a weight or total may be: far above any percentage, far below what HAProxy's `rand` draws from. */
+export const MAX_CANARY_TOTAL = 1_000_000
+
+const count = (minimum: number) =>
+  parser((value) => {
+    if (!/^\d{1,7}$/.test(value)) return invalid(`${quote(value)} must be a whole number`)
+    const n = Number(value)
+    return n >= minimum && n <= MAX_CANARY_TOTAL ? n : invalid(`${quote(value)} must be from ${minimum} to ${MAX_CANARY_TOTAL}`)
+  })
+
+/** canary-weight: how many requests of canary-weight-total go to the canary. */
+export const canaryWeight = count(0)
+
+/** canary-weight-total, as hapedge reads it: any total from 1. */
+export const canaryWeightTotal = count(1)
+
+/** ingress-nginx's canary-weight-total: its balancer draws from at least 100, so a smaller total is read as 100. */
+export const nginxCanaryWeightTotal = canaryWeightTotal.transform((total) => Math.max(total, 100))
+
+/** canary-by-header: a header name, lowercased (header names are case-insensitive; the frontend compares it so). */
+export const canaryHeader = parser((value) =>
+  NAME.test(value) ? value.toLowerCase() : invalid(`${quote(value)} must be a header name of letters, digits, "-", "_" or "."`),
+)
+
+/** canary-by-cookie: a cookie name (case-sensitive). */
+export const canaryCookie = parser((value) => (NAME.test(value) ? value : invalid(`${quote(value)} must be a cookie name of letters, digits, "-", "_" or "."`)))
+
+/** canary-by-header-value: the one value that sends a request to the canary. */
+export const canaryHeaderValue = parser((value) =>
+  VALUE.test(value) ? [value] : invalid(`${quote(value)} must be 1 to 128 of the characters ${VALUE_CHARACTERS}`),
+)
+
+/**
+ * canary-by-header-pattern: a regular expression is never written into the configuration. Only
+ * whole values are accepted, as alternatives of literals anchored at both ends (`^canary$`,
+ * `^(alpha|beta)$`, `^(?:v2\.1|v3)$`), each of the characters canary-by-header-value allows (`.`, `+`
+ * and `-` written `\.`, `\+`, `\-` or, for `-`, bare); they match exactly as the values they list.
+ */
+export const canaryHeaderPattern = parser((pattern) => {
+  const anchored = /^\^(?:\((?:\?:)?(.*)\)|(.*))\$$/.exec(pattern)
+  const body = anchored?.[1] ?? anchored?.[2]
+  if (body === undefined)
+    return invalid(`${quote(pattern)} must be anchored whole-value alternatives such as ^(alpha|beta)$: hapedge writes no regular expression into HAProxy`)
+  const values: string[] = []
+  for (const alternative of body.split('|')) {
+    const literal = literalOf(alternative)
+    if (literal === undefined || !VALUE.test(literal))
+      return invalid(
+        `${quote(alternative)} in ${quote(pattern)} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge accepts no other regular expression`,
+      )
+    values.push(literal)
+  }
+  return [...new Set(values)]
+})
+
+/** The literal a regular-expression alternative stands for, when it is one: plain characters, and `\` before a character that is not a letter or digit. */
+function literalOf(alternative: string): string | undefined {
+  let literal = ''
+  for (let i = 0; i < alternative.length; i++) {
+    const char = alternative[i]!
+    if (char === '\\') {
+      const escaped = alternative[++i]
+      if (escaped === undefined || /[A-Za-z0-9]/.test(escaped)) return undefined
+      literal += escaped
+    } else if (/[A-Za-z0-9_~@:=/-]/.test(char)) literal += char
+    else return undefined
+  }
+  return literal === '' ? undefined : literal
+}

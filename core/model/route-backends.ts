@@ -1,0 +1,16 @@
+import { usesService, type BackendRef } from './backend-ref.ts'
+import type { Upstream } from './upstream.ts'
+
+interface RoutedTo {
+  backendName: string
+  backend: BackendRef
+  upstream?: Upstream
+  canary?: { backendName: string; backend: BackendRef; upstream?: Upstream }
+}
+
+/** The Service backends a route sends to: its own (unless refused or redirected) and its canary's. */
+export function* routeBackends(route: RoutedTo): Iterable<{ name: string; ref: BackendRef; upstream?: Upstream }> {
+  if (usesService(route)) yield { name: route.backendName, ref: route.backend, upstream: route.upstream }
+  const { canary } = route
+  if (canary) yield { name: canary.backendName, ref: canary.backend, upstream: canary.upstream }
+}

@@ -1,0 +1,81 @@
+import { CANARY_RULE } from '../model/canary.ts'
+import type { RouteCanary } from '../model/canary-route.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
+import { FILES } from './files.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+
+/**
+ * Canaries at request time. A route's canary is one map value, `backend|weight|total|header|cookie|id`
+ * (empty fields for what it lacks; `id` names the route's listed header values in the values map):
+ * the frontend picks the canary's backend by the header ("always"/"never", or a listed value), else
+ * the cookie ("always"/"never"), else a draw of `weight` in `total`, as ingress-nginx does. Every
+ * value is data HAProxy reads per request, so a changed weight, total, header value or canary
+ * Service of a known backend is a runtime map edit; only the header and cookie NAMES are in the
+ * rules (HAProxy 2.6 reads headers and cookies by names written in its configuration), so a name no
+ * other canary uses yet reloads, as header rules do.
+ */
+
+export type CanaryMap = typeof FILES.canaryExactMap | typeof FILES.canaryPrefixMap | typeof FILES.canaryValuesMap
+
+const CANARY_MAPS = { exact: FILES.canaryExactMap, prefix: FILES.canaryPrefixMap } as const
+
+/** Between the fields of a canary's map value: no backend, number, header or cookie name, host or path holds it. */
+const SEPARATOR = '|'
+
+/** The value of a route without a canary on a host where some route has one: no backend is named so (theirs hold `_` or start with `hapedge-`). */
+const NONE = 'none'
+
+/** The id of a route's listed header values: its host, path and match (routes are unique by those); the values map's keys start with the host, as every host map's. */
+function valuesId(host: string, route: Route): string {
+  return `${host}${route.path}${SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}`
+}
+
+function canaryValue(host: string, route: Route, canary: RouteCanary): string {
+  const id = canary.headerValues ? valuesId(host, route) : ''
+  return [canary.backendName, canary.weight, canary.total, canary.header ?? '', canary.cookie ?? '', id].join(SEPARATOR)
+}
+
+/** The canary map entries of one host, as `[map, key, value]`: every route of a host with a canary has one, so a longer path never takes a shorter one's canary. */
+export function* canaryEntries(config: HostConfig): Iterable<[CanaryMap, string, string]> {
+  const { host, routes } = config
+  yield* routeValueEntries(host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)
+  for (const route of routes)
+    for (const value of route.canary?.headerValues ?? []) yield [FILES.canaryValuesMap, `${valuesId(host, route)}${SEPARATOR}${value}`, '1']
+}
+
+const field = (n: number, rest = false) => `var(txn.canary),field(${n},${SEPARATOR}${rest ? ',0' : ''})`
+const undecided = '!{ var(txn.canarypick) -m found }'
+const namesOf = (rules: readonly string[], kind: string) =>
+  rules.filter((rule) => rule.startsWith(`${kind}${SEPARATOR}`)).map((rule) => rule.slice(kind.length + 1))
+
+/**
+ * In the frontend, once routing and access have picked the route's backend: the route's canary
+ * looked up as the backend was, the header and cookie each canary names read, the choice made in
+ * ingress-nginx's order, and the backend replaced when it is the canary. `rules` are the served
+ * canaries' (canary.ts: `canary`, `header|<name>`, `cookie|<name>`); none, no rule at all.
+ */
+export function canaryRules(set: SetVar, rules: readonly string[]): string[] {
+  if (!rules.includes(CANARY_RULE)) return []
+  return [
+    ...routeValueLookup(set, 'canary', CANARY_MAPS),
+    `    http-request unset-var(txn.canary) if { var(txn.canary) -m str ${NONE} }`,
+    ...namesOf(rules, 'header').map((name) => set('canaryheader', `req.hdr(${name})`, `if { ${field(4)} -m str ${name} }`)),
+    ...namesOf(rules, 'cookie').map((name) => set('canarycookie', `req.cook(${name})`, `if { ${field(5)} -m str ${name} }`)),
+    // The header first: one of its listed values, else (without a list) "always" or "never"; any other value falls through.
+    set(
+      'canarypick',
+      'int(1)',
+      `if { var(txn.canaryheader) -m found } !{ ${field(6)} -m len 0 } { ${field(6, true)},concat(${SEPARATOR},txn.canaryheader,),map_str(${FILES.canaryValuesMap}) -m found }`,
+    ),
+    set('canarypick', 'int(1)', `if ${undecided} { ${field(6)} -m len 0 } { var(txn.canaryheader) -m str always }`),
+    set('canarypick', 'int(0)', `if ${undecided} { ${field(6)} -m len 0 } { var(txn.canaryheader) -m str never }`),
+    // Then the cookie.
+    set('canarypick', 'int(1)', `if ${undecided} { var(txn.canarycookie) -m str always }`),
+    set('canarypick', 'int(0)', `if ${undecided} { var(txn.canarycookie) -m str never }`),
+    // Then the weight: a draw in [0, total) below it (`rand` is 32 bits, so the modulo's bias is below total / 2^32).
+    set('canaryweight', field(2), `if ${undecided} { var(txn.canary) -m found }`),
+    set('canarytotal', field(3), 'if { var(txn.canaryweight) -m found }'),
+    set('canarypick', 'int(1)', `if { var(txn.canaryweight) -m found } { rand,mod(txn.canarytotal),sub(txn.canaryweight) -m int lt 0 }`),
+    set('backend', field(1), 'if { var(txn.canarypick) -m int eq 1 }'),
+  ]
+}
