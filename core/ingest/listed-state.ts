@@ -31,7 +31,7 @@ export const resyncEvent = (item: Record<string, unknown>): ResyncEvent => ({ ty
 /**
  * For each object a list names what a resync leaves at its key, in key order: the texts the snapshot's `object`, `invalid` and
  * `resource-version` tables would hold. They come from the engine's own rules (ClusterState and
- * the version record) run over an in-memory keyspace, so a ConfigMap other than the settings one
+ * the version record) run over an in-memory keyspace, so a malformed ConfigMap other than the settings one
  * holds only its version, an item of a kind hapedge reads but a form it does not (a Secret of
  * another type) removes the object and holds its version, a later item of the same key wins. TLS Secrets are taken as
  * valid: the check of their certificate is async and costly, so it runs only on the events a

@@ -150,17 +150,21 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
     expect(listedStates([first, last]).map(({ item }) => item)).toEqual([last])
   })
 
-  it('stores only the version of a ConfigMap other than the settings one, under the options it is given', () => {
-    const other = withVersion(configMap({ 'ssl-redirect': 'false' }, 'other') as AnyObject, '3')
+  it('stores a ConfigMap other than the settings one (custom-headers may name it), but a malformed one only as its version unless the options name it', () => {
+    const other = withVersion(configMap({ 'X-Frame-Options': 'DENY' }, 'other') as AnyObject, '3')
     const [state] = listedStates([other])
-    expect(state).toEqual({ key: 'ConfigMap/hapedge/other', item: other, version: '{"version":"3"}' })
-    const [settings] = listedStates([other], { configMap: 'hapedge/other' })
-    expect(settings?.object).toBeDefined()
+    expect(state?.object).toBeDefined()
     const cluster = new LiveCluster({}, nodeSha256)
     resync(cluster, [other])
     expect(resyncEvents(cluster.current.snapshot, [other])).toEqual([])
+
+    const malformed = withVersion(configMap({ 'X-Big': 'x'.repeat(5000) }, 'other') as AnyObject, '4')
+    expect(listedStates([malformed])).toEqual([{ key: 'ConfigMap/hapedge/other', item: malformed, version: '{"version":"4"}' }])
+    const [settings] = listedStates([malformed], { configMap: 'hapedge/other' })
+    expect(settings?.invalid).toBeDefined()
     // Named by the options now: it differs, and is sent.
-    expect(resyncEvents(cluster.current.snapshot, [other], { configMap: 'hapedge/other' })).toEqual([{ type: 'MODIFIED', object: other, resync: true }])
+    resync(cluster, [malformed])
+    expect(resyncEvents(cluster.current.snapshot, [malformed], { configMap: 'hapedge/other' })).toEqual([{ type: 'MODIFIED', object: malformed, resync: true }])
   })
 
   it('lists a Secret hapedge does not read as its version alone: the stored TLS Secret of its name is removed by it', () => {
