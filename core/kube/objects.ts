@@ -41,11 +41,23 @@ export type ReadResult =
   | { status: 'skipped'; reason: string }
 
 /**
+ * Reads by object: what the cluster sends is never changed in place (a change is a new object),
+ * and a resync's object is read where it is listed, applied, and named in the answer.
+ */
+const reads = new WeakMap<object, ReadResult>()
+
+/**
  * Reads one Kubernetes object: the kinds hapedge uses are validated and trimmed; anything else
  * is skipped with the reason, and a malformed object of a used kind is `invalid` with its issues.
  */
 export function readObject(input: unknown): ReadResult {
   if (!isRecord(input)) return { status: 'skipped', reason: 'not a Kubernetes object' }
+  let read = reads.get(input)
+  if (!read) reads.set(input, (read = readRecord(input)))
+  return read
+}
+
+function readRecord(input: Record<string, unknown>): ReadResult {
   const { apiVersion, kind } = input
   const entry = typeof kind === 'string' ? ownValue(schemas, kind) : undefined
   if (!entry) return { status: 'skipped', reason: `${quote(kind)} is not a kind hapedge reads` }
