@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
 import { cidrList, nginxSize } from '../annotations/values.ts'
+import { edgeSettingsSchema } from './edge-settings.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
@@ -49,6 +50,7 @@ export const settingsSchema = z.object({
   'proxy-real-ip-cidr': cidrList.optional(),
   // ingress-nginx's name and NGINX sizes: the body limit of the routes whose Ingress sets none ("0" or absent: none).
   'proxy-body-size': nginxSize.optional(),
+  ...edgeSettingsSchema,
 })
 
 export type Settings = z.output<typeof settingsSchema>

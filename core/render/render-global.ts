@@ -2,13 +2,23 @@ import type { Settings } from '../model/settings.ts'
 import { lines } from './files.ts'
 import { bodySizeDefault } from './render-body-size.ts'
 
-/** `global` and `defaults`: what every proxy inherits. Relative paths resolve from this directory. */
+/**
+ * `global` and `defaults`: what every proxy inherits, and HAProxy's Prometheus exporter when the
+ * settings name a bind for it. Relative paths resolve from this directory.
+ */
 export function renderGlobal(settings: Settings): string {
+  const protocols = settings['ssl-protocols'] ?? { min: 'TLSv1.2' }
+  const optional = (key: keyof Settings, line: (value: string) => string) => (settings[key] === undefined ? [] : [`    ${line(String(settings[key]))}`])
   return lines([
     '# Rendered by hapedge. Do not edit: the next generation replaces it.',
     'global',
     '    default-path config',
-    '    ssl-default-bind-options ssl-min-ver TLSv1.2 no-tls-tickets',
+    `    ssl-default-bind-options ssl-min-ver ${protocols.min}${'max' in protocols ? ` ssl-max-ver ${protocols.max}` : ''} no-tls-tickets`,
+    ...optional('ssl-ciphers', (ciphers) => `ssl-default-bind-ciphers ${ciphers}`),
+    ...optional('ssl-cipher-suites', (suites) => `ssl-default-bind-ciphersuites ${suites}`),
+    ...optional('max-connections', (count) => `maxconn ${count}`),
+    ...optional('hard-stop-after', (time) => `hard-stop-after ${time}`),
+    ...optional('close-spread-time', (time) => `close-spread-time ${time}`),
     ...bodySizeDefault(settings['proxy-body-size']),
     '',
     'defaults',
@@ -22,5 +32,19 @@ export function renderGlobal(settings: Settings): string {
     `    timeout client ${settings['timeout-client']}`,
     `    timeout server ${settings['timeout-server']}`,
     `    timeout http-request ${settings['timeout-http-request']}`,
+    ...optional('timeout-tunnel', (time) => `timeout tunnel ${time}`),
+    ...prometheus(settings['prometheus-bind']),
   ])
+}
+
+/** HAProxy's exporter (built into Debian's 2.6) on its own frontend: per-route traffic beside hapedge's own /metrics. */
+function prometheus(bind: string | undefined): string[] {
+  if (bind === undefined) return []
+  return [
+    '',
+    'frontend hapedge-prometheus',
+    `    bind ${bind}`,
+    '    http-request use-service prometheus-exporter if { path /metrics }',
+    '    http-request return status 404',
+  ]
 }
