@@ -69,8 +69,8 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
 
   let page: { number: number; items: StagedItem[] } | undefined
   for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems && !timeIsUp(); ) {
-    if (page?.number !== progress.nextPage)
-      page = { number: progress.nextPage, items: (await readPageItems(deps.store, deps.keys, deps.session, progress.nextPage)).items }
+    const number = progress.order?.[progress.nextPage] ?? progress.nextPage
+    if (page?.number !== number) page = { number, items: (await readPageItems(deps.store, deps.keys, deps.session, number)).items }
     const slice = page.items.slice(progress.nextItem, progress.nextItem + deps.budget.commitItems)
     items += slice.length
     const current = await unchangedSince(deps, slice)

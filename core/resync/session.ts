@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { writeAnswer } from '../api/write-answer.ts'
+import { pageOrder } from './page-order.ts'
 
 const count = z.number().int().min(0)
 
@@ -11,7 +12,9 @@ export const finishProgress = z.object({
   /** Where the key ranges the stale phase scans begin (see rangeStarts). */
   ranges: z.array(z.string()).min(1),
   phase: z.enum(['apply', 'stale', 'done']),
-  /** The apply phase: the next page whose changed items are applied, and the first of its items not applied yet. */
+  /** The pages in the order the apply phase takes them (see pageOrder); a record from before it took them in number order. */
+  order: z.array(count).optional(),
+  /** The apply phase: how many pages of `order` are applied (the next is `order[nextPage]`), and the first of its items not applied yet. */
   nextPage: count,
   nextItem: count,
   /** The stale phase: the key range (see staleRanges), the stored table and the first key in it not scanned yet. */
@@ -61,12 +64,13 @@ export function parseSession(bytes: Uint8Array): ResyncSession | undefined {
   }
 }
 
-/** The progress of a finish that begins: every page's bounds known, nothing applied yet. */
+/** The progress of a finish that begins: every page's bounds known, the order its pages apply in, nothing applied yet. */
 export function beginFinish(bounds: FinishProgress['bounds'], ranges: string[]): FinishProgress {
   return {
     pages: bounds.length,
     bounds,
     ranges,
+    order: pageOrder(bounds),
     phase: bounds.length === 0 ? 'stale' : 'apply',
     nextPage: 0,
     nextItem: 0,
