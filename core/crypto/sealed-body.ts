@@ -1,4 +1,4 @@
-import { decryptGcm, encryptGcm, IV_BYTES, TAG_BYTES } from './aes-gcm.ts'
+import { decryptGcm, encryptGcm, IV_BYTES, TAG_BYTES, type AesGcm } from './aes-gcm.ts'
 import { SealedValueError } from './errors.ts'
 
 /**
@@ -20,8 +20,8 @@ export function isSealedBody(body: Uint8Array): boolean {
   return true
 }
 
-export async function sealBody(key: CryptoKey, plaintext: Uint8Array, context: string): Promise<Uint8Array> {
-  const { iv, ciphertext } = await encryptGcm(key, plaintext, context)
+export async function sealBody(key: CryptoKey, plaintext: Uint8Array, context: string, gcm?: AesGcm): Promise<Uint8Array> {
+  const { iv, ciphertext } = await encryptGcm(key, plaintext, context, gcm)
   const sealed = new Uint8Array(MAGIC.length + IV_BYTES + ciphertext.length)
   sealed.set(MAGIC)
   sealed.set(iv, MAGIC.length)
@@ -30,10 +30,10 @@ export async function sealBody(key: CryptoKey, plaintext: Uint8Array, context: s
 }
 
 /** The plaintext of a sealed body; a SealedValueError when it is truncated, or the key or context is not the one it was sealed with. */
-export async function openBody(key: CryptoKey, body: Uint8Array, context: string): Promise<Uint8Array> {
+export async function openBody(key: CryptoKey, body: Uint8Array, context: string, gcm?: AesGcm): Promise<Uint8Array> {
   if (!isSealedBody(body)) throw new SealedValueError('format', context, 'not a sealed body (no hapedge-sealed-v1 prefix)')
   if (body.length < SEALED_BODY_OVERHEAD)
     throw new SealedValueError('format', context, `${body.length} bytes, shorter than the IV and tag of a sealed body: truncated`)
   const iv = body.subarray(MAGIC.length, MAGIC.length + IV_BYTES)
-  return decryptGcm(key, iv, body.subarray(MAGIC.length + IV_BYTES), context, 'wrong key, stored under another key or cluster, or altered since it was sealed')
+  return decryptGcm(key, iv, body.subarray(MAGIC.length + IV_BYTES), context, 'wrong key, stored under another key or cluster, or altered since it was sealed', gcm)
 }

@@ -1,3 +1,4 @@
+import type { AesGcm } from '../crypto/aes-gcm.ts'
 import { SealedValueError } from '../crypto/errors.ts'
 import { isSealedBody, openBody, sealBody } from '../crypto/sealed-body.ts'
 import { toBytes } from '../hash.ts'
@@ -20,9 +21,10 @@ const SEALED_KEY = /^clusters\/([a-z0-9-]+)\/(?:nodes|blobs|resync\/[^/]+\/pages
  * the agents' protocol are unchanged; HEAD, generation records and the registry hold hashes and
  * plans, and pass through. A body stored before sealing (plaintext) still reads; a sealed body
  * that does not open is a CorruptObject naming its key, never content. `head` and `list` report
- * the stored size, which for a sealed body is the plaintext's plus SEALED_BODY_OVERHEAD.
+ * the stored size, which for a sealed body is the plaintext's plus SEALED_BODY_OVERHEAD. `gcm`
+ * is the AES-GCM the runtime does best (WebCrypto by default).
  */
-export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf): ObjectStore {
+export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf, gcm?: AesGcm): ObjectStore {
   const keyFor = async (cluster: string, failure: (error: Error) => Error) => {
     try {
       return await dataKeyOf(cluster)
@@ -45,7 +47,7 @@ export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf): ObjectSt
           `sealed, but this deployment has no data key for cluster ${cluster}: configure the deployment secret (HAPEDGE_SECRET) it was sealed under`,
         )
       try {
-        const body = await openBody(dataKey, stored.body, key)
+        const body = await openBody(dataKey, stored.body, key, gcm)
         return { etag: stored.etag, size: body.length, body }
       } catch (error) {
         const why = error instanceof SealedValueError && error.failure === 'format' ? 'truncated' : 'altered, or stored under another key or cluster'
@@ -62,7 +64,7 @@ export function sealingStore(store: ObjectStore, dataKeyOf: DataKeyOf): ObjectSt
               cluster,
               (error) => new Error(`${key}: not written, the data key of cluster ${cluster} is unavailable: ${error.message}`, { cause: error }),
             )
-      return store.put(key, dataKey ? await sealBody(dataKey, toBytes(body), key) : body, condition)
+      return store.put(key, dataKey ? await sealBody(dataKey, toBytes(body), key, gcm) : body, condition)
     },
     head: (key) => store.head(key),
     list: (prefix) => store.list(prefix),

@@ -1,3 +1,4 @@
+import type { AesGcm } from '../../../core/crypto/aes-gcm.ts'
 import type { HashText } from '../../../core/hash.ts'
 import type { Gzip } from '../../../core/tree/node-body.ts'
 import { systemClock, type Clock } from '../../../core/ports/clock.ts'
@@ -20,6 +21,8 @@ export interface EnvOptions {
   hash: HashText
   /** How nodes are gzipped in storage (default: the Web standard streams). */
   gzip?: Gzip
+  /** How cluster content is sealed (default: WebCrypto's AES-GCM). */
+  gcm?: AesGcm
   clock?: Clock
   limits?: Partial<Limits>
   /** Node text cached per cluster, how many clusters' caches are kept, and in all (a Worker has 128 MB in all). */
@@ -41,7 +44,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const sealer = options.secrets && new Sealer(options.secrets)
   const caches = new NodeCaches(options.hash, cache, options.gzip)
   // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
-  const store = sealedStore(options.store, sealer, options.hash, clock)
+  const store = sealedStore(options.store, sealer, options.hash, clock, options.gcm)
   return {
     store,
     registry: new Registry(store, options.hash, clock),

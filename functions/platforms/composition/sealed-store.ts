@@ -1,5 +1,6 @@
 import { sealAllPlaintext, type SealPlaintextOutcome } from '../../../core/sealing/seal-plaintext.ts'
 import { sealingStore } from '../../../core/sealing/sealing-store.ts'
+import type { AesGcm } from '../../../core/crypto/aes-gcm.ts'
 import { Sealer } from '../../../core/crypto/sealer.ts'
 import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import type { HashText } from '../../../core/hash.ts'
@@ -13,10 +14,16 @@ import { Registry } from '../../../core/registry/registry.ts'
  * with a deployment secret, each cluster's nodes and blobs sealed under its data key, found in
  * its registry record (and added there when the record has none); without one, `store` itself.
  */
-export function sealedStore(store: ObjectStore, sealer: Sealer | DeploymentSecrets | undefined, hash: HashText, clock: Clock = systemClock): ObjectStore {
+export function sealedStore(
+  store: ObjectStore,
+  sealer: Sealer | DeploymentSecrets | undefined,
+  hash: HashText,
+  clock: Clock = systemClock,
+  gcm?: AesGcm,
+): ObjectStore {
   if (!sealer) return store
   const keys = new ClusterDataKeys(new Registry(store, hash, clock), sealer instanceof Sealer ? sealer : new Sealer(sealer), clock)
-  return sealingStore(store, keys.keyOf)
+  return sealingStore(store, keys.keyOf, gcm)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { nodeAesGcm } from '../../adapters/crypto/node-aes-gcm.ts'
 import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../../adapters/storage/disk-store.ts'
@@ -37,6 +38,7 @@ export async function nodeServer(storage: ServerStorage, environment: Record<str
     adminToken: admin.token,
     hash: nodeSha256,
     gzip: nodeGzip,
+    gcm: nodeAesGcm,
     cache: serverCacheBudget(),
     limits: { resync: serverResyncBudget() },
     secrets: sealing.secrets,
