@@ -55,27 +55,33 @@ export const canaryHeaderValue = parser((value) =>
   VALUE.test(value) ? [value] : invalid(`${quote(value)} must be 1 to 128 of the characters ${VALUE_CHARACTERS}`),
 )
 
+/** canary-by-header-pattern's values, and whether the pattern asked for whole values (`^…$`) or, unanchored, for values that contain one. */
+export interface HeaderPattern {
+  values: string[]
+  anchored: boolean
+}
+
 /**
  * canary-by-header-pattern: a regular expression is never written into the configuration. Only
- * whole values are accepted, as alternatives of literals anchored at both ends (`^canary$`,
- * `^(alpha|beta)$`, `^(?:v2\.1|v3)$`), each of the characters canary-by-header-value allows (`.`, `+`
- * and `-` written `\.`, `\+`, `\-` or, for `-`, bare); they match exactly as the values they list.
+ * alternatives of literals are accepted (`^canary$`, `^(alpha|beta)$`, `^(?:v2\.1|v3)$`, `cd|sz`), each
+ * of the characters canary-by-header-value allows (`.`, `+` and `-` written `\.`, `\+`, `\-` or, for
+ * `-`, bare), and they match exactly as the values they list; anchors are optional, and an
+ * unanchored pattern is said to match whole values only (canary-notices.ts).
  */
-export const canaryHeaderPattern = parser((pattern) => {
-  const anchored = /^\^(?:\((?:\?:)?(.*)\)|(.*))\$$/.exec(pattern)
-  const body = anchored?.[1] ?? anchored?.[2]
-  if (body === undefined)
-    return invalid(`${quote(pattern)} must be anchored whole-value alternatives such as ^(alpha|beta)$: hapedge writes no regular expression into HAProxy`)
+export const canaryHeaderPattern = parser<HeaderPattern>((pattern) => {
+  const anchored = /^\^(.*)\$$/.exec(pattern)
+  const inner = anchored?.[1] ?? pattern
+  const body = /^\((?:\?:)?(.*)\)$/.exec(inner)?.[1] ?? inner
   const values: string[] = []
-  for (const alternative of body.split('|')) {
+  const alternatives = body.split('|')
+  for (const alternative of alternatives) {
     const literal = literalOf(alternative)
+    const what = alternatives.length > 1 ? `${quote(alternative)} in ${quote(pattern)}` : quote(pattern)
     if (literal === undefined || !VALUE.test(literal))
-      return invalid(
-        `${quote(alternative)} in ${quote(pattern)} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge accepts no other regular expression`,
-      )
+      return invalid(`${what} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge writes no regular expression into HAProxy`)
     values.push(literal)
   }
-  return [...new Set(values)]
+  return { values: [...new Set(values)], anchored: anchored !== null }
 })
 
 /** The literal a regular-expression alternative stands for, when it is one: plain characters, and `\` before a character that is not a letter or digit. */

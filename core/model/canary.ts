@@ -33,7 +33,7 @@ export const canaryOf = perObject((ingress: Ingress): CanaryRule | undefined => 
   const header = features['canary-by-header']
   if (header !== undefined) {
     rule.header = header
-    const values = features['canary-by-header-value'] ?? features['canary-by-header-pattern']
+    const values = features['canary-by-header-value'] ?? features['canary-by-header-pattern']?.values
     if (values) rule.headerValues = values
   }
   if (features['canary-by-cookie'] !== undefined) rule.cookie = features['canary-by-cookie']

@@ -90,7 +90,7 @@ const CANONICAL: Record<FeatureName, [string, unknown]> = {
   'canary-weight-total': ['10', 10],
   'canary-by-header': ['X-Canary', 'x-canary'],
   'canary-by-header-value': ['beta-7', ['beta-7']],
-  'canary-by-header-pattern': ['^(?:alpha|v2\\.1)$', ['alpha', 'v2.1']],
+  'canary-by-header-pattern': ['^(?:alpha|v2\\.1)$', { values: ['alpha', 'v2.1'], anchored: true }],
   'canary-by-cookie': ['canary_me', 'canary_me'],
 }
 
@@ -172,7 +172,7 @@ const OTHERS: Record<string, Example> = {
   'ingress-nginx canary-weight-total': { value: '10', expected: 100 },
   'ingress-nginx canary-by-header': { value: 'X-Canary', expected: 'x-canary' },
   'ingress-nginx canary-by-header-value': { value: 'always-on', expected: ['always-on'] },
-  'ingress-nginx canary-by-header-pattern': { value: '^(beta|gamma)$', expected: ['beta', 'gamma'] },
+  'ingress-nginx canary-by-header-pattern': { value: 'cd|sz', expected: { values: ['cd', 'sz'], anchored: false } },
   'ingress-nginx canary-by-cookie': { value: 'use_canary', expected: 'use_canary' },
   'haproxy-ingress ssl-redirect': { value: 'false', expected: false },
   'haproxy-ingress hsts': { value: 'true', expected: true },

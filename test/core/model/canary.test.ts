@@ -66,8 +66,14 @@ describe('a canary Ingress', () => {
     ])
     for (const text of files.values()) expect(text).not.toContain('TRUE')
     expect(files.get(FILES.canaryPrefixMap)).toBe(`${HOST}/ default_web-canary_80|0|100|x-beta||\n`)
-    for (const unsafe of ['x-(a.*)', '^.*$', 'beta', '^(a|b))$', '^a b$', '^(?i)a$'])
+    for (const unsafe of ['x-(a.*)', '^.*$', '^beta', '^(a|b))$', '^a b$', '^(?i)a$', 'a|b.c'])
       expect(fullRebuild([main(), canary({ [`${NGINX}canary-by-header`]: 'X', [`${NGINX}canary-by-header-pattern`]: unsafe })]).model.warnings).toHaveLength(1)
+  })
+
+  it('reads an unanchored pattern of literals (cd|sz) as whole values, saying so', () => {
+    const { model, files } = fullRebuild([main(), canary({ [`${NGINX}canary-by-header`]: 'Region', [`${NGINX}canary-by-header-pattern`]: 'cd|sz' })])
+    expect(files.get(FILES.canaryValuesMap)).toBe(`${HOST}/|P|cd 1\n${HOST}/|P|sz 1\n`)
+    expect(model.warnings).toMatchObject([{ annotation: `${NGINX}canary-by-header-pattern`, reason: expect.stringContaining('matched as whole values') }])
   })
 
   it('is reported, never served, without a main Ingress, as a second canary, or naming the main route’s Service; a refused Ingress is no canary', () => {
