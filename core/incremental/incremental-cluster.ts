@@ -8,7 +8,7 @@ import { deriveSettings, rejectionOfObject, warningsOfObject } from '../model/de
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Backend } from '../model/derive-backend.ts'
 import type { Rejection } from '../model/rejection.ts'
-import { canonicalOptions, type ClusterOptions, type Settings } from '../model/settings.ts'
+import { canonicalOptions, type ClusterOptions, proxyProtocolSources, type Settings } from '../model/settings.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
@@ -347,6 +347,8 @@ export class IncrementalCluster {
       headerRules: unionOfRules([...this.headerRules.entries()].map(([, rules]) => rules)),
       // And of theirs: one entry per canary Ingress.
       canaryRules: unionOfCanaryRules([...this.canaryRules.entries()].map(([, rules]) => rules)),
+      http2: this.settings['use-http2'],
+      proxyProtocolFrom: proxyProtocolSources(this.settings),
     })
   }
 }

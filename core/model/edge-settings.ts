@@ -7,6 +7,7 @@ import { isIpv4, isIpv6 } from '../syntax/fields.ts'
  * settings reload. Every value is checked against what is known to be safe there.
  */
 
+const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
 const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HAProxy time such as "5s" or "500ms"')
 
 const TLS_VERSIONS = ['TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const
@@ -60,6 +61,10 @@ export const edgeSettingsSchema = {
     .string()
     .regex(/^[A-Z0-9_]+(:[A-Z0-9_]+)*$/, 'must be TLS 1.3 cipher suites separated by ":" (TLS_AES_128_GCM_SHA256:…)')
     .optional(),
+  // ingress-nginx `use-http2`: HTTP/2 offered on the HTTPS bind (ALPN).
+  'use-http2': flag.default(true),
+  // ingress-nginx `use-proxy-protocol`: the PROXY protocol is read from the proxies of proxy-real-ip-cidr (and only from them).
+  'use-proxy-protocol': flag.default(false),
   // Where HAProxy's own Prometheus exporter answers /metrics (off when absent).
   'prometheus-bind': bindAddress.optional(),
 }

@@ -72,8 +72,20 @@ export function readSettings(data: Record<string, string> | null | undefined): {
     else issues.push(...prefixIssues(['data', key], issuesFromZod(result.error)))
   }
   const settings = settingsSchema.parse(accepted)
-  issues.push(...forwardedHeaderIssues(settings))
+  issues.push(...forwardedHeaderIssues(settings), ...proxyProtocolIssues(settings))
   return { settings, issues }
+}
+
+/** PROXY protocol from everyone would let any client choose its address: it is read only from proxy-real-ip-cidr's proxies. */
+function proxyProtocolIssues(settings: Settings): Issue[] {
+  if (!settings['use-proxy-protocol'] || settings['proxy-real-ip-cidr'] !== undefined) return []
+  const message = 'the PROXY protocol is read only from the proxies listed in proxy-real-ip-cidr, which is not set: it stays off'
+  return [{ code: 'custom', path: formatPath(['data', 'use-proxy-protocol']), message }]
+}
+
+/** The proxies whose PROXY protocol header gives the client's address; none unless use-proxy-protocol. */
+export function proxyProtocolSources(settings: Settings): string[] {
+  return settings['use-proxy-protocol'] ? (settings['proxy-real-ip-cidr']?.ranges ?? []) : []
 }
 
 /**

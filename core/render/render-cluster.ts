@@ -8,6 +8,7 @@ import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
+import { proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { crtListEntry, hostsBySecret } from './render-tls.ts'
@@ -35,6 +36,8 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         authRules: authRules(groupsByName(model)),
         headerRules: unionOfRules(model.headerRules.values()),
         canaryRules: unionOfCanaryRules(model.canaryRules.values()),
+        http2: model.settings['use-http2'],
+        proxyProtocolFrom: proxyProtocolSources(model.settings),
       }),
     ],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],

@@ -27,6 +27,10 @@ export interface FrontendOptions {
   headerRules?: readonly string[]
   /** The served canary Ingresses' rules (canary.ts), sorted: the header and cookie names the frontend reads for them. */
   canaryRules?: readonly string[]
+  /** HTTP/2 offered on the HTTPS bind (settings `use-http2`); on when absent. */
+  http2?: boolean
+  /** The proxies (validated CIDRs) whose connections begin with a PROXY protocol header (settings `use-proxy-protocol`). */
+  proxyProtocolFrom?: readonly string[]
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -54,12 +58,16 @@ export function renderFrontend({
   authRules = [],
   headerRules = [],
   canaryRules = [],
+  http2 = true,
+  proxyProtocolFrom = [],
 }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
-    ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn h2,http/1.1`] : []),
+    ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`] : []),
+    // Before anything reads the connection: from then on `src` is the client the proxy names.
+    ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
     ...schemeRules(trustedProxies),
     ...forwardedForRules(trustedProxies),
     // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,

@@ -1,5 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect as connectTcp } from 'node:net'
 import { join } from 'node:path'
 import { connect, type TLSSocket } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -54,6 +54,7 @@ describe('edge settings: TLS versions and suites, maxconn, the Prometheus export
         'timeout-tunnel': '2h',
         'close-spread-time': '5s',
         'prometheus-bind': `127.0.0.1:${metricsPort}`,
+        'use-http2': 'false',
       }),
       service('web'),
       endpointSlice('web', ['127.0.0.1'], [{ port: (backend.address() as AddressInfo).port }]),
@@ -71,6 +72,18 @@ describe('edge settings: TLS versions and suites, maxconn, the Prometheus export
   it('ssl-protocols TLSv1.3 refuses a TLS 1.2 client, and ssl-cipher-suites picks the suite', async () => {
     expect(await handshake(cluster.httpsPort, { maxVersion: 'TLSv1.2' })).toMatchObject({ error: expect.any(String) })
     expect(await handshake(cluster.httpsPort, { minVersion: 'TLSv1.3' })).toEqual({ protocol: 'TLSv1.3', cipher: 'TLS_AES_256_GCM_SHA384' })
+  })
+
+  it('use-http2 false offers HTTP/1.1 only on the HTTPS bind (ALPN)', async () => {
+    const alpn = await new Promise<string | false>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: cluster.httpsPort, servername: HOST, rejectUnauthorized: false, ALPNProtocols: ['h2', 'http/1.1'] })
+      socket.once('secureConnect', () => {
+        resolve(socket.alpnProtocol)
+        socket.destroy()
+      })
+      socket.once('error', reject)
+    })
+    expect(alpn).toBe('http/1.1')
   })
 
   it('prometheus-bind serves HAProxy’s own metrics, per frontend and backend', async () => {
@@ -95,6 +108,54 @@ describe('edge settings: TLS versions and suites, maxconn, the Prometheus export
     expect(global).toContain('    hard-stop-after 30s\n')
     expect(global).toContain('ssl-min-ver TLSv1.2 no-tls-tickets')
     expect(global).not.toContain('prometheus')
+  })
+})
+
+/** The status line of one request on a raw connection from `from`, after `proxyLine` when given; `closed` when HAProxy closes without answering. */
+function statusVia(port: number, from: string, proxyLine?: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connectTcp({ port, host: '127.0.0.1', localAddress: from })
+    let answer = ''
+    socket.setTimeout(5_000, () => socket.destroy())
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+    socket.on('error', () => undefined)
+    socket.on('close', () => resolve(answer.split('\r\n')[0] || 'closed'))
+    socket.write(`${proxyLine ?? ''}GET / HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`)
+  })
+}
+
+describe('use-proxy-protocol: the PROXY protocol read from the trusted proxies only', () => {
+  let cluster: ServedCluster
+  const backend = createServer((_request, response) => response.end('ok'))
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve))
+    cluster = await serveCluster([
+      configMap({ 'use-proxy-protocol': 'true', 'proxy-real-ip-cidr': '127.0.0.1/32' }),
+      service('web'),
+      endpointSlice('web', ['127.0.0.1'], [{ port: (backend.address() as AddressInfo).port }]),
+      ingress({
+        name: 'edge',
+        annotations: { 'nginx.ingress.kubernetes.io/allowlist-source-range': '203.0.113.0/24' },
+        rules: [{ host: HOST, paths: [{ service: 'web' }] }],
+      }),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    backend.close()
+  })
+
+  it('a trusted proxy’s PROXY header gives the client’s address (allowed or refused by source range), and its connection without one is closed', async () => {
+    expect(await statusVia(cluster.httpPort, '127.0.0.1', `PROXY TCP4 203.0.113.7 127.0.0.1 50000 ${cluster.httpPort}\r\n`)).toBe('HTTP/1.1 200 OK')
+    expect(await statusVia(cluster.httpPort, '127.0.0.1', `PROXY TCP4 198.51.100.1 127.0.0.1 50000 ${cluster.httpPort}\r\n`)).toBe('HTTP/1.1 403 Forbidden')
+    expect(await statusVia(cluster.httpPort, '127.0.0.1')).toBe('closed')
+  })
+
+  it('another address is no proxy: its connection is read as HTTP, and a PROXY header from it is not believed', async () => {
+    expect(await statusVia(cluster.httpPort, '127.0.0.2')).toBe('HTTP/1.1 403 Forbidden')
+    expect(await statusVia(cluster.httpPort, '127.0.0.2', `PROXY TCP4 203.0.113.7 127.0.0.1 50000 ${cluster.httpPort}\r\n`)).toMatch(/^HTTP\/1.1 400|^closed$/)
   })
 })
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { readSettings } from '../../../core/model/settings.ts'
+import { FILES } from '../../../core/render/files.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { renderGlobal } from '../../../core/render/render-global.ts'
+import { configMap } from '../../support/objects.ts'
 
 describe('the settings ConfigMap’s process and TLS keys', () => {
   it('ssl-protocols is the range from the lowest version named to the highest; TLSv1 is TLSv1.0', () => {
@@ -32,5 +35,16 @@ describe('the settings ConfigMap’s process and TLS keys', () => {
     expect(settings['ssl-ciphers']).toBeUndefined()
     expect(settings['prometheus-bind']).toBeUndefined()
     expect(issues.map(({ path }) => path)).toEqual(['data["prometheus-bind"]', 'data["ssl-ciphers"]'])
+  })
+
+  it('use-proxy-protocol without proxy-real-ip-cidr stays off and says so: a PROXY header from anyone would let any client choose its address', () => {
+    const { issues } = readSettings({ 'use-proxy-protocol': 'true' })
+    expect(issues).toEqual([
+      expect.objectContaining({ path: 'data["use-proxy-protocol"]', message: expect.stringContaining('proxy-real-ip-cidr, which is not set: it stays off') }),
+    ])
+    expect(fullRebuild([configMap({ 'use-proxy-protocol': 'true' })]).files.get(FILES.frontend)).not.toContain('expect-proxy')
+    expect(fullRebuild([configMap({ 'use-proxy-protocol': 'true', 'proxy-real-ip-cidr': '10.0.0.0/8' })]).files.get(FILES.frontend)).toContain(
+      '    tcp-request connection expect-proxy layer4 if { src 10.0.0.0/8 }\n',
+    )
   })
 })
