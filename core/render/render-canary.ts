@@ -59,9 +59,10 @@ export function canaryRules(set: SetVar, rules: readonly string[]): string[] {
   return [
     ...routeValueLookup(set, 'canary', CANARY_MAPS),
     `    http-request unset-var(txn.canary) if { var(txn.canary) -m str ${NONE} }`,
-    ...namesOf(rules, 'header').map((name) => set('canaryheader', `req.hdr(${name})`, `if { ${field(4)} -m str ${name} }`)),
+    ...namesOf(rules, 'header').map((name) => set('canaryheader', `req.fhdr(${name})`, `if { ${field(4)} -m str ${name} }`)),
     ...namesOf(rules, 'cookie').map((name) => set('canarycookie', `req.cook(${name})`, `if { ${field(5)} -m str ${name} }`)),
-    // The header first: one of its listed values, else (without a list) "always" or "never"; any other value falls through.
+    // The header first, its whole last line as NGINX reads it (req.hdr would split it at commas): one of its listed values,
+    // else (without a list) "always" or "never"; any other value falls through.
     set(
       'canarypick',
       'int(1)',

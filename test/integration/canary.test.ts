@@ -94,6 +94,8 @@ describe('canary Ingresses', () => {
     expect(await get('header.test', { 'x-canary': 'never', cookie: 'canary_me=always' })).toBe('stable')
     expect(await get('header.test', { 'x-canary': 'never' })).toBe('stable')
     expect(await get('header.test', { 'x-canary': 'maybe', cookie: 'canary_me=never' })).toBe('stable')
+    // The whole header, as NGINX reads it: `never, always` is neither.
+    expect(await get('header.test', { 'x-canary': 'never, always', cookie: 'canary_me=never' })).toBe('stable')
   })
 
   it('by cookie: "always" and "never" decide when the header does not; then the weight', async () => {

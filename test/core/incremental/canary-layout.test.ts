@@ -25,6 +25,6 @@ describe('a snapshot written before canaries were honoured', () => {
     const old = olderSnapshot(older, fresh, { layout: BEFORE_CANARIES, objects: ['Ingress/default/canary'], missingFiles: NEW_MAPS })
     writeAfterUpgrade(old, older, fresh)
     expect(fresh.files().get(FILES.canaryPrefixMap)).toContain('shop.example.com/ default_app-2_80|0|100|x-canary||')
-    expect(fresh.files().get(FILES.frontend)).toContain('req.hdr(x-canary)')
+    expect(fresh.files().get(FILES.frontend)).toContain('req.fhdr(x-canary)')
   })
 })

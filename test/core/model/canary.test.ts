@@ -40,7 +40,7 @@ describe('a canary Ingress', () => {
     // Every route of the host has an entry, so /api never falls through to the canary of /.
     expect(files.get(FILES.canaryPrefixMap)).toBe(`${HOST}/ default_web-canary_80|20|100|x-canary|canary|\n${HOST}/api/ none\n`)
     expect(files.get(FILES.canaryExactMap)).toBe(`${HOST}/api none\n`)
-    expect(files.get(FILES.frontend)).toContain('req.hdr(x-canary)')
+    expect(files.get(FILES.frontend)).toContain('req.fhdr(x-canary)')
     expect(files.get(FILES.frontend)).toContain('req.cook(canary)')
   })
 
