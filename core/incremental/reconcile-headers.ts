@@ -1,9 +1,9 @@
 import type { ObjectRef } from '../kube/objects.ts'
-import { accessGroupName } from '../model/access-group.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { headerRulesOfObject } from '../model/header-groups.ts'
-import { needReload, type Plan } from '../plan/plan.ts'
+import type { Plan } from '../plan/plan.ts'
 import type { Table } from '../snapshot/table.ts'
+import { reconcileFrontendRules } from './reconcile-frontend-rules.ts'
 
 /**
  * An Ingress's header rules derived again and stored. Their values are in host maps (runtime
@@ -12,25 +12,10 @@ import type { Table } from '../snapshot/table.ts'
  * in its rules, never at request time, so that is a reload, and the plan says which Ingress and header.
  */
 export function reconcileHeaderRules(ref: ObjectRef, state: ClusterState, table: Table<string[]>, plan: Plan): void {
-  if (ref.kind !== 'Ingress' || ref.namespace === undefined) return
-  const key = accessGroupName(ref.namespace, ref.name)
-  const before = table.get(key) ?? []
-  const object = state.get(ref)
-  const after = (object && headerRulesOfObject(object, state)?.[1]) ?? []
-  if (after.length > 0) table.set(key, after)
-  else if (table.has(key)) table.delete(key)
-  const gained = after.filter((rule) => !before.includes(rule))
-  const lost = before.filter((rule) => !after.includes(rule))
-  if (gained.length === 0 && lost.length === 0) return
-  // The others' rules (a scan of a table of one entry per Ingress with header rules): a rule they have stays.
-  const others = new Set<string>()
-  for (const [other, rules] of table.entries()) if (other !== key) for (const rule of rules) others.add(rule)
-  const ingress = `Ingress ${ref.namespace}/${ref.name}`
-  const news = gained.filter((rule) => !others.has(rule))
-  const gone = lost.filter((rule) => !others.has(rule))
-  if (news.length > 0)
-    needReload(plan, `${ingress} gained header rules (${describeRules(news)}): HAProxy names a header in its rules, so a new one is a reload`)
-  if (gone.length > 0) needReload(plan, `${ingress} dropped header rules (${describeRules(gone)}): the frontend drops their rules`)
+  reconcileFrontendRules(ref, state, table, plan, (object) => headerRulesOfObject(object, state)?.[1], {
+    gained: (ingress, rules) => `${ingress} gained header rules (${describeRules(rules)}): HAProxy names a header in its rules, so a new one is a reload`,
+    lost: (ingress, rules) => `${ingress} dropped header rules (${describeRules(rules)}): the frontend drops their rules`,
+  })
 }
 
 /** `req-set|x-foo` as `request set x-foo`, `res-add|x-a|2` as `response add x-a (2nd)`. */

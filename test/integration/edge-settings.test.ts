@@ -75,7 +75,7 @@ describe('edge settings: TLS versions and suites, maxconn, the Prometheus export
   })
 
   it('use-http2 false offers HTTP/1.1 only on the HTTPS bind (ALPN)', async () => {
-    const alpn = await new Promise<string | false>((resolve, reject) => {
+    const alpn = await new Promise<string | false | null>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port: cluster.httpsPort, servername: HOST, rejectUnauthorized: false, ALPNProtocols: ['h2', 'http/1.1'] })
       socket.once('secureConnect', () => {
         resolve(socket.alpnProtocol)
