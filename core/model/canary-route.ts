@@ -37,6 +37,7 @@ interface CanaryHost extends RouteMatch {
  */
 export function withCanaries<R extends CanaryHost>(host: string, routes: R[], canaries: readonly Ingress[], state: ClusterState, rejections: Rejection[]): R[] {
   if (canaries.length === 0) return routes
+  reportCanaryTls(host, canaries, rejections)
   const byMatch = new Map(routes.map((route, index) => [`${route.match} ${route.path}`, index]))
   const result = [...routes]
   for (const ingress of canaries) {
@@ -79,4 +80,16 @@ function canaryUpstream(main: Upstream | undefined, own: Upstream | undefined): 
   if (own?.balance) upstream.balance = own.balance
   if (own?.hashBy) upstream.hashBy = own.hashBy
   return Object.keys(upstream).length > 0 ? upstream : undefined
+}
+
+/** A canary's TLS entries for the host: the main Ingress's certificate serves it (ingress-nginx makes no server of a canary), so each is reported, never silently dropped. */
+function reportCanaryTls(host: string, canaries: readonly Ingress[], rejections: Rejection[]): void {
+  for (const ingress of canaries)
+    ingress.spec.tls?.forEach((tls, t) => {
+      if (tls.hosts?.includes(host))
+        rejections.push({
+          object: describeIngress(ingress),
+          reason: `spec.tls[${t}]: a canary Ingress serves no certificate for host "${host}": the main Ingress's TLS applies`,
+        })
+    })
 }

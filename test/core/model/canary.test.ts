@@ -96,6 +96,15 @@ describe('a canary Ingress', () => {
     expect(refused.rejections.map((rejection) => rejection.reason)).toContainEqual(expect.stringContaining('the Ingress is refused, so it is no canary'))
   })
 
+  it('reports a canary’s TLS entry: the main Ingress’s certificate serves the host', () => {
+    const withTls = { ...canary({}), spec: { ...canary({}).spec, tls: [{ hosts: [HOST], secretName: 'canary-tls' }] } }
+    const { model } = fullRebuild([main(), withTls, ...services('web', 'web-canary')])
+    expect(model.rejections).toEqual([
+      { object: 'Ingress default/web-canary', reason: expect.stringMatching(/^spec\.tls\[0\]: a canary Ingress serves no certificate/) },
+    ])
+    expect(model.hosts.get(HOST)!.routes[0]!.canary?.owner).toBe('Ingress default/web-canary')
+  })
+
   it('warns of the settings a canary does not take (the main Ingress’s apply) and of canary settings without canary: "true"', () => {
     const { model } = fullRebuild([
       main(),
