@@ -6,7 +6,7 @@ import { ingress } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before canaries were honoured: a canary Ingress's paths were route conflicts, its canary keys a warning, and its maps and rules did not exist. */
-const BEFORE_CANARIES = 17
+const BEFORE_CANARIES = 18
 const NEW_MAPS = [FILES.canaryExactMap, FILES.canaryPrefixMap, FILES.canaryValuesMap]
 
 describe('a snapshot written before canaries were honoured', () => {
