@@ -31,7 +31,12 @@ export const canaryOf = perObject((ingress: Ingress): CanaryRule | undefined => 
   if (features.canary !== true) return undefined
   const rule: CanaryRule = { weight: features['canary-weight'] ?? 0, total: features['canary-weight-total'] ?? DEFAULT_CANARY_TOTAL }
   const header = features['canary-by-header']
-  if (header !== undefined) {
+  // A pattern hapedge refused (a regular expression it does not write) leaves the header deciding nothing, rather than "always"/"never" the pattern replaced.
+  const refusedPattern =
+    features['canary-by-header-value'] === undefined &&
+    features['canary-by-header-pattern'] === undefined &&
+    Object.keys(ingress.metadata.annotations ?? {}).some((key) => key.endsWith('/canary-by-header-pattern'))
+  if (header !== undefined && !refusedPattern) {
     rule.header = header
     const values = features['canary-by-header-value'] ?? features['canary-by-header-pattern']?.values
     if (values) rule.headerValues = values

@@ -65,7 +65,8 @@ describe('a canary Ingress', () => {
       { annotation: `${NGINX}canary-by-header-pattern`, reason: expect.stringContaining('hapedge writes no regular expression into HAProxy') },
     ])
     for (const text of files.values()) expect(text).not.toContain('TRUE')
-    expect(files.get(FILES.canaryPrefixMap)).toBe(`${HOST}/ default_web-canary_80|0|100|x-beta||\n`)
+    // The header then decides nothing: not "always"/"never", which the pattern replaced.
+    expect(files.get(FILES.canaryPrefixMap)).toBe(`${HOST}/ default_web-canary_80|0|100|||\n`)
     for (const unsafe of ['x-(a.*)', '^.*$', '^beta', '^(a|b))$', '^a b$', '^(?i)a$', 'a|b.c'])
       expect(fullRebuild([main(), canary({ [`${NGINX}canary-by-header`]: 'X', [`${NGINX}canary-by-header-pattern`]: unsafe })]).model.warnings).toHaveLength(1)
   })
