@@ -11,6 +11,14 @@ export const FOREGROUND_EVENTS = 100
 export const BACKGROUND_WAIT_MS = 50
 
 /**
+ * How often a paused slice of background work looks whether the foreground is free. It looks by
+ * its own timer: a foreground write that woke it would run its continuation, and its storage
+ * calls, as part of the write's request, which a Worker refuses ("Cannot perform I/O on behalf
+ * of a different request") or cancels when that request ends, leaving the resync hung.
+ */
+export const BACKGROUND_POLL_MS = 5
+
+/**
  * Who goes first on the one thread a process serves every cluster from. Small writes (a
  * cluster's watch events) run in the foreground; a resync's long work (`PUT …/objects`, a
  * session's pages and finish) runs in slices in the background, and between two slices it
@@ -21,7 +29,6 @@ export const BACKGROUND_WAIT_MS = 50
  */
 export class Turns {
   private running = 0
-  private readonly waiting = new Set<() => void>()
 
   /** Runs a small write's commit in the foreground: background work waits for it between its slices. */
   async foreground<T>(work: () => Promise<T>): Promise<T> {
@@ -29,22 +36,15 @@ export class Turns {
     try {
       return await work()
     } finally {
-      if (--this.running === 0) for (const wake of this.waiting) wake()
+      this.running--
     }
   }
 
   /** What background work awaits between slices: a turn of the event loop, then until no foreground commit runs (at most BACKGROUND_WAIT_MS). */
   readonly pause: Pause = async () => {
     await yieldToEventLoop()
-    if (this.running === 0) return
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer)
-        this.waiting.delete(wake)
-        resolve()
-      }
-      const timer = setTimeout(wake, BACKGROUND_WAIT_MS)
-      this.waiting.add(wake)
-    })
+    for (let waited = 0; this.running > 0 && waited < BACKGROUND_WAIT_MS; waited += BACKGROUND_POLL_MS) {
+      await new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_POLL_MS))
+    }
   }
 }

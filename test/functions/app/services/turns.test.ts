@@ -48,4 +48,21 @@ describe('Turns', () => {
     release()
     await endless
   })
+
+  it('wakes background work by its own timer, never from the end of a foreground write: a Worker would run it, and its storage calls, as part of the write’s request', async () => {
+    const turns = new Turns()
+    let release = () => {}
+    const write = turns.foreground(() => new Promise<void>((resolve) => (release = resolve)))
+    let resumed = false
+    const paused = turns.pause().then(() => (resumed = true))
+    // The pause has looked once (a turn of the event loop) and found the write in the foreground.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    release()
+    await write
+    // Only microtasks since the write ended: nothing the write did resumed the pause.
+    for (let microtask = 0; microtask < 20; microtask++) await Promise.resolve()
+    expect(resumed).toBe(false)
+    await paused
+    expect(resumed).toBe(true)
+  })
 })
