@@ -210,6 +210,10 @@ const haproxyIngress: ControllerKeys = {
     'backend-protocol': ['h1', 'h2', 'h1-ssl', 'h2-ssl'],
     'balance-algorithm': ['roundrobin', 'leastconn', 'source', 'random'],
     'config-backend': ['acl bar-url path /bar\nhttp-request deny if bar-url\n'],
+    'health-check-fall-count': ['3'],
+    'health-check-interval': ['2s'],
+    'health-check-rise-count': ['2'],
+    'health-check-uri': ['/health'],
     'config-tcp-service': ['timeout client 1m\n'],
     'cors-allow-credentials': { values: ['true'], with: { 'cors-enable': 'true' } },
     'cors-allow-headers': { values: ['DNT,Keep-Alive'], with: { 'cors-enable': 'true' } },
@@ -244,8 +248,8 @@ const haproxyIngress: ControllerKeys = {
       agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail auth-headers-request
       auth-headers-succeed auth-method auth-tls-cert-header auth-tls-error-page auth-tls-strict backend-check-interval
       backend-server-naming backend-server-slots-increment blue-green-balance blue-green-cookie blue-green-deploy
-      blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr health-check-fall-count
-      health-check-interval health-check-port health-check-rise-count health-check-uri initial-weight
+      blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr
+      health-check-port initial-weight
       limit-connections limit-rps limit-whitelist maxconn-server maxqueue-server oauth-headers oauth-uri-prefix
       path-type proxy-protocol redirect-from redirect-from-regex secure-crt-secret secure-sni server-alias-regex
       session-cookie-dynamic session-cookie-keywords session-cookie-preserve session-cookie-shared
@@ -279,6 +283,9 @@ const haproxytech: ControllerKeys = {
     'auth-type': { values: ['basic-auth'], with: { 'auth-secret': 'default/haproxy-credentials' } },
     'backend-config-snippet': ['http-send-name-header x-dst-server\nstick-table type string len 32 size 100k expire 30m\nstick on req.cook(sessionid)\n'],
     blacklist: ['192.168.1.0/24, 192.168.2.100', 'patterns/ips'],
+    check: ['true'],
+    'check-http': ['/health'],
+    'check-interval': ['5s'],
     'cors-allow-credentials': { values: ['true'], with: { 'cors-enable': 'true' } },
     'cors-allow-headers': { values: ['*', 'X-Custom-Header', 'X-Custom-Header, Upgrade-Insecure-Requests'], with: { 'cors-enable': 'true' } },
     'cors-allow-methods': { values: ['*', 'GET', 'GET, POST'], with: { 'cors-enable': 'true' } },
@@ -302,7 +309,7 @@ const haproxytech: ControllerKeys = {
     'timeout-server': ['5s'],
     whitelist: ['192.168.1.0/24, 192.168.2.100', 'patterns/ips'],
     ...named(`
-      check check-http check-interval forwarded-for path-rewrite pod-maxconn rate-limit-period rate-limit-requests
+      forwarded-for path-rewrite pod-maxconn rate-limit-period rate-limit-requests
       rate-limit-size rate-limit-status-code rate-limit-whitelist request-capture request-capture-len request-redirect
       request-redirect-code scale-server-slots send-proxy-protocol server-crt ssl-passthrough ssl-redirect-port
       standalone-backend timeout-check

@@ -27,6 +27,7 @@ import {
 import { canaryCookie, canaryHeader, canaryHeaderPattern, canaryHeaderValue, canaryWeight, canaryWeightTotal } from './canary-values.ts'
 import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
+import { checkCount, checkPath } from './health-values.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -158,11 +159,20 @@ export const FEATURES = {
     'When a failed request is tried again on another server: NGINX conditions (error, timeout, invalid_header, http_5xx, http_403, http_404, non_idempotent, off).',
   ),
   'proxy-next-upstream-tries': feature(nextUpstreamTries, 'How many servers a request may be tried on, the first included.'),
+  // Active health checks of the backends' servers.
+  'health-check': feature(flag, 'Check the servers actively (TCP, or HTTP with health-check-path): a failing one leaves rotation.'),
+  'health-check-path': feature(checkPath, 'The path an HTTP health check GETs; a 2xx or 3xx answer is healthy.'),
+  'health-check-interval': feature(haproxyTime, 'Time between two checks of a server.'),
+  'health-check-rise': feature(checkCount, 'Checks in a row that make a server healthy again.'),
+  'health-check-fall': feature(checkCount, 'Checks in a row that take a server out of rotation.'),
   // Per Service of the Ingress (NGINX Inc.'s).
   'grpc-services': feature(serviceNames, "The Ingress's Services spoken to with gRPC (HTTP/2; over TLS with ssl-services)."),
   'ssl-services': feature(serviceNames, "The Ingress's Services spoken to over TLS, unverified (HTTPS; GRPCS with grpc-services)."),
   'websocket-services': feature(serviceNames, "The Ingress's Services that take WebSocket: HAProxy passes upgrades on every route."),
-  'sticky-cookie-services': feature(stickyCookieServices, 'Cookie affinity per Service: serviceName=<Service> <cookie> [expires= domain= path= httponly secure samesite=].'),
+  'sticky-cookie-services': feature(
+    stickyCookieServices,
+    'Cookie affinity per Service: serviceName=<Service> <cookie> [expires= domain= path= httponly secure samesite=].',
+  ),
   // Headers.
   'request-set-header': feature(headerLines, 'Request headers set before the backend, one "Name value" per line.'),
   'request-add-header': feature(headerLines, 'Request headers added before the backend, one "Name value" per line.'),

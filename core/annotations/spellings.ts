@@ -35,6 +35,7 @@ import {
   statusCode,
 } from './values.ts'
 import { nginxCanaryWeightTotal } from './canary-values.ts'
+import { haproxytechCheckHttp } from './health-values.ts'
 import type { Vocabulary } from './vocabularies.ts'
 
 /** Reads another annotation under the same prefix, for the few values whose meaning depends on a neighbour. */
@@ -206,6 +207,10 @@ const haproxyIngress: Spelling[] = [
   hi('rewrite-target', 'rewrite-target', '#rewrite-target', { schema: rewriteTarget }),
   // "The unit defaults to milliseconds if missing" (#timeout).
   hi('timeout-connect', 'timeout-connect', '#timeout', { schema: haproxyTime }),
+  hi('health-check-uri', 'health-check-path', '#health-check'),
+  hi('health-check-interval', 'health-check-interval', '#health-check', { schema: haproxyTime }),
+  hi('health-check-rise-count', 'health-check-rise', '#health-check'),
+  hi('health-check-fall-count', 'health-check-fall', '#health-check'),
   hi('timeout-server', 'timeout-server', '#timeout', { schema: haproxyTime }),
   hi('timeout-tunnel', 'timeout-tunnel', '#timeout', { schema: haproxyTime }),
   hi('proxy-body-size', 'proxy-body-size', '#proxy-body-size', { schema: haproxySize }),
@@ -292,6 +297,9 @@ const haproxytech: Spelling[] = [
   ht('request-set-header', 'request-set-header', '#request-set-header', { schema: headerLines }),
   ht('response-set-header', 'response-set-header', '#response-set-header', { schema: headerLines }),
   ht('set-host', 'upstream-vhost', '#set-host'),
+  ht('check', 'health-check', '#check', { schema: BOOLEAN }),
+  ht('check-http', 'health-check-path', '#check-http', { schema: haproxytechCheckHttp }),
+  ht('check-interval', 'health-check-interval', '#check-interval', { schema: haproxyTime }),
   ht('server-ssl', 'backend-protocol', '#server-ssl', { schema: (sibling) => haproxytechProtocol(sibling, BOOLEAN) }),
   ht('server-proto', 'backend-protocol', '#server-proto', { schema: (sibling) => haproxytechProtocol(sibling) }),
   // "The secret must use 'tls.crt' key" (#authentication, server-ca).

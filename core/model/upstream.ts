@@ -32,6 +32,17 @@ export interface Upstream {
   connectTimeout?: number
   /** When a failed request is tried again on another server (proxy-next-upstream, -tries); HAProxy's defaults when absent. */
   retry?: UpstreamRetry
+  /** Active health checks of the servers; none when absent (readiness comes from the EndpointSlices). */
+  check?: HealthCheck
+}
+
+export interface HealthCheck {
+  /** An HTTP check's path (GET); a TCP connect check when absent. */
+  path?: string
+  /** Milliseconds between checks; HAProxy's 2 s when absent. */
+  interval?: number
+  rise?: number
+  fall?: number
 }
 
 export interface UpstreamRetry {
@@ -119,6 +130,8 @@ function judge(ingress: Ingress): UpstreamReading {
   if (features['timeout-connect'] !== undefined) upstream.connectTimeout = features['timeout-connect']
   const retry = upstreamRetry(features)
   if (retry) upstream.retry = retry
+  const check = healthCheck(features, warn)
+  if (check) upstream.check = check
   const ingressWide = Object.keys(upstream).length > 0 ? upstream : undefined
   const services = serviceUpstreams(ingress, features, ingressWide, warn)
   return { ...(ingressWide ? { upstream: ingressWide } : {}), ...(services ? { services } : {}), warnings }
@@ -134,6 +147,22 @@ function upstreamRetry(features: Features): UpstreamRetry | undefined {
   if (nonIdempotent) retry.nonIdempotent = true
   if (tries !== undefined && on[0] !== 'none') retry.retries = tries - 1
   return retry
+}
+
+/** Checks are on with health-check: "true" or any of their settings, off with "false". */
+function healthCheck(features: Features, warn: Warn): HealthCheck | undefined {
+  const settings = ['health-check-path', 'health-check-interval', 'health-check-rise', 'health-check-fall'] as const
+  if (features['health-check'] === false) {
+    for (const key of settings) if (features[key] !== undefined) warn(key, 'health checks are turned off (health-check: "false"); ignored')
+    return undefined
+  }
+  if (features['health-check'] !== true && settings.every((key) => features[key] === undefined)) return undefined
+  const check: HealthCheck = {}
+  if (features['health-check-path'] !== undefined) check.path = features['health-check-path']
+  if (features['health-check-interval'] !== undefined) check.interval = features['health-check-interval']
+  if (features['health-check-rise'] !== undefined) check.rise = features['health-check-rise']
+  if (features['health-check-fall'] !== undefined) check.fall = features['health-check-fall']
+  return check
 }
 
 type Warn = (feature: keyof Features, reason: string) => void

@@ -1,5 +1,5 @@
 import { caFile } from '../model/backend-ca.ts'
-import type { AffinityCookie, Upstream, UpstreamRetry } from '../model/upstream.ts'
+import type { AffinityCookie, HealthCheck, Upstream, UpstreamRetry } from '../model/upstream.ts'
 
 /**
  * A backend's settings from its Ingresses' annotations (upstream.ts) in HAProxy's words: the
@@ -22,6 +22,7 @@ export function upstreamRules(name: string, upstream: Upstream | undefined): str
   if (cookie?.conditionalSameSiteNone) rows.push(...sameSiteNoneLeftOff(cookie.name))
   if (connectTimeout !== undefined) rows.push(`timeout connect ${connectTimeout}`)
   if (retry) rows.push(...retryLines(retry))
+  if (upstream.check?.path) rows.push(`option httpchk GET ${upstream.check.path}`)
   return rows.map((row) => `    ${row}`)
 }
 
@@ -82,6 +83,20 @@ function cookieLine(cookie: AffinityCookie): string {
 
 /** What every server line of the backend carries after its address (`add server` takes no default-server, so each line says it all). */
 export function serverOptions(upstream: Upstream | undefined): string {
+  return protocolOptions(upstream) + checkOptions(upstream?.check)
+}
+
+/** `check` and its timing: a server added at runtime has its checks enabled by the agent (`enable health`). */
+function checkOptions(check: HealthCheck | undefined): string {
+  if (!check) return ''
+  const words = ['check']
+  if (check.interval !== undefined) words.push('inter', String(check.interval))
+  if (check.rise !== undefined) words.push('rise', String(check.rise))
+  if (check.fall !== undefined) words.push('fall', String(check.fall))
+  return ` ${words.join(' ')}`
+}
+
+function protocolOptions(upstream: Upstream | undefined): string {
   const protocol = upstream?.protocol
   if (!protocol) return ''
   if (protocol === 'GRPC' || protocol === 'H2C') return ' proto h2'

@@ -144,6 +144,8 @@ async function applyServer(change: ServerChange, step: Step): Promise<void> {
   if (change.op === 'add') {
     // A server added at runtime starts in maintenance.
     await step(`add server ${target} ${change.address}${change.options ? ` ${change.options}` : ''}`, { expect: /New server registered/ })
+    // A server added with `check` has its checks off until told (management.txt, add server).
+    if (/(^| )check( |$)/.test(change.options ?? '')) await step(`enable health ${target}`)
     if (change.state === 'ready') await step(`enable server ${target}`)
     return
   }
