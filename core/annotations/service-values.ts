@@ -43,7 +43,11 @@ const COOKIE_PATH = /^\/[\x21-\x7e]*$/
  */
 export const stickyCookieServices = parser<Record<string, StickyCookie>>((value) => {
   const services: Record<string, StickyCookie> = {}
-  for (const entry of value.split(';').map((part) => part.trim()).filter(Boolean)) {
+  const entries = value
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean)
+  for (const entry of entries) {
     const [service, name, ...parameters] = entry.split(/\s+/)
     const serviceName = /^serviceName=(.+)$/.exec(service ?? '')?.[1]
     if (!serviceName || !SERVICE.test(serviceName)) return invalid(`${quote(entry)} must begin with serviceName=<Service>`)
