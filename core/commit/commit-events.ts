@@ -66,6 +66,15 @@ const WRITE_CONCURRENCY = 16
  * of times.
  */
 export async function commitEvents(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
+  try {
+    return await commitAttempts(ctx, events)
+  } finally {
+    // Written, or given up: what this commit made is in storage or needed no more (one commit at a time per cluster).
+    ctx.context.nodes.forgetMade()
+  }
+}
+
+async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
   const keys = clusterKeys(ctx.cluster)
   const clock = ctx.clock ?? systemClock
   const attempts = ctx.attempts ?? 6

@@ -105,7 +105,7 @@ export class FileSet {
       const text = file.text.value
       if (text === undefined) return undefined
       const sha256 = this.context.hash(text)
-      this.context.nodes.add(sha256, text)
+      this.context.nodes.addMade(sha256, text)
       created.content.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
       return { sha256, level: 0, count: 1, weight: utf8Length(text) }
     }

@@ -29,7 +29,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
     if (typeof content === 'string' || !shape) {
       const text = typeof content === 'string' ? content : content.map((entry) => entry.text).join('')
       const sha256 = context.hash(text)
-      context.nodes.add(sha256, text)
+      context.nodes.addMade(sha256, text)
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
       root = { sha256, level: 0, count: 1, weight: utf8Length(text) }
     } else {

@@ -22,11 +22,39 @@ export class NodeCache {
   private size = 0
   /** The eviction sweep's place in insertion order, kept between calls so each entry is passed once per round. */
   private sweep: Iterator<[string, Cached]> | undefined
+  /**
+   * Nodes a change made and has not stored yet, by address: storage cannot give them back, so
+   * eviction must not lose them. Kept beside the budget (their texts are held by the change's
+   * list of created nodes anyway) until the change is written or given up (forgetMade).
+   */
+  private readonly made = new Map<string, string>()
 
   constructor(readonly budget = Number.POSITIVE_INFINITY) {}
 
   has(sha256: string): boolean {
-    return this.nodes.has(sha256)
+    return this.nodes.has(sha256) || this.made.has(sha256)
+  }
+
+  /** A node a change just made: as add, and kept until forgetMade even if evicted meanwhile. */
+  addMade(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
+    // An unbounded cache forgets nothing, so it needs no second copy of the addresses.
+    if (this.budget !== Number.POSITIVE_INFINITY) this.made.set(sha256, text)
+    this.add(sha256, text, decoded)
+  }
+
+  /** The change whose nodes these are was written, or given up: storage holds what is still needed. */
+  forgetMade(): void {
+    this.made.clear()
+  }
+
+  /** The entry of a node, brought back from the made nodes when evicted before it was stored. */
+  private entry(sha256: string): Cached | undefined {
+    const cached = this.nodes.get(sha256)
+    if (cached) return cached
+    const text = this.made.get(sha256)
+    if (text === undefined) return undefined
+    this.add(sha256, text)
+    return this.nodes.get(sha256)
   }
 
   /** Adds a node's text; a writer that just made the node passes its decoded form too, so it is never parsed back. */
@@ -57,7 +85,7 @@ export class NodeCache {
 
   /** The node's text, if cached. */
   text(sha256: string): string | undefined {
-    return this.nodes.get(sha256)?.text
+    return this.entry(sha256)?.text
   }
 
   /** The node's text; throws MissingNodes when it is not cached. */
@@ -69,7 +97,7 @@ export class NodeCache {
 
   /** The decoded node; throws MissingNodes when it is not cached, so the caller can load it and run again. */
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
-    const cached = this.nodes.get(sha256)
+    const cached = this.entry(sha256)
     if (!cached) throw new MissingNodes([{ space: shape.space, sha256 }])
     cached.used = true
     const codec = level === 0 ? shape.codec : undefined

@@ -282,7 +282,7 @@ class NodeWriter {
 
   private store(text: string, level: number, node: TreeNode): string {
     const sha256 = this.context.hash(text)
-    this.context.nodes.add(sha256, text, { node, codec: level === 0 ? this.shape.codec : undefined })
+    this.context.nodes.addMade(sha256, text, { node, codec: level === 0 ? this.shape.codec : undefined })
     this.created.push({ space: this.shape.space, sha256, text, level })
     return sha256
   }
