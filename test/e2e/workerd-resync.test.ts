@@ -27,15 +27,25 @@ async function register(dev: WranglerDev, id: string): Promise<FunctionClient> {
  * A write sent again, as the forwarder does, while it fails in a way worth retrying: workerd now
  * and then closes a kept-alive connection a request was just sent on (as a long request ends).
  */
-async function sentAgain<T>(write: () => Promise<T>, dropped: () => void): Promise<T> {
+async function sentAgain<T>(write: () => Promise<T>, dropped: (error: DeliveryError) => void): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write()
     } catch (error) {
       if (!(error instanceof DeliveryError && error.retryable) || attempt >= 10) throw error
-      dropped()
+      dropped(error)
     }
   }
+}
+
+/** Why calls were sent again (`METHOD url: status message`), each reason once with how often, the URL and the wait left out. */
+function reasonsOf(failures: readonly string[]): string {
+  const counts = new Map<string, number>()
+  for (const failure of failures) {
+    const reason = failure.replace(/^\S+ \S+: /, '').replace(/; sending again in \d+ ms$/, '').slice(0, 160)
+    counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  }
+  return [...counts].map(([reason, n]) => `${n} × ${reason}`).join('; ') || 'none'
 }
 
 /** The three slowest writes: when each began (seconds into the resync) and how long it took. */
@@ -63,8 +73,8 @@ describe('a paged resync in workerd (wrangler dev, local R2)', () => {
   it(`a resync of ${INGRESSES} Ingresses in pages finishes, while another cluster's one-event writes are answered meanwhile`, async () => {
     const big = await register(dev, 'big')
     const quiet = await register(dev, 'quiet')
-    let dropped = 0
-    const drop = () => void dropped++
+    const retried: string[] = []
+    const drop = (error: DeliveryError) => void retried.push(error.message)
     await sentAgain(() => quiet.postEvents(app(1).map((object) => ({ type: 'ADDED', object }))), drop)
     const objects = syntheticCluster(INGRESSES, seededRandom(19))
     // An object the list lacks: the finish deletes it.
@@ -87,8 +97,13 @@ describe('a paged resync in workerd (wrangler dev, local R2)', () => {
     })()
     const log: string[] = []
     const options = { ...DEFAULT_PAGED_RESYNC, pageBytes: 4 * 1024 * 1024, backoff: DEFAULT_BACKOFF, log: (line: string) => log.push(line) }
+    const resyncRetries = () => reasonsOf(log.filter((line) => line.endsWith(' ms') && line.includes('; sending again in ')))
     const started = performance.now()
-    const answer = await sendPagedResync(big, objects, options).finally(() => (resyncing = false))
+    const answer = await sendPagedResync(big, objects, options).finally(() => {
+      resyncing = false
+      // Said even when the resync fails: why its calls and the other cluster's writes were sent again.
+      console.log(`the resync's calls sent again: ${resyncRetries()}; the quiet cluster's writes sent again: ${reasonsOf(retried)}`)
+    })
     const seconds = (performance.now() - started) / 1000
     await quietWrites
     expect(answer).toMatchObject({ committed: true })
@@ -101,9 +116,9 @@ describe('a paged resync in workerd (wrangler dev, local R2)', () => {
 
     const figures = latency(quietMs)
     console.log(
-      `workerd paged resync: ${INGRESSES} Ingresses (${objects.length} objects) in ${seconds.toFixed(1)} s (${log.find((line) => line.startsWith('resync of'))}); ` +
+      `workerd paged resync: ${INGRESSES} Ingresses (${objects.length} objects) in ${seconds.toFixed(1)} s (${log.find((line) => line.startsWith('resync of'))}; its calls sent again: ${resyncRetries()}); ` +
         `no-op resync ${noopSeconds.toFixed(1)} s; the quiet cluster's ${quietMs.length} one-event writes meanwhile: ` +
-        `p50 ${figures.p50} ms, p95 ${figures.p95} ms, max ${Math.max(...quietMs).toFixed(0)} ms (${dropped} sent again after a dropped connection); ` +
+        `p50 ${figures.p50} ms, p95 ${figures.p95} ms, max ${Math.max(...quietMs).toFixed(0)} ms (sent again: ${reasonsOf(retried)}); ` +
         `the slowest began at ${slowest(quietMs, quietStarts)}`,
     )
     expect(quietMs.length).toBeGreaterThan(0)
