@@ -7,7 +7,19 @@ import { treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
 import { runInSlices, type Pause } from '../slices.ts'
 import { yieldToEventLoop } from '../yield-to-event-loop.ts'
-import { listedItems, listedStates, listing, OBJECT_TABLES, refOfKey, resyncEvent, sameTexts, type ListedItem, type ListedState, type StoredTexts } from './listed-state.ts'
+import {
+  listedItems,
+  listedStates,
+  listing,
+  OBJECT_TABLES,
+  refOfKey,
+  resyncEvent,
+  sameTexts,
+  type ListedItem,
+  type ListedState,
+  type StoredTexts,
+} from './listed-state.ts'
+import { kindRank } from '../kube/kind-order.ts'
 
 /** Above every object key (`Kind/ns/name`): the open end of a range. */
 const END = '\uffff'
@@ -28,16 +40,8 @@ export function resyncEvents(snapshot: Tree | undefined, items: readonly Record<
   return resyncChanges(snapshot, listedStates(items, options))
 }
 
-/**
- * The order a resync's events apply in, by kind: what Ingresses refer to (their class, the
- * settings, Services and their endpoints, Secrets) before the Ingresses, so a resync into an
- * empty cluster derives each host and backend once with what it names, not once without it
- * and again when it comes. Any order ends in the same state.
- */
-const KIND_ORDER: Readonly<Record<string, number>> = { IngressClass: 0, ConfigMap: 1, Service: 2, EndpointSlice: 3, Secret: 4, Ingress: 5 }
-
-const kindRank = (event: ResyncEvent) => KIND_ORDER[String(event.object.kind)] ?? Object.keys(KIND_ORDER).length
-const byKind = (a: ResyncEvent, b: ResyncEvent) => kindRank(a) - kindRank(b)
+/** Events in KIND_ORDER (core/kube/kind-order.ts): what Ingresses refer to before them. */
+const byKind = (a: ResyncEvent, b: ResyncEvent) => kindRank(String(a.object.kind)) - kindRank(String(b.object.kind))
 
 /** The events of a resync for the listed states (sorted by key) with keys in `[from, to)`, in KIND_ORDER, then key order. */
 export function resyncChanges(snapshot: Tree | undefined, listed: readonly ListedState[], from = '', to = END): ResyncEvent[] {
