@@ -17,24 +17,19 @@ export interface AesGcm {
   decrypt(key: CryptoKey, iv: Uint8Array, ciphertext: Uint8Array, additionalData: Uint8Array): Uint8Array | Promise<Uint8Array>
 }
 
-export const webAesGcm: AesGcm = {
-  encrypt: async (key, iv, plaintext, additionalData) =>
+/** One of WebCrypto's two AES-GCM operations, as AesGcm takes it. */
+const subtleGcm =
+  (operation: 'encrypt' | 'decrypt') =>
+  async (key: CryptoKey, iv: Uint8Array, data: Uint8Array, additionalData: Uint8Array): Promise<Uint8Array> =>
     new Uint8Array(
-      await crypto.subtle.encrypt(
+      await crypto.subtle[operation](
         { name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer>, additionalData: additionalData as Uint8Array<ArrayBuffer> },
         key,
-        plaintext as Uint8Array<ArrayBuffer>,
+        data as Uint8Array<ArrayBuffer>,
       ),
-    ),
-  decrypt: async (key, iv, ciphertext, additionalData) =>
-    new Uint8Array(
-      await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer>, additionalData: additionalData as Uint8Array<ArrayBuffer> },
-        key,
-        ciphertext as Uint8Array<ArrayBuffer>,
-      ),
-    ),
-}
+    )
+
+export const webAesGcm: AesGcm = { encrypt: subtleGcm('encrypt'), decrypt: subtleGcm('decrypt') }
 
 /** Encrypts under a fresh IV; `context` is the additional authenticated data (not stored: the reader names it again). */
 export async function encryptGcm(
