@@ -35,5 +35,12 @@ export async function openBody(key: CryptoKey, body: Uint8Array, context: string
   if (body.length < SEALED_BODY_OVERHEAD)
     throw new SealedValueError('format', context, `${body.length} bytes, shorter than the IV and tag of a sealed body: truncated`)
   const iv = body.subarray(MAGIC.length, MAGIC.length + IV_BYTES)
-  return decryptGcm(key, iv, body.subarray(MAGIC.length + IV_BYTES), context, 'wrong key, stored under another key or cluster, or altered since it was sealed', gcm)
+  return decryptGcm(
+    key,
+    iv,
+    body.subarray(MAGIC.length + IV_BYTES),
+    context,
+    'wrong key, stored under another key or cluster, or altered since it was sealed',
+    gcm,
+  )
 }

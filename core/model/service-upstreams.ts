@@ -18,7 +18,12 @@ export function serviceUpstreams(
   const tls = new Set(features['ssl-services'] ?? [])
   const sticky = features['sticky-cookie-services'] ?? {}
   const reached = servicesOf(ingress)
-  const lists = { 'grpc-services': grpc, 'ssl-services': tls, 'websocket-services': features['websocket-services'] ?? [], 'sticky-cookie-services': Object.keys(sticky) }
+  const lists = {
+    'grpc-services': grpc,
+    'ssl-services': tls,
+    'websocket-services': features['websocket-services'] ?? [],
+    'sticky-cookie-services': Object.keys(sticky),
+  }
   for (const [feature, names] of Object.entries(lists) as [FeatureName, Iterable<string>][])
     for (const name of names) if (!reached.has(name)) warn(feature, `no path of this Ingress reaches a Service named ${name}; nothing to apply it to`)
   const named = new Set([...grpc, ...tls, ...Object.keys(sticky)])

@@ -42,7 +42,10 @@ async function sentAgain<T>(write: () => Promise<T>, dropped: (error: DeliveryEr
 function reasonsOf(failures: readonly string[]): string {
   const counts = new Map<string, number>()
   for (const failure of failures) {
-    const reason = failure.replace(/^\S+ \S+: /, '').replace(/; sending again in \d+ ms$/, '').slice(0, 160)
+    const reason = failure
+      .replace(/^\S+ \S+: /, '')
+      .replace(/; sending again in \d+ ms$/, '')
+      .slice(0, 160)
     counts.set(reason, (counts.get(reason) ?? 0) + 1)
   }
   return [...counts].map(([reason, n]) => `${n} × ${reason}`).join('; ') || 'none'

@@ -57,9 +57,7 @@ describe('custom-headers through HAProxy', () => {
   it('applies a value changed in the ConfigMap as a map edit, without a reload', async () => {
     const before = await cluster.workers()
     const changed = 'frame-ancestors https://a.test; report-uri "/r?x=100%"'
-    const { applied } = await cluster.atRuntime([
-      modified(headers({ 'X-Frame-Options': 'SAMEORIGIN', 'Content-Security-Policy': changed })),
-    ])
+    const { applied } = await cluster.atRuntime([modified(headers({ 'X-Frame-Options': 'SAMEORIGIN', 'Content-Security-Policy': changed }))])
     expect(applied.maps.map(({ name }) => name)).toEqual([FILES.headerValuesMap])
     const answer = await get('site.test')
     expect([answer.headers['x-frame-options'], answer.headers['content-security-policy']]).toEqual(['SAMEORIGIN', changed])

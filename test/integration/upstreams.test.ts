@@ -269,7 +269,8 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
   })
 
   it('session-cookie-conditional-samesite-none leaves SameSite=None off for the browsers known to reject it, and only for them', async () => {
-    const cookieFor = async (userAgent: string) => String((await cluster.get('samesite.test', '/', { headers: { 'user-agent': userAgent } })).headers['set-cookie'])
+    const cookieFor = async (userAgent: string) =>
+      String((await cluster.get('samesite.test', '/', { headers: { 'user-agent': userAgent } })).headers['set-cookie'])
     const rejecting = [
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/66.0.3359.181 Safari/537.36',
       'Mozilla/5.0 (iPhone; CPU iPhone OS 12_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.1.2 Mobile/15E148 Safari/604.1',

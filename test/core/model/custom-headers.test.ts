@@ -19,20 +19,23 @@ const deleted = (object: unknown) => ({ type: 'DELETED' as const, object: object
 const valueKey = (name: string) => `${HOST}/|P|res-set|${name}`
 
 describe('custom-headers', () => {
-  it.each([ANNOTATION, 'hapedge.io/custom-headers'])('%s sets each entry of the ConfigMap it names as a response header, its value percent-encoded in the values map', (key) => {
-    const hostile = 'default-src \'self\'; report-uri "/r" %[env(HOME)]'
-    const { files, model } = fullRebuild([
-      web({ [key]: 'security-headers' }),
-      securityHeaders({ 'X-Frame-Options': 'DENY', 'Content-Security-Policy': hostile }),
-      ...serviceObjects,
-    ])
-    expect(model.warnings).toEqual([])
-    expect(files.get(FILES.headerValuesMap)).toBe(
-      `${valueKey('content-security-policy')} ${mapValue('res-set|x', hostile)}\n${valueKey('x-frame-options')} DENY\n`,
-    )
-    expect(files.get(FILES.frontend)).toContain('http-response set-header x-frame-options %[var(txn.headers),concat(|res-set|x-frame-options)')
-    expect(files.get(FILES.frontend)).not.toContain('report-uri')
-  })
+  it.each([ANNOTATION, 'hapedge.io/custom-headers'])(
+    '%s sets each entry of the ConfigMap it names as a response header, its value percent-encoded in the values map',
+    (key) => {
+      const hostile = 'default-src \'self\'; report-uri "/r" %[env(HOME)]'
+      const { files, model } = fullRebuild([
+        web({ [key]: 'security-headers' }),
+        securityHeaders({ 'X-Frame-Options': 'DENY', 'Content-Security-Policy': hostile }),
+        ...serviceObjects,
+      ])
+      expect(model.warnings).toEqual([])
+      expect(files.get(FILES.headerValuesMap)).toBe(
+        `${valueKey('content-security-policy')} ${mapValue('res-set|x', hostile)}\n${valueKey('x-frame-options')} DENY\n`,
+      )
+      expect(files.get(FILES.frontend)).toContain('http-response set-header x-frame-options %[var(txn.headers),concat(|res-set|x-frame-options)')
+      expect(files.get(FILES.frontend)).not.toContain('report-uri')
+    },
+  )
 
   it('refuses hop-by-hop and framing names, hapedge’s own, unsafe names and values with control characters, with a warning each; response-set-header wins over an entry it also sets', () => {
     const { files, model } = fullRebuild([
@@ -50,7 +53,11 @@ describe('custom-headers', () => {
   })
 
   it('reads no ConfigMap of another namespace (another tenant’s), and serves the routes without its headers, with a warning', () => {
-    const { files, model } = fullRebuild([web({ [ANNOTATION]: 'other/security-headers' }), securityHeaders({ 'X-Frame-Options': 'DENY' }, 'other'), ...serviceObjects])
+    const { files, model } = fullRebuild([
+      web({ [ANNOTATION]: 'other/security-headers' }),
+      securityHeaders({ 'X-Frame-Options': 'DENY' }, 'other'),
+      ...serviceObjects,
+    ])
     expect(files.get(FILES.headerValuesMap)).toBe('')
     expect(model.warnings).toEqual([
       { object: 'Ingress default/web', annotation: ANNOTATION, reason: expect.stringContaining('ConfigMap other/security-headers is in another namespace') },
@@ -92,7 +99,10 @@ describe('custom-headers', () => {
     const cluster = new LiveCluster({})
     cluster.apply([...serviceObjects, web({ [ANNOTATION]: 'security-headers' }), securityHeaders({ 'X-Frame-Options': 'DENY' })].map(added))
     const before = cluster.files()
-    const unrelated = cluster.apply([added(configMap({ 'X-Frame-Options': 'SAMEORIGIN' }, 'security-headers', 'other')), added(configMap({ a: 'b' }, 'unrelated', 'default'))])
+    const unrelated = cluster.apply([
+      added(configMap({ 'X-Frame-Options': 'SAMEORIGIN' }, 'security-headers', 'other')),
+      added(configMap({ a: 'b' }, 'unrelated', 'default')),
+    ])
     expect(unrelated.plan).toMatchObject({ reload: false, reasons: [], maps: [] })
     expect(cluster.files()).toEqual(before)
   })

@@ -91,5 +91,4 @@ describe('per-route headers', () => {
     expect(files.get(FILES.headerValuesMap)!.trim().split('\n')).toHaveLength(MAX_HEADER_RULES)
     expect(model.warnings).toMatchObject([{ annotation: 'hapedge.io/request-add-header', reason: expect.stringContaining(`more than ${MAX_HEADER_RULES}`) }])
   })
-
 })

@@ -79,7 +79,15 @@ describe('backend settings', () => {
           'nginx.com/sticky-cookie-services': 'serviceName=web srv expires=2h;serviceName=gone srv',
           'nginx.org/lb-method': 'least_conn',
         },
-        rules: [{ host: 'm.example.com', paths: [{ path: '/api', service: 'api' }, { path: '/', service: 'web' }] }],
+        rules: [
+          {
+            host: 'm.example.com',
+            paths: [
+              { path: '/api', service: 'api' },
+              { path: '/', service: 'web' },
+            ],
+          },
+        ],
       }),
     ])
     const routes = model.hosts.get('m.example.com')!.routes

@@ -69,7 +69,10 @@ describe('a TLS pair checked again', () => {
     const imports = vi.spyOn(crypto.subtle, 'importKey')
     try {
       // Pairs no other test here checks (the verdicts are the module's).
-      const [accepted, refused] = [[p384.certPem, p384.keyPem], [p384.certPem, otherP384Key()]] as const
+      const [accepted, refused] = [
+        [p384.certPem, p384.keyPem],
+        [p384.certPem, otherP384Key()],
+      ] as const
       expect(await problem(...accepted)).toBeUndefined()
       expect(await problem(...refused)).toBe('tls.key does not match the certificate in tls.crt')
       const checked = imports.mock.calls.length
