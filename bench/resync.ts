@@ -11,7 +11,8 @@ import { latency, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
 
 export const RESYNC_KINDS = ['resync-full', 'resync-noop', 'resync-1pct'] as const
-export type ResyncKind = (typeof RESYNC_KINDS)[number]
+/** Each kind beside the quiet cluster's events, and the full resync on a server of its own with nothing else running (what fairness adds is the difference). */
+export type ResyncKind = (typeof RESYNC_KINDS)[number] | 'resync-full-alone'
 /** `put`: the whole list in one `PUT …/objects`; `paged`: a resync session (begin, pages, finish). */
 export type ResyncPath = 'put' | 'paged'
 
@@ -103,13 +104,25 @@ function changedList(objects: KubeObjectLiteral[], size: number): { items: KubeO
  */
 export async function measureResync(size: number, paths: readonly ResyncPath[]): Promise<ResyncResult> {
   const objects = syntheticCluster(size, seededRandom(size))
-  const lists: Record<ResyncKind, { items: KubeObjectLiteral[]; changed: number }> = {
+  const lists: Record<(typeof RESYNC_KINDS)[number], { items: KubeObjectLiteral[]; changed: number }> = {
     'resync-full': { items: objects, changed: objects.length },
     'resync-noop': { items: objects, changed: 0 },
     'resync-1pct': changedList(objects, size),
   }
   const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
+  const report = (row: ResyncRow) => {
+    result.rows.push(row)
+    console.error(`  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s, quiet p95 ${row.quiet_p95_ms} ms`}`)
+    return row
+  }
   for (const path of paths) {
+    const lone = await startTraced()
+    try {
+      const cluster = await registerCluster(lone.served.url, lone.served.adminToken, `alone-${path}`)
+      report(await resyncRow(lone, cluster, { size, path, change: 'resync-full-alone', items: objects, changed: objects.length }))
+    } finally {
+      await lone.close()
+    }
     const server = await startTraced()
     let quiet: QuietClient | undefined
     try {
@@ -121,47 +134,9 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
 
       const big = await registerCluster(url, adminToken, `big-${path}`)
       for (const change of RESYNC_KINDS) {
-        const { items, changed } = lists[change]
-        const body = path === 'put' ? listBody(items) : undefined
-        const storedBefore = await directoryBytes(server.data)
-        const writtenBefore = writtenBytes(server.served.process.pid!)
-        server.heap.reset()
-        const stopQuiet = quiet.start()
-        const started = performance.now()
-        let requests = 1
-        let error: string | undefined
-        try {
-          if (body !== undefined) {
-            const answered = await Promise.race([clusterRequest(url, big, 'PUT', 'objects', body), server.exited])
-            if (answered.status !== 200) error = `${answered.status} ${JSON.stringify(answered.answer).slice(0, 200)}`
-          } else {
-            requests = (await Promise.race([pagedResync(url, big, items), server.exited])).requests
-          }
-        } catch (failure) {
-          error = (failure as Error).message
-        }
-        const seconds = (performance.now() - started) / 1000
-        const quietLatency = await stopQuiet().then(latency, () => latency([]))
-        const row: ResyncRow = {
-          size,
-          objects: items.length,
-          path,
-          change,
-          changed_objects: changed,
-          seconds: round(seconds, 2),
-          requests,
-          stored_bytes: (await directoryBytes(server.data)) - storedBefore,
-          written_bytes: writtenBytes(server.served.process.pid!) - writtenBefore,
-          heap_peak_mb: round(server.heap.phase().peakMb, 1),
-          quiet_p50_ms: quietLatency.p50,
-          quiet_p95_ms: quietLatency.p95,
-          quiet_samples: quietLatency.samples,
-        }
-        if (error) row.error = error
-        result.rows.push(row)
-        console.error(`  ${path} ${change}: ${error ?? `${row.seconds} s, quiet p95 ${row.quiet_p95_ms} ms`}`)
+        const row = report(await resyncRow(server, big, { size, path, change, ...lists[change] }, quiet))
         // The rest of the path starts from what this one left: without it, there is nothing to measure.
-        if (error) break
+        if (row.error) break
       }
     } finally {
       await quiet?.close()
@@ -169,6 +144,56 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
     }
   }
   return result
+}
+
+type TracedServe = Awaited<ReturnType<typeof startTraced>>
+type Cluster = Awaited<ReturnType<typeof registerCluster>>
+
+/** One resync of `items` into `cluster`, sent as `path` says, with the quiet cluster's events beside it when given. */
+async function resyncRow(
+  server: TracedServe,
+  cluster: Cluster,
+  run: { size: number; path: ResyncPath; change: ResyncKind; items: KubeObjectLiteral[]; changed: number },
+  quiet?: QuietClient,
+): Promise<ResyncRow> {
+  const { url } = server.served
+  const body = run.path === 'put' ? listBody(run.items) : undefined
+  const storedBefore = await directoryBytes(server.data)
+  const writtenBefore = writtenBytes(server.served.process.pid!)
+  server.heap.reset()
+  const stopQuiet = quiet ? quiet.start() : async () => []
+  const started = performance.now()
+  let requests = 1
+  let error: string | undefined
+  try {
+    if (body !== undefined) {
+      const answered = await Promise.race([clusterRequest(url, cluster, 'PUT', 'objects', body), server.exited])
+      if (answered.status !== 200) error = `${answered.status} ${JSON.stringify(answered.answer).slice(0, 200)}`
+    } else {
+      requests = (await Promise.race([pagedResync(url, cluster, run.items), server.exited])).requests
+    }
+  } catch (failure) {
+    error = (failure as Error).message
+  }
+  const seconds = (performance.now() - started) / 1000
+  const quietLatency = await stopQuiet().then(latency, () => latency([]))
+  const row: ResyncRow = {
+    size: run.size,
+    objects: run.items.length,
+    path: run.path,
+    change: run.change,
+    changed_objects: run.changed,
+    seconds: round(seconds, 2),
+    requests,
+    stored_bytes: (await directoryBytes(server.data)) - storedBefore,
+    written_bytes: writtenBytes(server.served.process.pid!) - writtenBefore,
+    heap_peak_mb: round(server.heap.phase().peakMb, 1),
+    quiet_p50_ms: quietLatency.p50,
+    quiet_p95_ms: quietLatency.p95,
+    quiet_samples: quietLatency.samples,
+  }
+  if (error) row.error = error
+  return row
 }
 
 /**
