@@ -1,14 +1,12 @@
 import { z } from 'zod'
 import { isIpv4, isIpv6 } from '../syntax/fields.ts'
+import { flag, haproxyTime } from './setting-values.ts'
 
 /**
  * The settings ConfigMap's keys for HAProxy's process and TLS, with the anchors' names where they
  * have one: each becomes one line of `global` or `defaults` (render-global.ts), so a change is a
  * settings reload. Every value is checked against what is known to be safe there.
  */
-
-const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
-const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HAProxy time such as "5s" or "500ms"')
 
 const TLS_VERSIONS = ['TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const
 export type TlsVersion = (typeof TLS_VERSIONS)[number]

@@ -3,6 +3,7 @@ import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.t
 import { ownValue } from '../own-value.ts'
 import { cidrList, nginxSize } from '../annotations/values.ts'
 import { edgeSettingsSchema } from './edge-settings.ts'
+import { flag, haproxyTime } from './setting-values.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
 export interface ClusterOptions {
@@ -33,9 +34,6 @@ export function canonicalOptions(options: ClusterOptions): ClusterOptions {
   const { ingressClass, configMap, httpBind, httpsBind, snippets } = options
   return { ingressClass, configMap, httpBind, httpsBind, snippets }
 }
-
-const haproxyTime = z.string().regex(/^\d{1,9}(us|ms|s|m|h|d)?$/, 'must be an HAProxy time such as "5s" or "500ms"')
-const flag = z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).transform((value) => value === 'true')
 
 /** The global settings read from the ConfigMap's `data`, with their defaults. */
 export const settingsSchema = z.object({
