@@ -1,5 +1,5 @@
 import { quote } from '../syntax/fields.ts'
-import { cookieDomain, cookieName, invalid, nginxTime, parser, sameSite } from './values.ts'
+import { cookieDomain, HAPROXY_WORD, invalid, isCookieAttribute, nginxTime, parser, sameSite } from './values.ts'
 
 /**
  * NGINX Inc.'s per-Service annotations: a list of the Ingress's Services (`grpc-services`,
@@ -33,8 +33,6 @@ export interface StickyCookie {
 }
 
 const TEN_YEARS = 10 * 365 * 86_400
-/** What a cookie attribute may hold when written into HAProxy's configuration: no quote, `;`, `\` or `$`. */
-const COOKIE_PATH = /^\/[\x21-\x7e]*$/
 
 /**
  * `serviceName=coffee-svc srv_id expires=1h path=/coffee;serviceName=tea-svc srv_id` (NGINX Inc.'s
@@ -51,9 +49,9 @@ export const stickyCookieServices = parser<Record<string, StickyCookie>>((value)
     const [service, name, ...parameters] = entry.split(/\s+/)
     const serviceName = /^serviceName=(.+)$/.exec(service ?? '')?.[1]
     if (!serviceName || !SERVICE.test(serviceName)) return invalid(`${quote(entry)} must begin with serviceName=<Service>`)
-    const cookie = cookieName.safeParse(name ?? '')
-    if (!cookie.success) return invalid(`${quote(entry)}: the cookie name must follow serviceName= (an RFC 6265 token)`)
-    const sticky: StickyCookie = { name: cookie.data }
+    // The name is written into HAProxy's `cookie` line as it is: only characters its parser reads as themselves.
+    if (!name || !HAPROXY_WORD.test(name)) return invalid(`${quote(entry)}: the cookie name must follow serviceName= (letters, digits and ! * + . ^ _ | ~ -)`)
+    const sticky: StickyCookie = { name }
     for (const parameter of parameters) {
       const [key, setting] = parameter.split(/=(.*)/s) as [string, string | undefined]
       const problem = readParameter(sticky, key, setting)
@@ -78,7 +76,7 @@ function readParameter(sticky: StickyCookie, key: string, setting: string | unde
     if (!domain.success) return 'domain must be a domain name'
     sticky.domain = domain.data
   } else if (key === 'path' && setting !== undefined) {
-    if (!COOKIE_PATH.test(setting) || /[;"\\$]/.test(setting)) return 'path must be an absolute path without ; " \\ or $'
+    if (!setting.startsWith('/') || !isCookieAttribute(setting)) return 'path must be an absolute path without ; " \\ or $'
     sticky.path = setting
   } else if (key === 'samesite' && setting !== undefined) {
     const same = sameSite.safeParse(setting)

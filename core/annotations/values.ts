@@ -327,6 +327,12 @@ export const corsOriginOrPattern = parser<CorsOrigins>((value) => {
 })
 
 /** A cookie name: an RFC 6265 token. */
+/** What HAProxy's parser reads as itself in a cookie name, header name or SNI: no quote, escape, comment, `$`, space, `(`, `)` or `,`. */
+export const HAPROXY_WORD = /^[A-Za-z0-9!*+.^_|~-]+$/
+
+/** A cookie attribute HAProxy writes quoted (`attr "Path=…"`): printable, without `;`, `"`, `\` or `$`. */
+export const isCookieAttribute = (text: string) => /^[\x21-\x7e]+$/.test(text) && !/[;"\\$]/.test(text)
+
 export const cookieName = parser((value) => (TOKEN.test(value.trim()) ? value.trim() : invalid(`${quote(value)} must be a cookie name (an RFC 6265 token)`)))
 
 /** A cookie's SameSite attribute, capitalised as browsers document it. */

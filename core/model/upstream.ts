@@ -1,7 +1,7 @@
 import type { Features } from '../annotations/features.ts'
 import { DEFAULT_RETRY_ON } from '../annotations/retry-values.ts'
 import { AFFINITY_SETTINGS } from '../annotations/upstream-features.ts'
-import type { BackendProtocol, HashBy } from '../annotations/values.ts'
+import { type BackendProtocol, HAPROXY_WORD, type HashBy, isCookieAttribute } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import type { AnnotationWarning } from './ingress-annotations.ts'
 import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
@@ -84,9 +84,6 @@ export interface AffinityCookie {
 /** ingress-nginx's and haproxy-ingress's default cookie name. */
 export const DEFAULT_AFFINITY_COOKIE = 'INGRESSCOOKIE'
 
-/** What HAProxy's parser reads as itself in a cookie name, header name or SNI: no quote, escape, comment, `$`, space, `(`, `)` or `,`. */
-const SAFE_WORD = /^[A-Za-z0-9!*+.^_|~-]+$/
-
 export interface UpstreamReading {
   upstream?: Upstream
   /** Settings of the Services the Ingress's per-Service annotations name (service-upstreams.ts), by Service name. */
@@ -117,7 +114,7 @@ function judge(ingress: Ingress): UpstreamReading {
   const hashBy = features['upstream-hash-by']
   if (hashBy) {
     const name = 'header' in hashBy ? hashBy.header : 'cookie' in hashBy ? hashBy.cookie : undefined
-    if (name === undefined || SAFE_WORD.test(name)) upstream.hashBy = hashBy
+    if (name === undefined || HAPROXY_WORD.test(name)) upstream.hashBy = hashBy
     else warn('upstream-hash-by', 'the name holds characters hapedge does not write into the configuration; ignored')
   }
   if (features['load-balance']) {
@@ -194,14 +191,14 @@ function affinityCookie(features: Features, warn: Warn): AffinityCookie | undefi
     return undefined
   }
   const name = features['session-cookie-name'] ?? DEFAULT_AFFINITY_COOKIE
-  if (!SAFE_WORD.test(name)) {
+  if (!HAPROXY_WORD.test(name)) {
     warn('session-cookie-name', 'the name holds characters hapedge does not write into the configuration; no affinity')
     return undefined
   }
   const cookie: AffinityCookie = { name }
   const path = features['session-cookie-path']
   if (path !== undefined) {
-    if (/^[\x21-\x7e]+$/.test(path) && !/[;"\\$]/.test(path)) cookie.path = path
+    if (isCookieAttribute(path)) cookie.path = path
     else warn('session-cookie-path', 'the path holds characters hapedge does not write into a cookie attribute; ignored')
   }
   if (features['session-cookie-domain'] !== undefined) cookie.domain = features['session-cookie-domain']

@@ -54,7 +54,7 @@ const REJECTS_SAMESITE_NONE = [
 /**
  * session-cookie-conditional-samesite-none: the cookie HAProxy inserts loses its SameSite=None for
  * those browsers. The cookie is inserted after the `http-response` rules, so only an
- * `http-after-response` rule sees it. The name is a SAFE_WORD; its regex characters are escaped.
+ * `http-after-response` rule sees it. The name is an HAPROXY_WORD; its regex characters are escaped.
  */
 function sameSiteNoneLeftOff(cookie: string): string[] {
   const name = cookie.replace(/[*+.^|]/g, '\\$&')

@@ -106,6 +106,15 @@ describe('backend settings', () => {
     ])
   })
 
+  it('a sticky cookie name HAProxy would not read as itself (a quote, a comment) is refused with a warning, never written', () => {
+    const { model, files } = fullRebuild([...web, site('quoted', 'q.example.com', { 'nginx.com/sticky-cookie-services': "serviceName=web srv'id expires=1h" })])
+    expect(model.hosts.get('q.example.com')!.routes[0]!.upstream).toBeUndefined()
+    expect(files.get(FILES.backends)).not.toContain("srv'id")
+    expect(model.warnings).toEqual([
+      expect.objectContaining({ annotation: 'nginx.com/sticky-cookie-services', reason: expect.stringContaining('the cookie name must follow serviceName=') }),
+    ])
+  })
+
   it('session-cookie-conditional-samesite-none applies to a SameSite=None cookie only', () => {
     const asked = { 'nginx.ingress.kubernetes.io/affinity': 'cookie', 'nginx.ingress.kubernetes.io/session-cookie-conditional-samesite-none': 'true' }
     expect(variant({ ...asked, 'nginx.ingress.kubernetes.io/session-cookie-samesite': 'None' }).upstream?.cookie).toEqual({
