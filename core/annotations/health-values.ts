@@ -7,7 +7,7 @@ import { invalid, parser } from './values.ts'
  */
 export const checkPath = parser((value) => {
   const path = value.trim()
-  return /^\/[A-Za-z0-9\-._~!&'()*+,;=:@%/?]*$/.test(path) && !/['$]/.test(path)
+  return /^\/[A-Za-z0-9\-._~!&()*+,;=:@%/?]*$/.test(path)
     ? path
     : invalid(`${quote(value)} must be an absolute path of letters, digits and - . _ ~ ! & ( ) * + , ; = : @ % / ?`)
 })

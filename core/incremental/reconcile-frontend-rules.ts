@@ -20,14 +20,14 @@ export function reconcileFrontendRules(
   state: ClusterState,
   table: Table<string[]>,
   plan: Plan,
-  rulesOf: (object: KubeObject | InvalidObject, state: ClusterState) => string[] | undefined,
+  rulesOf: (object: KubeObject | InvalidObject) => string[] | undefined,
   reasons: RuleReasons,
 ): void {
   if (ref.kind !== 'Ingress' || ref.namespace === undefined) return
   const key = accessGroupName(ref.namespace, ref.name)
   const before = table.get(key) ?? []
   const object = state.get(ref)
-  const after = (object && rulesOf(object, state)) ?? []
+  const after = (object && rulesOf(object)) ?? []
   if (after.length > 0) table.set(key, after)
   else if (table.has(key)) table.delete(key)
   const gained = after.filter((rule) => !before.includes(rule))
