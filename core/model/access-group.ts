@@ -1,6 +1,6 @@
 import type { SourceRanges } from '../annotations/values.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import type { Settings } from './settings.ts'
+import { believedProxies, type Settings } from './settings.ts'
 import { basicAuthOf, type BasicAuth } from './basic-auth.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
@@ -44,6 +44,4 @@ export function accessGroupName(namespace: string, name: string): string {
 }
 
 /** The proxies whose `X-Forwarded-For` gives the client's address: none unless both settings say so. */
-export function trustedProxies(settings: Settings): string[] {
-  return settings['use-forwarded-headers'] ? (settings['proxy-real-ip-cidr']?.ranges ?? []) : []
-}
+export const trustedProxies = (settings: Settings) => believedProxies(settings, 'use-forwarded-headers')

@@ -81,10 +81,13 @@ function proxyProtocolIssues(settings: Settings): Issue[] {
   return [{ code: 'custom', path: formatPath(['data', 'use-proxy-protocol']), message }]
 }
 
-/** The proxies whose PROXY protocol header gives the client's address; none unless use-proxy-protocol. */
-export function proxyProtocolSources(settings: Settings): string[] {
-  return settings['use-proxy-protocol'] ? (settings['proxy-real-ip-cidr']?.ranges ?? []) : []
+/** The proxies of proxy-real-ip-cidr, when the switch that makes hapedge believe them is on; none otherwise. */
+export function believedProxies(settings: Settings, switched: 'use-forwarded-headers' | 'use-proxy-protocol'): string[] {
+  return settings[switched] ? (settings['proxy-real-ip-cidr']?.ranges ?? []) : []
 }
+
+/** The proxies whose PROXY protocol header gives the client's address; none unless use-proxy-protocol. */
+export const proxyProtocolSources = (settings: Settings) => believedProxies(settings, 'use-proxy-protocol')
 
 /**
  * The two settings that make X-Forwarded-For believed go together: ingress-nginx trusts every
