@@ -1,6 +1,6 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { quote } from '../syntax/fields.ts'
-import { invalid, Invalid } from './values.ts'
+import { invalid, type Invalid, parser as valueParser } from './values.ts'
 
 /**
  * The canary annotations' values. A header or cookie name is written into the frontend's rules, a
@@ -14,14 +14,8 @@ const NAME = /^[A-Za-z0-9_.-]{1,64}$/
 const VALUE_CHARACTERS = 'A-Za-z0-9._~@:+=/-'
 const VALUE = new RegExp(`^[${VALUE_CHARACTERS}]{1,128}$`)
 
-function parser<T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> {
-  return z.string().transform((value, ctx) => {
-    const result = parse(value.trim())
-    if (!(result instanceof Invalid)) return result
-    ctx.addIssue({ code: 'custom', message: result.message })
-    return z.NEVER
-  }) as unknown as z.ZodType<T, string>
-}
+/** values.ts's parser, on the value without surrounding whitespace. */
+const parser = <T>(parse: (value: string) => T | Invalid): z.ZodType<T, string> => valueParser((value) => parse(value.trim()))
 
 /** The most a weight or total may be: far above any percentage, far below what HAProxy's `rand` draws from. */
 export const MAX_CANARY_TOTAL = 1_000_000
