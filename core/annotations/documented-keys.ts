@@ -329,9 +329,15 @@ const nginxInc: ControllerKeys = {
       path: 'content/nic/configuration/ingress-resources/advanced-configuration-with-annotations.md',
       commit: '08c4aa3d7963d1ff0a26a4a2ad302c8eedf03dc4',
     },
+    {
+      url: 'https://github.com/nginx/kubernetes-ingress/tree/main/examples/ingress-resources/mergeable-ingress-types',
+      repository: 'nginx/kubernetes-ingress',
+      path: 'examples/ingress-resources/mergeable-ingress-types/README.md',
+      commit: '0684f740843fae665806b26dcf98fcca2b78380c',
+    },
   ],
   scope:
-    'the annotations of the page\'s "Summary of Annotations" tables; `nginx.com/` keys are NGINX Plus only, and the App Protect ones (`appprotect.f5.com/`, `appprotectdos.f5.com/`) are under prefixes hapedge does not read',
+    'the annotations of the page\'s "Summary of Annotations" tables, and `nginx.org/mergeable-ingress-type` of the mergeable Ingress types example; `nginx.com/` keys are NGINX Plus only, and the App Protect ones (`appprotect.f5.com/`, `appprotectdos.f5.com/`) are under prefixes hapedge does not read',
   keys: under('', {
     'nginx.org/app-root': ['/coffee'],
     'nginx.org/basic-auth-realm': { values: ['Cafe App'], with: NGINX_INC_BASIC_AUTH },
@@ -342,6 +348,7 @@ const nginxInc: ControllerKeys = {
     'nginx.org/hsts-max-age': { values: ['2592000'], with: { 'nginx.org/hsts': 'true' } },
     'nginx.org/http-redirect-code': ['301', '302', '307', '308'],
     'nginx.org/lb-method': ['round_robin', 'random two least_conn'],
+    'nginx.org/mergeable-ingress-type': ['master', 'minion'],
     'nginx.org/location-snippets': ['add_header my-test-header test-value;'],
     'nginx.org/path-regex': ['case_sensitive', 'case_insensitive', 'exact'],
     'nginx.org/policies': ['webapp-policy'],

@@ -194,6 +194,11 @@ export const FEATURES = {
   'canary-by-cookie': feature(canaryCookie, 'A cookie that sends the request to the canary ("always") or not ("never").'),
   // Hosts.
   'server-alias': feature(hostList, "More host names served like the Ingress's own."),
+  // NGINX Inc.'s mergeable Ingresses: one master sets a host, its minions add paths to it.
+  'mergeable-ingress-type': feature(
+    oneOf({ master: 'master', minion: 'minion' } as const, '"master" or "minion"'),
+    "A master sets its host's certificate and host-wide settings and serves no path; a minion adds paths and inherits the master's settings.",
+  ),
 } satisfies Record<string, Feature<unknown>>
 
 export type FeatureName = keyof typeof FEATURES

@@ -26,6 +26,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...CORS_FEATURES,
   ...HEADER_FEATURES,
   'server-alias',
+  'mergeable-ingress-type',
   'upstream-vhost',
   'rewrite-target',
   'use-regex',

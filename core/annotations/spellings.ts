@@ -354,6 +354,7 @@ const nginxInc: Spelling[] = [
   ni('sticky-cookie-services', 'sticky-cookie-services', 'Backend services (Upstreams)'),
   ni('proxy-set-headers', 'request-set-header', 'Request URI/Header Manipulation', { schema: headerPairs }),
   ni('proxy-hide-headers', 'response-del-header', 'Request URI/Header Manipulation', { schema: headerNames }),
+  ni('mergeable-ingress-type', 'mergeable-ingress-type', 'Mergeable Ingress types'),
 ]
 
 /** Every spelling, hapedge's first: within one vocabulary the earlier spelling wins a disagreement. */

@@ -12,6 +12,7 @@ import { headersConfigMapOf } from './custom-headers.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { serverAliasesOf } from './server-alias.ts'
+import { isMergeableMaster } from './mergeable.ts'
 import { SEPARATOR } from '../snapshot/separator.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
@@ -278,6 +279,7 @@ export class ClusterState {
       const requested = requestedClass(object as Ingress)
       if (requested !== undefined) this.ingressesByClass.add(classKey(requested), key)
       for (const alias of serverAliasesOf(object as Ingress)) this.ingressesByHost.add(alias, key)
+      if (isMergeableMaster(object as Ingress)) for (const host of hostsOf(object as Ingress)) this.ingressesByHost.add(host, key)
       for (const secret of annotationSecretsOf(object as Ingress)) this.ingressesByAuthSecret.add(secret, key)
       const headers = headersConfigMapOf(object as Ingress)
       if (headers) this.ingressesByHeadersConfigMap.add(headers, key)
@@ -297,7 +299,9 @@ export class ClusterState {
 /** The hosts an Ingress names in its rules (`''` for a rule without host), its TLS entries and its server-alias annotation. */
 export function hostsOf(ingress: Ingress): Set<string> {
   const hosts = new Set<string>()
-  for (const rule of ingress.spec.rules ?? []) if (rule.http) hosts.add(rule.host ?? '')
+  // A mergeable master names its host without paths (mergeable.ts); any other rule without paths serves nothing.
+  const master = isMergeableMaster(ingress)
+  for (const rule of ingress.spec.rules ?? []) if (rule.http || master) hosts.add(rule.host ?? '')
   for (const tls of ingress.spec.tls ?? []) for (const host of tls.hosts ?? []) hosts.add(host)
   for (const alias of serverAliasesOf(ingress)) hosts.add(alias)
   return hosts

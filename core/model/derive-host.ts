@@ -17,6 +17,7 @@ import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { withUpstreamHosts } from './route-upstream-host.ts'
 import { canaryOf } from './canary.ts'
+import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
@@ -88,11 +89,12 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
     .ingressesForHost(host)
     .filter((ingress) => state.serves(ingress))
     .sort(compareIngressPrecedence)
-  // A canary Ingress serves no path of its own, nor sets anything of the host: it takes a share of another's route.
-  const ingresses = served.filter((ingress) => !canaryOf(ingress))
   const rejections: Rejection[] = []
+  // A canary Ingress serves no path of its own, nor sets anything of the host: it takes a share of another's route.
+  const canaries = served.filter((ingress) => canaryOf(ingress))
+  const ingresses = mergeIngresses(host, canaries.length === 0 ? served : served.filter((ingress) => !canaryOf(ingress)), rejections)
   const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections))
-  const routes = withCanaries(host, mains, ingresses.length === served.length ? [] : served.filter((ingress) => canaryOf(ingress)), state, rejections)
+  const routes = withCanaries(host, mains, canaries, state, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !alias) return { rejections }

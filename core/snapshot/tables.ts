@@ -50,8 +50,9 @@ export const TABLE = {
  * 18: custom-headers honoured: every ConfigMap sent is kept (not the settings' alone), Ingresses indexed by the ConfigMap
  *     their custom-headers reads (`headers-config-map-ingresses`); an older snapshot holds none of those ConfigMaps until the next full resync.
  * 19: canary Ingresses honoured (`canary-rules` per canary Ingress; canary-exact, canary-prefix, canary-values written, empty or not, by that write).
+ * 22: mergeable Ingresses honoured: a master's rules without paths are indexed under their hosts.
  */
-export const SNAPSHOT_LAYOUT = 19
+export const SNAPSHOT_LAYOUT = 22
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -204,6 +204,16 @@ const canaryAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/canary-weight': '50' },
 ]
 
+/** NGINX Inc.'s mergeable Ingresses: masters (with host-wide and inherited settings, most often without paths) and minions. */
+const mergeableTypes: readonly ({ annotations: Record<string, string>; pathless?: true } | undefined)[] = [
+  ...Array.from({ length: 8 }, () => undefined),
+  { annotations: { 'nginx.org/mergeable-ingress-type': 'master', 'nginx.org/proxy-read-timeout': '20s', 'nginx.org/hsts': 'true' }, pathless: true },
+  { annotations: { 'nginx.org/mergeable-ingress-type': 'master', 'nginx.org/proxy-hide-headers': 'Server' }, pathless: true },
+  { annotations: { 'nginx.org/mergeable-ingress-type': 'master' } },
+  { annotations: { 'nginx.org/mergeable-ingress-type': 'minion' } },
+  { annotations: { 'nginx.org/mergeable-ingress-type': 'minion', 'nginx.org/proxy-read-timeout': '5s', 'nginx.org/ssl-redirect': 'false' } },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
@@ -227,6 +237,7 @@ const arbitraryIngress = fc
     shared: fc.constantFrom(true, false, false, false),
     canaryService: fc.constantFrom(...canaryServices),
     canaryAlone: fc.boolean(),
+    mergeable: fc.constantFrom(...mergeableTypes),
     rules: fc.array(
       fc.record({
         host: fc.constantFrom(...hosts),
@@ -247,12 +258,19 @@ const arbitraryIngress = fc
     }),
     defaultBackend: fc.option(fc.record({ service: fc.constantFrom(...services), port }), { nil: undefined }),
   })
-  .map(({ canary, sharedRules, shared, canaryService, canaryAlone, ...spec }) => {
+  .map(({ canary, sharedRules, shared, canaryService, canaryAlone, mergeable, ...spec }) => {
     const isCanary = Object.entries(canary ?? {}).some(([key, value]) => key.endsWith('/canary') && value === 'true')
     const canaryRules = sharedRules.map((rule) => ({ ...rule, paths: rule.paths.map((path) => ({ ...path, service: canaryService })) }))
     const rules = isCanary ? canaryRules : shared ? sharedRules : spec.rules
     const annotations = isCanary && canaryAlone ? canary : canary ? { ...spec.annotations, ...canary } : spec.annotations
-    return ingress({ ...spec, annotations, rules, ...(isCanary && canaryAlone ? { className: 'hapedge' } : {}) })
+    const made = ingress({
+      ...spec,
+      annotations: { ...annotations, ...mergeable?.annotations },
+      rules,
+      ...(isCanary && canaryAlone ? { className: 'hapedge' } : {}),
+    })
+    // A master as NGINX Inc. writes it names its host without paths; one with paths is drawn too (they are not served).
+    return mergeable?.pathless ? { ...made, spec: { ...made.spec, rules: made.spec.rules.map(({ http: _paths, ...rule }) => rule) } } : made
   })
 
 /** Configuration snippets: none (most often), two that HAProxy takes, and one that would open a frontend. */
@@ -386,10 +404,18 @@ const arbitraryConfigMap = fc
     ),
     // The routes' default body limit: none, one, and an unreadable one.
     bodySize: fc.constantFrom<Record<string, string>>({}, { 'proxy-body-size': '1m' }, { 'proxy-body-size': 'lots' }),
+    // The default certificate: none, a TLS Secret that comes, changes (or breaks) and goes, another, one absent, one without its namespace.
+    fallback: fc.constantFrom<Record<string, string>>(
+      {},
+      { 'default-ssl-certificate': 'default/tls-a' },
+      { 'default-ssl-certificate': 'shop/tls-b' },
+      { 'default-ssl-certificate': 'default/missing' },
+      { 'default-ssl-certificate': 'tls-a' },
+    ),
     name: fc.constantFrom(...configMapNames),
   })
-  .map(({ redirect, timeout, proxies, bodySize, name }) =>
-    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize }, name.split('/')[1], name.split('/')[0]),
+  .map(({ redirect, timeout, proxies, bodySize, fallback, name }) =>
+    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback }, name.split('/')[1], name.split('/')[0]),
   )
 
 export const arbitraryObject = fc.oneof(

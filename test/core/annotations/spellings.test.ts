@@ -90,6 +90,7 @@ const CANONICAL: Record<FeatureName, [string, unknown]> = {
   'response-del-header': ['Server, X-Powered-By', ['Server', 'X-Powered-By']],
   'custom-headers': ['web/security-headers', { namespace: 'web', name: 'security-headers' }],
   'server-alias': ['www.example.com, example.net', ['www.example.com', 'example.net']],
+  'mergeable-ingress-type': ['minion', 'minion'],
   canary: ['true', true],
   'canary-weight': ['20', 20],
   'canary-weight-total': ['10', 10],
@@ -288,6 +289,7 @@ const OTHERS: Record<string, Example> = {
     ],
   },
   'nginx-inc proxy-hide-headers': { value: 'header-a,header-b', expected: ['header-a', 'header-b'] },
+  'nginx-inc mergeable-ingress-type': { value: 'master', expected: 'master' },
 }
 
 /** The prefix a vocabulary's examples are written under: the first of its own (not the shared one). */
