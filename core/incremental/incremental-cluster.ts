@@ -21,7 +21,9 @@ import { Tree, type TreeContext } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
-import { reconcileCertificate } from './reconcile-certificates.ts'
+import { reconcileCertificate, reconcileDefaultCertificate } from './reconcile-certificates.ts'
+import { defaultCertificateOf } from '../model/default-certificate.ts'
+import { defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
@@ -171,7 +173,12 @@ export class IncrementalCluster {
     const { dirty } = this
     dirty.objects.push(ref)
     for (const object of [previous, current]) if (object) this.markTouched(object)
-    if (ref.kind === 'Secret') dirty.secrets.add(`${ref.namespace}/${ref.name}`)
+    if (ref.kind === 'Secret') {
+      const secret = `${ref.namespace}/${ref.name}`
+      dirty.secrets.add(secret)
+      // The default certificate's Secret: its file, and the settings' report on it.
+      if (secret === this.settings['default-ssl-certificate']) dirty.settings = true
+    }
     if (ref.kind === 'ConfigMap') {
       // The settings' own, and (any, the settings' too) one custom-headers may name: only the Ingresses naming it are derived again.
       const configMap = `${ref.namespace}/${ref.name}`
@@ -310,6 +317,8 @@ export class IncrementalCluster {
   private reconcileSettings(plan: Plan): void {
     const { settings, rejections } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
+    const fallback = defaultCertificateOf(settings['default-ssl-certificate'], this.state)
+    reconcileDefaultCertificate(this.genesis ? undefined : this.settings['default-ssl-certificate'], fallback, this.files, plan)
     this.settings = settings
     this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
@@ -336,10 +345,12 @@ export class IncrementalCluster {
     const groups = [...this.accessGroups.entries()].map(([, group]) => group)
     const accessGroups = groups.map((group) => group.name)
     const trusted = trustedProxies(this.settings).length > 0
+    const fallback = this.settings['default-ssl-certificate']
     return renderFrontend({
       httpBind,
       httpsBind,
       tls: this.files.count(FILES.crtList) > 0,
+      defaultCertificate: fallback !== undefined && this.files.text(defaultCertificateFile(fallback)) !== undefined,
       accessGroups,
       trustedProxies: trusted,
       authRules: authRules(groups),

@@ -3,7 +3,8 @@ import type { ClusterState } from '../model/cluster-state.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
 import { certificateFile, FILES } from '../render/files.ts'
-import { crtListEntry } from '../render/render-tls.ts'
+import { crtListEntry, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
+import type { DefaultCertificate } from '../model/default-certificate.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 
 /**
@@ -24,4 +25,22 @@ export function reconcileCertificate(secret: string, state: ClusterState, hostsB
   const isNew = files.text(path) === undefined
   if (files.setText(path, resolved.pem) && !isNew) plan.certificates.push(path)
   if (files.setEntry(FILES.crtList, path, crtListEntry(secret, hosts).text)) needReload(plan, 'the certificate list changed')
+}
+
+/**
+ * The settings' default certificate: its file and the crt-list's first line written while it
+ * resolves, and the line of the one it replaces removed (either changes the list: a reload). A
+ * changed certificate under the same Secret is hot swapped.
+ */
+export function reconcileDefaultCertificate(before: string | undefined, after: DefaultCertificate, files: FileSet, plan: Plan): void {
+  if (before !== undefined && (before !== after.secret || !('pem' in after))) {
+    const path = defaultCertificateFile(before)
+    if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, 'the default certificate is no longer served')
+    files.setText(path, undefined)
+  }
+  if (!('pem' in after)) return
+  const entry = defaultCrtListEntry(after.secret)
+  const isNew = files.text(entry.key) === undefined
+  if (files.setText(entry.key, after.pem) && !isNew) plan.certificates.push(entry.key)
+  if (files.setEntry(FILES.crtList, entry.key, entry.text)) needReload(plan, 'the default certificate changed')
 }

@@ -19,6 +19,7 @@ import { describeIngress } from './ingress-order.ts'
 import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
+import { defaultCertificateOf } from './default-certificate.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
 
@@ -32,6 +33,8 @@ export interface ClusterModel {
   defaultAccess?: string
   /** Certificate files by Secret (`namespace/name`). */
   certificates: Map<string, string>
+  /** The settings' default-ssl-certificate, when it resolves: served to names no Ingress claims. */
+  defaultCertificate?: { secret: string; pem: string }
   rejections: Rejection[]
   /** Annotations of served Ingresses that hapedge does not honour as written. */
   warnings: AnnotationWarning[]
@@ -81,10 +84,12 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     if (resolved.ok) certificates.set(config.tlsSecret, resolved.pem)
   }
 
+  const fallback = defaultCertificateOf(settings['default-ssl-certificate'], state)
   return {
     settings,
     hosts,
     backends,
+    ...('pem' in fallback ? { defaultCertificate: fallback } : {}),
     defaultBackend: defaultBackend.name,
     ...(defaultBackend.access ? { defaultAccess: defaultBackend.access } : {}),
     certificates,
@@ -126,7 +131,9 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
   const configMap = state.configMap()
   const { settings, issues } = readSettings(configMap?.data)
   const object = `ConfigMap ${state.options.configMap}`
-  return { settings, rejections: issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })) }
+  const fallback = defaultCertificateOf(settings['default-ssl-certificate'], state)
+  const rejections = issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` }))
+  return { settings, rejections: 'rejections' in fallback ? [...rejections, ...fallback.rejections] : rejections }
 }
 
 /**

@@ -3,6 +3,7 @@ import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.t
 import { ownValue } from '../own-value.ts'
 import { cidrList, nginxSize } from '../annotations/values.ts'
 import { edgeSettingsSchema } from './edge-settings.ts'
+import { defaultCertificateSetting } from './default-certificate.ts'
 import { flag, haproxyTime } from './setting-values.ts'
 
 /** What the operator chooses for a cluster (the command line, or the cluster's record). */
@@ -49,6 +50,8 @@ export const settingsSchema = z.object({
   // ingress-nginx's name and NGINX sizes: the body limit of the routes whose Ingress sets none ("0" or absent: none).
   'proxy-body-size': nginxSize.optional(),
   ...edgeSettingsSchema,
+  // ingress-nginx's --default-ssl-certificate, as a setting: the TLS Secret served to names no Ingress claims.
+  'default-ssl-certificate': defaultCertificateSetting.optional(),
 })
 
 export type Settings = z.output<typeof settingsSchema>

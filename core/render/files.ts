@@ -84,9 +84,9 @@ export function certificateFile(secret: string): string {
   return `tls/${secret.replace('/', '_')}.pem`
 }
 
-/** The Secret (`namespace/name`) a certificate file is rendered from: namespaces and Secret names never hold `_`. */
+/** The Secret (`namespace/name`) a certificate file is rendered from (in `tls/` or a directory of it): namespaces and Secret names never hold `_`. */
 export function secretOfCertificateFile(path: string): string | undefined {
-  return /^tls\/([a-z0-9-]+)_([a-z0-9.-]+)\.pem$/.exec(path)?.slice(1).join('/')
+  return /^tls\/(?:[^/]+\/)?([a-z0-9-]+)_([a-z0-9.-]+)\.pem$/.exec(path)?.slice(1).join('/')
 }
 
 /** Each row and a newline, as one flat string: `+=` would keep a chain of partial strings alive per row. */

@@ -11,7 +11,7 @@ import { unionOfCanaryRules } from '../model/canary.ts'
 import { proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
-import { crtListEntry, hostsBySecret } from './render-tls.ts'
+import { crtListEntry, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
 export interface RenderOptions {
   httpBind: string
@@ -21,6 +21,7 @@ export interface RenderOptions {
 /** Every file of a generation, from the model alone: the same model always gives the same bytes. */
 export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {
   const secrets = hostsBySecret(model)
+  const fallback = model.defaultCertificate
   const maps = renderHostMaps(model)
   const proxies = trustedProxies(model.settings)
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
@@ -30,7 +31,8 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
       FILES.frontend,
       renderFrontend({
         ...options,
-        tls: secrets.size > 0,
+        tls: secrets.size > 0 || fallback !== undefined,
+        defaultCertificate: fallback !== undefined,
         accessGroups,
         trustedProxies: proxies.length > 0,
         authRules: authRules(groupsByName(model)),
@@ -44,10 +46,14 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
   ])
-  if (secrets.size > 0) {
-    layout.set(FILES.crtList, sortEntries([...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))))
-    for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
+  const crtList = [...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))
+  if (fallback) {
+    const entry = defaultCrtListEntry(fallback.secret)
+    crtList.push(entry)
+    layout.set(entry.key, fallback.pem)
   }
+  if (crtList.length > 0) layout.set(FILES.crtList, sortEntries(crtList))
+  for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
   for (const group of model.accessGroups.values()) for (const [path, text] of accessFiles(group)) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
   for (const [path, pem] of model.caFiles) layout.set(path, pem)

@@ -17,6 +17,8 @@ export interface FrontendOptions {
   httpsBind: string
   /** Without any certificate there is nothing to offer on the HTTPS bind, so it is left out. */
   tls: boolean
+  /** A default certificate heads the crt-list (settings `default-ssl-certificate`); without one, the bind is `strict-sni` (render-tls.ts). */
+  defaultCertificate?: boolean
   /** The access groups (source ranges), each checked by its rules; none when absent. */
   accessGroups?: readonly string[]
   /** Whether X-Forwarded-For gives the client's address behind the trusted proxies (TRUSTED_PROXIES_FILE). */
@@ -53,6 +55,7 @@ export function renderFrontend({
   httpBind,
   httpsBind,
   tls,
+  defaultCertificate = false,
   accessGroups = [],
   trustedProxies = false,
   authRules = [],
@@ -65,7 +68,7 @@ export function renderFrontend({
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
-    ...(tls ? [`    bind ${httpsBind} ssl crt-list ${FILES.crtList} alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`] : []),
+    ...(tls ? [httpsBindLine(httpsBind, defaultCertificate, http2)] : []),
     // Before anything reads the connection: from then on `src` is the client the proxy names.
     ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
     ...schemeRules(trustedProxies),
@@ -132,3 +135,8 @@ export function renderFrontend({
  * request (`GET http://host/x`).
  */
 const HTTPS_LOCATION = 'location https://%[var(txn.host)]%[var(txn.httpsport)]%[pathq]'
+
+/** The HTTPS bind: `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
+function httpsBindLine(bind: string, defaultCertificate: boolean, http2: boolean): string {
+  return `    bind ${bind} ssl${defaultCertificate ? '' : ' strict-sni'} crt-list ${FILES.crtList} alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFUSED_HEADER } from '../../core/render/render-frontend.ts'
 import { makeCertificate } from '../support/certificates.ts'
-import { ingress, tlsSecret } from '../support/objects.ts'
+import { configMap, ingress, tlsSecret } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
@@ -28,6 +28,8 @@ describe('annotations', () => {
     cluster = await serveCluster([
       ...services.objects,
       ...hosts.map(tls),
+      // HTTPS to a host without a certificate of its own is served the default one (strict-sni otherwise).
+      configMap({ 'default-ssl-certificate': 'default/plain-tls' }),
       ingress({ name: 'site', rules: [{ host: 'shop.test', paths: [prefix('/', 'site')] }] }),
       ingress({
         name: 'admin',

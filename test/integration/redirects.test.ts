@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeCertificate } from '../support/certificates.ts'
-import { ingress, tlsSecret } from '../support/objects.ts'
+import { configMap, ingress, tlsSecret } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
@@ -35,6 +35,8 @@ describe('redirects and HSTS', () => {
     cluster = await serveCluster([
       ...services.objects,
       ...tlsHosts.map((host, i) => tlsSecret(`${host.split('.')[0]}-tls`, certs[i]!.certPem, certs[i]!.keyPem)),
+      // HTTPS to a host without a certificate of its own is served the default one (strict-sni otherwise).
+      configMap({ 'default-ssl-certificate': 'default/code-tls' }),
       // permanent-redirect and temporal-redirect: every route of the Ingress, and only its routes.
       site('permanent', 'moved.test', { 'nginx.ingress.kubernetes.io/permanent-redirect': 'https://example.com/new?from=moved' }),
       ingress({ name: 'kept', rules: [{ host: 'moved.test', paths: [prefix('/kept', 'kept')] }] }),

@@ -37,7 +37,7 @@ describe('hapedge render --http-bind / --https-bind', () => {
       expect(await renderCommand(['--in', EXAMPLE, '--out', out, '--http-bind', bind, '--https-bind', bind]), bind).toBe(0)
       const frontend = await readFile(join(out, FILES.frontend), 'utf8')
       expect(frontend, bind).toContain(`    bind ${bind}\n`)
-      expect(frontend, bind).toContain(`    bind ${bind} ssl crt-list`)
+      expect(frontend, bind).toContain(`    bind ${bind} ssl strict-sni crt-list`)
     }
   })
 
