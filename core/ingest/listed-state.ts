@@ -44,7 +44,8 @@ export function listedStates(items: readonly Record<string, unknown>[], options:
 /** `listedStates` as steps, one per item (see runInSlices): a list of 40,000 objects takes a second to read. */
 export function* listing(items: readonly Record<string, unknown>[], options: Partial<ClusterOptions> = {}): Generator<void, ListedState[]> {
   const keyspace = Keyspace.inMemory()
-  const state = new ClusterState(options, keyspace)
+  // Without indexes: the texts compared are the objects' own, and an index never changes one.
+  const state = new ClusterState(options, keyspace, false)
   const versions = keyspace.table<SeenVersion>(TABLE.resourceVersion)
   const last = yield* lastPerKey(items, (key, ref, event, change) => {
     recordVersion(versions, key, event)

@@ -60,7 +60,16 @@ export class ClusterState {
   private readonly ingressesByClass: SetIndex
   private readonly classes: Table<IngressClass>
 
-  constructor(options: Partial<ClusterOptions> = {}, keyspace = Keyspace.inMemory()) {
+  /**
+   * `indexed: false` keeps the objects alone, without the indexes (which read every Ingress's
+   * hosts, aliases and Secrets): for what a resync compares, each object's stored form, which
+   * the indexes never change.
+   */
+  constructor(
+    options: Partial<ClusterOptions> = {},
+    keyspace = Keyspace.inMemory(),
+    private readonly indexed = true,
+  ) {
     this.options = { ...DEFAULT_OPTIONS, ...options }
     this.objects = keyspace.table(TABLE.object)
     this.invalidObjects = keyspace.table(TABLE.invalid)
@@ -85,7 +94,8 @@ export class ClusterState {
       const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
       if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
       this.invalidObjects.set(objectKey(read.ref), invalid)
-      if (read.ref.kind === 'Ingress' && read.requestedClass !== undefined) this.ingressesByClass.add(classKey(read.requestedClass), objectKey(read.ref))
+      if (this.indexed && read.ref.kind === 'Ingress' && read.requestedClass !== undefined)
+        this.ingressesByClass.add(classKey(read.requestedClass), objectKey(read.ref))
       return previous
     }
     const key = objectKey(objectRef(read.object))
@@ -102,12 +112,18 @@ export class ClusterState {
     const invalid = this.invalidObjects.get(key)
     if (invalid) {
       this.invalidObjects.delete(key)
-      if (invalid.ref.kind === 'Ingress' && invalid.requestedClass !== undefined) this.ingressesByClass.delete(classKey(invalid.requestedClass), key)
+      if (this.indexed && invalid.ref.kind === 'Ingress' && invalid.requestedClass !== undefined)
+        this.ingressesByClass.delete(classKey(invalid.requestedClass), key)
       return invalid
     }
     const object = this.objects.get(key)
     if (!object) return undefined
     this.objects.delete(key)
+    if (this.indexed) this.unindex(key, object)
+    return object
+  }
+
+  private unindex(key: string, object: KubeObject): void {
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.delete(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.delete(secret, key)
@@ -121,12 +137,12 @@ export class ClusterState {
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
-    return object
   }
 
   /** Every ConfigMap sent is kept: the settings' and those custom-headers names (the forwarder sends no other). */
   private insert(key: string, object: KubeObject): void {
     this.objects.set(key, object)
+    if (!this.indexed) return
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)

@@ -6,8 +6,11 @@ import { changedRef, objectChange, type WatchEvent } from '../../../core/increme
 import { listedItems, listedReads, listedStates, differs } from '../../../core/ingest/listed-state.ts'
 import { fillingEvents, resyncEvents, staleKeys } from '../../../core/ingest/resync.ts'
 import { runToEnd } from '../../../core/slices.ts'
-import { objectKey, type Kind } from '../../../core/kube/objects.ts'
+import { objectKey, objectRef, readObject, type Kind } from '../../../core/kube/objects.ts'
 import type { ClusterOptions } from '../../../core/model/settings.ts'
+import { ClusterState } from '../../../core/model/cluster-state.ts'
+import { Keyspace } from '../../../core/snapshot/keyspace.ts'
+import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import type { Tree } from '../../../core/tree/tree.ts'
 import { nodeSha256 } from '../../../functions/adapters/hash/node-sha256.ts'
@@ -98,6 +101,26 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
       { numRuns: 300 },
     )
   }, 60_000)
+
+  it('compares the objects alone: the listing keeps no index, and holds what an indexed state holds', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryItem, { maxLength: 25 }), fc.option(arbitraryOptions, { nil: undefined }), (items, options) => {
+        const unindexedSpace = Keyspace.inMemory()
+        const unindexed = new ClusterState(options ?? {}, unindexedSpace, false)
+        const indexed = new ClusterState(options ?? {})
+        for (const item of items) for (const state of [unindexed, indexed]) state.apply(readObject(item))
+        const tables = new Set([...unindexedSpace.edits().keys()].map((key) => key.slice(0, key.indexOf(SEPARATOR))))
+        expect([...tables].filter((table) => table !== TABLE.object && table !== TABLE.invalid)).toEqual([])
+        for (const item of items) {
+          const read = readObject(item)
+          if (read.status === 'skipped') continue
+          const ref = read.status === 'invalid' ? read.ref : objectRef(read.object)
+          expect(unindexed.get(ref)).toEqual(indexed.get(ref))
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
 
   it('sends only the objects that differ, and a DELETED for each stored key the list lacks', () => {
     const web = service('web')
