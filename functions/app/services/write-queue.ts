@@ -1,14 +1,17 @@
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { namedObjects, type IngestResult } from '../../../core/ingest/ingest.ts'
 import { capWarnings } from '../../../core/ingest/write-warnings.ts'
-import { yieldToEventLoop } from '../../../core/yield-to-event-loop.ts'
 
 interface Waiting<C> {
   events: readonly WatchEvent[]
   context: C
-  resolve(result: IngestResult): void
-  reject(error: unknown): void
+  /** Set by the request that committed this one's group: data, never a promise resolved across requests. */
+  outcome?: { result: IngestResult } | { error: unknown }
 }
+
+/** How long a waiting request sleeps between looks at the queue, doubling from the first up to the last (ms). */
+const FIRST_LOOK_MS = 1
+const LONGEST_LOOK_MS = 4
 
 /**
  * One cluster's writes from this process, one commit at a time: requests that arrive while a
@@ -16,9 +19,13 @@ interface Waiting<C> {
  * costs a few commits instead of many writers racing for HEAD. Each request hears of the
  * generation that holds its events and of the rejections that name its own objects. A group
  * commits in the context of its last request (the cluster's settings as most recently read).
- * Between two groups the queue yields to the event loop: a cluster with a long backlog (a resync
- * in slices) would otherwise go from one commit's last await straight into the next commit's
- * compute, and other clusters' requests on the same thread would wait for the whole backlog.
+ *
+ * Every request does its own I/O: the request at the head of the queue commits its group itself,
+ * and the others look by their own timers for their outcome or their turn. A Worker refuses
+ * storage calls made on behalf of another request, and cancels a request whose work was left
+ * to a request that has ended; a queue drained by its first request hung every other one. The
+ * timers also let the event loop run between two groups, so one cluster's backlog does not hold
+ * the thread from the others.
  */
 export class WriteQueue<C = unknown> {
   private waiting: Waiting<C>[] = []
@@ -30,37 +37,42 @@ export class WriteQueue<C = unknown> {
     private readonly idle: () => void,
   ) {}
 
-  submit(events: readonly WatchEvent[], context: C): Promise<IngestResult> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ events, context, resolve, reject })
-      if (!this.running) void this.drain()
-    })
+  async submit(events: readonly WatchEvent[], context: C): Promise<IngestResult> {
+    const request: Waiting<C> = { events, context }
+    this.waiting.push(request)
+    for (let look = FIRST_LOOK_MS; !request.outcome; look = Math.min(look * 2, LONGEST_LOOK_MS)) {
+      if (!this.running && this.waiting[0] === request) await this.commitGroup()
+      else await new Promise<void>((resolve) => setTimeout(resolve, look))
+    }
+    if ('error' in request.outcome) throw request.outcome.error
+    return request.outcome.result
   }
 
-  private async drain(): Promise<void> {
+  /** Commits the group at the head of the queue, in the calling request. */
+  private async commitGroup(): Promise<void> {
     this.running = true
-    for (let first = true; this.waiting.length > 0; first = false) {
-      if (!first) await yieldToEventLoop()
-      const group = this.takeGroup()
-      try {
-        const result = await this.commit(
-          group.flatMap((request) => request.events),
-          group[group.length - 1]!.context,
-        )
-        for (const request of group) {
-          const named = namedObjects(request.events)
-          request.resolve({
+    const group = this.takeGroup()
+    try {
+      const result = await this.commit(
+        group.flatMap((request) => request.events),
+        group[group.length - 1]!.context,
+      )
+      for (const request of group) {
+        const named = namedObjects(request.events)
+        request.outcome = {
+          result: {
             ...result,
             rejected: result.rejected.filter((rejection) => named.has(rejection.object)),
             ...capWarnings(result.warnings.filter((warning) => named.has(warning.object))),
-          })
+          },
         }
-      } catch (error) {
-        for (const request of group) request.reject(error)
       }
+    } catch (error) {
+      for (const request of group) request.outcome = { error }
+    } finally {
+      this.running = false
+      if (this.waiting.length === 0) this.idle()
     }
-    this.running = false
-    this.idle()
   }
 
   /** The requests to commit together: at least one, then as many as fit in `maxEvents`. */
