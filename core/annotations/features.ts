@@ -52,8 +52,8 @@ const feature = <T>(schema: z.ZodType<T, string>, summary: string, restrictsAcce
 /** `auth-secret-type`: how the Secret holds users. `nginx-htpasswd` is NGINX Inc.'s (an htpasswd file under `htpasswd`). */
 export type AuthSecretType = 'auth-file' | 'auth-map' | 'nginx-htpasswd'
 
-/** How `use-regex` treats an Ingress's paths: ingress-nginx's regexes are case-insensitive, NGINX Inc. lets users choose. */
-export type RegexPaths = 'off' | 'case-insensitive' | 'case-sensitive'
+/** How `use-regex` treats an Ingress's paths: ingress-nginx's regexes are case-insensitive, NGINX Inc. lets users choose, or match paths exactly. */
+export type RegexPaths = 'off' | 'case-insensitive' | 'case-sensitive' | 'exact'
 
 /** ingress-nginx's `on`/`off` switches, as booleans. */
 const onOff = oneOf({ on: true, off: false }, '"on" or "off"')
@@ -91,10 +91,10 @@ export const FEATURES = {
   'rewrite-target': feature(rewriteTarget, 'Replace the matched path prefix (or, with use-regex, the whole path, with $1… captures).'),
   'use-regex': feature(
     oneOf(
-      { true: 'case-insensitive', false: 'off', 'case-insensitive': 'case-insensitive', 'case-sensitive': 'case-sensitive' } as const,
-      '"true", "false", "case-sensitive" or "case-insensitive"',
+      { true: 'case-insensitive', false: 'off', 'case-insensitive': 'case-insensitive', 'case-sensitive': 'case-sensitive', exact: 'exact' } as const,
+      '"true", "false", "case-sensitive", "case-insensitive" or "exact"',
     ),
-    'Read the Ingress paths as regular expressions.',
+    'Read the Ingress paths as regular expressions ("exact": as whole paths, each an Exact path).',
   ),
   'x-forwarded-prefix': feature(absolutePath, 'Send X-Forwarded-Prefix with this value.'),
   // Timeouts, in milliseconds (defaults: the settings ConfigMap's timeout-connect and timeout-server).

@@ -324,11 +324,11 @@ const nginxInc: Spelling[] = [
   ni('hsts-include-subdomains', 'hsts-include-subdomains', 'Auth and SSL/TLS', { schema: BOOLEAN }),
   ni('app-root', 'app-root', 'Auth and SSL/TLS', { schema: absolutePath }),
   ni('rewrite-target', 'rewrite-target', 'Request URI/Header Manipulation', { schema: rewriteTarget }),
-  // path-regex: "case_sensitive", "case_insensitive", or "exact" (General customization); exact is not a regex.
+  // path-regex: "case_sensitive", "case_insensitive", or "exact" (General customization): "exact" is NGINX's `location =`, no regex.
   ni('path-regex', 'use-regex', 'General customization', {
     schema: oneOf(
-      { case_sensitive: 'case-sensitive', case_insensitive: 'case-insensitive' } as const,
-      '"case_sensitive" or "case_insensitive" (hapedge has no "exact" modifier)',
+      { case_sensitive: 'case-sensitive', case_insensitive: 'case-insensitive', exact: 'exact' } as const,
+      '"case_sensitive", "case_insensitive" or "exact"',
     ),
   }),
   ni('proxy-connect-timeout', 'timeout-connect', 'General customization', { schema: nginxTime }),

@@ -1,4 +1,4 @@
-import { readsRegexPaths } from '../annotations/regex-paths.ts'
+import { matchesPathsExactly, readsRegexPaths } from '../annotations/regex-paths.ts'
 import { quote } from '../syntax/fields.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
@@ -33,10 +33,11 @@ export function readRoutePath(ingress: Ingress, path: HttpPath): RoutePath {
   const target = features['rewrite-target']
   const forwardedPrefix = features['x-forwarded-prefix']
   const regex = readsRegexPaths(features) && path.pathType !== 'Exact'
-  if (!regex && target === undefined && forwardedPrefix === undefined) return { match: routeMatch(path) }
+  const written = matchesPathsExactly(features) ? { ...path, pathType: 'Exact' as const } : path
+  if (!regex && target === undefined && forwardedPrefix === undefined) return { match: routeMatch(written) }
   const pattern = regex ? readPathPattern(path.path ?? '/') : { prefix: '', captures: [] as const }
   if ('refused' in pattern) return { refused: `${pattern.refused} (${sourceOf(ingress, 'use-regex')})` }
-  const match: RouteMatch = regex ? { match: 'Prefix', path: pattern.prefix } : routeMatch(path)
+  const match: RouteMatch = regex ? { match: 'Prefix', path: pattern.prefix } : routeMatch(written)
   const rewrite: RouteRewrite = {}
   if (target !== undefined) {
     const rewritten = rewritePath(target, pattern.captures)

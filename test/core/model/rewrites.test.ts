@@ -70,6 +70,16 @@ describe('an Ingress’s paths as written', () => {
     expect(issues(parse({ 'nginx.org/path-regex': 'case_sensitive' }, '/tea/[A-Z0-9]'))).toEqual([])
   })
 
+  it("NGINX Inc.'s path-regex: exact serves every path of the Ingress as an Exact path, whatever its pathType", () => {
+    const { model } = fullRebuild([
+      web({ 'nginx.org/path-regex': 'exact' }, [{ path: '/tea/' }, { path: '/coffee', pathType: 'ImplementationSpecific' }]),
+      ...serviceObjects,
+    ])
+    expect(model.hosts.get(HOST)?.routes.map(({ match, path }) => `${match} ${path}`)).toEqual(['Exact /coffee', 'Exact /tea/'])
+    expect(model.warnings).toEqual([])
+    expect(issues(parse({ 'nginx.org/path-regex': 'exact' }, '/tea/[A-Z0-9]'))).toHaveLength(1)
+  })
+
   it('whitespace and control characters are refused even under use-regex', () => {
     for (const path of ['/a b', '/a\nb', '/a\tb', '/é']) expect(issues(parse({ 'nginx.ingress.kubernetes.io/use-regex': 'true' }, path))).not.toEqual([])
   })
