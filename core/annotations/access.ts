@@ -4,18 +4,19 @@ import type { Vocabulary } from './vocabularies.ts'
  * Everything in the four controllers' documentation that restricts who may reach an Ingress's routes
  * and that hapedge cannot honour (yet). Such an annotation refuses the Ingress: its routes answer 503
  * with a reason instead of being served open. What hapedge does honour (basic authentication, the
- * allow and deny lists) is in spellings.ts; a value of those it cannot read refuses the Ingress too
+ * allow and deny lists, external authentication) is in spellings.ts; a value of those it cannot read refuses the Ingress too
  * (features.ts, `restrictsAccess`). Other controllers' raw snippets are in snippets.ts.
  *
  * The list is complete against each controller's page (DOCS in vocabularies.ts), by group:
  * - ingress-nginx (annotations-risk.md): BasicDigestAuth `auth-type: digest` (features.ts);
- *   ExternalAuth `auth-url`, `auth-signin`; CertificateAuth `auth-tls-secret`, `auth-tls-verify-client`
- *   (unless off), `auth-tls-match-cn`; Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`,
- *   `enable-owasp-core-rules`. Their companions (`auth-method`, `auth-response-headers`,
- *   `auth-cache-key`, `auth-tls-verify-depth`, …) do nothing alone and get the "not supported" warning.
+ *   CertificateAuth `auth-tls-secret`, `auth-tls-verify-client` (unless off), `auth-tls-match-cn`;
+ *   Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`. Their
+ *   companions (`auth-tls-verify-depth`, …) do nothing alone and get the "not supported" warning.
+ *   ExternalAuth is honoured (external-auth.ts): an `auth-url` hapedge cannot read refuses the Ingress;
+ *   `auth-snippet` is a snippet (snippets.ts); `auth-cache-key` and the others not read warn.
  *   Rate limits (`limit-rps`, `limit-rpm`, `limit-connections`, `global-rate-limit*`) protect the
  *   backend from load; they do not decide who may enter, so they warn.
- * - haproxy-ingress (keys.md): Auth External `auth-url`, `auth-signin`; OAuth `oauth`; Auth TLS
+ * - haproxy-ingress (keys.md): Auth External is honoured (as ingress-nginx's); OAuth `oauth`; Auth TLS
  *   `auth-tls-secret`, `auth-tls-verify-client` (unless off); WAF `waf`; a `file://` `auth-secret`
  *   (spellings.ts). Limit (`limit-rps`, …) warns, as above.
  * - haproxytech (annotations.md): Authentication `auth-type` other than `basic-auth` (spellings.ts),
@@ -35,13 +36,10 @@ interface Restriction {
   onlyValue?: readonly string[]
 }
 
-const EXTERNAL_AUTH = 'external authentication (a sub-request to an auth service) is not implemented by hapedge'
 const CLIENT_CERTIFICATES = 'client-certificate authentication (mTLS) is not implemented by hapedge'
 const WAF = 'a web application firewall is not available in hapedge'
 
 export const RESTRICTIONS: readonly Restriction[] = [
-  { vocabulary: 'ingress-nginx', suffix: 'auth-url', reason: EXTERNAL_AUTH },
-  { vocabulary: 'ingress-nginx', suffix: 'auth-signin', reason: EXTERNAL_AUTH },
   { vocabulary: 'ingress-nginx', suffix: 'auth-tls-secret', reason: CLIENT_CERTIFICATES },
   { vocabulary: 'ingress-nginx', suffix: 'auth-tls-verify-client', reason: CLIENT_CERTIFICATES, unlessValue: ['off'] },
   { vocabulary: 'ingress-nginx', suffix: 'auth-tls-match-cn', reason: CLIENT_CERTIFICATES },
@@ -53,8 +51,6 @@ export const RESTRICTIONS: readonly Restriction[] = [
   },
   { vocabulary: 'ingress-nginx', suffix: 'enable-modsecurity', reason: WAF, onlyValue: ['true'] },
   { vocabulary: 'ingress-nginx', suffix: 'enable-owasp-core-rules', reason: WAF, onlyValue: ['true'] },
-  { vocabulary: 'haproxy-ingress', suffix: 'auth-url', reason: EXTERNAL_AUTH },
-  { vocabulary: 'haproxy-ingress', suffix: 'auth-signin', reason: EXTERNAL_AUTH },
   { vocabulary: 'haproxy-ingress', suffix: 'oauth', reason: 'OAuth through oauth2-proxy is not implemented by hapedge' },
   { vocabulary: 'haproxy-ingress', suffix: 'auth-tls-secret', reason: CLIENT_CERTIFICATES },
   { vocabulary: 'haproxy-ingress', suffix: 'auth-tls-verify-client', reason: CLIENT_CERTIFICATES, unlessValue: ['off'] },

@@ -63,6 +63,8 @@ const named = (keys: string, prefix = ''): Record<string, Documented> =>
   )
 
 const NGINX_BASIC_AUTH = { 'auth-type': 'basic', 'auth-secret': 'basic-auth' }
+/** #external-authentication's example: auth-url, which its companions take effect with. */
+const NGINX_EXTERNAL_AUTH = { 'auth-url': 'https://$host/oauth2/auth' }
 
 const ingressNginx: ControllerKeys = {
   vocabulary: 'ingress-nginx',
@@ -91,7 +93,11 @@ const ingressNginx: ControllerKeys = {
     'auth-secret': { values: ['basic-auth'], with: { 'auth-type': 'basic' } },
     'auth-secret-type': { values: ['auth-file', 'auth-map'], with: NGINX_BASIC_AUTH },
     'auth-type': { values: ['basic', 'digest'], with: { 'auth-secret': 'basic-auth' } },
-    'auth-signin': ['https://$host/oauth2/start?rd=$escaped_request_uri'],
+    'auth-method': { values: ['GET', 'POST'], with: NGINX_EXTERNAL_AUTH },
+    'auth-request-redirect': { values: ['https://example.com/after-login'], with: NGINX_EXTERNAL_AUTH },
+    'auth-response-headers': { values: ['UserID, UserRole'], with: NGINX_EXTERNAL_AUTH },
+    'auth-signin': { values: ['https://$host/oauth2/start?rd=$escaped_request_uri'], with: NGINX_EXTERNAL_AUTH },
+    'auth-signin-redirect-param': { values: ['orig'], with: { ...NGINX_EXTERNAL_AUTH, 'auth-signin': 'https://$host/oauth2/start' } },
     'auth-snippet': ['proxy_set_header Foo-Header 42;'],
     'auth-tls-match-cn': ['CN=client'],
     'auth-tls-secret': ['default/ca-secret'],
@@ -163,8 +169,8 @@ const ingressNginx: ControllerKeys = {
     'x-forwarded-prefix': ['/path'],
     ...named(`
       affinity-canary-behavior auth-always-set-cookie auth-cache-duration auth-cache-key auth-keepalive
-      auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-method auth-proxy-set-headers
-      auth-request-redirect auth-response-headers auth-signin-redirect-param auth-tls-error-page
+      auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-proxy-set-headers
+      auth-tls-error-page
       auth-tls-pass-certificate-to-upstream auth-tls-verify-depth client-body-buffer-size
       connection-proxy-header custom-http-errors default-backend disable-proxy-intercept-errors enable-access-log
       enable-global-auth enable-influxdb enable-opentelemetry enable-opentracing enable-rewrite-log fastcgi-index
@@ -202,7 +208,9 @@ const haproxyIngress: ControllerKeys = {
     'app-root': ['/app'],
     'auth-realm': { values: ['localhost'], with: { 'auth-secret': 'ingress/users' } },
     'auth-secret': ['ingress/users'],
-    'auth-signin': ['https://auth.example.com/oauth2/start'],
+    'auth-headers-succeed': { values: ['X-Token,X-User-Id', 'X-Token,X-User-*', '-'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
+    'auth-method': { values: ['GET', '*'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
+    'auth-signin': { values: ['https://auth.example.com/oauth2/start'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-tls-secret': ['default/client-ca'],
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
     'auth-type': { values: ['basic'], with: { 'auth-secret': 'ingress/users' } },
@@ -246,7 +254,7 @@ const haproxyIngress: ControllerKeys = {
     'whitelist-source-range': ['10.0.0.0/8'],
     ...named(`
       agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail auth-headers-request
-      auth-headers-succeed auth-method auth-tls-cert-header auth-tls-error-page auth-tls-strict backend-check-interval
+      auth-tls-cert-header auth-tls-error-page auth-tls-strict backend-check-interval
       backend-server-naming backend-server-slots-increment blue-green-balance blue-green-cookie blue-green-deploy
       blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr
       health-check-port initial-weight

@@ -4,6 +4,7 @@ import { REDIRECT_FEATURES } from './redirect-features.ts'
 import { UPSTREAM_FEATURES } from './upstream-features.ts'
 import { HEADER_FEATURES } from './header-features.ts'
 import { CANARY_FEATURES } from './canary-features.ts'
+import { EXTERNAL_AUTH_FEATURES } from './external-auth-features.ts'
 
 /**
  * The features hapedge renders today. A feature the annotations ask for that is not here is
@@ -16,6 +17,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'auth-secret',
   'auth-secret-type',
   'auth-type',
+  ...EXTERNAL_AUTH_FEATURES,
   'denylist-source-range',
   'ssl-redirect',
   ...REDIRECT_FEATURES,

@@ -12,6 +12,8 @@ import { canonicalOptions, type ClusterOptions, proxyProtocolSources, type Setti
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
+import { EXTERNAL_AUTH_LUA } from '../render/external-auth-lua.ts'
+import { EXTERNAL_AUTH_LUA_FILE } from '../render/render-external-auth.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
@@ -322,6 +324,8 @@ export class IncrementalCluster {
     this.settings = settings
     this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
+    // The same for every cluster: written by a new cluster's first write, or a newer hapedge's (which reloads for the global settings too).
+    if (this.files.setText(EXTERNAL_AUTH_LUA_FILE, EXTERNAL_AUTH_LUA)) needReload(plan, 'the external authentication script changed')
     if (!redirectChanged) return
     const { bySecret } = this.hostTables
     for (const secret of bySecret.keys()) for (const host of bySecret.members(secret)) this.dirty.hosts.add(host)

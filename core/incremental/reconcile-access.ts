@@ -8,6 +8,7 @@ import type { Settings } from '../model/settings.ts'
 import { addAclChanges, aclChanges } from '../plan/acl-updates.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from '../render/render-access.ts'
+import { limitExemptFile, limitExemptFiles } from '../render/render-limits.ts'
 import type { Table } from '../snapshot/table.ts'
 
 /**
@@ -24,14 +25,14 @@ export function reconcileAccessGroup(ref: ObjectRef, state: ClusterState, groups
   if (after) groups.set(name, after)
   else if (before) groups.delete(name)
   const ranges = (group: AccessGroup) => group.allow !== undefined || group.deny !== undefined
-  if (!before && after)
+  if (!before && after && (ranges(after) || after.auth))
     needReload(
       plan,
       ranges(after)
         ? `Ingress ${ref.namespace}/${ref.name} gained source ranges: the frontend has rules for them`
         : `Ingress ${ref.namespace}/${ref.name} gained basic authentication: the frontend has a rule for it`,
     )
-  if (before && !after)
+  if (before && !after && (ranges(before) || before.auth))
     needReload(
       plan,
       ranges(before)
@@ -44,6 +45,9 @@ export function reconcileAccessGroup(ref: ObjectRef, state: ClusterState, groups
   }
   const texts = after ? accessFiles(after) : before ? accessFiles(before).map(([path]) => [path, undefined] as const) : []
   for (const [path, text] of texts) setAclFile(files, path, text, plan)
+  setAclFile(files, limitExemptFile(name), after && limitExemptFiles(after)[0]?.[1], plan)
+  if (Boolean(before?.limitExempt) !== Boolean(after?.limitExempt))
+    needReload(plan, `Ingress ${ref.namespace}/${ref.name} ${after?.limitExempt ? 'gained' : 'lost its'} limit-allowlist: the frontend's rule for it changes`)
 }
 
 /** Why a group's basic authentication needs a reload, if it changed: HAProxy 2.6 has no runtime command for userlists. */

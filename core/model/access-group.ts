@@ -19,6 +19,8 @@ export interface AccessGroup {
   deny?: SourceRanges
   /** Basic authentication: the frontend answers 401 unless the request's credentials are in the userlist. */
   auth?: BasicAuth
+  /** limit-allowlist: clients the rate and connection limits do not count (render-limits.ts), in an ACL file edited at runtime. */
+  limitExempt?: SourceRanges
 }
 
 /** What a group name may hold: it is written unquoted into the frontend's rules and into file names. */
@@ -29,13 +31,14 @@ export function accessGroupOf(ingress: Ingress, state: ClusterState): AccessGrou
   const { rendered, refusal } = ingressAnnotations(ingress)
   const allow = rendered['allowlist-source-range']
   const deny = rendered['denylist-source-range']
+  const limitExempt = rendered['limit-allowlist']
   const basic = basicAuthOf(ingress, state)
   const auth = 'auth' in basic ? basic.auth : undefined
-  if (refusal !== undefined || 'refusal' in basic || (!allow && !deny && !auth)) return undefined
+  if (refusal !== undefined || 'refusal' in basic || (!allow && !deny && !auth && !limitExempt)) return undefined
   const name = accessGroupName(ingress.metadata.namespace, ingress.metadata.name)
   // Validated names always match; anything else would not be safe to write, and is never served open.
   if (!SAFE_GROUP.test(name)) throw new Error(`access group ${JSON.stringify(name)} is not a safe name`)
-  return { name, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(auth ? { auth } : {}) }
+  return { name, ...(allow ? { allow } : {}), ...(deny ? { deny } : {}), ...(auth ? { auth } : {}), ...(limitExempt ? { limitExempt } : {}) }
 }
 
 /** An Ingress's group name, whether or not it has one: Ingresses never hold `_`, so no two share it. */

@@ -16,6 +16,7 @@ import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { withUpstreamHosts } from './route-upstream-host.ts'
+import { withExternalAuth, type ExternalAuth } from './external-auth.ts'
 import { canaryOf } from './canary.ts'
 import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
@@ -54,6 +55,8 @@ export interface Route extends RouteMatch {
   rewrite?: RouteRewrite
   /** The canary Ingress that takes some of this route's requests to its Service (canary-route.ts, render-canary.ts). */
   canary?: RouteCanary
+  /** The owner's external authentication: looked up by the frontend, asked by the shipped Lua before the request goes on (render-external-auth.ts). */
+  externalAuth?: ExternalAuth
 }
 
 export interface HostConfig extends HostRedirects {
@@ -74,10 +77,19 @@ export interface DerivedHost {
 /**
  * What the Ingresses' annotations set on their routes, in this order: a redirect (a route that
  * redirects reaches no Service, so it gets none of the rest), a rewrite, timeouts, backend
- * settings, a body size, CORS, the upstream Host.
+ * settings, a body size, CORS, the upstream Host, external authentication.
  */
 function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ingress[]) => Route[])[] {
-  return [withRedirects, (routes, ingresses) => withRewrites(host, routes, ingresses), withTimeouts, withUpstreams, withBodySizes, withCors, withUpstreamHosts]
+  return [
+    withRedirects,
+    (routes, ingresses) => withRewrites(host, routes, ingresses),
+    withTimeouts,
+    withUpstreams,
+    withBodySizes,
+    withCors,
+    withUpstreamHosts,
+    withExternalAuth,
+  ]
 }
 
 /**

@@ -11,6 +11,7 @@ import { readHeaders } from './header-rules.ts'
 import { aliasNotices } from './alias-notices.ts'
 import { rewriteNotices } from './rewrite-notices.ts'
 import { canaryNotices } from './canary-notices.ts'
+import { externalAuthNotices } from './external-auth-notices.ts'
 import { compareText } from './routes.ts'
 
 /** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
@@ -65,6 +66,9 @@ function judge(ingress: Ingress): IngressAnnotations {
   notices.push(...aliasNotices(ingress, reading.features, namedBy))
   notices.push(...rewriteNotices(ingress, reading.features, namedBy))
   notices.push(...canaryNotices(reading.features, namedBy))
+  const externalAuth = externalAuthNotices(ingress, reading.features, namedBy)
+  notices.push(...externalAuth.warnings)
+  refusals.push(...externalAuth.refusals)
   const object = describeIngress(ingress)
   const refused = new Set(refusals.map((notice) => notice.annotation))
   // A refused annotation is told once, in the rejection; the rest of the notices are warnings.

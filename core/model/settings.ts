@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
 import { cidrList, nginxSize } from '../annotations/values.ts'
+import { refusalStatus } from '../annotations/limit-values.ts'
 import { edgeSettingsSchema } from './edge-settings.ts'
 import { defaultCertificateSetting } from './default-certificate.ts'
 import { flag, haproxyTime } from './setting-values.ts'
@@ -49,6 +50,9 @@ export const settingsSchema = z.object({
   'proxy-real-ip-cidr': cidrList.optional(),
   // ingress-nginx's name and NGINX sizes: the body limit of the routes whose Ingress sets none ("0" or absent: none).
   'proxy-body-size': nginxSize.optional(),
+  // ingress-nginx's names: the status of a request refused by a rate or a connection limit whose Ingress sets none (429 unless set).
+  'limit-req-status-code': refusalStatus.optional(),
+  'limit-conn-status-code': refusalStatus.optional(),
   ...edgeSettingsSchema,
   // ingress-nginx's --default-ssl-certificate, as a setting: the TLS Secret served to names no Ingress claims.
   'default-ssl-certificate': defaultCertificateSetting.optional(),

@@ -38,6 +38,8 @@ export const FILES = {
   canaryExactMap: 'maps/canary-exact.map',
   canaryPrefixMap: 'maps/canary-prefix.map',
   canaryValuesMap: 'maps/canary-values.map',
+  externalAuthExactMap: 'maps/external-auth-exact.map',
+  externalAuthPrefixMap: 'maps/external-auth-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -73,6 +75,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.canaryExactMap, 32],
   [FILES.canaryPrefixMap, 32],
   [FILES.canaryValuesMap, 32],
+  [FILES.externalAuthExactMap, 32],
+  [FILES.externalAuthPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

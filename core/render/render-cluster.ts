@@ -10,6 +10,8 @@ import { unionOfRules } from '../model/route-headers.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
 import { proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
+import { EXTERNAL_AUTH_LUA } from './external-auth-lua.ts'
+import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { crtListEntry, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
@@ -27,6 +29,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
   const layout: Layout = new Map<string, string | Entry[]>([
     [FILES.global, renderGlobal(model.settings)],
+    [EXTERNAL_AUTH_LUA_FILE, EXTERNAL_AUTH_LUA],
     [
       FILES.frontend,
       renderFrontend({

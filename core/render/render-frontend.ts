@@ -11,6 +11,7 @@ import { rewriteRules } from './render-rewrites.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
+import { EXTERNAL_AUTH_RULES, externalAuthLookupRules } from './render-external-auth.ts'
 
 export interface FrontendOptions {
   httpBind: string
@@ -92,6 +93,7 @@ export function renderFrontend({
     ...upstreamHostLookupRules(set),
     ...headerLookupRules(set, headerRules),
     ...corsRequestRules(set),
+    ...externalAuthLookupRules(set),
     // A route with source ranges names its access group after its backend (render-maps.ts).
     ...(accessGroups.length > 0
       ? [
@@ -101,6 +103,8 @@ export function renderFrontend({
           ...authRules,
         ]
       : []),
+    // Once source ranges and basic authentication have let the request in, as ingress-nginx's auth_request runs after them.
+    ...EXTERNAL_AUTH_RULES,
     ...bodySizeRules(set),
     ...appRootRules(set),
     // The path rewritten once every redirect and refusal has read it as the client sent it.

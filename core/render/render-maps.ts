@@ -12,6 +12,7 @@ import { routeKeys } from './route-keys.ts'
 import { upstreamHostEntries } from './render-upstream-host.ts'
 import { canaryEntries } from './render-canary.ts'
 import { mapTarget } from './render-access.ts'
+import { externalAuthEntries } from './render-external-auth.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -40,6 +41,8 @@ export const HOST_MAPS = [
   FILES.canaryExactMap,
   FILES.canaryPrefixMap,
   FILES.canaryValuesMap,
+  FILES.externalAuthExactMap,
+  FILES.externalAuthPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -72,6 +75,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of canaryEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

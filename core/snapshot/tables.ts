@@ -50,6 +50,8 @@ export const TABLE = {
  * 18: custom-headers honoured: every ConfigMap sent is kept (not the settings' alone), Ingresses indexed by the ConfigMap
  *     their custom-headers reads (`headers-config-map-ingresses`); an older snapshot holds none of those ConfigMaps until the next full resync.
  * 19: canary Ingresses honoured (`canary-rules` per canary Ingress; canary-exact, canary-prefix, canary-values written, empty or not, by that write).
+ * 20: external authentication honoured (external-auth-exact, external-auth-prefix written, empty or not, by that write; lua/external-auth.lua
+ *     written with the global settings): an Ingress refused for auth-url before is read again.
  * 22: mergeable Ingresses honoured: a master's rules without paths are indexed under their hosts.
  */
 export const SNAPSHOT_LAYOUT = 22

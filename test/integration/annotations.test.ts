@@ -33,13 +33,13 @@ describe('annotations', () => {
       ingress({ name: 'site', rules: [{ host: 'shop.test', paths: [prefix('/', 'site')] }] }),
       ingress({
         name: 'admin',
-        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/admin' },
+        annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
         rules: [{ host: 'shop.test', paths: [prefix('/admin', 'admin')] }],
       }),
       ingress({ name: 'office-public', rules: [{ host: 'office.test', paths: [prefix('/', 'site')] }] }),
       ingress({
         name: 'office',
-        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+        annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
         rules: [{ host: 'office.test', paths: [prefix('/internal', 'office')] }],
       }),
       ingress({
@@ -70,9 +70,9 @@ describe('annotations', () => {
 
   describe('access control hapedge does not render fails closed', () => {
     it.each([
-      ['external authentication', 'shop.test', '/admin', 'admin', '/administrator'],
-      ['external authentication, below its path', 'shop.test', '/admin/users?id=1', 'admin', '/'],
-      ['external authentication', 'office.test', '/internal', 'office', '/'],
+      ['a web application firewall', 'shop.test', '/admin', 'admin', '/administrator'],
+      ['a web application firewall, below its path', 'shop.test', '/admin/users?id=1', 'admin', '/'],
+      ['a web application firewall', 'office.test', '/internal', 'office', '/'],
     ])("%s: 503 with the reason header, never its Service, while the host's other Ingress serves", async (_, host, path, service, other) => {
       for (const send of [cluster.get, cluster.https]) {
         const response = await send(host, path)
@@ -86,8 +86,8 @@ describe('annotations', () => {
 
     it('reports the refused Ingresses rejected, naming the annotations', () => {
       const reasons = new Map(cluster.model.rejections.map((rejection) => [rejection.object, rejection.reason]))
-      expect(reasons.get('Ingress default/admin')).toContain('nginx.ingress.kubernetes.io/auth-url')
-      expect(reasons.get('Ingress default/office')).toContain('nginx.ingress.kubernetes.io/auth-url')
+      expect(reasons.get('Ingress default/admin')).toContain('nginx.ingress.kubernetes.io/enable-modsecurity')
+      expect(reasons.get('Ingress default/office')).toContain('nginx.ingress.kubernetes.io/enable-modsecurity')
     })
   })
 

@@ -92,7 +92,7 @@ describe('from the cluster to HAProxy', () => {
     const bad = ingress({
       name: 'bad',
       rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'web' }] }],
-      annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+      annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
     }) as KubeObject
     double.put(bad)
     await eventually('the rejected Ingress in the status', () => resource()?.rejected.find((rejection) => rejection.object === 'Ingress default/bad'), 30_000)

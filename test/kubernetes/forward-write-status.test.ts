@@ -71,7 +71,7 @@ describe('hapedge forward --write-status', () => {
       ingress({
         name: 'bad',
         rules: [{ host: 'bad.test', paths: [{ path: '/', service: 'app-1' }] }],
-        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+        annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
       }) as KubeObject,
     )
     await eventually('the rejection in the status', () => status()?.rejected.find((rejection) => rejection.object === 'Ingress default/bad'), 30_000)

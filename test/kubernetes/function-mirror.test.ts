@@ -58,7 +58,7 @@ describe('the function mirrors each commit into the cluster', () => {
     const bad = ingress({
       name: 'bad',
       rules: [{ host: 'bad.example.com', paths: [{ path: '/', service: 'missing', port: 'nope' }] }],
-      annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+      annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
     })
     const answer = (await (await call('POST', '/v1/clusters/prod/events', token, { events: [...objectsOf(1), bad].map(put) })).json()) as {
       generation: number

@@ -53,6 +53,16 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.org/basic-auth-secret': 'users', 'hapedge.io/allowlist-source-range': '10.0.0.0/8' },
   { 'hapedge.io/auth-type': 'basic', 'hapedge.io/auth-secret': 'tls-a' },
   { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/' },
+  // External authentication (honoured): URLs and companions that change, $host (refused on a rule without a host), an unreadable list, a companion alone.
+  { 'nginx.ingress.kubernetes.io/auth-url': 'http://auth.example.com/verify' },
+  {
+    'nginx.ingress.kubernetes.io/auth-url': 'http://auth.example.com/other',
+    'nginx.ingress.kubernetes.io/auth-response-headers': 'X-User',
+    'nginx.ingress.kubernetes.io/auth-signin': 'https://login.example.com/',
+  },
+  { 'hapedge.io/auth-url': 'https://$host/oauth2/auth', 'hapedge.io/auth-method': 'HEAD' },
+  { 'haproxy-ingress.github.io/auth-url': 'http://10.0.0.9/auth', 'haproxy-ingress.github.io/auth-headers-succeed': 'X-*' },
+  { 'nginx.ingress.kubernetes.io/auth-signin': 'https://login.example.com/' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8', 'haproxy.org/ssl-redirect': 'false' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8,192.168.0.0/16' },
   { 'haproxy-ingress.github.io/allowlist-source-range': '10.0.0.0/8,!10.1.0.0/16', 'haproxy.org/deny-list': '10.2.0.0/16' },

@@ -38,6 +38,7 @@ function asksForAuthentication({ annotations }: Read): boolean {
 }
 
 const checksBasicAuthentication = ({ reading }: Read) => reading.features['auth-type'] === 'basic' && reading.features['auth-secret'] !== undefined
+const checksExternalAuthentication = ({ reading }: Read) => reading.features['auth-url'] !== undefined
 const honoured = ({ reading }: Read) => new Set(reading.honoured)
 const named = (where: string) => ingresses.find((ingress) => ingress.where === where)!
 
@@ -83,18 +84,17 @@ describe('the real-world corpus (test/fixtures/corpus, SOURCES.tsv)', () => {
     expect(silent).toEqual([])
   })
 
-  it('serves no Ingress that asks for authentication open: it is checked with basic authentication or refused', () => {
+  it('serves no Ingress that asks for authentication open: it is checked with basic or external authentication, or refused', () => {
     const auth = ingresses.filter(asksForAuthentication)
-    expect(auth.filter((ingress) => !checksBasicAuthentication(ingress) && ingress.reading.refusals.length === 0).map((ingress) => ingress.where)).toEqual([])
+    const checked = (ingress: Read) => checksBasicAuthentication(ingress) || checksExternalAuthentication(ingress)
+    expect(auth.filter((ingress) => !checked(ingress) && ingress.reading.refusals.length === 0).map((ingress) => ingress.where)).toEqual([])
     expect(auth.filter(checksBasicAuthentication).map((ingress) => ingress.where)).toEqual(
       expect.arrayContaining(['036-ingress2gateway.yaml#1 ingress-basic-auth-file-default', '036-ingress2gateway.yaml#3 ingress-basic-auth-map']),
     )
-    for (const where of [
-      '012-ingress-nginx.yaml#1 external-auth',
-      '016-ingress-nginx.yaml#1 external-auth-oauth2',
-      '108-kubernetes-ingress.yaml#1 cafe-ingress-coffee-minion',
-    ])
-      expect(named(where).reading.refusals, where).not.toEqual([])
+    expect(auth.filter(checksExternalAuthentication).map((ingress) => ingress.where)).toEqual(
+      expect.arrayContaining(['012-ingress-nginx.yaml#1 external-auth', '016-ingress-nginx.yaml#1 external-auth-oauth2']),
+    )
+    expect(named('108-kubernetes-ingress.yaml#1 cafe-ingress-coffee-minion').reading.refusals).not.toEqual([])
   })
 
   it('reads the auth-map Secret type, and the explicit ingress.kubernetes.io/ssl-redirect: "false"', () => {

@@ -64,12 +64,12 @@ describe('corpusFigures', () => {
     const figures = corpusFigures([
       { where: 'a', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
       { where: 'b', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/limit-rps': '5', 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
-      { where: 'c', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' }) },
+      { where: 'c', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' }) },
       { where: 'd', ingress: probeIngress({ 'kubernetes.io/ingress.class': 'hapedge' }) },
     ])
     expect(figures).toMatchObject({ ingresses: 4, annotated: ['a', 'b', 'c'], fully: ['a'], partly: ['b'], refused: ['c'], silent: [], servedOpen: [] })
     expect(figures.blocking).toEqual([
-      { annotation: 'nginx.ingress.kubernetes.io/auth-url', statuses: ['refused'], blocks: 1, alone: 1 },
+      { annotation: 'nginx.ingress.kubernetes.io/enable-modsecurity', statuses: ['refused'], blocks: 1, alone: 1 },
       { annotation: 'nginx.ingress.kubernetes.io/limit-rps', statuses: ['not supported'], blocks: 1, alone: 1 },
     ])
   })

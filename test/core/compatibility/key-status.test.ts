@@ -70,10 +70,12 @@ describe('each documented key, judged through the engine', () => {
   })
 
   it('says refused for access control and snippets, not supported with the reason, and not yet honoured for what the model reads but does not render', () => {
-    expect(keyStatus(key('nginx.ingress.kubernetes.io/auth-url', ['https://auth.example.com/check']))).toMatchObject({
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/enable-modsecurity', ['true']))).toMatchObject({
       status: 'refused',
-      reasons: [expect.stringContaining('external authentication')],
+      reasons: [expect.stringContaining('web application firewall')],
     })
+    // External authentication was refused: honoured now.
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/auth-url', ['https://auth.example.com/check'])).status).toBe('honoured')
     expect(keyStatus(key('nginx.ingress.kubernetes.io/configuration-snippet', ['more_set_headers "X: y";'])).status).toBe('refused')
     expect(keyStatus(key('nginx.ingress.kubernetes.io/limit-rps', []))).toMatchObject({
       status: 'not supported',

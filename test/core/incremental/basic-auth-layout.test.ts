@@ -19,9 +19,9 @@ describe('a snapshot written before basic authentication was honoured', () => {
     const fresh = new LiveCluster()
     fresh.apply([...app(1), guarded, users].map(added))
 
-    // The previous version refused the Ingress, as it refuses one asking for external authentication, and kept no index of it.
+    // The previous version refused the Ingress, as it refuses one asking for a web application firewall, and kept no index of it.
     const refused = new LiveCluster()
-    refused.apply([...app(1), office({ 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' })].map(added))
+    refused.apply([...app(1), office({ 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' })].map(added))
     const old = olderSnapshot(refused, fresh, { layout: BEFORE_BASIC_AUTH, objects: ['Ingress/default/office'] })
     expect(new SnapshotReader(old.snapshot).rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/office'])
 

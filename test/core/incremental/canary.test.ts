@@ -35,7 +35,7 @@ const canarySettings = fc.constantFrom<Record<string, string>>(
   { [`${NGINX}canary-by-header`]: 'X-Beta', [`${NGINX}canary-by-header-value`]: 'yes' },
   { [`${NGINX}canary-by-header`]: 'X-Beta', [`${NGINX}canary-by-header-pattern`]: '^(a|b)$', [`${NGINX}canary-weight`]: '5' },
   { [`${NGINX}canary-by-cookie`]: 'other', [`${NGINX}load-balance`]: 'round_robin' },
-  { [`${NGINX}auth-url`]: 'https://auth.example.com' },
+  { [`${NGINX}enable-modsecurity`]: 'true' },
 )
 
 const canaryIngress = fc

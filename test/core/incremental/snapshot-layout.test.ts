@@ -50,7 +50,7 @@ describe('a snapshot written before annotations were read', () => {
   it('gets the warnings, the refusal and the refused routes of the Ingresses it holds at its next write, as a fresh snapshot of the same objects holds them', () => {
     const guarded = ingress({
       name: 'guarded',
-      annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+      annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
       rules: [{ host: 'guarded.example.com', paths: [{ service: 'app-1' }] }],
     })
     const annotated = ingress({

@@ -18,9 +18,9 @@ describe('a snapshot written before source ranges were honoured', () => {
     const fresh = new LiveCluster()
     fresh.apply([...app(1), withList].map(added))
 
-    // The previous version refused the Ingress, as it refuses one asking for external authentication.
+    // The previous version refused the Ingress, as it refuses one asking for a web application firewall.
     const refused = new LiveCluster()
-    refused.apply([...app(1), listed({ 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' })].map(added))
+    refused.apply([...app(1), listed({ 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' })].map(added))
     const old = olderSnapshot(refused, fresh, { layout: BEFORE_SOURCE_RANGES, objects: ['Ingress/default/office'] })
     expect(new SnapshotReader(old.snapshot).rejections().map((rejection) => rejection.object)).toEqual(['Ingress default/office'])
 

@@ -92,7 +92,7 @@ describe('a canary Ingress', () => {
       ['Ingress default/second', `host "${HOST}" Prefix / already has the canary Ingress default/web-canary: one canary per path, as in ingress-nginx`],
     ])
     expect(files.get(FILES.prefixMap)).toBe(`${HOST}/ default_web_80\n`)
-    const refused = fullRebuild([main(), canary({ [`${NGINX}auth-url`]: 'https://auth.example.com' }), ...services('web', 'web-canary')]).model
+    const refused = fullRebuild([main(), canary({ [`${NGINX}enable-modsecurity`]: 'true' }), ...services('web', 'web-canary')]).model
     expect(refused.hosts.get(HOST)!.routes[0]!.canary).toBeUndefined()
     expect(refused.rejections.map((rejection) => rejection.reason)).toContainEqual(expect.stringContaining('the Ingress is refused, so it is no canary'))
   })

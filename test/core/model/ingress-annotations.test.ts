@@ -56,7 +56,7 @@ describe('ingressAnnotations', () => {
     ['basic auth naming no readable Secret', { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'a/b/c' }],
     ['an unreadable source allow-list (fail closed)', { 'haproxy.org/allow-list': '10.0.0.0/33' }],
     ['an unreadable source deny-list (fail closed)', { 'nginx.ingress.kubernetes.io/denylist-source-range': 'patterns/ips' }],
-    ['external authentication', { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' }],
+    ['a web application firewall', { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' }],
     ['a snippet that restricts access', { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' }],
   ])('refuses %s, naming each annotation once, in the refusal and not as a warning', (_, annotations) => {
     const { refusal, warnings } = judged(annotations)
@@ -87,7 +87,7 @@ describe('annotations in the model', () => {
     const { model } = fullRebuild([
       ingress({
         name: 'guarded',
-        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+        annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
         rules: [{ host: 'shop.example.com', paths: [{ path: '/admin', service: 'admin' }] }],
         defaultBackend: { service: 'admin' },
       }),
@@ -100,7 +100,7 @@ describe('annotations in the model', () => {
     ])
     expect(model.defaultBackend).toBe(REFUSED_BACKEND)
     expect([...model.backends.keys()]).toEqual(['default_site_80'])
-    expect(model.rejections).toEqual([{ object: 'Ingress default/guarded', reason: expect.stringContaining('auth-url') }])
+    expect(model.rejections).toEqual([{ object: 'Ingress default/guarded', reason: expect.stringContaining('enable-modsecurity') }])
   })
 })
 
@@ -111,7 +111,7 @@ describe('annotations in a change', () => {
     cluster.apply([web, ...rest].map(added))
     const guarded = {
       ...(web as object),
-      metadata: { ...(web as { metadata: object }).metadata, annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' } },
+      metadata: { ...(web as { metadata: object }).metadata, annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' } },
     }
     const refused = cluster.apply([modified(guarded)])
     expect(refused.plan).toMatchObject({ reload: false })

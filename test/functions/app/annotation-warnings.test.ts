@@ -25,7 +25,7 @@ const annotatedWarnings = [
 /** External authentication, which hapedge does not render: refused, never served open. */
 const guarded = ingress({
   name: 'guarded',
-  annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+  annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
   rules: [{ host: 'guarded.example.com', paths: [{ service: 'app-1' }] }],
 })
 
@@ -38,7 +38,7 @@ describe('annotations hapedge does not honour', () => {
     expect(answer.rejected).toEqual([
       {
         object: 'Ingress default/guarded',
-        reason: expect.stringMatching(/^metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-url"\]: .*its routes answer 503$/),
+        reason: expect.stringMatching(/^metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/enable-modsecurity"\]: .*its routes answer 503$/),
       },
     ])
     expect(JSON.stringify(answer.warnings)).not.toContain('cert-manager.io')

@@ -95,7 +95,7 @@ describe('hapedge render and annotations', () => {
       }),
       ingress({
         name: 'guarded',
-        annotations: { 'nginx.ingress.kubernetes.io/auth-url': 'https://auth.example.com/check' },
+        annotations: { 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' },
         rules: [{ host: 'guarded.example.com', paths: [{ service: 'web' }] }],
       }),
     ]
@@ -106,7 +106,9 @@ describe('hapedge render and annotations', () => {
     vi.spyOn(console, 'log').mockImplementation((line: string) => void logs.push(line))
     expect(await renderCommand(['--in', join(dir, 'objects.json'), '--out', join(dir, 'out')])).toBe(0)
     expect(errors).toEqual([
-      expect.stringMatching(/^Ingress default\/guarded: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/auth-url"\]: .*its routes answer 503$/),
+      expect.stringMatching(
+        /^Ingress default\/guarded: metadata\.annotations\["nginx\.ingress\.kubernetes\.io\/enable-modsecurity"\]: .*its routes answer 503$/,
+      ),
       'Ingress default/annotated: warning: nginx.ingress.kubernetes.io/proxy-buffering: not supported by hapedge',
     ])
     expect(logs[0]).toMatch(/, 1 rejected \(see above\), 1 annotation warnings \(see above\)$/)
