@@ -28,6 +28,7 @@ import { canaryCookie, canaryHeader, canaryHeaderPattern, canaryHeaderValue, can
 import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
 import { checkCount, checkPath } from './health-values.ts'
+import { authMethod, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -115,6 +116,17 @@ export const FEATURES = {
     true,
   ),
   'auth-realm': feature(z.string().regex(/^[\u0020-\u007e]{1,128}$/, 'must be 1 to 128 printable ASCII characters'), 'The realm of the 401 answer.'),
+  // External authentication (ingress-nginx: External Authentication): a request to an auth service before each request (external-auth.ts).
+  'auth-url': feature(authUrl, 'The auth service asked before each request: a 2xx lets it through, 401 and 403 are answered, anything else is a 500.', true),
+  'auth-method': feature(authMethod, 'The method of the request to the auth service (GET unless set).', true),
+  'auth-signin': feature(authSignin, 'Where a 401 of the auth service is redirected (302), with the original URL in auth-signin-redirect-param.'),
+  'auth-signin-redirect-param': feature(redirectParam, 'The query parameter of auth-signin the original URL is sent in ("rd" unless set; empty: none).'),
+  'auth-response-headers': feature(
+    authResponseHeaders,
+    "Headers of the auth service's 2xx answer set on the request the Service receives (the client's own removed).",
+    true,
+  ),
+  'auth-request-redirect': feature(requestRedirect, 'The X-Auth-Request-Redirect header sent to the auth service (the request URI unless set).'),
   // CORS.
   'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
   'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),

@@ -36,6 +36,7 @@ import {
 } from './values.ts'
 import { nginxCanaryWeightTotal } from './canary-values.ts'
 import { haproxytechCheckHttp } from './health-values.ts'
+import { haproxyIngressSignin, haproxyIngressSucceedHeaders } from './external-auth-values.ts'
 import type { Vocabulary } from './vocabularies.ts'
 
 /** Reads another annotation under the same prefix, for the few values whose meaning depends on a neighbour. */
@@ -119,6 +120,13 @@ const ingressNginx: Spelling[] = [
   nginx('auth-secret', 'auth-secret', '#authentication', { schema: objectRef }),
   nginx('auth-secret-type', 'auth-secret-type', '#authentication'),
   nginx('auth-realm', 'auth-realm', '#authentication'),
+  // "auth-url … auth-method … auth-signin … auth-signin-redirect-param … auth-response-headers … auth-request-redirect" (#external-authentication).
+  nginx('auth-url', 'auth-url', '#external-authentication'),
+  nginx('auth-method', 'auth-method', '#external-authentication'),
+  nginx('auth-signin', 'auth-signin', '#external-authentication'),
+  nginx('auth-signin-redirect-param', 'auth-signin-redirect-param', '#external-authentication'),
+  nginx('auth-response-headers', 'auth-response-headers', '#external-authentication'),
+  nginx('auth-request-redirect', 'auth-request-redirect', '#external-authentication'),
   nginx('enable-cors', 'enable-cors', '#enable-cors', { schema: BOOLEAN }),
   nginx('cors-allow-origin', 'cors-allow-origin', '#enable-cors', { schema: corsOrigins }),
   nginx('cors-allow-methods', 'cors-allow-methods', '#enable-cors', { schema: methodList }),
@@ -228,6 +236,12 @@ const haproxyIngress: Spelling[] = [
     implies: (_, sibling) => ({ 'auth-type': 'basic', 'auth-secret-type': sibling('auth-type')?.trim() === 'basic-auth' ? 'auth-map' : 'auth-file' }),
   }),
   hi('auth-realm', 'auth-realm', '#auth-basic'),
+  // #auth-external: "auth-signin … is parsed by haproxy as a log-format string and the result is copied verbatim to the Location"
+  // (no original URL added); "auth-headers-succeed … All HTTP headers will be copied if not declared" (hapedge copies only named ones).
+  hi('auth-url', 'auth-url', '#auth-external'),
+  hi('auth-method', 'auth-method', '#auth-external'),
+  hi('auth-signin', 'auth-signin', '#auth-external', { schema: haproxyIngressSignin, implies: () => ({ 'auth-signin-redirect-param': '' }) }),
+  hi('auth-headers-succeed', 'auth-response-headers', '#auth-external', { schema: haproxyIngressSucceedHeaders }),
   // "Up to v0.12 the configuration key `auth-type` was mandatory … deprecated" (#auth-basic); haproxytech's value is basic-auth.
   hi('auth-type', 'auth-type', '#auth-basic; haproxytech #authentication', {
     schema: oneOf({ basic: 'basic', 'basic-auth': 'basic' } as const, '"basic" (or haproxytech\'s "basic-auth")'),
