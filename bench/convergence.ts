@@ -33,7 +33,8 @@ const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
  * From the event posted to the new route answering through HAProxy: a path added to an existing
  * backend (a map entry, applied at runtime) and a path to a new Service (a new backend: a
  * reload), beside `background` Ingresses of a synthetic cluster (their map entries are what an
- * agent that re-sends whole maps pays for). Nothing but the function's push to the agent's
+ * agent that re-sends whole maps pays for). A new path leads to another backend than `/` (whose
+ * prefix also matches it), so that only the new route answers from it. Nothing but the function's push to the agent's
  * `--listen` address tells the agent; a light steady client requests a route that stays
  * throughout and counts any other answer.
  */
@@ -42,20 +43,26 @@ export async function measureConvergence(
   background: number = CONVERGENCE_BACKGROUNDS[0],
   reloads = Math.max(3, Math.ceil(samples / 4)),
 ): Promise<Convergence> {
-  const paths: { path: string; service: string }[] = [{ path: '/', service: 'web' }]
+  // `/` leads to web; the paths the runtime changes add lead to `added`, whose backend is there from the start.
+  const paths: { path: string; service: string }[] = [
+    { path: '/', service: 'web' },
+    { path: '/added', service: 'added' },
+  ]
   const shop = () =>
     ingress({
       name: 'shop',
       annotations: NO_REDIRECT,
       rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }],
     })
-  const pools = { web: ['web-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
+  const pools = { web: ['web-1'], added: ['added-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
   const stack = await startEdgeStack(pools, async ({ backends, served, token }) => {
     const objects = [
       ...syntheticCluster(background, seededRandom(background)),
       service('web'),
       endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
+      service('added'),
+      endpointSlice('added', [backends.get('added-1')!.host], [{ port: backends.get('added-1')!.port }]),
       shop(),
     ]
     await sendWrite(served.url, { id: 'edge', token }, { objects })
@@ -87,15 +94,15 @@ export async function measureConvergence(
     const committed: number[] = []
     const afterCommit: number[] = []
     for (let n = 0; n < samples; n++) {
-      paths.push({ path: `/r${n}`, service: 'web' })
-      const result = await change([{ type: 'MODIFIED', object: shop() }], `/r${n}/x`, 'web-1')
+      paths.push({ path: `/r${n}`, service: 'added' })
+      const result = await change([{ type: 'MODIFIED', object: shop() }], `/r${n}/x`, 'added-1')
       if (result.applied !== 'runtime') continue
       runtime.push(result.ms)
       committed.push(result.committed)
       afterCommit.push(result.ms - result.committed)
     }
     const reload: number[] = []
-    for (let n = 0; n < Object.keys(pools).length - 1; n++) {
+    for (let n = 0; n < reloads; n++) {
       const name = `new-${n}`
       const backend = stack.backends.get(name)!
       paths.push({ path: `/${name}`, service: name })

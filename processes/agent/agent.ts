@@ -39,8 +39,12 @@ export class Agent {
   private again = false
   private reporting: Promise<void> | undefined
   private reportAgain = false
+  /** The removal of old generations under way, if any (see prune). */
+  private pruning: Promise<void> | undefined
   /** The installed generation, read from disk once at start, then kept: a poll costs a HEAD request, not a read of every file. */
   private installed: Installed | undefined
+  /** The generation last pulled (and so verified): the next pull reads only the files that differ from it. */
+  private pulled: Pulled | undefined
   private read = false
   /** The manifest of the last generation `haproxy -c` refused: the same files would fail again, so only a newer one is taken. */
   private refused: string | undefined
@@ -78,6 +82,8 @@ export class Agent {
       } while (this.again)
       this.running = undefined
       this.sendReport()
+      // A sync asked for from here on starts at once, beside the pruning; this one answers once the old generations are gone.
+      await this.pruning
       return this.status
     })()
     return this.running
@@ -136,12 +142,13 @@ export class Agent {
     }
     const installed = this.installed
     // A refused generation is the one "held" here: HEAD still naming it is nothing new.
-    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest)
+    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest, this.pulled)
     if (pulled === 'none' || pulled === 'unchanged') {
       // Nothing new to take: an earlier error is over, unless it is the refusal of the generation HEAD still names.
       if (this.refused === undefined) this.status.lastError = null
       return
     }
+    this.pulled = pulled
     const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
     const started = performance.now()
     const taken = await this.take(pulled, plan, installed).catch((error: unknown) => {
@@ -164,7 +171,25 @@ export class Agent {
       lastError: null,
     })
     await recordTakenAs(this.dir, pulled.generation, pulled.manifest)
-    await pruneGenerations(this.dir, pulled.manifest)
+    this.prune(pulled.manifest)
+  }
+
+  /**
+   * Removes the generations beyond the kept ones in a lane of its own: at 20,000 Ingresses a
+   * generation is some 2,000 files, and the next push's sync need not wait for them to go.
+   * Pruning keeps `current` and the newest others, so it never takes what a sync beside it
+   * links from, stages, or would roll back to.
+   */
+  private prune(current: string): void {
+    const pruned = (this.pruning ?? Promise.resolve()).then(() =>
+      pruneGenerations(this.dir, current).catch((error: unknown) =>
+        this.sayError(`pruning old generations: ${error instanceof Error ? error.message : String(error)}`),
+      ),
+    )
+    this.pruning = pruned
+    void pruned.then(() => {
+      if (this.pruning === pruned) this.pruning = undefined
+    })
   }
 
   /**

@@ -99,8 +99,11 @@ export async function installedGeneration(dir: string): Promise<Installed | unde
 /** Removes all but the newest generations beside `current` (kept for a rollback by hand). */
 export async function pruneGenerations(dir: string, current: string): Promise<void> {
   const root = join(dir, GENERATIONS)
-  const entries = await Promise.all((await readdir(root)).map(async (name) => ({ name, mtime: (await lstat(join(root, name))).mtimeMs })))
-  const old = entries.filter((entry) => entry.name !== current).sort((a, b) => b.mtime - a.mtime)
+  // A staging directory renamed by a sync beside this one is gone by its old name: it is not old.
+  const entries = await Promise.all(
+    (await readdir(root)).map(async (name) => ({ name, mtime: (await lstat(join(root, name)).catch(() => undefined))?.mtimeMs })),
+  )
+  const old = entries.flatMap(({ name, mtime }) => (name !== current && mtime !== undefined ? [{ name, mtime }] : [])).sort((a, b) => b.mtime - a.mtime)
   for (const entry of old.slice(KEPT - 1)) await rm(join(root, entry.name), { recursive: true, force: true })
 }
 

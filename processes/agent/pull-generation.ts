@@ -1,6 +1,10 @@
 import { headAnswer } from '../../core/api/head-answer.ts'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
+import { clusterKeys } from '../../core/keys/cluster-keys.ts'
+import { changedFiles, changedTexts } from '../../core/reading/changed-files.ts'
+import { NodeLoader } from '../../core/reading/node-loader.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
+import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { fetchFailure } from '../fetch-failure.ts'
 import { httpSource } from './http-source.ts'
@@ -24,8 +28,13 @@ export interface Pulled {
  * generation already held, and answers with the blobs that one lacks; each is cached only under
  * the sha256 it hashes to, and the generation is then read from the verified manifest down, so
  * a blob the answer left out, or one that does not hash right, is fetched on its own.
+ *
+ * `base`, a generation this process pulled (and so verified) before, is where the read starts:
+ * only the files whose roots differ from its manifest's are read, and the others are its texts (the
+ * same strings, which the plan compares at no cost), so that a one-path change at 20,000 Ingresses
+ * reads, joins and compares the files it changed instead of every file of the generation.
  */
-export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string): Promise<Pulled | 'unchanged' | 'none'> {
+export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Pulled): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
   const url = `${options.source}/v1/clusters/${options.cluster}/head${known ? `?have=${known}` : ''}`
   const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } }).catch((error: unknown) => {
@@ -38,6 +47,30 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
   for (const [sha256, text] of Object.entries(head.blobs ?? {})) {
     if (context.hash(text) === sha256) context.nodes.add(sha256, text)
   }
-  const files = await readGeneration(httpSource(options.source, options.cluster, options.token, fetcher), options.cluster, head.manifest, context)
+  const source = httpSource(options.source, options.cluster, options.token, fetcher)
+  // A read from the base that fails (its nodes gone from the cache and from storage, say) is made whole, which fails only if the new generation does not read.
+  const files =
+    (base && (await filesSince(source, options.cluster, base, head.manifest, context).catch(() => undefined))) ??
+    (await readGeneration(source, options.cluster, head.manifest, context))
   return { generation: head.generation, manifest: head.manifest, files }
+}
+
+/** Generation `manifest`'s files: `base`'s, with those whose roots differ read (each node verified as it loads) and those gone dropped. */
+async function filesSince(source: ObjectStore, cluster: string, base: Pulled, manifest: string, context: TreeContext): Promise<Map<string, string>> {
+  const loader = new NodeLoader(source, clusterKeys(cluster), context)
+  const changes = await changedFiles(base.manifest, manifest, loader, context)
+  const { after } = await changedTexts(
+    changes.map(({ path, after: root }) => (root ? { path, after: root } : { path })),
+    loader,
+    context,
+  )
+  const files = new Map(base.files)
+  for (const { path } of changes) {
+    const text = after.get(path)
+    if (text === undefined) files.delete(path)
+    else files.set(path, text)
+  }
+  // In the manifest's order, as a whole read gives them: a new file goes where its path sorts.
+  const added = changes.some((change) => !change.before)
+  return added ? new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))) : files
 }
