@@ -14,17 +14,18 @@ import type { Vocabulary } from './vocabularies.ts'
  *   companions (`auth-tls-verify-depth`, …) do nothing alone and get the "not supported" warning.
  *   ExternalAuth is honoured (external-auth.ts): an `auth-url` hapedge cannot read refuses the Ingress;
  *   `auth-snippet` is a snippet (snippets.ts); `auth-cache-key` and the others not read warn.
- *   Rate limits (`limit-rps`, `limit-rpm`, `limit-connections`, `global-rate-limit*`) protect the
- *   backend from load; they do not decide who may enter, so they warn.
+ *   Rate limits protect the backend from load; they do not decide who may enter: those honoured
+ *   (`limit-rps`, `limit-rpm`, `limit-connections`, …: route-limits.ts) are no restriction, and the
+ *   others (`limit-rate`, `global-rate-limit*`) warn (unsupported.ts).
  * - haproxy-ingress (keys.md): Auth External is honoured (as ingress-nginx's); OAuth `oauth`; Auth TLS
  *   `auth-tls-secret`, `auth-tls-verify-client` (unless off); WAF `waf`; a `file://` `auth-secret`
- *   (spellings.ts). Limit (`limit-rps`, …) warns, as above.
+ *   (spellings.ts). Limit (`limit-rps`, …) is honoured, as above.
  * - haproxytech (annotations.md): Authentication `auth-type` other than `basic-auth` (spellings.ts),
  *   `client-ca`; Access Control pattern files (spellings.ts); `src-ip-header`, which changes the
- *   address the lists check (refused with a list, readAnnotations). Rate Limit warns, as above.
+ *   address the lists check (refused with a list, readAnnotations). Rate Limit is honoured, as above.
  * - NGINX Inc. (advanced-configuration-with-annotations.md): `nginx.org/policies` (Policy resources:
  *   access control, JWT, OIDC, API keys, mTLS, WAF), `nginx.com/jwt-key` (and its `jwt-*`
- *   companions, refused with it). `nginx.org/limit-req-*` warns, as above.
+ *   companions, refused with it). `nginx.org/limit-req-rate` is honoured, the other `limit-req-*` warn.
  */
 interface Restriction {
   vocabulary: Vocabulary

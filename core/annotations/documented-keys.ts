@@ -167,6 +167,12 @@ const ingressNginx: ControllerKeys = {
     'use-regex': ['true', 'false'],
     'whitelist-source-range': ['10.0.0.0/24,172.10.0.1'],
     'x-forwarded-prefix': ['/path'],
+    // #rate-limiting
+    'limit-rps': ['5'],
+    'limit-rpm': ['300'],
+    'limit-connections': ['10'],
+    'limit-burst-multiplier': { values: ['5'], with: { 'limit-rps': '5' } },
+    'limit-allowlist': { values: ['10.0.0.0/24,172.10.0.1'], with: { 'limit-rps': '5' } },
     ...named(`
       affinity-canary-behavior auth-always-set-cookie auth-cache-duration auth-cache-key auth-keepalive
       auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-proxy-set-headers
@@ -176,8 +182,8 @@ const ingressNginx: ControllerKeys = {
       enable-global-auth enable-influxdb enable-opentelemetry enable-opentracing enable-rewrite-log fastcgi-index
       fastcgi-params-configmap global-rate-limit global-rate-limit-ignored-cidrs global-rate-limit-key
       global-rate-limit-window http2-push-preload influxdb-host influxdb-measurement influxdb-port
-      influxdb-server-name limit-allowlist limit-burst-multiplier limit-connections limit-rate limit-rate-after
-      limit-rpm limit-rps mirror-host mirror-request-body mirror-target modsecurity-transaction-id
+      influxdb-server-name limit-rate limit-rate-after
+      mirror-host mirror-request-body mirror-target modsecurity-transaction-id
       opentelemetry-operation-name opentelemetry-trust-incoming-span opentracing-trust-incoming-span
       preserve-trailing-slash proxy-buffer-size proxy-buffering proxy-buffers-number proxy-cookie-domain
       proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream-timeout
@@ -236,6 +242,9 @@ const haproxyIngress: ControllerKeys = {
     'hsts-include-subdomains': ['true'],
     'hsts-max-age': ['15768000'],
     'hsts-preload': ['true'],
+    'limit-connections': ['10'],
+    'limit-rps': ['20'],
+    'limit-whitelist': { values: ['10.0.0.0/8'], with: { 'limit-rps': '20' } },
     oauth: ['oauth2_proxy'],
     'proxy-body-size': ['10m', 'unlimited'],
     'redirect-to': ['https://www.app.local/login'],
@@ -258,7 +267,7 @@ const haproxyIngress: ControllerKeys = {
       backend-server-naming backend-server-slots-increment blue-green-balance blue-green-cookie blue-green-deploy
       blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr
       health-check-port initial-weight
-      limit-connections limit-rps limit-whitelist maxconn-server maxqueue-server oauth-headers oauth-uri-prefix
+      maxconn-server maxqueue-server oauth-headers oauth-uri-prefix
       path-type proxy-protocol redirect-from redirect-from-regex secure-crt-secret secure-sni server-alias-regex
       session-cookie-dynamic session-cookie-keywords session-cookie-preserve session-cookie-shared
       session-cookie-strategy session-cookie-value-strategy slots-min-free source-address-intf ssl-always-add-https
@@ -305,6 +314,11 @@ const haproxytech: ControllerKeys = {
     'cors-max-age': { values: ['1m'], with: { 'cors-enable': 'true' } },
     'deny-list': ['192.168.1.0/24, 192.168.2.100', 'patterns/ips'],
     'load-balance': ['roundrobin', 'leastconn', 'source', 'random'],
+    'rate-limit-period': { values: ['1s', '1m'], with: { 'rate-limit-requests': '15' } },
+    'rate-limit-requests': ['15'],
+    'rate-limit-size': { values: ['100k'], with: { 'rate-limit-requests': '15' } },
+    'rate-limit-status-code': { values: ['403', '429'], with: { 'rate-limit-requests': '15' } },
+    'rate-limit-whitelist': { values: ['192.168.1.0/24, 192.168.2.100', 'patterns/ips'], with: { 'rate-limit-requests': '15' } },
     'request-set-header': ['Ingress-ID abcd123\nAnother-Header 12345'],
     'response-set-header': ['Cache-Control "no-store,no-cache,private"'],
     'server-ca': { values: ['ns1/ca'], with: { 'server-ssl': 'true' } },
@@ -317,8 +331,7 @@ const haproxytech: ControllerKeys = {
     'timeout-server': ['5s'],
     whitelist: ['192.168.1.0/24, 192.168.2.100', 'patterns/ips'],
     ...named(`
-      forwarded-for path-rewrite pod-maxconn rate-limit-period rate-limit-requests
-      rate-limit-size rate-limit-status-code rate-limit-whitelist request-capture request-capture-len request-redirect
+      forwarded-for path-rewrite pod-maxconn request-capture request-capture-len request-redirect
       request-redirect-code scale-server-slots send-proxy-protocol server-crt ssl-passthrough ssl-redirect-port
       standalone-backend timeout-check
     `),
@@ -356,6 +369,8 @@ const nginxInc: ControllerKeys = {
     'nginx.org/hsts-max-age': { values: ['2592000'], with: { 'nginx.org/hsts': 'true' } },
     'nginx.org/http-redirect-code': ['301', '302', '307', '308'],
     'nginx.org/lb-method': ['round_robin', 'random two least_conn'],
+    'nginx.org/limit-req-rate': ['10r/s', '600r/m'],
+    'nginx.org/limit-req-reject-code': { values: ['429'], with: { 'nginx.org/limit-req-rate': '10r/s' } },
     'nginx.org/mergeable-ingress-type': ['master', 'minion'],
     'nginx.org/location-snippets': ['add_header my-test-header test-value;'],
     'nginx.org/path-regex': ['case_sensitive', 'case_insensitive', 'exact'],
@@ -384,7 +399,7 @@ const nginxInc: ControllerKeys = {
     ...named(
       `
       client-body-buffer-size fail-timeout hsts-behind-proxy keepalive limit-req-burst limit-req-delay
-      limit-req-dry-run limit-req-key limit-req-log-level limit-req-no-delay limit-req-rate limit-req-reject-code
+      limit-req-dry-run limit-req-key limit-req-log-level limit-req-no-delay
       limit-req-scale limit-req-zone-size listen-ports listen-ports-ssl max-conns max-fails proxy-buffer-size
       proxy-buffering proxy-buffers proxy-busy-buffers-size proxy-max-temp-file-size
       proxy-next-upstream-timeout proxy-pass-headers rewrites server-tokens ssl-ciphers

@@ -3,6 +3,7 @@ import {
   absolutePath,
   absoluteUrl,
   type BackendProtocol,
+  cidrList,
   cidrListWithExceptions,
   cookieDomain,
   cookieName,
@@ -28,6 +29,7 @@ import { canaryCookie, canaryHeader, canaryHeaderPattern, canaryHeaderValue, can
 import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
 import { checkCount, checkPath } from './health-values.ts'
+import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
 import { authMethod, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 
 /**
@@ -204,6 +206,16 @@ export const FEATURES = {
     "Values of canary-by-header's header that send the request to the canary: whole-value alternatives such as ^(alpha|beta)$.",
   ),
   'canary-by-cookie': feature(canaryCookie, 'A cookie that sends the request to the canary ("always") or not ("never").'),
+  // Rate and connection limits per client address (ingress-nginx: Rate Limiting; haproxytech: Rate Limit): limits.ts.
+  'limit-rps': feature(limitCount, 'Requests a second from one client address (with a burst of limit-burst-multiplier times it).'),
+  'limit-rpm': feature(limitCount, 'Requests a minute from one client address (with a burst of limit-burst-multiplier times it).'),
+  'limit-connections': feature(limitCount, 'Requests in progress at once from one client address.'),
+  'limit-burst-multiplier': feature(burstMultiplier, 'The burst limit-rps and limit-rpm allow, as a multiple of the rate (5 unless set; 0 is none).'),
+  'limit-allowlist': feature(cidrList, 'Client addresses the limits do not apply to.'),
+  'limit-status-code': feature(refusalStatus, 'Status of a refused request (unless set: the settings’ limit-req-status-code, limit-conn-status-code, or 429).'),
+  'rate-limit-requests': feature(limitCount, 'Requests from one client address in rate-limit-period (no burst).'),
+  'rate-limit-period': feature(limitPeriod, 'The period rate-limit-requests counts over (1s unless set).'),
+  'rate-limit-size': feature(tableSize, 'How many client addresses the table of rate-limit-requests holds.'),
   // Hosts.
   'server-alias': feature(hostList, "More host names served like the Ingress's own."),
   // NGINX Inc.'s mergeable Ingresses: one master sets a host, its minions add paths to it.

@@ -36,6 +36,7 @@ import {
 } from './values.ts'
 import { nginxCanaryWeightTotal } from './canary-values.ts'
 import { haproxytechCheckHttp } from './health-values.ts'
+import { nginxRate } from './limit-values.ts'
 import { haproxyIngressSignin, haproxyIngressSucceedHeaders } from './external-auth-values.ts'
 import type { Vocabulary } from './vocabularies.ts'
 
@@ -179,6 +180,13 @@ const ingressNginx: Spelling[] = [
   nginx('canary-by-header-value', 'canary-by-header-value', '#canary'),
   nginx('canary-by-header-pattern', 'canary-by-header-pattern', '#canary'),
   nginx('canary-by-cookie', 'canary-by-cookie', '#canary'),
+  // #rate-limiting: per client address, per Ingress; burst = rate × limit-burst-multiplier (5), `nodelay` (route-limits.ts).
+  nginx('limit-rps', 'limit-rps', '#rate-limiting'),
+  nginx('limit-rpm', 'limit-rpm', '#rate-limiting'),
+  nginx('limit-connections', 'limit-connections', '#rate-limiting'),
+  nginx('limit-burst-multiplier', 'limit-burst-multiplier', '#rate-limiting'),
+  nginx('limit-allowlist', 'limit-allowlist', '#rate-limiting'),
+  nginx('limit-whitelist', 'limit-allowlist', '#rate-limiting (its older name)'),
 ]
 
 // jcmoraisjr/haproxy-ingress docs/content/en/docs/configuration/keys.md (section anchors below). Only
@@ -273,6 +281,10 @@ const haproxyIngress: Spelling[] = [
       .pipe(headerLines),
   }),
   hi('server-alias', 'server-alias', '#server-alias', { schema: hostList }),
+  // #limit: requests a second and connections per client address, without a burst.
+  hi('limit-rps', 'limit-rps', '#limit', { implies: () => ({ 'limit-burst-multiplier': 0 }) }),
+  hi('limit-connections', 'limit-connections', '#limit'),
+  hi('limit-whitelist', 'limit-allowlist', '#limit'),
 ]
 
 // haproxytech/kubernetes-ingress documentation/annotations.md (section anchors below). Only keys
@@ -322,6 +334,12 @@ const haproxytech: Spelling[] = [
   // "Available on: configmap service": the cookie's name, with `insert indirect nocache dynamic` (#cookie-persistence).
   // haproxytech ignores it on an Ingress; read here for when Services' annotations are read too.
   ht('cookie-persistence', 'session-cookie-name', '#cookie-persistence', { schema: cookieName, implies: () => ({ affinity: 'cookie' }) }),
+  // #rate-limit: its refusal status is 403 unless rate-limit-status-code says otherwise; a pattern file list is on the controller's disk.
+  ht('rate-limit-requests', 'rate-limit-requests', '#rate-limit', { implies: () => ({ 'limit-status-code': 403 }) }),
+  ht('rate-limit-period', 'rate-limit-period', '#rate-limit'),
+  ht('rate-limit-size', 'rate-limit-size', '#rate-limit'),
+  ht('rate-limit-status-code', 'limit-status-code', '#rate-limit'),
+  ht('rate-limit-whitelist', 'limit-allowlist', '#rate-limit', { schema: cidrList }),
 ]
 
 // nginx/documentation content/nic/configuration/ingress-resources/advanced-configuration-with-annotations.md.
@@ -368,6 +386,12 @@ const nginxInc: Spelling[] = [
   ni('sticky-cookie-services', 'sticky-cookie-services', 'Backend services (Upstreams)'),
   ni('proxy-set-headers', 'request-set-header', 'Request URI/Header Manipulation', { schema: headerPairs }),
   ni('proxy-hide-headers', 'response-del-header', 'Request URI/Header Manipulation', { schema: headerNames }),
+  // "Nr/s" or "Nr/m" per client address (limit-req-key's default), no burst unless limit-req-burst, which is not read (limit-notices.ts).
+  ni('limit-req-rate', 'rate-limit-requests', 'Rate limiting', {
+    schema: nginxRate.transform((rate) => rate.requests),
+    implies: (_, sibling) => ({ 'rate-limit-period': nginxRate.parse(sibling('limit-req-rate')).periodMs }),
+  }),
+  ni('limit-req-reject-code', 'limit-status-code', 'Rate limiting'),
   ni('mergeable-ingress-type', 'mergeable-ingress-type', 'Mergeable Ingress types'),
 ]
 

@@ -29,6 +29,7 @@ import { defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
+import { limitExemptRules } from '../render/render-limits.ts'
 import type { AccessGroup } from '../model/access-group.ts'
 import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
@@ -358,6 +359,7 @@ export class IncrementalCluster {
       accessGroups,
       trustedProxies: trusted,
       authRules: authRules(groups),
+      limitExemptRules: limitExemptRules(groups),
       // A scan of their table too: one entry per Ingress with header rules.
       headerRules: unionOfRules([...this.headerRules.entries()].map(([, rules]) => rules)),
       // And of theirs: one entry per canary Ingress.

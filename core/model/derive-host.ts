@@ -16,6 +16,7 @@ import { withCors, type RouteCors } from './route-cors.ts'
 import type { HeaderValue } from './header-rules.ts'
 import { withHeaders } from './route-headers.ts'
 import { withUpstreamHosts } from './route-upstream-host.ts'
+import { withLimits, type RouteLimits } from './route-limits.ts'
 import { withExternalAuth, type ExternalAuth } from './external-auth.ts'
 import { canaryOf } from './canary.ts'
 import { mergeIngresses } from './mergeable.ts'
@@ -57,6 +58,8 @@ export interface Route extends RouteMatch {
   canary?: RouteCanary
   /** The owner's external authentication: looked up by the frontend, asked by the shipped Lua before the request goes on (render-external-auth.ts). */
   externalAuth?: ExternalAuth
+  /** The owner's rate and connection limits: looked up and counted by the frontend (render-limits.ts). */
+  limits?: RouteLimits
 }
 
 export interface HostConfig extends HostRedirects {
@@ -77,7 +80,7 @@ export interface DerivedHost {
 /**
  * What the Ingresses' annotations set on their routes, in this order: a redirect (a route that
  * redirects reaches no Service, so it gets none of the rest), a rewrite, timeouts, backend
- * settings, a body size, CORS, the upstream Host, external authentication.
+ * settings, a body size, CORS, the upstream Host, external authentication, rate and connection limits.
  */
 function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ingress[]) => Route[])[] {
   return [
@@ -89,6 +92,7 @@ function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ing
     withCors,
     withUpstreamHosts,
     withExternalAuth,
+    withLimits,
   ]
 }
 

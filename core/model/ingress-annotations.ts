@@ -11,6 +11,7 @@ import { readHeaders } from './header-rules.ts'
 import { aliasNotices } from './alias-notices.ts'
 import { rewriteNotices } from './rewrite-notices.ts'
 import { canaryNotices } from './canary-notices.ts'
+import { limitNotices } from './limit-notices.ts'
 import { externalAuthNotices } from './external-auth-notices.ts'
 import { compareText } from './routes.ts'
 
@@ -66,6 +67,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   notices.push(...aliasNotices(ingress, reading.features, namedBy))
   notices.push(...rewriteNotices(ingress, reading.features, namedBy))
   notices.push(...canaryNotices(reading.features, namedBy))
+  notices.push(...limitNotices(reading.features, namedBy))
   const externalAuth = externalAuthNotices(ingress, reading.features, namedBy)
   notices.push(...externalAuth.warnings)
   refusals.push(...externalAuth.refusals)

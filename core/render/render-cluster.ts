@@ -5,6 +5,7 @@ import { certificateFile, FILES, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
+import { limitExemptFiles, limitExemptRules } from './render-limits.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
@@ -41,6 +42,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         authRules: authRules(groupsByName(model)),
         headerRules: unionOfRules(model.headerRules.values()),
         canaryRules: unionOfCanaryRules(model.canaryRules.values()),
+        limitExemptRules: limitExemptRules(groupsByName(model)),
         http2: model.settings['use-http2'],
         proxyProtocolFrom: proxyProtocolSources(model.settings),
       }),
@@ -57,7 +59,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   }
   if (crtList.length > 0) layout.set(FILES.crtList, sortEntries(crtList))
   for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
-  for (const group of model.accessGroups.values()) for (const [path, text] of accessFiles(group)) layout.set(path, text)
+  for (const group of model.accessGroups.values()) for (const [path, text] of [...accessFiles(group), ...limitExemptFiles(group)]) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
   for (const [path, pem] of model.caFiles) layout.set(path, pem)
   const userlists = userlistsFile(model.accessGroups.values())

@@ -11,6 +11,7 @@ import { rewriteRules } from './render-rewrites.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
+import { limitRules, limitTables } from './render-limits.ts'
 import { EXTERNAL_AUTH_RULES, externalAuthLookupRules } from './render-external-auth.ts'
 
 export interface FrontendOptions {
@@ -30,6 +31,8 @@ export interface FrontendOptions {
   headerRules?: readonly string[]
   /** The served canary Ingresses' rules (canary.ts), sorted: the header and cookie names the frontend reads for them. */
   canaryRules?: readonly string[]
+  /** The access groups' limit-allowlist rules (render-limits.ts): their clients are not counted. */
+  limitExemptRules?: readonly string[]
   /** HTTP/2 offered on the HTTPS bind (settings `use-http2`); on when absent. */
   http2?: boolean
   /** The proxies (validated CIDRs) whose connections begin with a PROXY protocol header (settings `use-proxy-protocol`). */
@@ -62,6 +65,7 @@ export function renderFrontend({
   authRules = [],
   headerRules = [],
   canaryRules = [],
+  limitExemptRules = [],
   http2 = true,
   proxyProtocolFrom = [],
 }: FrontendOptions): string {
@@ -105,6 +109,8 @@ export function renderFrontend({
       : []),
     // Once source ranges and basic authentication have let the request in, as ingress-nginx's auth_request runs after them.
     ...EXTERNAL_AUTH_RULES,
+    // Limits once access is decided: a request refused for who sends it is not counted against them.
+    ...limitRules(set, limitExemptRules),
     ...bodySizeRules(set),
     ...appRootRules(set),
     // The path rewritten once every redirect and refusal has read it as the client sent it.
@@ -129,6 +135,7 @@ export function renderFrontend({
     `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
     '',
     ...redirectBackend(set),
+    ...limitTables(),
   ])
 }
 

@@ -1,6 +1,7 @@
 import type { Settings } from '../model/settings.ts'
 import { lines } from './files.ts'
 import { bodySizeDefault } from './render-body-size.ts'
+import { limitStatusDefaults } from './render-limits.ts'
 import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
 
 /**
@@ -21,6 +22,7 @@ export function renderGlobal(settings: Settings): string {
     ...optional('hard-stop-after', (time) => `hard-stop-after ${time}`),
     ...optional('close-spread-time', (time) => `close-spread-time ${time}`),
     ...bodySizeDefault(settings['proxy-body-size']),
+    ...limitStatusDefaults(settings),
     // Always loaded: the first Ingress asking for external authentication is a map edit, not a reload (render-external-auth.ts).
     `    lua-load-per-thread ${EXTERNAL_AUTH_LUA_FILE}`,
     '',

@@ -11,6 +11,7 @@ import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
 import { upstreamHostEntries } from './render-upstream-host.ts'
 import { canaryEntries } from './render-canary.ts'
+import { limitEntries } from './render-limits.ts'
 import { mapTarget } from './render-access.ts'
 import { externalAuthEntries } from './render-external-auth.ts'
 
@@ -43,6 +44,8 @@ export const HOST_MAPS = [
   FILES.canaryValuesMap,
   FILES.externalAuthExactMap,
   FILES.externalAuthPrefixMap,
+  FILES.limitExactMap,
+  FILES.limitPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -76,6 +79,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of canaryEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -53,8 +53,10 @@ export const TABLE = {
  * 20: external authentication honoured (external-auth-exact, external-auth-prefix written, empty or not, by that write; lua/external-auth.lua
  *     written with the global settings): an Ingress refused for auth-url before is read again.
  * 22: mergeable Ingresses honoured: a master's rules without paths are indexed under their hosts.
+ * 23: rate and connection limits honoured (limit-exact, limit-prefix written, empty or not, by that write; an Ingress's
+ *     limit-allowlist in its access group's limit-exempt ACL file).
  */
-export const SNAPSHOT_LAYOUT = 22
+export const SNAPSHOT_LAYOUT = 23
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

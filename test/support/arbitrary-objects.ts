@@ -149,6 +149,21 @@ const aliasAnnotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'haproxy.org/set-host': 'other.internal', 'hapedge.io/server-alias': 'alias.example.com' },
 ]
 
+/** Rate and connection limits, drawn beside the sets above: values and statuses that change, an allowlist that comes, changes and goes, an unreadable value. */
+const limitAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/limit-rps': '5' },
+  { 'nginx.ingress.kubernetes.io/limit-rps': '50', 'nginx.ingress.kubernetes.io/limit-burst-multiplier': '2' },
+  { 'nginx.ingress.kubernetes.io/limit-rpm': '300', 'nginx.ingress.kubernetes.io/limit-allowlist': '10.0.0.0/8' },
+  { 'nginx.ingress.kubernetes.io/limit-connections': '3', 'nginx.ingress.kubernetes.io/limit-whitelist': '10.0.0.0/8,fd00::/8' },
+  { 'haproxy-ingress.github.io/limit-rps': '20', 'hapedge.io/limit-status-code': '503' },
+  { 'haproxy.org/rate-limit-requests': '10', 'haproxy.org/rate-limit-period': '30s', 'haproxy.org/rate-limit-whitelist': '192.168.0.0/16' },
+  { 'nginx.org/limit-req-rate': '10r/s', 'nginx.org/limit-req-reject-code': '429' },
+  { 'hapedge.io/limit-rps': 'lots' },
+]
+
 const arbitraryAnnotations = fc
   .tuple(
     fc.constantFrom(...annotationSets),
@@ -156,9 +171,12 @@ const arbitraryAnnotations = fc
     fc.constantFrom(...timeoutAnnotationSets),
     fc.constantFrom(...headerAnnotationSets),
     fc.constantFrom(...aliasAnnotationSets),
+    fc.constantFrom(...limitAnnotationSets),
   )
-  .map(([annotations, redirects, timeouts, headers, aliases]) =>
-    annotations || redirects || timeouts || headers || aliases ? { ...annotations, ...redirects, ...timeouts, ...headers, ...aliases } : undefined,
+  .map(([annotations, redirects, timeouts, headers, aliases, limits]) =>
+    annotations || redirects || timeouts || headers || aliases || limits
+      ? { ...annotations, ...redirects, ...timeouts, ...headers, ...aliases, ...limits }
+      : undefined,
   )
 
 /**
@@ -413,7 +431,7 @@ const arbitraryConfigMap = fc
       { 'use-forwarded-headers': 'true', 'proxy-real-ip-cidr': 'lb' },
     ),
     // The routes' default body limit: none, one, and an unreadable one.
-    bodySize: fc.constantFrom<Record<string, string>>({}, { 'proxy-body-size': '1m' }, { 'proxy-body-size': 'lots' }),
+    bodySize: fc.constantFrom<Record<string, string>>({}, { 'proxy-body-size': '1m' }, { 'proxy-body-size': 'lots' }, { 'limit-req-status-code': '503' }),
     // The default certificate: none, a TLS Secret that comes, changes (or breaks) and goes, another, one absent, one without its namespace.
     fallback: fc.constantFrom<Record<string, string>>(
       {},

@@ -63,14 +63,14 @@ describe('corpusFigures', () => {
   it('sorts Ingresses into fully honoured, partly and refused, and names the annotation that keeps each back', () => {
     const figures = corpusFigures([
       { where: 'a', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
-      { where: 'b', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/limit-rps': '5', 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
+      { where: 'b', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/limit-rate': '5', 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
       { where: 'c', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/enable-modsecurity': 'true' }) },
       { where: 'd', ingress: probeIngress({ 'kubernetes.io/ingress.class': 'hapedge' }) },
     ])
     expect(figures).toMatchObject({ ingresses: 4, annotated: ['a', 'b', 'c'], fully: ['a'], partly: ['b'], refused: ['c'], silent: [], servedOpen: [] })
     expect(figures.blocking).toEqual([
       { annotation: 'nginx.ingress.kubernetes.io/enable-modsecurity', statuses: ['refused'], blocks: 1, alone: 1 },
-      { annotation: 'nginx.ingress.kubernetes.io/limit-rps', statuses: ['not supported'], blocks: 1, alone: 1 },
+      { annotation: 'nginx.ingress.kubernetes.io/limit-rate', statuses: ['not supported'], blocks: 1, alone: 1 },
     ])
   })
 

@@ -77,10 +77,14 @@ describe('each documented key, judged through the engine', () => {
     // External authentication was refused: honoured now.
     expect(keyStatus(key('nginx.ingress.kubernetes.io/auth-url', ['https://auth.example.com/check'])).status).toBe('honoured')
     expect(keyStatus(key('nginx.ingress.kubernetes.io/configuration-snippet', ['more_set_headers "X: y";'])).status).toBe('refused')
-    expect(keyStatus(key('nginx.ingress.kubernetes.io/limit-rps', []))).toMatchObject({
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/limit-rate', []))).toMatchObject({
       status: 'not supported',
-      reasons: [expect.stringContaining('rate limiting')],
+      reasons: [expect.stringContaining('bandwidth')],
     })
+    // Rate limits were "not supported": honoured now, and NGINX Inc.'s where they map (limit-req-rate), not its burst.
+    expect(keyStatus(key('nginx.ingress.kubernetes.io/limit-rps', ['5'])).status).toBe('honoured')
+    expect(keyStatus(key('nginx.org/limit-req-rate', ['10r/s'])).status).toBe('honoured')
+    expect(keyStatus(key('nginx.org/limit-req-burst', []))).toMatchObject({ status: 'not supported', reasons: [expect.stringContaining('without a burst')] })
     // Canary Ingresses were refused as route conflicts ("not supported"): honoured now, a pattern only as whole-value alternatives.
     expect(keyStatus(key('nginx.ingress.kubernetes.io/canary', ['true'])).status).toBe('honoured')
     expect(
