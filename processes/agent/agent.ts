@@ -227,8 +227,10 @@ export class Agent {
     const runtime = plan !== undefined && !plan.reload
     let reasons = plan ? plan.reasons : ['no generation was installed before']
     if (runtime) {
-      // The disk and the runtime API take the generation side by side: neither needs the other, and both are done before anyone hears of it.
-      const [written, applied] = await Promise.allSettled([install(), this.haproxy.applyRuntime(plan, next.files, this.dir)])
+      // The runtime API first, then the disk: neither needs the other, and a route is served as soon as HAProxy has it, not after the
+      // files (at 20,000 Ingresses some 2,000 of them, each linked, whose completions would hold up the socket's answers). Both are done before anyone hears of it.
+      const [applied] = await Promise.allSettled([this.haproxy.applyRuntime(plan, next.files, this.dir)])
+      const [written] = await Promise.allSettled([install()])
       if (written.status === 'rejected') {
         // What runs may now be ahead of the files: load the files again so the two agree.
         await this.haproxy.checkedReload(this.dir)
