@@ -66,7 +66,7 @@ describe('external authentication (auth-url)', () => {
         name: 'site',
         annotations: {
           'nginx.ingress.kubernetes.io/auth-url': `${auth.url}/verify`,
-          'nginx.ingress.kubernetes.io/auth-response-headers': 'X-Auth-User',
+          'nginx.ingress.kubernetes.io/auth-response-headers': 'X-Auth-User, X-Auth-Email',
         },
         rules: [{ host: 'shop.test', paths: [{ path: '/', service: 'site' }] }],
       }),
@@ -107,11 +107,15 @@ describe('external authentication (auth-url)', () => {
   })
 
   it('lets a request the auth service answers 2xx through, with the named answer header and not the client’s own', async () => {
-    const answer = await cluster.get('shop.test', '/cart?x=1', { headers: { authorization: 'Bearer alice', 'x-auth-user': 'forged' } })
+    const answer = await cluster.get('shop.test', '/cart?x=1', {
+      headers: { authorization: 'Bearer alice', 'x-auth-user': 'forged', 'x-auth-email': 'forged@example.com' },
+    })
     expect(answeredBy(answer)).toBe('site')
     const received = JSON.parse(answer.body).headers
     expect(received['x-auth-user']).toBe('alice')
     expect(received['x-not-copied']).toBeUndefined()
+    // Named but not in the auth service's answer: the client's own is removed all the same.
+    expect(received['x-auth-email']).toBeUndefined()
     // The auth service was asked with the client's headers and the original request, without a body.
     const request = auth.asked.at(-1)!
     expect({ method: request.method, url: request.url }).toEqual({ method: 'GET', url: '/verify' })
