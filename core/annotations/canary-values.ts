@@ -49,22 +49,24 @@ export const canaryHeaderValue = parser((value) =>
   VALUE.test(value) ? [value] : invalid(`${quote(value)} must be 1 to 128 of the characters ${VALUE_CHARACTERS}`),
 )
 
-/** canary-by-header-pattern's values, and whether the pattern asked for whole values (`^…$`) or, unanchored, for values that contain one. */
+/** canary-by-header-pattern's literal values, and where in the header's value the pattern anchors them: `^` at its start, `$` at its end, both for whole values. */
 export interface HeaderPattern {
   values: string[]
-  anchored: boolean
+  start: boolean
+  end: boolean
 }
 
 /**
- * canary-by-header-pattern: a regular expression is never written into the configuration. Only
+ * canary-by-header-pattern: a regular expression written by a cluster never reaches HAProxy. Only
  * alternatives of literals are accepted (`^canary$`, `^(alpha|beta)$`, `^(?:v2\.1|v3)$`, `cd|sz`), each
  * of the characters canary-by-header-value allows (`.`, `+` and `-` written `\.`, `\+`, `\-` or, for
- * `-`, bare), and they match exactly as the values they list; anchors are optional, and an
- * unanchored pattern is said to match whole values only (canary-notices.ts).
+ * `-`, bare), with the anchors `^` and `$` each optional: NGINX searches the header's value for the
+ * pattern, so `cd|sz` sends a value that contains `cd` or `sz`, `^v2` one that begins with `v2`.
  */
 export const canaryHeaderPattern = parser<HeaderPattern>((pattern) => {
-  const anchored = /^\^(.*)\$$/.exec(pattern)
-  const inner = anchored?.[1] ?? pattern
+  const start = pattern.startsWith('^')
+  const end = pattern.length > (start ? 1 : 0) && pattern.endsWith('$') && !pattern.endsWith('\\$')
+  const inner = pattern.slice(start ? 1 : 0, end ? -1 : undefined)
   const body = /^\((?:\?:)?(.*)\)$/.exec(inner)?.[1] ?? inner
   const values: string[] = []
   const alternatives = body.split('|')
@@ -72,10 +74,12 @@ export const canaryHeaderPattern = parser<HeaderPattern>((pattern) => {
     const literal = literalOf(alternative)
     const what = alternatives.length > 1 ? `${quote(alternative)} in ${quote(pattern)}` : quote(pattern)
     if (literal === undefined || !VALUE.test(literal))
-      return invalid(`${what} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge writes no regular expression into HAProxy`)
+      return invalid(
+        `${what} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge takes literal alternatives, and no regular expression a cluster writes reaches HAProxy`,
+      )
     values.push(literal)
   }
-  return { values: [...new Set(values)], anchored: anchored !== null }
+  return { values: [...new Set(values)], start, end }
 })
 
 /** The literal a regular-expression alternative stands for, when it is one: plain characters, and `\` before a character that is not a letter or digit. */

@@ -3,9 +3,6 @@ import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
 import { RENDERED_FEATURES } from '../annotations/rendered.ts'
 
-export const UNANCHORED_PATTERN =
-  'matched as whole values: a header value that only contains one of them is not sent to the canary (ingress-nginx searches the value for the pattern; anchor it ^(…)$ to say so)'
-
 export const IGNORED_ON_CANARY = "ignored on a canary Ingress: the main Ingress's setting applies to the path, as in ingress-nginx"
 
 /**
@@ -31,6 +28,5 @@ export function canaryNotices(features: Features, namedBy: (feature: FeatureName
     for (const feature of ['canary-by-header-value', 'canary-by-header-pattern'] as const) if (asked(feature)) tell(feature, 'ignored without canary-by-header')
   } else if (asked('canary-by-header-value') && asked('canary-by-header-pattern'))
     tell('canary-by-header-pattern', 'ignored: canary-by-header-value takes precedence, as in ingress-nginx')
-  else if (features['canary-by-header-pattern']?.anchored === false) tell('canary-by-header-pattern', UNANCHORED_PATTERN)
   return notices
 }

@@ -1,3 +1,4 @@
+import type { HeaderPattern } from '../annotations/canary-values.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import type { KubeObject } from '../kube/objects.ts'
 import { accessGroupName } from './access-group.ts'
@@ -17,8 +18,10 @@ export interface CanaryRule {
   total: number
   /** The request header (lowercase) that decides first: "always" or "never", or `headerValues`. */
   header?: string
-  /** The header's values that send a request to the canary (canary-by-header-value, or the pattern's alternatives); others fall through. */
+  /** The header's values that send a request to the canary (canary-by-header-value, or the pattern's alternatives when it anchors both ends); others fall through. */
   headerValues?: string[]
+  /** A pattern's alternatives found anywhere in the header's value, or at its start or end only (`^…`, `…$`), as NGINX searches it. */
+  headerPattern?: HeaderPattern
   /** The cookie that decides next: "always" or "never"; other values fall through. */
   cookie?: string
 }
@@ -38,8 +41,10 @@ export const canaryOf = perObject((ingress: Ingress): CanaryRule | undefined => 
     Object.keys(ingress.metadata.annotations ?? {}).some((key) => key.endsWith('/canary-by-header-pattern'))
   if (header !== undefined && !refusedPattern) {
     rule.header = header
-    const values = features['canary-by-header-value'] ?? features['canary-by-header-pattern']?.values
+    const pattern = features['canary-by-header-pattern']
+    const values = features['canary-by-header-value'] ?? (pattern?.start && pattern.end ? pattern.values : undefined)
     if (values) rule.headerValues = values
+    else if (pattern) rule.headerPattern = pattern
   }
   if (features['canary-by-cookie'] !== undefined) rule.cookie = features['canary-by-cookie']
   return rule

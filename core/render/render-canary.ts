@@ -1,3 +1,4 @@
+import type { HeaderPattern } from '../annotations/canary-values.ts'
 import { CANARY_RULE } from '../model/canary.ts'
 import type { RouteCanary } from '../model/canary-route.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
@@ -6,8 +7,9 @@ import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.t
 
 /**
  * Canaries at request time. A route's canary is one map value, `backend|weight|total|header|cookie|id`
- * (empty fields for what it lacks; `id` names the route's listed header values in the values map):
- * the frontend picks the canary's backend by the header ("always"/"never", or a listed value), else
+ * (empty fields for what it lacks; `id` names the route's listed header values in the values map, or
+ * its pattern in the patterns map): the frontend picks the canary's backend by the header
+ * ("always"/"never", a listed value, or a value the pattern finds), else
  * the cookie ("always"/"never"), else a draw of `weight` in `total`, as ingress-nginx does. Every
  * value is data HAProxy reads per request, so a changed weight, total, header value or canary
  * Service of a known backend is a runtime map edit; only the header and cookie NAMES are in the
@@ -15,7 +17,7 @@ import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.t
  * other canary uses yet reloads, as header rules do.
  */
 
-export type CanaryMap = typeof FILES.canaryExactMap | typeof FILES.canaryPrefixMap | typeof FILES.canaryValuesMap
+export type CanaryMap = typeof FILES.canaryExactMap | typeof FILES.canaryPrefixMap | typeof FILES.canaryValuesMap | typeof FILES.canaryPatternsMap
 
 const CANARY_MAPS = { exact: FILES.canaryExactMap, prefix: FILES.canaryPrefixMap } as const
 
@@ -31,7 +33,7 @@ function valuesId(host: string, route: Route): string {
 }
 
 function canaryValue(host: string, route: Route, canary: RouteCanary): string {
-  const id = canary.headerValues ? valuesId(host, route) : ''
+  const id = canary.headerValues || canary.headerPattern ? valuesId(host, route) : ''
   return [canary.backendName, canary.weight, canary.total, canary.header ?? '', canary.cookie ?? '', id].join(SEPARATOR)
 }
 
@@ -39,8 +41,21 @@ function canaryValue(host: string, route: Route, canary: RouteCanary): string {
 export function* canaryEntries(config: HostConfig): Iterable<[CanaryMap, string, string]> {
   const { host, routes } = config
   yield* routeValueEntries(host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)
-  for (const route of routes)
+  for (const route of routes) {
     for (const value of route.canary?.headerValues ?? []) yield [FILES.canaryValuesMap, `${valuesId(host, route)}${SEPARATOR}${value}`, '1']
+    if (route.canary?.headerPattern) yield [FILES.canaryPatternsMap, patternKey(valuesId(host, route), route.canary.headerPattern), '1']
+  }
+}
+
+/**
+ * A pattern as the regular expression a `map_reg` lookup of `id|value` matches: made here from the
+ * id and the pattern's literals, each character that is not a letter or digit escaped, so nothing
+ * a cluster wrote is read as a regular expression, and what it makes only searches (no nested
+ * repetition). No whitespace: a map key is one word.
+ */
+export function patternKey(id: string, { values, start, end }: HeaderPattern): string {
+  const literal = (text: string) => text.replace(/[^A-Za-z0-9]/g, (char) => `\\${char}`)
+  return `^${literal(`${id}${SEPARATOR}`)}${start ? '' : '.*'}(?:${values.map(literal).join('|')})${end ? '$' : ''}`
 }
 
 const field = (n: number, rest = false) => `var(txn.canary),field(${n},${SEPARATOR}${rest ? ',0' : ''})`
@@ -63,10 +78,12 @@ export function canaryRules(set: SetVar, rules: readonly string[]): string[] {
     ...namesOf(rules, 'cookie').map((name) => set('canarycookie', `req.cook(${name})`, `if { ${field(5)} -m str ${name} }`)),
     // The header first, its whole last line as NGINX reads it (req.hdr would split it at commas): one of its listed values,
     // else (without a list) "always" or "never"; any other value falls through.
-    set(
-      'canarypick',
-      'int(1)',
-      `if { var(txn.canaryheader) -m found } !{ ${field(6)} -m len 0 } { ${field(6, true)},concat(${SEPARATOR},txn.canaryheader,),map_str(${FILES.canaryValuesMap}) -m found }`,
+    ...[`map_str(${FILES.canaryValuesMap})`, `map_reg(${FILES.canaryPatternsMap})`].map((lookup) =>
+      set(
+        'canarypick',
+        'int(1)',
+        `if ${undecided} { var(txn.canaryheader) -m found } !{ ${field(6)} -m len 0 } { ${field(6, true)},concat(${SEPARATOR},txn.canaryheader,),${lookup} -m found }`,
+      ),
     ),
     set('canarypick', 'int(1)', `if ${undecided} { ${field(6)} -m len 0 } { var(txn.canaryheader) -m str always }`),
     set('canarypick', 'int(0)', `if ${undecided} { ${field(6)} -m len 0 } { var(txn.canaryheader) -m str never }`),

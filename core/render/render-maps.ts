@@ -42,6 +42,7 @@ export const HOST_MAPS = [
   FILES.canaryExactMap,
   FILES.canaryPrefixMap,
   FILES.canaryValuesMap,
+  FILES.canaryPatternsMap,
   FILES.externalAuthExactMap,
   FILES.externalAuthPrefixMap,
   FILES.limitExactMap,
@@ -61,7 +62,8 @@ export function sortEntries(entries: Entry[]): Entry[] {
 /**
  * The map entries one host contributes, by map file, added to `entries` (the full rebuild's for
  * every host, so no record is made per host). A host's keys start with its name (or `/` for `''`), but for
- * its from-to-www name, which no other host's keys hold (render-redirects.ts).
+ * its from-to-www name, which no other host's keys hold (render-redirects.ts), and its canary patterns,
+ * regular expressions that begin with it (render-canary.ts).
  */
 export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
   if (!config) return entries

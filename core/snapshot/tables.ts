@@ -55,8 +55,9 @@ export const TABLE = {
  * 22: mergeable Ingresses honoured: a master's rules without paths are indexed under their hosts.
  * 23: rate and connection limits honoured (limit-exact, limit-prefix written, empty or not, by that write; an Ingress's
  *     limit-allowlist in its access group's limit-exempt ACL file).
+ * 25: canary patterns searched as NGINX does (canary-patterns written, empty or not, by that write).
  */
-export const SNAPSHOT_LAYOUT = 23
+export const SNAPSHOT_LAYOUT = 25
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

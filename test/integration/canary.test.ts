@@ -75,6 +75,11 @@ describe('canary Ingresses', () => {
         main('value.test'),
         // hapedge.io's spelling: listed header values only; no weight, so nothing else.
         canary('value.test', { 'hapedge.io/canary': 'true', 'hapedge.io/canary-by-header': 'X-Beta', 'hapedge.io/canary-by-header-pattern': '^(yes|v2\\.1)$' }),
+        // ingress-nginx's own example: NGINX searches the value for the pattern (cd|sz: a value that contains either).
+        main('search.test'),
+        canary('search.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'Region', [`${NGINX}canary-by-header-pattern`]: 'cd|sz' }),
+        main('start.test'),
+        canary('start.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'X-Version', [`${NGINX}canary-by-header-pattern`]: '^v2\\.' }),
         main('exact.test'),
         canary('exact.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'X-Beta', [`${NGINX}canary-by-header-value`]: 'on' }),
         main('weighed.test'),
@@ -117,6 +122,28 @@ describe('canary Ingresses', () => {
     expect(await get('value.test')).toBe('stable')
     expect(await get('exact.test', { 'x-beta': 'on' })).toBe('preview')
     expect(await get('exact.test', { 'x-beta': 'On' })).toBe('stable')
+  })
+
+  it('by header pattern: literals found anywhere in the value, or at its start with ^, as NGINX searches; the rest falls through', async () => {
+    expect(await get('search.test', { region: 'cd' })).toBe('preview')
+    expect(await get('search.test', { region: 'eu-sz-1' })).toBe('preview')
+    expect(await get('search.test', { region: 'us' })).toBe('stable')
+    expect(await get('search.test')).toBe('stable')
+    expect(await get('start.test', { 'x-version': 'v2.3' })).toBe('preview')
+    expect(await get('start.test', { 'x-version': 'v2x' })).toBe('stable')
+    expect(await get('start.test', { 'x-version': 'av2.3' })).toBe('stable')
+  })
+
+  it('a changed pattern is a runtime map edit, from the same worker', async () => {
+    const before = await cluster.workers()
+    const { plan, applied } = await cluster.atRuntime([
+      modified(canary('search.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'Region', [`${NGINX}canary-by-header-pattern`]: 'us|ca' })),
+    ])
+    expect(plan.reload).toBe(false)
+    expect(applied.maps.map(({ name }) => name)).toEqual([FILES.canaryPatternsMap])
+    expect(await get('search.test', { region: 'us-east' })).toBe('preview')
+    expect(await get('search.test', { region: 'eu-sz-1' })).toBe('stable')
+    expect(await cluster.workers()).toEqual(before)
   })
 
   it(`by weight: 20 of 100 sends 20% of ${REQUESTS} requests to the canary, within ${TOLERANCE * 100} points; 80 of 100, set at runtime, 80% from the same worker`, async () => {

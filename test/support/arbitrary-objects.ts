@@ -229,6 +229,11 @@ const canaryAnnotationSets: readonly (Record<string, string> | undefined)[] = [
     'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
     'nginx.ingress.kubernetes.io/canary-by-header-pattern': 'a.*',
   },
+  {
+    'nginx.ingress.kubernetes.io/canary': 'true',
+    'nginx.ingress.kubernetes.io/canary-by-header': 'X-Beta',
+    'nginx.ingress.kubernetes.io/canary-by-header-pattern': 'b|c',
+  },
   { 'nginx.ingress.kubernetes.io/canary-weight': '50' },
 ]
 
