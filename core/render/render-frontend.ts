@@ -103,14 +103,13 @@ export function renderFrontend({
       ? [
           set('access', `var(txn.backend),field(2,${ACCESS_SEPARATOR})`, `if { var(txn.backend) -m sub ${ACCESS_SEPARATOR} }`),
           set('backend', `var(txn.backend),field(1,${ACCESS_SEPARATOR})`, 'if { var(txn.access) -m found }'),
-          ...accessRules(accessGroups),
-          ...authRules,
         ]
       : []),
+    // Limits before access and authentication, as NGINX's preaccess phase: a client guessing passwords is limited too.
+    ...limitRules(set, limitExemptRules),
+    ...(accessGroups.length > 0 ? [...accessRules(accessGroups), ...authRules] : []),
     // Once source ranges and basic authentication have let the request in, as ingress-nginx's auth_request runs after them.
     ...EXTERNAL_AUTH_RULES,
-    // Limits once access is decided: a request refused for who sends it is not counted against them.
-    ...limitRules(set, limitExemptRules),
     ...bodySizeRules(set),
     ...appRootRules(set),
     // The path rewritten once every redirect and refusal has read it as the client sent it.

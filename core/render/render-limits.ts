@@ -90,8 +90,9 @@ export function limitStatusDefaults(settings: Pick<Settings, 'limit-req-status-c
 }
 
 /**
- * In the frontend, once the route and its access group are known: the route's limits looked up as
- * its backend was; the client (`src`, which behind a trusted proxy is X-Forwarded-For's, as the
+ * In the frontend, once the route and its access group are known, before the group's source ranges
+ * and authentication are checked (NGINX limits in its preaccess phase, so a client guessing
+ * passwords is limited too): the route's limits looked up as its backend was; the client (`src`, which behind a trusted proxy is X-Forwarded-For's, as the
  * source ranges read it) tracked under `<address>|<id>` in the tables its limits need, unless its
  * Ingress's limit-allowlist holds it; a request past a limit refused with the Ingress's status, or
  * the settings', or 429. Requests refused are counted too: a client that keeps sending stays refused.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -5,7 +6,7 @@ import { FILES } from '../../core/render/files.ts'
 import { limitExemptFile } from '../../core/render/render-limits.ts'
 import { accessGroupName } from '../../core/model/access-group.ts'
 import { request } from '../support/http-client.ts'
-import { configMap, endpointSlice, ingress, service } from '../support/objects.ts'
+import { authSecret, configMap, endpointSlice, ingress, service } from '../support/objects.ts'
 import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
 import { serveCluster } from './serve-cluster.ts'
 
@@ -78,6 +79,13 @@ describe('rate and connection limits', () => {
           'nginx.ingress.kubernetes.io/limit-allowlist': '127.0.0.1/32',
         }),
         site('connections', { 'haproxy-ingress.github.io/limit-connections': '2' }),
+        authSecret('users', { auth: `admin:${execFileSync('openssl', ['passwd', '-6', 'secret'], { encoding: 'utf8' }).trim()}\n` }),
+        site('guarded', {
+          'nginx.ingress.kubernetes.io/auth-type': 'basic',
+          'nginx.ingress.kubernetes.io/auth-secret': 'users',
+          'nginx.ingress.kubernetes.io/limit-rps': '1',
+          'nginx.ingress.kubernetes.io/limit-burst-multiplier': '0',
+        }),
         unlimited({}),
       ],
       'hapedge-rate-limits',
@@ -103,6 +111,10 @@ describe('rate and connection limits', () => {
 
   it('never refuses a client its Ingress’s limit-allowlist holds', async () => {
     expect(await burst(port(), 'allowed.test', 6)).toEqual(times(6, 200))
+  })
+
+  it('counts requests before authentication, as NGINX’s preaccess phase: a client guessing passwords is refused past the limit', async () => {
+    expect(await burst(port(), 'guarded.test', 3)).toEqual([401, 429, 429])
   })
 
   it('refuses a request past limit-connections while the others are in progress, and takes one again once they end', async () => {
