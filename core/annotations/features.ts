@@ -30,7 +30,7 @@ import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
 import { checkCount, checkPath } from './health-values.ts'
 import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
-import { authMethod, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
+import { authMethod, authRequestHeaders, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -129,6 +129,7 @@ export const FEATURES = {
     true,
   ),
   'auth-request-redirect': feature(requestRedirect, 'The X-Auth-Request-Redirect header sent to the auth service (the request URI unless set).'),
+  'auth-request-headers': feature(authRequestHeaders, 'The client\'s headers the auth service is sent: all unless set, as ingress-nginx sends them; "-" none.'),
   // CORS.
   'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
   'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),
