@@ -9,16 +9,16 @@ import type { Vocabulary } from './vocabularies.ts'
  *
  * The list is complete against each controller's page (DOCS in vocabularies.ts), by group:
  * - ingress-nginx (annotations-risk.md): BasicDigestAuth `auth-type: digest` (features.ts);
- *   CertificateAuth `auth-tls-secret`, `auth-tls-verify-client` (unless off), `auth-tls-match-cn`;
- *   Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`. Their
- *   companions (`auth-tls-verify-depth`, …) do nothing alone and get the "not supported" warning.
+ *   CertificateAuth `auth-tls-match-cn` (`auth-tls-secret`, `auth-tls-verify-client`, `auth-tls-error-page` and
+ *   `auth-tls-pass-certificate-to-upstream` are honoured: client-cert.ts; `auth-tls-verify-depth` warns, as
+ *   HAProxy 2.6 sets no depth per name); Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`.
  *   ExternalAuth is honoured (external-auth.ts): an `auth-url` hapedge cannot read refuses the Ingress;
  *   `auth-snippet` is a snippet (snippets.ts); `auth-cache-key` and the others not read warn.
  *   Rate limits protect the backend from load; they do not decide who may enter: those honoured
  *   (`limit-rps`, `limit-rpm`, `limit-connections`, …: route-limits.ts) are no restriction, and the
  *   others (`limit-rate`, `global-rate-limit*`) warn (unsupported.ts).
  * - haproxy-ingress (keys.md): Auth External is honoured (as ingress-nginx's); OAuth `oauth`; Auth TLS
- *   `auth-tls-secret`, `auth-tls-verify-client` (unless off); WAF `waf`; a `file://` `auth-secret`
+ *   is honoured (client-cert.ts) but for `auth-tls-cert-header` and `auth-tls-strict`, which warn; WAF `waf`; a `file://` `auth-secret`
  *   (spellings.ts). Limit (`limit-rps`, …) is honoured, as above.
  * - haproxytech (annotations.md): Authentication `auth-type` other than `basic-auth` (spellings.ts),
  *   `client-ca`; Access Control pattern files (spellings.ts); `src-ip-header`, which changes the
@@ -37,13 +37,12 @@ interface Restriction {
   onlyValue?: readonly string[]
 }
 
-const CLIENT_CERTIFICATES = 'client-certificate authentication (mTLS) is not implemented by hapedge'
+const CLIENT_CERTIFICATES = "haproxytech's client-ca (mTLS) is not read by hapedge: hapedge.io/auth-tls-secret names a CA bundle per host"
+const CLIENT_CERTIFICATE_NAMES = "matching the client certificate's subject (auth-tls-match-cn) is not implemented by hapedge"
 const WAF = 'a web application firewall is not available in hapedge'
 
 export const RESTRICTIONS: readonly Restriction[] = [
-  { vocabulary: 'ingress-nginx', suffix: 'auth-tls-secret', reason: CLIENT_CERTIFICATES },
-  { vocabulary: 'ingress-nginx', suffix: 'auth-tls-verify-client', reason: CLIENT_CERTIFICATES, unlessValue: ['off'] },
-  { vocabulary: 'ingress-nginx', suffix: 'auth-tls-match-cn', reason: CLIENT_CERTIFICATES },
+  { vocabulary: 'ingress-nginx', suffix: 'auth-tls-match-cn', reason: CLIENT_CERTIFICATE_NAMES },
   {
     vocabulary: 'ingress-nginx',
     suffix: 'satisfy',
@@ -53,8 +52,6 @@ export const RESTRICTIONS: readonly Restriction[] = [
   { vocabulary: 'ingress-nginx', suffix: 'enable-modsecurity', reason: WAF, onlyValue: ['true'] },
   { vocabulary: 'ingress-nginx', suffix: 'enable-owasp-core-rules', reason: WAF, onlyValue: ['true'] },
   { vocabulary: 'haproxy-ingress', suffix: 'oauth', reason: 'OAuth through oauth2-proxy is not implemented by hapedge' },
-  { vocabulary: 'haproxy-ingress', suffix: 'auth-tls-secret', reason: CLIENT_CERTIFICATES },
-  { vocabulary: 'haproxy-ingress', suffix: 'auth-tls-verify-client', reason: CLIENT_CERTIFICATES, unlessValue: ['off'] },
   { vocabulary: 'haproxy-ingress', suffix: 'waf', reason: WAF },
   { vocabulary: 'haproxytech', suffix: 'client-ca', reason: CLIENT_CERTIFICATES },
   {

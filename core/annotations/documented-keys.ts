@@ -102,6 +102,8 @@ const ingressNginx: ControllerKeys = {
     'auth-tls-match-cn': ['CN=client'],
     'auth-tls-secret': ['default/ca-secret'],
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
+    'auth-tls-error-page': { values: ['http://www.mysite.com/error-cert.html'], with: { 'auth-tls-secret': 'default/ca-secret' } },
+    'auth-tls-pass-certificate-to-upstream': { values: ['true', 'false'], with: { 'auth-tls-secret': 'default/ca-secret' } },
     'auth-url': ['https://$host/oauth2/auth'],
     'backend-protocol': ['HTTP', 'HTTPS', 'GRPC', 'GRPCS', 'AJP', 'FCGI'],
     // #canary: a canary Ingress, its header, cookie and weight ("always"/"never" are request values, not annotation values).
@@ -176,8 +178,7 @@ const ingressNginx: ControllerKeys = {
     ...named(`
       affinity-canary-behavior auth-always-set-cookie auth-cache-duration auth-cache-key auth-keepalive
       auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-proxy-set-headers
-      auth-tls-error-page
-      auth-tls-pass-certificate-to-upstream auth-tls-verify-depth client-body-buffer-size
+      auth-tls-verify-depth client-body-buffer-size
       connection-proxy-header custom-http-errors default-backend disable-proxy-intercept-errors enable-access-log
       enable-global-auth enable-influxdb enable-opentelemetry enable-opentracing enable-rewrite-log fastcgi-index
       fastcgi-params-configmap global-rate-limit global-rate-limit-ignored-cidrs global-rate-limit-key
@@ -215,11 +216,11 @@ const haproxyIngress: ControllerKeys = {
     'auth-realm': { values: ['localhost'], with: { 'auth-secret': 'ingress/users' } },
     'auth-secret': ['ingress/users'],
     'auth-headers-succeed': { values: ['X-Token,X-User-Id', 'X-Token,X-User-*', '-'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
-    'auth-headers-request': { values: ['X-Token,Authorization', 'X-*', '-'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-method': { values: ['GET', '*'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-signin': { values: ['https://auth.example.com/oauth2/start'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-tls-secret': ['default/client-ca'],
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
+    'auth-tls-error-page': { values: ['https://example.com/cert-error.html'], with: { 'auth-tls-secret': 'default/client-ca' } },
     'auth-type': { values: ['basic'], with: { 'auth-secret': 'ingress/users' } },
     'auth-url': ['https://auth.example.com/oauth2/auth'],
     'backend-protocol': ['h1', 'h2', 'h1-ssl', 'h2-ssl'],
@@ -263,8 +264,8 @@ const haproxyIngress: ControllerKeys = {
     waf: ['modsecurity'],
     'whitelist-source-range': ['10.0.0.0/8'],
     ...named(`
-      agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail
-      auth-tls-cert-header auth-tls-error-page auth-tls-strict backend-check-interval
+      agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail auth-headers-request
+      auth-tls-cert-header auth-tls-strict backend-check-interval
       backend-server-naming backend-server-slots-increment blue-green-balance blue-green-cookie blue-green-deploy
       blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr
       health-check-port initial-weight

@@ -4,6 +4,7 @@ import { REDIRECT_FEATURES } from './redirect-features.ts'
 import { UPSTREAM_FEATURES } from './upstream-features.ts'
 import { HEADER_FEATURES } from './header-features.ts'
 import { CANARY_FEATURES } from './canary-features.ts'
+import { CLIENT_CERT_FEATURES } from './client-cert-features.ts'
 import { LIMIT_FEATURES } from './limit-features.ts'
 import { EXTERNAL_AUTH_FEATURES } from './external-auth-features.ts'
 
@@ -35,6 +36,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   'use-regex',
   'x-forwarded-prefix',
   ...CANARY_FEATURES,
+  ...CLIENT_CERT_FEATURES,
   ...LIMIT_FEATURES,
 ])
 

@@ -121,6 +121,12 @@ const ingressNginx: Spelling[] = [
   nginx('auth-secret', 'auth-secret', '#authentication', { schema: objectRef }),
   nginx('auth-secret-type', 'auth-secret-type', '#authentication'),
   nginx('auth-realm', 'auth-realm', '#authentication'),
+  // "auth-tls-secret: namespace/secretName … the secret must contain ca.crt"; verify-client "on", "off", "optional",
+  // "optional_no_ca"; error-page; pass-certificate-to-upstream "in the header ssl-client-cert" (#client-certificate-authentication).
+  nginx('auth-tls-secret', 'auth-tls-secret', '#client-certificate-authentication', { schema: caSecret('ca.crt') }),
+  nginx('auth-tls-verify-client', 'auth-tls-verify-client', '#client-certificate-authentication'),
+  nginx('auth-tls-error-page', 'auth-tls-error-page', '#client-certificate-authentication'),
+  nginx('auth-tls-pass-certificate-to-upstream', 'auth-tls-pass-certificate-to-upstream', '#client-certificate-authentication', { schema: BOOLEAN }),
   // "auth-url … auth-method … auth-signin … auth-signin-redirect-param … auth-response-headers … auth-request-redirect" (#external-authentication).
   nginx('auth-url', 'auth-url', '#external-authentication'),
   nginx('auth-method', 'auth-method', '#external-authentication'),
@@ -244,13 +250,16 @@ const haproxyIngress: Spelling[] = [
     implies: (_, sibling) => ({ 'auth-type': 'basic', 'auth-secret-type': sibling('auth-type')?.trim() === 'basic-auth' ? 'auth-map' : 'auth-file' }),
   }),
   hi('auth-realm', 'auth-realm', '#auth-basic'),
+  // "auth-tls-secret … the secret must have a ca.crt key"; verify-client "off, optional, on, optional_no_ca"; error-page (#auth-tls).
+  hi('auth-tls-secret', 'auth-tls-secret', '#auth-tls', { schema: caSecret('ca.crt') }),
+  hi('auth-tls-verify-client', 'auth-tls-verify-client', '#auth-tls'),
+  hi('auth-tls-error-page', 'auth-tls-error-page', '#auth-tls'),
   // #auth-external: "auth-signin … is parsed by haproxy as a log-format string and the result is copied verbatim to the Location"
   // (no original URL added); "auth-headers-succeed … All HTTP headers will be copied if not declared" (hapedge copies only named ones).
   hi('auth-url', 'auth-url', '#auth-external'),
   hi('auth-method', 'auth-method', '#auth-external'),
   hi('auth-signin', 'auth-signin', '#auth-external', { schema: haproxyIngressSignin, implies: () => ({ 'auth-signin-redirect-param': '' }) }),
   hi('auth-headers-succeed', 'auth-response-headers', '#auth-external', { schema: haproxyIngressSucceedHeaders }),
-  hi('auth-headers-request', 'auth-request-headers', '#auth-external'),
   // "Up to v0.12 the configuration key `auth-type` was mandatory … deprecated" (#auth-basic); haproxytech's value is basic-auth.
   hi('auth-type', 'auth-type', '#auth-basic; haproxytech #authentication', {
     schema: oneOf({ basic: 'basic', 'basic-auth': 'basic' } as const, '"basic" (or haproxytech\'s "basic-auth")'),

@@ -252,8 +252,9 @@ export class IncrementalCluster {
 
     const { state, files, backendUses } = this
     const touchedSecrets = new Set(dirty.secrets)
+    const formerCas = new Map<string, Set<string>>()
     for (const host of dirty.hosts) {
-      reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, plan)
+      reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, formerCas, plan)
       yield
     }
     if (dirty.defaultBackend) reconcileDefaultBackend(state, this.defaultBackend, backendUses, files, plan)
@@ -265,7 +266,7 @@ export class IncrementalCluster {
     for (const secret of dirty.secrets) backendUses.touchSecret(secret)
     for (const path of backendUses.touchedCaFiles) reconcileCaFile(path, state, backendUses, files, plan)
     for (const secret of touchedSecrets) {
-      reconcileCertificate(secret, state, this.hostTables.bySecret, files, plan)
+      reconcileCertificate(secret, state, this.hostTables, formerCas.get(secret) ?? new Set(), files, plan)
       yield
     }
     // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).
@@ -356,6 +357,7 @@ export class IncrementalCluster {
       httpsBind,
       tls: this.files.count(FILES.crtList) > 0,
       defaultCertificate: fallback !== undefined && this.files.text(defaultCertificateFile(fallback)) !== undefined,
+      clientCerts: this.files.count(FILES.clientCertMap) > 0,
       accessGroups,
       trustedProxies: trusted,
       authRules: authRules(groups),

@@ -3,28 +3,51 @@ import type { ClusterState } from '../model/cluster-state.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
 import { certificateFile, FILES } from '../render/files.ts'
-import { crtListEntry, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
+import { certificateLines, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
+import { clientCaFile, clientCertFile } from '../render/render-client-cert.ts'
+import { clientCaPem } from '../model/client-cert.ts'
+import type { HostTables } from './reconcile-hosts.ts'
 import type { DefaultCertificate } from '../model/default-certificate.ts'
-import type { SetIndex } from '../snapshot/set-index.ts'
 
 /**
- * A touched Secret's certificate: written, with its crt-list line naming the hosts that use it,
- * while some host uses it and it resolves; removed otherwise. A changed certificate is hot
- * swapped; one that comes or goes changes the list, which HAProxy reloads for.
+ * A touched Secret's certificate: its crt-list lines (one for its hosts without client
+ * certificates, one per CA the others ask of) and the files they name, written while some host
+ * uses it and it resolves; removed otherwise. `formerCas` are the CAs its hosts asked of before
+ * this change (reconcileHost), whose lines may be gone. A changed certificate is hot swapped; a line
+ * that comes, goes or changes, or a changed CA bundle (HAProxy reads CA files at a reload), reloads.
  */
-export function reconcileCertificate(secret: string, state: ClusterState, hostsBySecret: SetIndex, files: FileSet, plan: Plan): void {
-  const hosts = hostsBySecret.members(secret)
-  const path = certificateFile(secret)
+export function reconcileCertificate(
+  secret: string,
+  state: ClusterState,
+  tables: Pick<HostTables, 'hosts' | 'bySecret'>,
+  formerCas: ReadonlySet<string>,
+  files: FileSet,
+  plan: Plan,
+): void {
+  const hosts = tables.bySecret.members(secret)
   const [namespace = '', name] = secret.split('/')
   const resolved = hosts.length ? resolveTlsSecret(state, namespace, name) : undefined
-  if (!resolved?.ok) {
-    if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
-    files.setText(path, undefined)
-    return
+  const configs = hosts.map((host) => tables.hosts.get(host) ?? { host })
+  const wanted = resolved?.ok ? certificateLines(secret, resolved.pem, configs, (ca) => clientCaPem(ca, state)) : undefined
+  const cas = new Set(['', ...formerCas, ...(wanted?.lines.keys() ?? [])])
+  for (const ca of cas) {
+    const line = wanted?.lines.get(ca)
+    const path = ca === '' ? certificateFile(secret) : clientCertFile(secret, ca)
+    if (!line) {
+      if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
+      files.setText(path, undefined)
+      if (ca !== '') files.setText(clientCaFile(secret, ca), undefined)
+      continue
+    }
+    const isNew = files.text(path) === undefined
+    if (files.setText(path, wanted!.files.get(path)) && !isNew) plan.certificates.push(path)
+    if (ca !== '') {
+      const caPath = clientCaFile(secret, ca)
+      const caIsNew = files.text(caPath) === undefined
+      if (files.setText(caPath, wanted!.files.get(caPath)) && !caIsNew) needReload(plan, `the CA bundle ${caPath} changed (HAProxy reads CA files at a reload)`)
+    }
+    if (files.setEntry(FILES.crtList, path, line.text)) needReload(plan, 'the certificate list changed')
   }
-  const isNew = files.text(path) === undefined
-  if (files.setText(path, resolved.pem) && !isNew) plan.certificates.push(path)
-  if (files.setEntry(FILES.crtList, path, crtListEntry(secret, hosts).text)) needReload(plan, 'the certificate list changed')
 }
 
 /**

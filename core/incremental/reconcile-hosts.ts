@@ -21,7 +21,7 @@ export interface HostTables {
 /**
  * A touched host derived again: its config and rejections stored, its map entries replaced, its
  * routes' backends used and its old ones released, its TLS Secret indexed. The Secrets it names,
- * before and after, are `touchedSecrets` (their crt-list lines list it).
+ * before and after, are `touchedSecrets` (their crt-list lines list it), with the CA its clients were asked of before (`formerCas`).
  */
 export function reconcileHost(
   host: string,
@@ -31,6 +31,7 @@ export function reconcileHost(
   backends: BackendUses,
   files: FileSet,
   touchedSecrets: Set<string>,
+  formerCas: Map<string, Set<string>>,
   plan: Plan,
 ): void {
   const before = tables.hosts.get(host)
@@ -55,6 +56,9 @@ export function reconcileHost(
     if (newSecret) tables.bySecret.add(newSecret, host)
   }
   if (oldSecret) touchedSecrets.add(oldSecret)
+  // The CA its clients were asked of: that line of the certificate may be gone (reconcileCertificate).
+  const oldCa = before?.clientCert?.ca
+  if (oldSecret && oldCa) formerCas.set(oldSecret, (formerCas.get(oldSecret) ?? new Set()).add(oldCa))
   if (newSecret) touchedSecrets.add(newSecret)
 }
 

@@ -8,6 +8,7 @@ import type { TlsSecret } from '../kube/secret.ts'
 import type { AuthSecret } from '../kube/auth-secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import { caSecretOf } from './backend-ca.ts'
+import { clientCaSecretOf } from './client-cert.ts'
 import { headersConfigMapOf } from './custom-headers.ts'
 import type { Service } from '../kube/service.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
@@ -334,9 +335,9 @@ export function serviceKeyOfSlice(slice: EndpointSlice): string {
   return `${slice.metadata.namespace}/${slice.metadata.labels[SERVICE_NAME_LABEL]}`
 }
 
-/** The Secrets an Ingress's annotations read (`namespace/name`): its users for basic authentication, its backends' CA bundle. */
+/** The Secrets an Ingress's annotations read (`namespace/name`): its users for basic authentication, its backends' and its clients' CA bundles. */
 function annotationSecretsOf(ingress: Ingress): Set<string> {
   const secrets = new Set<string>()
-  for (const secret of [authSecretOf(ingress), caSecretOf(ingress)]) if (secret) secrets.add(secret)
+  for (const secret of [authSecretOf(ingress), caSecretOf(ingress), clientCaSecretOf(ingress)]) if (secret) secrets.add(secret)
   return secrets
 }

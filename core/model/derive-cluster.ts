@@ -20,6 +20,7 @@ import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { defaultCertificateOf } from './default-certificate.ts'
+import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
 
@@ -35,6 +36,8 @@ export interface ClusterModel {
   certificates: Map<string, string>
   /** The settings' default-ssl-certificate, when it resolves: served to names no Ingress claims. */
   defaultCertificate?: { secret: string; pem: string }
+  /** The CA bundles hosts ask their clients' certificates of, by Secret (client-cert.ts). */
+  clientCas: Map<string, string>
   rejections: Rejection[]
   /** Annotations of served Ingresses that hapedge does not honour as written. */
   warnings: AnnotationWarning[]
@@ -84,6 +87,12 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     if (resolved.ok) certificates.set(config.tlsSecret, resolved.pem)
   }
 
+  const clientCas = new Map<string, string>()
+  for (const { clientCert } of hosts.values()) {
+    const pem = clientCert && !clientCas.has(clientCert.ca) ? clientCaPem(clientCert.ca, state) : undefined
+    if (pem !== undefined) clientCas.set(clientCert!.ca, pem)
+  }
+
   const fallback = defaultCertificateOf(settings['default-ssl-certificate'], state)
   return {
     settings,
@@ -112,6 +121,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .filter((entry) => entry !== undefined),
     ),
     caFiles,
+    clientCas,
     canaryRules: new Map(
       state
         .ingresses()

@@ -3,6 +3,7 @@ import { backendRef, backendVariantName, REFUSED_BACKEND, type BackendRef } from
 import { canaryOf } from './canary.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
+import { clientCertOf } from './client-cert.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 import { upstreamFor, upstreamOf, type Upstream } from './upstream.ts'
@@ -43,6 +44,11 @@ export function deriveDefaultBackend(state: ClusterState): DerivedDefaultBackend
     })),
   ]
   if (ingressRefusal(winner, state) !== undefined) return { name: REFUSED_BACKEND, rejections }
+  // Client certificates are asked for by host name (SNI): the catch-all has none, so it is refused rather than served open.
+  if ('clientCert' in clientCertOf(winner, state)) {
+    const reason = 'spec.defaultBackend: client certificates are asked for by host name (SNI), and the default backend has none; it answers 503'
+    return { name: REFUSED_BACKEND, rejections: [...rejections, { object: describeIngress(winner), reason }] }
+  }
   const backend = backendRef(winner.metadata.namespace, winner.spec.defaultBackend!)
   if (!backend) return { rejections }
   const access = accessGroupOf(winner, state)?.name

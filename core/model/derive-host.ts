@@ -26,6 +26,8 @@ import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
 import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
+import { hostClientCert } from './client-cert-host.ts'
+import type { ClientCert } from './client-cert.ts'
 
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
@@ -70,6 +72,8 @@ export interface HostConfig extends HostRedirects {
   tlsSecret?: string
   /** For a name no rule serves that an Ingress names in server-alias: the host it is served as (server-alias.ts). */
   alias?: string
+  /** What the host asks of its clients' certificates (client-cert-host.ts): its crt-list line asks for one, its requests are checked. */
+  clientCert?: ClientCert
 }
 
 export interface DerivedHost {
@@ -109,20 +113,31 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   // A canary Ingress serves no path of its own, nor sets anything of the host: it takes a share of another's route.
   const canaries = served.filter((ingress) => canaryOf(ingress))
   const ingresses = mergeIngresses(host, canaries.length === 0 ? served : served.filter((ingress) => !canaryOf(ingress)), rejections)
-  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections))
+  const clientCerts = hostClientCert(host, ingresses, state, rejections)
+  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections, clientCerts.refused))
   const routes = withCanaries(host, mains, canaries, state, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !alias) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
-  return { config: { host, routes: withHeaders(routes, ingresses, state), tlsSecret: tls?.secret, ...redirects, ...(alias ? { alias } : {}) }, rejections }
+  return {
+    config: {
+      host,
+      routes: withHeaders(routes, ingresses, state),
+      tlsSecret: tls?.secret,
+      ...redirects,
+      ...(alias ? { alias } : {}),
+      ...(clientCerts.clientCert ? { clientCert: clientCerts.clientCert } : {}),
+    },
+    rejections,
+  }
 }
 
-function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[]): Route[] {
+function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[], refusedOwners: ReadonlySet<string>): Route[] {
   const routes = new Map<string, Route>()
   for (const ingress of ingresses) {
     const owner = describeIngress(ingress)
-    const refused = ingressRefusal(ingress, state) !== undefined
+    const refused = ingressRefusal(ingress, state) !== undefined || refusedOwners.has(owner)
     const access = accessGroupOf(ingress, state)?.name
     ingress.spec.rules?.forEach((rule, r) => {
       if ((rule.host ?? '') !== host) return

@@ -1,5 +1,6 @@
 import type { Ingress } from '../kube/ingress.ts'
 import { backendCaOf } from './backend-ca.ts'
+import { clientCertOf } from './client-cert.ts'
 import { basicAuthOf } from './basic-auth.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
@@ -7,7 +8,7 @@ import { ingressAnnotations } from './ingress-annotations.ts'
 /**
  * Why an Ingress is refused (its routes answer 503), if it is: its annotations ask for access
  * control hapedge does not honour, its basic authentication has no user to check, or the
- * verification of its backends' certificates it asks for has no CA to verify with.
+ * verification of its backends' or its clients' certificates it asks for has no CA to verify with.
  */
 export function ingressRefusal(ingress: Ingress, state: ClusterState): string | undefined {
   const refusal = ingressAnnotations(ingress).refusal
@@ -15,5 +16,7 @@ export function ingressRefusal(ingress: Ingress, state: ClusterState): string | 
   const auth = basicAuthOf(ingress, state)
   if ('refusal' in auth) return auth.refusal
   const ca = backendCaOf(ingress, state)
-  return 'refusal' in ca ? ca.refusal : undefined
+  if ('refusal' in ca) return ca.refusal
+  const clientCert = clientCertOf(ingress, state)
+  return 'refusal' in clientCert ? clientCert.refusal : undefined
 }

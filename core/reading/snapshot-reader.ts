@@ -7,7 +7,7 @@ import type { HostConfig } from '../model/derive-host.ts'
 import { ClusterState, type IgnoredIngresses } from '../model/cluster-state.ts'
 import { compareWarnings, type AnnotationWarning } from '../model/ingress-annotations.ts'
 import { normalizeRejections, type Rejection } from '../model/rejection.ts'
-import { certificateFile } from '../render/files.ts'
+import { certificatePaths } from '../render/render-tls.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { SEPARATOR } from '../snapshot/separator.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
@@ -83,9 +83,21 @@ export class SnapshotReader {
   model(manifest: Tree, context: TreeContext): ClusterModel {
     const files = new FileSet(manifest, context)
     const certificates = new Map<string, string>()
-    for (const secret of this.keyspace.index(TABLE.secretHosts).keys()) {
-      const pem = files.text(certificateFile(secret))
+    const clientCas = new Map<string, string>()
+    const bySecret = this.keyspace.index(TABLE.secretHosts)
+    const hostTable = this.keyspace.table<HostConfig>(TABLE.host)
+    for (const secret of bySecret.keys()) {
+      // A certificate is written once per line: for its hosts without client certificates, and per CA the others ask of (render-tls.ts).
+      const paths = certificatePaths(
+        secret,
+        bySecret.members(secret).map((host) => hostTable.get(host)),
+      )
+      const pem = paths.certificates.map((path) => files.text(path)).find((text) => text !== undefined)
       if (pem !== undefined) certificates.set(secret, pem)
+      for (const [ca, path] of paths.cas) {
+        const bundle = files.text(path)
+        if (bundle !== undefined) clientCas.set(ca, bundle)
+      }
     }
     const caFiles = new Map<string, string>()
     for (const path of this.keyspace.index(TABLE.caFileBackends).keys()) {
@@ -106,6 +118,7 @@ export class SnapshotReader {
       warnings: this.warnings(),
       accessGroups: new Map(this.keyspace.table<AccessGroup>(TABLE.accessGroup).entries()),
       caFiles,
+      clientCas,
       headerRules: new Map(this.keyspace.table<string[]>(TABLE.headerRules).entries()),
       canaryRules: new Map(this.keyspace.table<string[]>(TABLE.canaryRules).entries()),
     }

@@ -1,7 +1,7 @@
 import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile, FILES, type Entry, type Layout } from './files.ts'
+import { FILES, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
@@ -14,7 +14,7 @@ import { renderGlobal } from './render-global.ts'
 import { EXTERNAL_AUTH_LUA } from './external-auth-lua.ts'
 import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
-import { crtListEntry, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
+import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
 export interface RenderOptions {
   httpBind: string
@@ -25,6 +25,14 @@ export interface RenderOptions {
 export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {
   const secrets = hostsBySecret(model)
   const fallback = model.defaultCertificate
+  const crtList: Entry[] = []
+  const certificateFiles = new Map<string, string>()
+  for (const [secret, hosts] of secrets) {
+    const configs = hosts.map((host) => model.hosts.get(host)!)
+    const { lines, files } = certificateLines(secret, model.certificates.get(secret)!, configs, (ca) => model.clientCas.get(ca))
+    crtList.push(...lines.values())
+    for (const [path, text] of files) certificateFiles.set(path, text)
+  }
   const maps = renderHostMaps(model)
   const proxies = trustedProxies(model.settings)
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
@@ -35,8 +43,9 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
       FILES.frontend,
       renderFrontend({
         ...options,
-        tls: secrets.size > 0 || fallback !== undefined,
+        tls: crtList.length > 0 || fallback !== undefined,
         defaultCertificate: fallback !== undefined,
+        clientCerts: maps[FILES.clientCertMap].length > 0,
         accessGroups,
         trustedProxies: proxies.length > 0,
         authRules: authRules(groupsByName(model)),
@@ -51,14 +60,13 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
   ])
-  const crtList = [...secrets].map(([secret, hosts]) => crtListEntry(secret, hosts))
   if (fallback) {
     const entry = defaultCrtListEntry(fallback.secret)
     crtList.push(entry)
     layout.set(entry.key, fallback.pem)
   }
   if (crtList.length > 0) layout.set(FILES.crtList, sortEntries(crtList))
-  for (const secret of secrets.keys()) layout.set(certificateFile(secret), model.certificates.get(secret)!)
+  for (const [path, text] of certificateFiles) layout.set(path, text)
   for (const group of model.accessGroups.values()) for (const [path, text] of [...accessFiles(group), ...limitExemptFiles(group)]) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))
   for (const [path, pem] of model.caFiles) layout.set(path, pem)

@@ -1,6 +1,7 @@
 import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
+import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
 import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
@@ -21,6 +22,8 @@ export interface FrontendOptions {
   tls: boolean
   /** A default certificate heads the crt-list (settings `default-ssl-certificate`); without one, the bind is `strict-sni` (render-tls.ts). */
   defaultCertificate?: boolean
+  /** Some host asks its clients for certificates (the client-cert map has entries): its requests are checked (render-client-cert.ts). */
+  clientCerts?: boolean
   /** The access groups (source ranges), each checked by its rules; none when absent. */
   accessGroups?: readonly string[]
   /** Whether X-Forwarded-For gives the client's address behind the trusted proxies (TRUSTED_PROXIES_FILE). */
@@ -60,6 +63,7 @@ export function renderFrontend({
   httpsBind,
   tls,
   defaultCertificate = false,
+  clientCerts = false,
   accessGroups = [],
   trustedProxies = false,
   authRules = [],
@@ -73,7 +77,7 @@ export function renderFrontend({
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
-    ...(tls ? [httpsBindLine(httpsBind, defaultCertificate, http2)] : []),
+    ...(tls ? [httpsBindLine(httpsBind, defaultCertificate, http2, clientCerts)] : []),
     // Before anything reads the connection: from then on `src` is the client the proxy names.
     ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
     ...schemeRules(trustedProxies),
@@ -93,6 +97,8 @@ export function renderFrontend({
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
+    // Who may reach the host, by certificate, before anything else reads the request for it.
+    ...(clientCerts ? clientCertRules(set) : []),
     ...timeoutLookupRules(set),
     ...upstreamHostLookupRules(set),
     ...headerLookupRules(set, headerRules),
@@ -147,6 +153,12 @@ export function renderFrontend({
 const HTTPS_LOCATION = 'location https://%[var(txn.host)]%[var(txn.httpsport)]%[pathq]'
 
 /** The HTTPS bind: `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
-function httpsBindLine(bind: string, defaultCertificate: boolean, http2: boolean): string {
-  return `    bind ${bind} ssl${defaultCertificate ? '' : ' strict-sni'} crt-list ${FILES.crtList} alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`
+function httpsBindLine(bind: string, defaultCertificate: boolean, http2: boolean, clientCerts: boolean): string {
+  const options = [
+    defaultCertificate ? [] : ['strict-sni'],
+    `crt-list ${FILES.crtList}`,
+    clientCerts ? [CLIENT_CERT_BIND_OPTIONS] : [],
+    `alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`,
+  ]
+  return `    bind ${bind} ssl ${options.flat().join(' ')}`
 }

@@ -11,6 +11,7 @@ import { headerEntries } from './render-headers.ts'
 import { routeKeys } from './route-keys.ts'
 import { upstreamHostEntries } from './render-upstream-host.ts'
 import { canaryEntries } from './render-canary.ts'
+import { clientCertEntries } from './render-client-cert.ts'
 import { limitEntries } from './render-limits.ts'
 import { mapTarget } from './render-access.ts'
 import { externalAuthEntries } from './render-external-auth.ts'
@@ -42,6 +43,7 @@ export const HOST_MAPS = [
   FILES.canaryExactMap,
   FILES.canaryPrefixMap,
   FILES.canaryValuesMap,
+  FILES.clientCertMap,
   FILES.canaryPatternsMap,
   FILES.externalAuthExactMap,
   FILES.externalAuthPrefixMap,
@@ -80,6 +82,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of canaryEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of clientCertEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
   return entries

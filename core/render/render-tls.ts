@@ -1,6 +1,8 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
+import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { certificateFile, type Entry } from './files.ts'
+import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from './render-client-cert.ts'
 
 /**
  * One crt-list line per certificate, filtered by the hosts it serves (SNI), keyed by the
@@ -44,4 +46,47 @@ export function hostsBySecret(model: ClusterModel): Map<string, string[]> {
     bySecret.set(config.tlsSecret, hosts)
   }
   return bySecret
+}
+
+/** A certificate's lines and files: one line for its hosts that ask for no client certificate, and one per CA the others ask of (`''`: none). */
+export interface CertificateLines {
+  lines: Map<string, Entry>
+  files: Map<string, string>
+}
+
+/** A certificate's crt-list lines and the files they name, for its hosts (`caPem`: a CA Secret's bundle, when it resolves). */
+export function certificateLines(
+  secret: string,
+  pem: string,
+  configs: Iterable<Pick<HostConfig, 'host' | 'clientCert'>>,
+  caPem: (ca: string) => string | undefined,
+): CertificateLines {
+  const lines = new Map<string, Entry>()
+  const files = new Map<string, string>()
+  for (const [ca, hosts] of hostsByClientCa(configs)) {
+    const bundle = ca === '' ? undefined : caPem(ca)
+    // A CA that does not resolve refused its Ingress (client-cert.ts): no line, so its names get no certificate at all.
+    if (ca !== '' && bundle === undefined) continue
+    const line = ca === '' ? crtListEntry(secret, hosts) : clientCertLine(secret, ca, hosts)
+    lines.set(ca, line)
+    files.set(line.key, pem)
+    if (bundle !== undefined) files.set(clientCaFile(secret, ca), bundle)
+  }
+  return { lines, files }
+}
+
+/** The certificate files a Secret's lines name, for its hosts: where a reader of a generation finds its certificate and its hosts' CA bundles. */
+export function certificatePaths(
+  secret: string,
+  configs: Iterable<Pick<HostConfig, 'clientCert'> | undefined>,
+): { certificates: string[]; cas: Map<string, string> } {
+  const certificates = [certificateFile(secret)]
+  const cas = new Map<string, string>()
+  for (const config of configs) {
+    const ca = config?.clientCert?.ca
+    if (ca === undefined || cas.has(ca)) continue
+    cas.set(ca, clientCaFile(secret, ca))
+    certificates.push(clientCertFile(secret, ca))
+  }
+  return { certificates, cas }
 }

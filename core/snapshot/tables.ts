@@ -56,8 +56,10 @@ export const TABLE = {
  * 23: rate and connection limits honoured (limit-exact, limit-prefix written, empty or not, by that write; an Ingress's
  *     limit-allowlist in its access group's limit-exempt ACL file).
  * 25: canary patterns searched as NGINX does (canary-patterns written, empty or not, by that write).
+ * 26: client certificates honoured (client-cert written, empty or not, by that write): an Ingress refused for auth-tls-secret
+ *     before is read again, and its CA Secret indexed with its Secrets (`auth-secret-ingresses`).
  */
-export const SNAPSHOT_LAYOUT = 25
+export const SNAPSHOT_LAYOUT = 26
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -247,6 +247,30 @@ const mergeableTypes: readonly ({ annotations: Record<string, string>; pathless?
   { annotations: { 'nginx.org/mergeable-ingress-type': 'minion', 'nginx.org/proxy-read-timeout': '5s', 'nginx.org/ssl-redirect': 'false' } },
 ]
 
+/**
+ * Client certificates, drawn beside the sets above: a CA Secret that comes, changes and goes (shared with proxy-ssl-secret's),
+ * another with a revocation list (refused), each verify mode, an error page, the certificate passed, an unreadable mode (refused).
+ */
+const clientCertAnnotationSets: readonly (Record<string, string> | undefined)[] = [
+  undefined,
+  undefined,
+  undefined,
+  { 'nginx.ingress.kubernetes.io/auth-tls-secret': 'ca' },
+  {
+    'nginx.ingress.kubernetes.io/auth-tls-secret': 'shop/ca',
+    'nginx.ingress.kubernetes.io/auth-tls-verify-client': 'optional',
+    'nginx.ingress.kubernetes.io/auth-tls-pass-certificate-to-upstream': 'true',
+  },
+  {
+    'hapedge.io/auth-tls-secret': 'client-ca',
+    'hapedge.io/auth-tls-verify-client': 'optional_no_ca',
+    'hapedge.io/auth-tls-error-page': 'https://e.example/x;y',
+  },
+  { 'haproxy-ingress.github.io/auth-tls-secret': 'ca', 'haproxy-ingress.github.io/auth-tls-verify-client': 'off' },
+  { 'nginx.ingress.kubernetes.io/auth-tls-verify-client': 'on' },
+  { 'hapedge.io/auth-tls-secret': 'ca', 'hapedge.io/auth-tls-verify-client': 'sometimes' },
+]
+
 const arbitraryIngress = fc
   .record({
     name: fc.constantFrom('i1', 'i2', 'i3', 'i4', 'i5'),
@@ -254,8 +278,8 @@ const arbitraryIngress = fc
     createdAt: fc.constantFrom(...times),
     className: fc.constantFrom<string | null>('hapedge', 'hapedge', 'hapedge', 'nginx', null),
     annotations: fc
-      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets))
-      .map(([annotations, upstream]) => (annotations || upstream ? { ...annotations, ...upstream } : undefined)),
+      .tuple(arbitraryAnnotations, fc.constantFrom(...upstreamAnnotationSets), fc.constantFrom(...clientCertAnnotationSets))
+      .map(([annotations, upstream, clientCert]) => (annotations || upstream || clientCert ? { ...annotations, ...upstream, ...clientCert } : undefined)),
     canary: fc.constantFrom(...canaryAnnotationSets),
     // Rules from the few hosts and paths canaries take shares of: a canary's always, another Ingress's often, so that a
     // canary often finds the route it is drawn for (a canary is most often drawn alone, as other annotations would often refuse it).
@@ -395,6 +419,11 @@ const arbitraryCaSecret = fc
   .record({ namespace: fc.constantFrom(...namespaces), ca: fc.constantFrom(shop.certPem, apps.certPem, 'not a certificate') })
   .map(({ namespace, ca }) => authSecret('ca', { 'ca.crt': ca, 'tls.key': shop.keyPem }, 'Opaque', namespace))
 
+/** A CA Secret of clients' certificates (auth-tls-secret): one bundle, another, one with a revocation list hapedge does not check (refused). */
+const arbitraryClientCaSecret = fc
+  .record({ namespace: fc.constantFrom(...namespaces), crl: fc.boolean(), ca: fc.constantFrom(shop.certPem, apps.certPem) })
+  .map(({ namespace, crl, ca }) => authSecret('client-ca', { 'ca.crt': ca, ...(crl ? { 'ca.crl': 'not checked' } : {}) }, 'Opaque', namespace))
+
 /** A Secret of users whose data is not base64: stored as malformed, and the Ingress naming it refused. */
 const malformedAuthSecret = fc
   .constantFrom(...namespaces)
@@ -457,6 +486,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 3, arbitrary: arbitrarySlice },
   { weight: 1, arbitrary: arbitrarySecret },
   { weight: 1, arbitrary: arbitraryCaSecret },
+  { weight: 1, arbitrary: arbitraryClientCaSecret },
   { weight: 1, arbitrary: fc.oneof({ weight: 6, arbitrary: arbitraryAuthSecret }, { weight: 1, arbitrary: malformedAuthSecret }) },
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },

@@ -12,6 +12,9 @@ export interface RequestOptions {
   servername?: string
   /** Trusted CA(s). Without one, the server certificate is not verified. */
   ca?: string | Buffer | Array<string | Buffer>
+  /** A client certificate and its key (PEM), offered when the server asks for one. */
+  cert?: string
+  key?: string
   /** Milliseconds before the request is aborted; default 10 s. */
   timeoutMs?: number
 }
@@ -38,7 +41,7 @@ export interface HttpResponse {
 export function request(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
   const target = new URL(url)
   const isHttps = target.protocol === 'https:'
-  const { method = 'GET', headers = {}, body, servername, ca, timeoutMs = 10_000 } = options
+  const { method = 'GET', headers = {}, body, servername, ca, cert, key, timeoutMs = 10_000 } = options
 
   const requestHeaders: OutgoingHttpHeaders = { ...headers }
   if (body !== undefined && !hasHeader(requestHeaders, 'content-length')) {
@@ -80,6 +83,7 @@ export function request(url: string, options: RequestOptions = {}): Promise<Http
             // An empty servername disables SNI entirely, which tests may want.
             ...(servername !== undefined ? { servername } : {}),
             ...(ca !== undefined ? { ca } : { rejectUnauthorized: false }),
+            ...(cert !== undefined ? { cert, key } : {}),
           },
           onResponse,
         )

@@ -128,7 +128,6 @@ describe('readAnnotations: what restricts access and cannot be honoured fails cl
   })
 
   it.each([
-    ['nginx.ingress.kubernetes.io/auth-tls-verify-client', 'off'],
     ['nginx.ingress.kubernetes.io/satisfy', 'all'],
     ['nginx.ingress.kubernetes.io/enable-modsecurity', 'false'],
   ])('%s: %s restricts nothing, so it only warns', (key, value) => {
@@ -145,6 +144,7 @@ describe('readAnnotations: what restricts access and cannot be honoured fails cl
     ['nginx.ingress.kubernetes.io/denylist-source-range', '!10.0.0.1'],
     ['haproxy-ingress.github.io/auth-secret', 'file:///dir/users.list'],
     ['nginx.ingress.kubernetes.io/auth-secret-type', 'ldap'],
+    ['nginx.ingress.kubernetes.io/auth-tls-verify-client', 'sometimes'],
   ])('%s: %s, a value it cannot honour, refuses the Ingress with the field path', (key, value) => {
     const reading = readAnnotations({ 'nginx.ingress.kubernetes.io/auth-secret': 'users', 'nginx.ingress.kubernetes.io/auth-type': 'basic', [key]: value })
     expect(reading.refusals).toContainEqual({ annotation: key, reason: expect.stringContaining(`${annotationPath(key)}: `) })

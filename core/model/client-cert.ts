@@ -1,0 +1,65 @@
+import type { VerifyClient } from '../annotations/client-cert-features.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { caBundleOf } from './backend-ca.ts'
+import type { ClusterState } from './cluster-state.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
+import { againstSecret } from './secret-reading.ts'
+
+/** What a host asks of its clients' certificates (auth-tls-*), checked by the handshake of its name (SNI) and by its requests. */
+export interface ClientCert {
+  /** The Secret (`namespace/name`) whose CA bundle verifies them. */
+  ca: string
+  verify: Exclude<VerifyClient, 'off'>
+  /** Where a client without a valid certificate is redirected, instead of a 495 or 496. */
+  errorPage?: string
+  /** The certificate is sent to the Service (ssl-client-cert). */
+  passCertificate?: true
+}
+
+export type ClientCertReading = { none: true } | { clientCert: ClientCert; pem: string } | { refusal: string }
+
+/** The Secret (`namespace/name`) an Ingress names for its clients' CA bundle, in any spelling: its own namespace unless it names another. */
+export function clientCaSecretOf(ingress: Ingress): string | undefined {
+  const ref = ingressAnnotations(ingress).rendered['auth-tls-secret']
+  return ref && `${ref.namespace ?? ingress.metadata.namespace}/${ref.name}`
+}
+
+/**
+ * The client certificates an Ingress asks for. Asked for and impossible (no Secret named, a Secret
+ * missing or invalid, without the key's certificates, or with a revocation list hapedge does not
+ * check) refuses the Ingress: its routes answer 503, never a client unchecked.
+ */
+export const clientCertOf = againstSecret(clientCaSecretOf, judge)
+
+function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): ClientCertReading {
+  const { rendered } = ingressAnnotations(ingress)
+  const ref = rendered['auth-tls-secret']
+  // ingress-nginx: "on" unless auth-tls-verify-client says otherwise.
+  const verify = rendered['auth-tls-verify-client'] ?? (ref ? 'on' : 'off')
+  if (verify === 'off') return { none: true }
+  const refuse = (reason: string): ClientCertReading => ({
+    refusal: `client certificates: ${reason}, so no client certificate could be checked; its routes answer 503`,
+  })
+  if (!ref || key === undefined) return refuse(`auth-tls-verify-client is "${verify}" but no auth-tls-secret names the CA`)
+  const bundle = caBundleOf(key, secret, ref.key)
+  if (!bundle.ok) return refuse(bundle.reason)
+  if (secret && !('issues' in secret) && (secret.data as Record<string, string | undefined>)['ca.crl'] !== undefined)
+    return refuse(`Secret ${key} holds a revocation list (ca.crl), which hapedge does not check`)
+  const errorPage = rendered['auth-tls-error-page']
+  const clientCert: ClientCert = { ca: key, verify }
+  if (errorPage !== undefined) clientCert.errorPage = errorPage
+  if (rendered['auth-tls-pass-certificate-to-upstream'] === true) clientCert.passCertificate = true
+  return { clientCert, pem: bundle.pem }
+}
+
+/** Whether two Ingresses ask the same of a host's clients. */
+export function sameClientCert(a: ClientCert | undefined, b: ClientCert | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** The CA bundle (`ca.crt`, as every spelling names it) of a Secret (`namespace/name`) hosts ask their clients' certificates of, when it resolves. */
+export function clientCaPem(ca: string, state: ClusterState): string | undefined {
+  const [namespace = '', name = ''] = ca.split('/')
+  const bundle = caBundleOf(ca, state.secret(namespace, name), 'ca.crt')
+  return bundle.ok ? bundle.pem : undefined
+}
