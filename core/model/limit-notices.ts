@@ -1,7 +1,6 @@
 import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
-import { TABLE_SIZE } from '../render/render-limits.ts'
-import { DEFAULT_PERIOD_MS, LIMIT_WINDOWS, periodWindow } from './route-limits.ts'
+import { DEFAULT_PERIOD_MS, LIMIT_WINDOWS, periodWindow, TABLE_SIZE } from './route-limits.ts'
 
 /** What of the limits is not applied as written: said, never silent. */
 export function limitNotices(features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {

@@ -5,6 +5,9 @@ import { describeIngress } from './ingress-order.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
 
+/** Client addresses each window's table holds at once (haproxytech's rate-limit-size default); the oldest leave first. */
+export const TABLE_SIZE = '100k'
+
 /**
  * The windows HAProxy counts a client's requests over: one stick table each, with a sliding
  * `http_req_rate` of that period, shared by every Ingress (its key holds the Ingress, LIMIT_ID).

@@ -1,7 +1,7 @@
 import { DEFAULT_REFUSAL_STATUS, REFUSAL_STATUSES } from '../annotations/limit-values.ts'
 import type { AccessGroup } from '../model/access-group.ts'
 import type { HostConfig } from '../model/derive-host.ts'
-import { LIMIT_WINDOWS, type RouteLimits } from '../model/route-limits.ts'
+import { LIMIT_WINDOWS, TABLE_SIZE, type RouteLimits } from '../model/route-limits.ts'
 import type { Settings } from '../model/settings.ts'
 import { FILES, lines } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
@@ -40,8 +40,6 @@ export const limitTable = (window: string) => `hapedge-limit-${window}`
 
 /** The longest key: an IPv6 address in text (45 at most, mapped IPv4 included), the separator and the id. */
 const KEY_LENGTH = 64
-/** Client addresses each table holds at once (haproxytech's rate-limit-size default); the oldest leave first. */
-export const TABLE_SIZE = '100k'
 
 /** The tables, as backends of their own (never routed to); an entry outlives its window, so a count is never cut short. */
 export function limitTables(): string[] {

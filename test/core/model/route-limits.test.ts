@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_REFUSAL_STATUS, REFUSAL_STATUSES } from '../../../core/annotations/limit-values.ts'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
-import { DEFAULT_BURST_MULTIPLIER, limitId, LIMIT_WINDOWS, limitsOf, periodWindow } from '../../../core/model/route-limits.ts'
+import { DEFAULT_BURST_MULTIPLIER, limitId, LIMIT_WINDOWS, limitsOf, periodWindow, TABLE_SIZE } from '../../../core/model/route-limits.ts'
 import { readSettings } from '../../../core/model/settings.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { limitRules, limitValue } from '../../../core/render/render-limits.ts'
-import { TABLE_SIZE } from '../../../core/render/render-limits.ts'
 import { configMap, endpointSlice, ingress, service } from '../../support/objects.ts'
 
 /** Rate and connection limits in the model and the maps: what each spelling asks for, what is warned, and what a change costs. */
