@@ -216,6 +216,7 @@ const haproxyIngress: ControllerKeys = {
     'auth-realm': { values: ['localhost'], with: { 'auth-secret': 'ingress/users' } },
     'auth-secret': ['ingress/users'],
     'auth-headers-succeed': { values: ['X-Token,X-User-Id', 'X-Token,X-User-*', '-'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
+    'auth-headers-request': { values: ['X-Token,Authorization', 'X-*', '-'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-method': { values: ['GET', '*'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-signin': { values: ['https://auth.example.com/oauth2/start'], with: { 'auth-url': 'https://auth.example.com/oauth2/auth' } },
     'auth-tls-secret': ['default/client-ca'],
@@ -264,7 +265,7 @@ const haproxyIngress: ControllerKeys = {
     waf: ['modsecurity'],
     'whitelist-source-range': ['10.0.0.0/8'],
     ...named(`
-      agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail auth-headers-request
+      agent-check-addr agent-check-interval agent-check-port agent-check-send auth-headers-fail
       auth-tls-cert-header auth-tls-strict backend-check-interval
       backend-server-naming backend-server-slots-increment blue-green-balance blue-green-cookie blue-green-deploy
       blue-green-header blue-green-mode cert-signer dynamic-scaling health-check-addr

@@ -8,4 +8,5 @@ export const EXTERNAL_AUTH_FEATURES = [
   'auth-signin-redirect-param',
   'auth-response-headers',
   'auth-request-redirect',
+  'auth-request-headers',
 ] as const satisfies readonly FeatureName[]

@@ -1,5 +1,5 @@
 import { isHostnameField, isIpv4, isIpv6, quote } from '../syntax/fields.ts'
-import { invalid, parser } from './values.ts'
+import { type Invalid, invalid, parser } from './values.ts'
 
 /**
  * The values of external authentication (ingress-nginx auth-url, auth-signin, …). Each ends up in
@@ -86,26 +86,36 @@ export const authMethod = parser((raw) => {
 /** A header name the Lua copies: letters, digits, `-`, `_` and `.` (lower-cased: HAProxy keeps header names so). */
 const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
-function headerNameList(empty: readonly string[]) {
-  return parser((raw) => {
-    const value = raw.trim()
-    if (empty.includes(value)) return []
-    const names = value
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean)
-    if (names.length === 0) return invalid('must list at least one header name')
-    const bad = names.find((name) => !HEADER_NAME.test(name) || name.length > 128)
-    if (bad !== undefined) return invalid(`${quote(bad)} must be a header name of letters, digits, "-", "_" and "."`)
-    return [...new Set(names.map((name) => name.toLowerCase()))]
-  })
+/** Header names, comma-separated, lower-cased and once each; a value in `empty` is none. */
+function readHeaderNames(raw: string, empty: readonly string[]): string[] | Invalid {
+  const value = raw.trim()
+  if (empty.includes(value)) return []
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
+  if (names.length === 0) return invalid('must list at least one header name')
+  const bad = names.find((name) => !HEADER_NAME.test(name) || name.length > 128)
+  if (bad !== undefined) return invalid(`${quote(bad)} must be a header name of letters, digits, "-", "_" and "."`)
+  return [...new Set(names.map((name) => name.toLowerCase()))]
 }
+
+const headerNameList = (empty: readonly string[]) => parser((raw) => readHeaderNames(raw, empty))
 
 /** auth-response-headers: the auth answer's headers copied onto the request the Service receives. */
 export const authResponseHeaders = headerNameList([])
 
 /** haproxy-ingress's auth-headers-succeed: a list, or `-` (or empty) for none; its wildcards (`*`, `X-*`) are not read. */
 export const haproxyIngressSucceedHeaders = headerNameList(['-', ''])
+
+/** The client's headers the auth service is sent: all (as ingress-nginx sends them), or only these. */
+export type RequestHeaders = string[] | 'all'
+
+/**
+ * auth-request-headers (haproxy-ingress auth-headers-request): the client's headers the auth
+ * service is sent, `*` all (as unset), `-` (or empty) none; haproxy-ingress's wildcards (`X-*`) are not read.
+ */
+export const authRequestHeaders = parser<RequestHeaders>((raw) => (raw.trim() === '*' ? 'all' : readHeaderNames(raw, ['-', ''])))
 
 /** auth-signin-redirect-param: the query parameter the original URL is sent in (`rd`); empty sends none. */
 export const redirectParam = parser((raw) => {

@@ -30,7 +30,7 @@ import { nextUpstream, nextUpstreamTries } from './retry-values.ts'
 import { serviceNames, stickyCookieServices } from './service-values.ts'
 import { checkCount, checkPath } from './health-values.ts'
 import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
-import { authMethod, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
+import { authMethod, authRequestHeaders, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 import { verifyClient } from './client-cert-features.ts'
 
 /**
@@ -139,6 +139,7 @@ export const FEATURES = {
   ),
   'auth-tls-error-page': feature(absoluteUrl, 'Where a client without a valid certificate is redirected (302) instead of answered 495 or 496.'),
   'auth-tls-pass-certificate-to-upstream': feature(flag, "Send the client's certificate to the Service in ssl-client-cert (URL-encoded PEM)."),
+  'auth-request-headers': feature(authRequestHeaders, 'The client\'s headers the auth service is sent: all unless set, as ingress-nginx sends them; "-" none.'),
   // CORS.
   'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
   'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),

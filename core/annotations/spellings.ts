@@ -260,6 +260,7 @@ const haproxyIngress: Spelling[] = [
   hi('auth-method', 'auth-method', '#auth-external'),
   hi('auth-signin', 'auth-signin', '#auth-external', { schema: haproxyIngressSignin, implies: () => ({ 'auth-signin-redirect-param': '' }) }),
   hi('auth-headers-succeed', 'auth-response-headers', '#auth-external', { schema: haproxyIngressSucceedHeaders }),
+  hi('auth-headers-request', 'auth-request-headers', '#auth-external'),
   // "Up to v0.12 the configuration key `auth-type` was mandatory … deprecated" (#auth-basic); haproxytech's value is basic-auth.
   hi('auth-type', 'auth-type', '#auth-basic; haproxytech #authentication', {
     schema: oneOf({ basic: 'basic', 'basic-auth': 'basic' } as const, '"basic" (or haproxytech\'s "basic-auth")'),

@@ -19,6 +19,8 @@ export interface ExternalAuth {
   responseHeaders: string[]
   /** X-Auth-Request-Redirect sent to the auth service (the request URI when absent). */
   requestRedirect?: string
+  /** The client's headers the auth service is sent (lower-case), when not all of them. */
+  requestHeaders?: string[]
 }
 
 /** ingress-nginx's default parameter of auth-signin that carries the original URL (`rd`). */
@@ -37,6 +39,8 @@ export function externalAuthOf(ingress: Ingress): ExternalAuth | undefined {
   if (signin !== undefined) auth.signin = withRedirectParam(signin, rendered['auth-signin-redirect-param'] ?? DEFAULT_REDIRECT_PARAM)
   const redirect = rendered['auth-request-redirect']
   if (redirect !== undefined) auth.requestRedirect = redirect
+  const requestHeaders = rendered['auth-request-headers']
+  if (requestHeaders !== undefined && requestHeaders !== 'all') auth.requestHeaders = requestHeaders
   return auth
 }
 

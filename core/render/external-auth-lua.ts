@@ -25,8 +25,8 @@ export const EXTERNAL_AUTH_ACTION = 'hapedge-external-auth'
 
 export const EXTERNAL_AUTH_LUA = `-- Rendered by hapedge. Do not edit: the next generation replaces it.
 -- External authentication (auth-url): the route's settings are a map value hapedge validated,
--- METHOD|URL|SIGNIN|HEADERS|REQUEST_REDIRECT ("-" for none), in txn.extauth. The auth service is
--- asked with the client's headers (but hop-by-hop ones) and no body; the verdict is left in
+-- METHOD|URL|SIGNIN|HEADERS|REQUEST_REDIRECT[|REQUEST_HEADERS] ("-" for none), in txn.extauth. The auth
+-- service is asked with the client's headers (all but hop-by-hop ones, or those REQUEST_HEADERS names) and no body; the verdict is left in
 -- txn.extauthverdict for the frontend's rules, which let only "pass" through.
 -- Per try: HAProxy 2.6's HTTP client tries ${HTTP_CLIENT_TRIES} times in all.
 local TIMEOUT_MS = ${AUTH_TIMEOUT_MS / HTTP_CLIENT_TRIES}
@@ -72,9 +72,16 @@ core.register_action("${EXTERNAL_AUTH_ACTION}", { "http-req" }, function(txn)
   local host = txn:get_var("txn.host") or ""
   local http_host = txn.f:req_fhdr("host") or ""
   if not http_host:match("^[%w%.%-]+:?%d*$") then http_host = host end
+  local only = nil
+  if route[6] ~= nil then
+    only = {}
+    if given(route[6]) then
+      for name in route[6]:gmatch("[^,]+") do only[name] = true end
+    end
+  end
   local headers = {}
   for name, values in pairs(txn.http:req_get_headers()) do
-    if not NOT_SENT[name] then
+    if not NOT_SENT[name] and (only == nil or only[name]) then
       local list = {}
       for i = 0, #values do
         if values[i] ~= nil then list[#list + 1] = values[i] end

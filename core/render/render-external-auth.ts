@@ -40,15 +40,21 @@ export function externalAuthEntries(config: HostConfig): Iterable<[ExternalAuthM
   )
 }
 
-/** `METHOD|URL|SIGNIN|HEADERS|REQUEST_REDIRECT`, with `$host` in the URL the route's own host (a rule with `$host` has a host: external-auth-notices.ts). */
+/**
+ * `METHOD|URL|SIGNIN|HEADERS|REQUEST_REDIRECT[|REQUEST_HEADERS]`, with `$host` in the URL the route's
+ * own host (a rule with `$host` has a host: external-auth-notices.ts); the client's headers sent
+ * are named only when not all of them are.
+ */
 export function externalAuthValue(auth: ExternalAuth, host: string): string {
-  return [
+  const fields = [
     auth.method,
     auth.url.replaceAll(HOST_VARIABLE, host),
     auth.signin ?? NONE,
     auth.responseHeaders.join(',') || NONE,
     auth.requestRedirect ?? NONE,
-  ].join(SEPARATOR)
+  ]
+  if (auth.requestHeaders) fields.push(auth.requestHeaders.join(',') || NONE)
+  return fields.join(SEPARATOR)
 }
 
 /** In the frontend, once the request key is known: the route's external authentication, looked up as its backend was. */

@@ -83,6 +83,11 @@ describe('external authentication (auth-url)', () => {
         rules: [{ host: 'shop.test', paths: [{ path: '/account/public', service: 'public' }] }],
       }),
       ingress({
+        name: 'narrow',
+        annotations: { 'hapedge.io/auth-url': `${auth.url}/verify`, 'hapedge.io/auth-request-headers': 'Authorization' },
+        rules: [{ host: 'narrow.test', paths: [{ path: '/', service: 'public' }] }],
+      }),
+      ingress({
         name: 'broken',
         annotations: { 'nginx.ingress.kubernetes.io/auth-url': `${auth.url}/broken` },
         rules: [{ host: 'broken.test', paths: [{ path: '/', service: 'down' }] }],
@@ -137,6 +142,17 @@ describe('external authentication (auth-url)', () => {
     expect(answer.status).toBe(302)
     expect(answer.headers.location).toBe('https://login.test/start?rd=http://shop.test%2Faccount%2Forders%3Fpage%3D2')
     expect(answeredBy(await cluster.get('shop.test', '/account/orders', { headers: { authorization: 'Bearer alice' } }))).toBe('account')
+  })
+
+  it('sends the auth service only the client headers auth-request-headers names, beside its own', async () => {
+    const answer = await cluster.get('narrow.test', '/x', { headers: { authorization: 'Bearer alice', cookie: 'session=1' } })
+    expect(answeredBy(answer)).toBe('public')
+    const { headers } = auth.asked.at(-1)!
+    expect({ authorization: headers.authorization, cookie: headers.cookie, uri: headers['x-original-uri'] }).toEqual({
+      authorization: 'Bearer alice',
+      cookie: undefined,
+      uri: '/x',
+    })
   })
 
   it('leaves another Ingress’s longer path on the same host unauthenticated', async () => {

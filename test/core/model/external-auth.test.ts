@@ -56,6 +56,17 @@ describe('external authentication', () => {
     expect(files.get(FILES.externalAuthPrefixMap)).toBe(`${HOST}/ GET|http://10.0.0.9/auth|https://login.example.com/|-|-\n`)
   })
 
+  it('names the client headers the auth service is sent only when not all of them are (haproxy-ingress auth-headers-request)', () => {
+    const valueFor = (headers: string) =>
+      fullRebuild([
+        web({ 'haproxy-ingress.github.io/auth-url': 'http://10.0.0.9/auth', 'haproxy-ingress.github.io/auth-headers-request': headers }),
+        ...serviceObjects,
+      ]).files.get(FILES.externalAuthPrefixMap)
+    expect(valueFor('Authorization, X-Tenant')).toBe(`${HOST}/ GET|http://10.0.0.9/auth|-|-|-|authorization,x-tenant\n`)
+    expect(valueFor('-')).toBe(`${HOST}/ GET|http://10.0.0.9/auth|-|-|-|-\n`)
+    expect(valueFor('*')).toBe(`${HOST}/ GET|http://10.0.0.9/auth|-|-|-\n`)
+  })
+
   it('warns of companions without auth-url, and renders nothing for them', () => {
     const { model, files } = fullRebuild([web({ [`${NGINX}auth-signin`]: 'https://login.example.com/', [`${NGINX}auth-method`]: 'POST' }), ...serviceObjects])
     expect(model.warnings.map(({ annotation, reason }) => [annotation, reason])).toEqual([
