@@ -130,6 +130,7 @@ export const FEATURES = {
     true,
   ),
   'auth-request-redirect': feature(requestRedirect, 'The X-Auth-Request-Redirect header sent to the auth service (the request URI unless set).'),
+  'auth-request-headers': feature(authRequestHeaders, 'The client\'s headers the auth service is sent: all unless set, as ingress-nginx sends them; "-" none.'),
   // Client certificates (ingress-nginx: Client Certificate Authentication): per host, through SNI (client-cert.ts).
   'auth-tls-secret': feature(caSecret('ca.crt'), "Secret whose CA bundle (ca.crt) verifies the clients' certificates on the host (mTLS).", true),
   'auth-tls-verify-client': feature(
@@ -139,7 +140,6 @@ export const FEATURES = {
   ),
   'auth-tls-error-page': feature(absoluteUrl, 'Where a client without a valid certificate is redirected (302) instead of answered 495 or 496.'),
   'auth-tls-pass-certificate-to-upstream': feature(flag, "Send the client's certificate to the Service in ssl-client-cert (URL-encoded PEM)."),
-  'auth-request-headers': feature(authRequestHeaders, 'The client\'s headers the auth service is sent: all unless set, as ingress-nginx sends them; "-" none.'),
   // CORS.
   'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
   'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),
