@@ -85,7 +85,13 @@ export async function measureConvergence(
     const committed = performance.now() - started
     await until(path, backend)
     const ms = performance.now() - started
-    while (agent.status.generation !== generation) await new Promise((resolve) => setTimeout(resolve, 1))
+    // The agent reports the generation once it is applied; one it rolled back is never reported, so wait a bounded time.
+    const reported = performance.now() + SERVED_WITHIN_MS
+    while (agent.status.generation !== generation) {
+      if (performance.now() > reported)
+        throw new Error(`generation ${generation} not reported applied after ${SERVED_WITHIN_MS} ms (agent: ${agent.status.lastError ?? 'no error'})`)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
     if (agent.status.lastError) throw new Error(agent.status.lastError)
     return { ms, committed, applied: agent.status.applied }
   }
