@@ -24,7 +24,9 @@ export function renderGlobal(settings: Settings): string {
     ...bodySizeDefault(settings['proxy-body-size']),
     ...limitStatusDefaults(settings),
     // Always loaded: the first Ingress asking for external authentication is a map edit, not a reload (render-external-auth.ts).
-    `    lua-load-per-thread ${EXTERNAL_AUTH_LUA_FILE}`,
+    // lua-load, not lua-load-per-thread: the latter opens the file when the threads start, after default-path has
+    // returned to the directory HAProxy was started in, so the relative path fails where the agent starts it.
+    `    lua-load ${EXTERNAL_AUTH_LUA_FILE}`,
     '',
     'defaults',
     '    mode http',

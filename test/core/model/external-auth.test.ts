@@ -101,7 +101,7 @@ describe('external authentication', () => {
   it('ships its Lua in every generation, loaded by the global section, whether or not a route asks', () => {
     const { files } = fullRebuild([web({}), ...serviceObjects])
     expect(files.get(EXTERNAL_AUTH_LUA_FILE)).toBe(EXTERNAL_AUTH_LUA)
-    expect(files.get(FILES.global)).toContain(`lua-load-per-thread ${EXTERNAL_AUTH_LUA_FILE}\n`)
+    expect(files.get(FILES.global)).toContain(`lua-load ${EXTERNAL_AUTH_LUA_FILE}\n`)
   })
 
   it('is asked for, changed and dropped with map edits, without a reload', () => {
