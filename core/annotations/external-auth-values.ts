@@ -1,5 +1,5 @@
 import { isHostnameField, isIpv4, isIpv6, quote } from '../syntax/fields.ts'
-import { type Invalid, invalid, parser } from './values.ts'
+import { httpUrl, type Invalid, invalid, parser } from './values.ts'
 
 /**
  * The values of external authentication (ingress-nginx auth-url, auth-signin, …). Each ends up in
@@ -45,13 +45,8 @@ function templateUrl(what: string, variables: readonly string[]) {
     const checked = value.replace(VARIABLE, (_, name: string) => STAND_IN[name]!)
     if (checked.includes('%[') || !URL_CHARACTERS.test(checked))
       return invalid(`${quote(value)} must be an http or https URL of printable characters without spaces, quotes, ";", "|", "#", "%[" or "$"`)
-    let url: URL
-    try {
-      url = new URL(checked)
-    } catch {
-      return invalid(`${quote(value)} must be an absolute URL such as "https://auth.example.com/check"`)
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`${quote(value)} must be an http or https URL`)
+    const url = httpUrl(checked, value, 'https://auth.example.com/check')
+    if (!(url instanceof URL)) return url
     if (url.username !== '' || url.password !== '') return invalid(`${quote(value)} must not hold credentials (user:password@)`)
     if (!validHost(url.hostname)) return invalid(`${quote(value)} must name a DNS host or an IP address`)
     return value

@@ -163,15 +163,20 @@ export const REDIRECT_CODES = [301, 302, 303, 307, 308] as const
 export const absoluteUrl = parser((value) => {
   if (/[\s\u0000-\u001f\u007f]/.test(value)) return invalid(`${quote(value)} must not contain whitespace or control characters`)
   if (value.includes('$')) return invalid(`${quote(value)} contains an NGINX variable ("$…"), which hapedge cannot expand`)
+  const url = httpUrl(value, value, 'https://example.com/')
+  return url instanceof URL ? value : url
+})
+
+/** `checked` read as an absolute http or https URL, or why not (naming `written`, what the annotation holds, and an `example`). */
+export function httpUrl(checked: string, written: string, example: string): URL | Invalid {
   let url: URL
   try {
-    url = new URL(value)
+    url = new URL(checked)
   } catch {
-    return invalid(`${quote(value)} must be an absolute URL such as "https://example.com/"`)
+    return invalid(`${quote(written)} must be an absolute URL such as "${example}"`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`${quote(value)} must be an http or https URL`)
-  return value
-})
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : invalid(`${quote(written)} must be an http or https URL`)
+}
 
 /** An absolute request path (the Ingress API's characters). */
 export const absolutePath = httpPath
