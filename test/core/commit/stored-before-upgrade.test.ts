@@ -4,18 +4,15 @@ import { fileShape } from '../../../core/generation/file-shapes.ts'
 import { MANIFEST_SHAPE } from '../../../core/generation/manifest.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
-import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readGeneration } from '../../../core/reading/read-generation.ts'
-import { readHead } from '../../../core/reading/read-head.ts'
-import { runLoading } from '../../../core/reading/run-loading.ts'
 import { CHUNKED_FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { isCompressedBody, nodeText } from '../../../core/tree/node-body.ts'
 import type { TreeShape } from '../../../core/tree/tree-shape.ts'
-import { Tree } from '../../../core/tree/tree.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
+import { storedSnapshotEntries } from '../../support/stored-snapshot.ts'
 
 const CLUSTER = 'prod-eu'
 const keys = clusterKeys(CLUSTER)
@@ -46,13 +43,6 @@ async function storedBeforeTheUpgrade(objects: readonly unknown[]): Promise<Obje
   return store
 }
 
-/** Every snapshot entry HEAD names, read by a cold reader. */
-async function snapshotOf(store: ObjectStore) {
-  const context = coldContext()
-  const tree = new Tree(SNAPSHOT_SHAPE, (await readHead(store, keys))!.head.snapshot, context)
-  return runLoading(() => tree.entries(), new NodeLoader(store, keys, context))
-}
-
 describe('a cluster stored before node bodies were gzipped and nodes held 16 children', () => {
   it('is read, edited and read again by this code, equal to a full rebuild of its objects, old nodes and new side by side', async () => {
     const objects = Array.from({ length: 200 }, (_, n) => app(n)).flat()
@@ -71,7 +61,7 @@ describe('a cluster stored before node bodies were gzipped and nodes held 16 chi
     expect(files).toEqual(fullRebuild(final).files)
     const fresh = createMemoryStore()
     await commit(fresh, final.map(added))
-    expect(await snapshotOf(store)).toEqual(await snapshotOf(fresh))
+    expect(await storedSnapshotEntries(store, keys)).toEqual(await storedSnapshotEntries(fresh, keys))
 
     // The edit kept most old nodes (text, as they were stored) and wrote its own gzipped.
     let kept = 0

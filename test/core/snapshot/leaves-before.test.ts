@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { commitEvents } from '../../../core/commit/commit-events.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
-import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
-import { runLoading } from '../../../core/reading/run-loading.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
-import { Tree } from '../../../core/tree/tree.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
+import { storedSnapshotEntries } from '../../support/stored-snapshot.ts'
 
 const CLUSTER = 'prod-eu'
 const keys = clusterKeys(CLUSTER)
@@ -32,13 +30,6 @@ async function storedWithLeavesBefore(objects: readonly unknown[]): Promise<Obje
   return store
 }
 
-/** Every snapshot entry HEAD names, and how many leaves hold them, read by a cold reader. */
-async function snapshotOf(store: ObjectStore) {
-  const context = coldContext()
-  const tree = new Tree(SNAPSHOT_SHAPE, (await readHead(store, keys))!.head.snapshot, context)
-  return runLoading(() => tree.entries(), new NodeLoader(store, keys, context))
-}
-
 describe('a snapshot stored when leaves held 4 large values or 32 small ones', () => {
   it('is read and edited by this code, old leaves and new side by side: its entries equal a fresh commit, its files a full rebuild', async () => {
     const objects = Array.from({ length: 200 }, (_, n) => app(n)).flat()
@@ -53,7 +44,7 @@ describe('a snapshot stored when leaves held 4 large values or 32 small ones', (
     expect(await readGeneration(store, CLUSTER, result.head!.manifest, coldContext())).toEqual(fullRebuild(final).files)
     const fresh = createMemoryStore()
     await commit(fresh, final.map(added))
-    expect(await snapshotOf(store)).toEqual(await snapshotOf(fresh))
+    expect(await storedSnapshotEntries(store, keys)).toEqual(await storedSnapshotEntries(fresh, keys))
     // Cut otherwise, the two trees differ where the edit did not reach: the old leaves were kept, not rewritten.
     expect((await readHead(store, keys))!.head.snapshot.sha256).not.toBe((await readHead(fresh, keys))!.head.snapshot.sha256)
   }, 30_000)
