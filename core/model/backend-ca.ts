@@ -3,7 +3,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { caBundlePem, type PemResult } from '../tls/pem.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { againstSecret } from './secret-reading.ts'
+import { againstSecret } from './object-reading.ts'
 import { upstreamOf, type Upstream, type UpstreamTls } from './upstream.ts'
 
 /** The Secret (`namespace/name`) an Ingress names for its backends' CA bundle, in any spelling (proxy-ssl-secret, secure-verify-ca-secret, server-ca). */

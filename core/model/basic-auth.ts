@@ -6,7 +6,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { TLS_SECRET_TYPE } from '../kube/secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { againstSecret } from './secret-reading.ts'
+import { againstSecret } from './object-reading.ts'
 import { annotationSources, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
 

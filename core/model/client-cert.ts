@@ -3,7 +3,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { caBundleOf } from './backend-ca.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { againstSecret } from './secret-reading.ts'
+import { againstSecret } from './object-reading.ts'
 
 /** What a host asks of its clients' certificates (auth-tls-*), checked by the handshake of its name (SNI) and by its requests. */
 export interface ClientCert {

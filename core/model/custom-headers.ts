@@ -5,7 +5,7 @@ import { readHeaders, type IngressHeaders } from './header-rules.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { annotationSources, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
-import { againstObject } from './secret-reading.ts'
+import { againstObject } from './object-reading.ts'
 
 /**
  * custom-headers: the response headers a ConfigMap holds (`data`: name → value), set on the
