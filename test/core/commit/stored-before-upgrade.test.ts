@@ -11,8 +11,8 @@ import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { isCompressedBody, nodeText } from '../../../core/tree/node-body.ts'
 import type { TreeShape } from '../../../core/tree/tree-shape.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
-import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
-import { storedSnapshotEntries } from '../../support/stored-snapshot.ts'
+import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { storedSnapshotEntries, upgradeEdit } from '../../support/stored-snapshot.ts'
 
 const CLUSTER = 'prod-eu'
 const keys = clusterKeys(CLUSTER)
@@ -50,11 +50,8 @@ describe('a cluster stored before node bodies were gzipped and nodes held 16 chi
     const plainBefore = new Set<string>()
     for await (const { key } of store.list(keys.root)) if (!key.endsWith('HEAD') && !key.includes('/generations/')) plainBefore.add(key)
 
-    const final = [...objects]
-    final[3 * 17] = app(17, ['/', '/v2'])[0]!
-    final.splice(3 * 150, 1)
-    final.push(app(900)[0]!)
-    const result = await commit(store, [modified(final[3 * 17]), deleted(objects[3 * 150]), added(app(900)[0])])
+    const { final, events } = upgradeEdit(objects)
+    const result = await commit(store, events)
     expect(result.committed).toBe(true)
 
     const files = await readGeneration(store, CLUSTER, result.head!.manifest, coldContext())

@@ -7,8 +7,8 @@ import { readHead } from '../../../core/reading/read-head.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
-import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
-import { storedSnapshotEntries } from '../../support/stored-snapshot.ts'
+import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { storedSnapshotEntries, upgradeEdit } from '../../support/stored-snapshot.ts'
 
 const CLUSTER = 'prod-eu'
 const keys = clusterKeys(CLUSTER)
@@ -34,11 +34,8 @@ describe('a snapshot stored when leaves held 4 large values or 32 small ones', (
   it('is read and edited by this code, old leaves and new side by side: its entries equal a fresh commit, its files a full rebuild', async () => {
     const objects = Array.from({ length: 200 }, (_, n) => app(n)).flat()
     const store = await storedWithLeavesBefore(objects)
-    const final = [...objects]
-    final[3 * 17] = app(17, ['/', '/v2'])[0]!
-    final.splice(3 * 150, 1)
-    final.push(app(900)[0]!)
-    const result = await commit(store, [modified(final[3 * 17]), deleted(objects[3 * 150]), added(app(900)[0])])
+    const { final, events } = upgradeEdit(objects)
+    const result = await commit(store, events)
     expect(result.committed).toBe(true)
 
     expect(await readGeneration(store, CLUSTER, result.head!.manifest, coldContext())).toEqual(fullRebuild(final).files)
