@@ -24,7 +24,6 @@ import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate, reconcileDefaultCertificate } from './reconcile-certificates.ts'
-import { defaultCertificateOf } from '../model/default-certificate.ts'
 import { defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
@@ -319,9 +318,8 @@ export class IncrementalCluster {
   }
 
   private reconcileSettings(plan: Plan): void {
-    const { settings, rejections } = deriveSettings(this.state)
+    const { settings, rejections, defaultCertificate: fallback } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
-    const fallback = defaultCertificateOf(settings['default-ssl-certificate'], this.state)
     reconcileDefaultCertificate(this.genesis ? undefined : this.settings['default-ssl-certificate'], fallback, this.files, plan)
     this.settings = settings
     this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })

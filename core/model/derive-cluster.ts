@@ -19,7 +19,7 @@ import { describeIngress } from './ingress-order.ts'
 import { normalizeRejections, type Rejection } from './rejection.ts'
 import { readSettings, type Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
-import { defaultCertificateOf } from './default-certificate.ts'
+import { type DefaultCertificate, defaultCertificateOf } from './default-certificate.ts'
 import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
@@ -54,7 +54,7 @@ export interface ClusterModel {
 /** The full rebuild: every host and backend derived from the current objects. */
 export function deriveCluster(state: ClusterState): ClusterModel {
   const rejections: Rejection[] = [...objectRejections(state)]
-  const { settings, rejections: settingRejections } = deriveSettings(state)
+  const { settings, rejections: settingRejections, defaultCertificate: fallback } = deriveSettings(state)
   rejections.push(...settingRejections)
 
   const hosts = new Map<string, HostConfig>()
@@ -93,7 +93,6 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     if (pem !== undefined) clientCas.set(clientCert!.ca, pem)
   }
 
-  const fallback = defaultCertificateOf(settings['default-ssl-certificate'], state)
   return {
     settings,
     hosts,
@@ -137,13 +136,18 @@ export function accessGroupOfObject(object: KubeObject | InvalidObject, state: C
   return accessGroupOf(object, state)
 }
 
-export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[] } {
+/** The cluster's settings, what is wrong with them, and the default certificate they name, resolved once for both. */
+export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[]; defaultCertificate: DefaultCertificate } {
   const configMap = state.configMap()
   const { settings, issues } = readSettings(configMap?.data)
   const object = `ConfigMap ${state.options.configMap}`
-  const fallback = defaultCertificateOf(settings['default-ssl-certificate'], state)
+  const defaultCertificate = defaultCertificateOf(settings['default-ssl-certificate'], state)
   const rejections = issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` }))
-  return { settings, rejections: 'rejections' in fallback ? [...rejections, ...fallback.rejections] : rejections }
+  return {
+    settings,
+    rejections: 'rejections' in defaultCertificate ? [...rejections, ...defaultCertificate.rejections] : rejections,
+    defaultCertificate,
+  }
 }
 
 /**
