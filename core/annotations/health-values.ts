@@ -1,5 +1,5 @@
 import { quote } from '../syntax/fields.ts'
-import { invalid, parser } from './values.ts'
+import { invalid, parser, wholeNumber } from './values.ts'
 
 /**
  * A health check's HTTP path: written into the backend's `option httpchk GET <path>`, so only
@@ -22,7 +22,4 @@ export const haproxytechCheckHttp = parser((value) => {
 })
 
 /** How many checks in a row make a server up (rise) or down (fall). */
-export const checkCount = parser((value) => {
-  const count = /^\d{1,3}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN
-  return count >= 1 && count <= 100 ? count : invalid(`${quote(value)} must be a whole number from 1 to 100`)
-})
+export const checkCount = wholeNumber(1, 100, 3)

@@ -1,5 +1,5 @@
 import { quote } from '../syntax/fields.ts'
-import { haproxyTime, invalid, parser, statusCode } from './values.ts'
+import { haproxyTime, invalid, parser, statusCode, wholeNumber } from './values.ts'
 
 /**
  * Values of the rate and connection limits (limit-rps, limit-rpm, limit-connections, …): whole
@@ -8,14 +8,6 @@ import { haproxyTime, invalid, parser, statusCode } from './values.ts'
 
 /** The largest count a limit takes: well within HAProxy's 32-bit counters, and far above any real limit. */
 export const MAX_LIMIT = 1_000_000_000
-
-function wholeNumber(min: number, max: number) {
-  return parser((value) => {
-    const text = value.trim()
-    const count = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN
-    return count >= min && count <= max ? count : invalid(`${quote(value)} must be a whole number from ${min} to ${max}`)
-  })
-}
 
 /** Requests in a period, or connections at once: at least one. */
 export const limitCount = wholeNumber(1, MAX_LIMIT)

@@ -66,6 +66,16 @@ export const nginxTime = parser((value) => {
   return timeout(Number(match[1]) * NGINX_MS_PER[match[2] ?? 's']!, value)
 })
 
+/** A whole number from `min` to `max`, written with at most `digits` digits (a longer one, leading zeros and all, is refused). */
+export function wholeNumber(min: number, max: number, digits = 10) {
+  const written = new RegExp(`^\\d{1,${digits}}$`)
+  return parser((value) => {
+    const text = value.trim()
+    const count = written.test(text) ? Number(text) : Number.NaN
+    return count >= min && count <= max ? count : invalid(`${quote(value)} must be a whole number from ${min} to ${max}`)
+  })
+}
+
 /** A whole number of seconds, zero allowed (HSTS and CORS max-age, cookie lifetimes). */
 export const seconds = parser((value) =>
   /^\d{1,10}$/.test(value.trim()) ? Number(value.trim()) : invalid(`${quote(value)} must be a whole number of seconds`),
