@@ -1,6 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, type Entry } from './files.ts'
+import type { SetVar } from './route-keys.ts'
 
 /**
  * Client certificates (mTLS), per host. The handshake of a host's name (SNI) asks for a certificate
@@ -53,7 +54,7 @@ const CERTIFICATE_HEADERS = ['ssl-client-cert', 'ssl-client-verify', 'ssl-client
 const PEM = '-----BEGIN%%20CERTIFICATE-----%%0A%[ssl_c_der,base64,url_enc]%%0A-----END%%20CERTIFICATE-----%%0A'
 
 /** The frontend's rules for the hosts of the client-cert map (set: render-frontend.ts's set-var helper). */
-export function clientCertRules(set: (name: string, expr: string, condition?: string) => string): string[] {
+export function clientCertRules(set: SetVar): string[] {
   const asked = '{ var(txn.clientcert) -m found }'
   return [
     set('clientcert', `var(txn.vhost),map_str(${FILES.clientCertMap})`, 'if { var(txn.vhost) -m found }'),

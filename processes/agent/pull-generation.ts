@@ -1,6 +1,7 @@
 import { headAnswer } from '../../core/api/head-answer.ts'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import { clusterKeys } from '../../core/keys/cluster-keys.ts'
+import { compareText } from '../../core/model/routes.ts'
 import { changedFiles, changedTexts } from '../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../core/reading/node-loader.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
@@ -72,5 +73,5 @@ async function filesSince(source: ObjectStore, cluster: string, base: Pulled, ma
   }
   // In the manifest's order, as a whole read gives them: a new file goes where its path sorts.
   const added = changes.some((change) => !change.before)
-  return added ? new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1))) : files
+  return added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files
 }
