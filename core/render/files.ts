@@ -92,11 +92,14 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
 /** A generation's files before they are cut: small ones as text, large ones as sorted entries. */
 export type Layout = Map<string, string | Entry[]>
 
+/** An object (`namespace/name`) as one word of a file path, `namespace_name`: namespaces and names never hold `_`, so secretOfCertificateFile reads it back. */
+export const fileStem = (ref: string) => ref.replace('/', '_')
+
 export function certificateFile(secret: string): string {
-  return `tls/${secret.replace('/', '_')}.pem`
+  return `tls/${fileStem(secret)}.pem`
 }
 
-/** The Secret (`namespace/name`) a certificate file is rendered from (in `tls/` or a directory of it): namespaces and Secret names never hold `_`. */
+/** The Secret (`namespace/name`) a certificate file is rendered from (in `tls/` or a directory of it): its fileStem. */
 export function secretOfCertificateFile(path: string): string | undefined {
   return /^tls\/(?:[^/]+\/)?([a-z0-9-]+)_([a-z0-9.-]+)\.pem$/.exec(path)?.slice(1).join('/')
 }

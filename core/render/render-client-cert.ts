@@ -1,6 +1,6 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
-import { FILES, type Entry } from './files.ts'
+import { FILES, fileStem, type Entry } from './files.ts'
 import type { SetVar } from './route-keys.ts'
 
 /**
@@ -21,12 +21,12 @@ export function clientCertEntries(config: HostConfig): [typeof FILES.clientCertM
 
 /** Where a line's certificate is written: a directory per CA (its first word keys the line, render-tls.ts). */
 export function clientCertFile(secret: string, ca: string): string {
-  return `tls/ca.${ca.replace('/', '_')}/${secret.replace('/', '_')}.pem`
+  return `tls/ca.${fileStem(ca)}/${fileStem(secret)}.pem`
 }
 
 /** The CA bundle of a line: one file per line, written and removed with it. */
 export function clientCaFile(secret: string, ca: string): string {
-  return `client-ca/${ca.replace('/', '_')}/${secret.replace('/', '_')}.pem`
+  return `client-ca/${fileStem(ca)}/${fileStem(secret)}.pem`
 }
 
 /** The crt-list line of a certificate for the hosts that ask their clients for certificates of one CA. */

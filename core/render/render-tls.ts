@@ -1,7 +1,7 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
-import { certificateFile, type Entry } from './files.ts'
+import { certificateFile, fileStem, type Entry } from './files.ts'
 import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from './render-client-cert.ts'
 
 /**
@@ -21,7 +21,7 @@ export function crtListEntry(secret: string, hosts: Iterable<string>): Entry {
  * crt-list's first, which HAProxy serves to every name no line lists.
  */
 export function defaultCertificateFile(secret: string): string {
-  return `tls/-default/${secret.replace('/', '_')}.pem`
+  return `tls/-default/${fileStem(secret)}.pem`
 }
 
 /**
