@@ -125,7 +125,7 @@ describe('configuration snippets in HAProxy', () => {
       object: 'Service default/api',
       reason: expect.stringMatching(/^hapedge\.io\/backend-config-snippet line 2 opens a section \("frontend"\)/),
     })
-    expect(allowed.files.get(FILES.backends)).not.toMatch(/evil|9999|timeout server 1s/)
+    expect(allowed.files.get(FILES.backends)).not.toMatch(/evil|bind :9999|timeout server 1s/)
   })
 
   it('refuses each way a snippet reached beyond its backend, naming the Service and the word, and renders none of it', async () => {

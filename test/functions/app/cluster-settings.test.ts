@@ -107,7 +107,7 @@ describe('a cluster’s settings take effect when they change', () => {
     ])
     const files = await readGeneration(store, 'prod-eu', result.manifest, coldContext())
     expect(files).toEqual(fullRebuild(hostile, { snippets: 'allowed' }).files)
-    expect([...files.values()].join('')).not.toMatch(/evil|9999|timeout server 1s/)
+    expect([...files.values()].join('')).not.toMatch(/evil|bind :9999|timeout server 1s/)
     expect(files.get(FILES.backends)).toContain(backendStart('server s1 10.0.0.2:8080'))
     expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toMatchObject({ snippets: 'allowed' })
   })
