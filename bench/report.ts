@@ -61,6 +61,7 @@ const resyncColumns: Columns<ResyncCells> = [
   ['objects', 'objects'],
   ['changed_objects', 'changed'],
   ['seconds', 'seconds'],
+  ['cpu_seconds', 'CPU s'],
   ['requests', 'requests'],
   ['stored_mib', 'stored MiB'],
   ['written_mib', 'written MiB'],

@@ -6,7 +6,7 @@ import { ChangeSource } from './changes.ts'
 import { seededRandom } from './random.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
 import { clusterRequest, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
-import { directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
+import { cpuSeconds, directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
 import { latency, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
 
@@ -24,6 +24,8 @@ export interface ResyncRow {
   /** Objects the list changed (the whole list into an empty cluster; none for the no-op). */
   changed_objects: number
   seconds: number
+  /** CPU time (user + system) the serve process spent meanwhile: the figure to compare on a shared machine. */
+  cpu_seconds: number
   /** Requests the resync took: 1 for a PUT; begin, pages and finish calls for a session. */
   requests: number
   /** Growth of the data directory. */
@@ -112,7 +114,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
   const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
   const report = (row: ResyncRow) => {
     result.rows.push(row)
-    console.error(`  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s, quiet p95 ${row.quiet_p95_ms} ms`}`)
+    console.error(`  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s (${row.cpu_seconds} s CPU), quiet p95 ${row.quiet_p95_ms} ms`}`)
     return row
   }
   for (const path of paths) {
@@ -160,6 +162,7 @@ async function resyncRow(
   const body = run.path === 'put' ? listBody(run.items) : undefined
   const storedBefore = await directoryBytes(server.data)
   const writtenBefore = writtenBytes(server.served.process.pid!)
+  const cpuBefore = cpuSeconds(server.served.process.pid!)
   server.heap.reset()
   const stopQuiet = quiet ? quiet.start() : async () => []
   const started = performance.now()
@@ -176,6 +179,7 @@ async function resyncRow(
     error = (failure as Error).message
   }
   const seconds = (performance.now() - started) / 1000
+  const cpu = cpuSeconds(server.served.process.pid!) - cpuBefore
   const quietLatency = await stopQuiet().then(latency, () => latency([]))
   const row: ResyncRow = {
     size: run.size,
@@ -184,6 +188,7 @@ async function resyncRow(
     change: run.change,
     changed_objects: run.changed,
     seconds: round(seconds, 2),
+    cpu_seconds: round(cpu, 2),
     requests,
     stored_bytes: (await directoryBytes(server.data)) - storedBefore,
     written_bytes: writtenBytes(server.served.process.pid!) - writtenBefore,

@@ -57,6 +57,23 @@ export function writtenBytes(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds (user + system) the process `pid` has used since it started, from /proc/PID/stat:
+ * what a phase costs on a machine whose cores others share, where wall time says little. Linux only, NaN elsewhere.
+ */
+export function cpuSeconds(pid: number): number {
+  try {
+    // The fields after the command name (which may hold spaces, so read after its closing parenthesis): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** USER_HZ, which Linux fixes at 100 for what /proc reports. */
+const CLOCK_TICKS = 100
+
 /** The total size of the files under `root`. */
 export async function directoryBytes(root: string): Promise<number> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true })
