@@ -9,9 +9,8 @@ import type { Vocabulary } from './vocabularies.ts'
  *
  * The list is complete against each controller's page (DOCS in vocabularies.ts), by group:
  * - ingress-nginx (annotations-risk.md): BasicDigestAuth `auth-type: digest` (features.ts);
- *   CertificateAuth `auth-tls-match-cn` (`auth-tls-secret`, `auth-tls-verify-client`, `auth-tls-error-page` and
- *   `auth-tls-pass-certificate-to-upstream` are honoured: client-cert.ts; `auth-tls-verify-depth` warns, as
- *   HAProxy 2.6 sets no depth per name); Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`.
+ *   CertificateAuth `auth-tls-match-cn` (`auth-tls-secret`, `auth-tls-verify-client`, `auth-tls-error-page`,
+ *   `auth-tls-pass-certificate-to-upstream` and `auth-tls-verify-depth` are honoured: client-cert.ts); Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`.
  *   ExternalAuth is honoured (external-auth.ts): an `auth-url` hapedge cannot read refuses the Ingress;
  *   `auth-snippet` is a snippet (snippets.ts); `auth-cache-key` and the others not read warn.
  *   Rate limits protect the backend from load; they do not decide who may enter: those honoured

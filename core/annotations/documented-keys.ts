@@ -104,6 +104,7 @@ const ingressNginx: ControllerKeys = {
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
     'auth-tls-error-page': { values: ['http://www.mysite.com/error-cert.html'], with: { 'auth-tls-secret': 'default/ca-secret' } },
     'auth-tls-pass-certificate-to-upstream': { values: ['true', 'false'], with: { 'auth-tls-secret': 'default/ca-secret' } },
+    'auth-tls-verify-depth': { values: ['1'], with: { 'auth-tls-secret': 'default/ca-secret' } },
     'auth-url': ['https://$host/oauth2/auth'],
     'backend-protocol': ['HTTP', 'HTTPS', 'GRPC', 'GRPCS', 'AJP', 'FCGI'],
     // #canary: a canary Ingress, its header, cookie and weight ("always"/"never" are request values, not annotation values).
@@ -178,7 +179,7 @@ const ingressNginx: ControllerKeys = {
     ...named(`
       affinity-canary-behavior auth-always-set-cookie auth-cache-duration auth-cache-key auth-keepalive
       auth-keepalive-requests auth-keepalive-share-vars auth-keepalive-timeout auth-proxy-set-headers
-      auth-tls-verify-depth client-body-buffer-size
+      client-body-buffer-size
       connection-proxy-header custom-http-errors default-backend disable-proxy-intercept-errors enable-access-log
       enable-global-auth enable-influxdb enable-opentelemetry enable-opentracing enable-rewrite-log fastcgi-index
       fastcgi-params-configmap global-rate-limit global-rate-limit-ignored-cidrs global-rate-limit-key

@@ -31,7 +31,7 @@ import { serviceNames, stickyCookieServices } from './service-values.ts'
 import { checkCount, checkPath } from './health-values.ts'
 import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
 import { authMethod, authRequestHeaders, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
-import { verifyClient } from './client-cert-features.ts'
+import { verifyClient, verifyDepth } from './client-cert-features.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -140,6 +140,11 @@ export const FEATURES = {
   ),
   'auth-tls-error-page': feature(absoluteUrl, 'Where a client without a valid certificate is redirected (302) instead of answered 495 or 496.'),
   'auth-tls-pass-certificate-to-upstream': feature(flag, "Send the client's certificate to the Service in ssl-client-cert (URL-encoded PEM)."),
+  'auth-tls-verify-depth': feature(
+    verifyDepth,
+    "The most intermediate certificates between a client's and a self-signed CA, counted in the CA bundle (1 unless set, as ingress-nginx; 0 reads as 1).",
+    true,
+  ),
   // CORS.
   'enable-cors': feature(flag, 'Answer CORS preflights and add CORS headers.'),
   'cors-allow-origin': feature(corsOrigins, 'Allowed origins: "*" or a list (the matching one is echoed).'),

@@ -127,6 +127,8 @@ const ingressNginx: Spelling[] = [
   nginx('auth-tls-verify-client', 'auth-tls-verify-client', '#client-certificate-authentication'),
   nginx('auth-tls-error-page', 'auth-tls-error-page', '#client-certificate-authentication'),
   nginx('auth-tls-pass-certificate-to-upstream', 'auth-tls-pass-certificate-to-upstream', '#client-certificate-authentication', { schema: BOOLEAN }),
+  // "auth-tls-verify-depth: The validation depth between the provided client certificate and the Certification Authority chain" (default 1).
+  nginx('auth-tls-verify-depth', 'auth-tls-verify-depth', '#client-certificate-authentication'),
   // "auth-url … auth-method … auth-signin … auth-signin-redirect-param … auth-response-headers … auth-request-redirect" (#external-authentication).
   nginx('auth-url', 'auth-url', '#external-authentication'),
   nginx('auth-method', 'auth-method', '#external-authentication'),

@@ -1,6 +1,7 @@
 import type { VerifyClient } from '../annotations/client-cert-features.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { caBundleOf } from './backend-ca.ts'
+import { chainIssuers, DEFAULT_VERIFY_DEPTH } from './client-cert-chain.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { againstSecret } from './object-reading.ts'
@@ -14,6 +15,10 @@ export interface ClientCert {
   errorPage?: string
   /** The certificate is sent to the Service (ssl-client-cert). */
   passCertificate?: true
+  /** auth-tls-verify-depth: the most intermediate certificates between a client's and a self-signed CA. */
+  depth: number
+  /** The bundle's certificates that may issue a client's within the depth, by subject as HAProxy's `ssl_c_i_dn,hex` gives it (client-cert-chain.ts). */
+  issuers: string[]
 }
 
 export type ClientCertReading = { none: true } | { clientCert: ClientCert; pem: string } | { refusal: string }
@@ -45,8 +50,12 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   if (!bundle.ok) return refuse(bundle.reason)
   if (secret && !('issues' in secret) && (secret.data as Record<string, string | undefined>)['ca.crl'] !== undefined)
     return refuse(`Secret ${key} holds a revocation list (ca.crl), which hapedge does not check`)
+  const asked = rendered['auth-tls-verify-depth']
+  const depth = asked === undefined || asked === 0 ? DEFAULT_VERIFY_DEPTH : asked
+  const chain = chainIssuers(bundle.pem, depth)
+  if ('reason' in chain) return refuse(`Secret ${key}: ${chain.reason}`)
   const errorPage = rendered['auth-tls-error-page']
-  const clientCert: ClientCert = { ca: key, verify }
+  const clientCert: ClientCert = { ca: key, verify, depth, issuers: chain.issuers }
   if (errorPage !== undefined) clientCert.errorPage = errorPage
   if (rendered['auth-tls-pass-certificate-to-upstream'] === true) clientCert.passCertificate = true
   return { clientCert, pem: bundle.pem }

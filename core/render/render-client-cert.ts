@@ -12,12 +12,22 @@ import type { SetVar } from './route-keys.ts'
  * never reaches the host: its SNI must be the Host (421 otherwise).
  */
 
-/** A host's map value: `<verify>;<pass 1|0>;<error page>` (the page last: a URL may hold `;`). */
+/**
+ * A host's map value, `<verify>;<pass 1|0>;<error page>` (the page last: a URL may hold `;`), and
+ * one key `<host>/<issuer>` per certificate of its CA bundle that may issue a client's within its
+ * auth-tls-verify-depth (client-cert-chain.ts), so that a change of either is a map edit.
+ */
 export function clientCertEntries(config: HostConfig): [typeof FILES.clientCertMap, string, string][] {
-  const { clientCert } = config
-  if (!clientCert || config.host === '') return []
-  return [[FILES.clientCertMap, config.host, `${clientCert.verify};${clientCert.passCertificate ? 1 : 0};${clientCert.errorPage ?? ''}`]]
+  const { clientCert, host } = config
+  if (!clientCert || host === '') return []
+  return [
+    [FILES.clientCertMap, host, `${clientCert.verify};${clientCert.passCertificate ? 1 : 0};${clientCert.errorPage ?? ''}`],
+    ...clientCert.issuers.map((issuer): [typeof FILES.clientCertMap, string, string] => [FILES.clientCertMap, `${host}/${issuer}`, ISSUER]),
+  ]
 }
+
+/** The value of a host's issuer keys: only their presence is read. */
+const ISSUER = 'issuer'
 
 /** Where a line's certificate is written: a directory per CA (its first word keys the line, render-tls.ts). */
 export function clientCertFile(secret: string, ca: string): string {
@@ -51,6 +61,9 @@ export const CLIENT_CERT_BIND_OPTIONS = 'ca-ignore-err all crt-ignore-err all'
 /** The headers the Service reads a client's certificate from: never the client's own. */
 const CERTIFICATE_HEADERS = ['ssl-client-cert', 'ssl-client-verify', 'ssl-client-subject-dn', 'ssl-client-issuer-dn']
 
+const DEPTH_REFUSAL =
+  'the certificate was not issued by a certificate of the CA bundle within auth-tls-verify-depth (intermediates the client sends are not counted: the bundle must hold them)'
+
 const PEM = '-----BEGIN%%20CERTIFICATE-----%%0A%[ssl_c_der,base64,url_enc]%%0A-----END%%20CERTIFICATE-----%%0A'
 
 /** The frontend's rules for the hosts of the client-cert map (set: render-frontend.ts's set-var helper). */
@@ -62,9 +75,13 @@ export function clientCertRules(set: SetVar): string[] {
     `    http-request return status 421 content-type text/plain string "421 Misdirected Request: this host asks for client certificates by its own name (SNI)" if ${asked} { ssl_fc } !{ ssl_fc_sni,lower,strcmp(txn.host) eq 0 }`,
     set('certfail', 'str(496)', 'if { var(txn.clientcert) -m beg on; } !{ ssl_c_used }'),
     set('certfail', 'str(495)', 'if { var(txn.clientcert) -m reg ^(on|optional); } { ssl_c_used } !{ ssl_c_verify 0 }'),
+    // A verified certificate's issuer must be one the depth allows: HAProxy 2.6 verifies a chain of any length.
+    set('certissuer', 'ssl_c_i_dn,hex', `if ${asked} { ssl_c_used } { ssl_c_verify 0 }`),
+    set('certfail', 'str(depth)', `if { var(txn.certissuer) -m found } !{ var(txn.vhost),concat(/,txn.certissuer),map_str(${FILES.clientCertMap}) -m found }`),
     '    http-request redirect location %[var(txn.clientcert),regsub(^[^;]*;[01];,)] code 302 if { var(txn.certfail) -m found } { var(txn.clientcert) -m reg ^[^;]*;[01];. }',
     '    http-request return status 496 content-type text/plain string "496 No required SSL certificate was sent" if { var(txn.certfail) -m str 496 }',
     '    http-request return status 495 content-type text/plain string "495 The SSL certificate error" if { var(txn.certfail) -m str 495 }',
+    `    http-request return status 495 content-type text/plain string "495 The SSL certificate error: ${DEPTH_REFUSAL}" if { var(txn.certfail) -m str depth }`,
     `    http-request set-header ssl-client-cert ${PEM} if { var(txn.clientcert) -m reg ^[^;]*;1; } { ssl_c_used }`,
   ]
 }

@@ -58,8 +58,10 @@ export const TABLE = {
  * 25: canary patterns searched as NGINX does (canary-patterns written, empty or not, by that write).
  * 26: client certificates honoured (client-cert written, empty or not, by that write): an Ingress refused for auth-tls-secret
  *     before is read again, and its CA Secret indexed with its Secrets (`auth-secret-ingresses`).
+ * 27: auth-tls-verify-depth honoured: every host asking for client certificates has its CA bundle's issuers in client-cert
+ *     (written by that write; without them its clients' certificates would be refused).
  */
-export const SNAPSHOT_LAYOUT = 26
+export const SNAPSHOT_LAYOUT = 27
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

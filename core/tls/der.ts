@@ -12,6 +12,7 @@ export const TAG = {
   utcTime: 0x17,
   generalizedTime: 0x18,
   sequence: 0x30,
+  set: 0x31,
   /** `[0]` and `[1]` EXPLICIT, as certificates and SEC1 keys use them. */
   context0: 0xa0,
   context1: 0xa1,

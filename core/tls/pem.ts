@@ -47,6 +47,11 @@ function decodePemField(base64: string, field: string): { ok: true; blocks: PemB
   } catch {
     return { ok: false, reason: `${field} is not base64-encoded text` }
   }
+  return readPemText(text, field)
+}
+
+/** The PEM blocks of a text, each one's DER checked to be one SEQUENCE. */
+export function readPemText(text: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
   const blocks: PemBlock[] = []
   for (const [, label = '', body = ''] of text.matchAll(BLOCK)) {
     const base64 = body.replace(/\s+/g, '')

@@ -1,7 +1,10 @@
 import { DerError, expectTag, readElements, readWhole, TAG, type DerElement } from './der.ts'
 
-/** What hapedge needs of a certificate: its public key, to check the Secret's private key against. */
+/** What hapedge needs of a certificate: its public key, to check the Secret's private key against, and its names, to chain it. */
 export interface Certificate {
+  /** The issuer's and the subject's Name (RFC 5280, 4.1.2.4 and 4.1.2.6), as encoded. */
+  issuer: Uint8Array
+  subject: Uint8Array
   /** The SubjectPublicKeyInfo as encoded: what WebCrypto imports as `spki`. */
   spki: Uint8Array
   /** Its AlgorithmIdentifier, which says the key's type. */
@@ -27,16 +30,16 @@ export function readCertificate(der: Uint8Array): Certificate {
   const field = (tag: number, name: string) => expectTag(fields[next++], tag, `tbsCertificate.${name}`)
   field(TAG.integer, 'serialNumber')
   field(TAG.sequence, 'signature')
-  field(TAG.sequence, 'issuer')
+  const issuer = field(TAG.sequence, 'issuer')
   const validity = readElements(field(TAG.sequence, 'validity').contents)
   if (validity.length !== 2 || validity.some((time) => time.tag !== TAG.utcTime && time.tag !== TAG.generalizedTime)) {
     throw new DerError('tbsCertificate.validity is not two times (notBefore, notAfter)')
   }
-  field(TAG.sequence, 'subject')
+  const subject = field(TAG.sequence, 'subject')
   const spki = field(TAG.sequence, 'subjectPublicKeyInfo')
   const [keyAlgorithm, publicKey, ...rest] = readElements(spki.contents)
   expectTag(keyAlgorithm, TAG.sequence, 'subjectPublicKeyInfo.algorithm')
   expectTag(publicKey, TAG.bitString, 'subjectPublicKeyInfo.subjectPublicKey')
   if (rest.length > 0) throw new DerError('subjectPublicKeyInfo holds more than an algorithm and a key')
-  return { spki: spki.encoded, keyAlgorithm: keyAlgorithm! }
+  return { issuer: issuer.encoded, subject: subject.encoded, spki: spki.encoded, keyAlgorithm: keyAlgorithm! }
 }

@@ -7,54 +7,80 @@ const run = promisify(execFile)
 
 export interface Authority {
   certPem: string
+  /** Its certificate and the intermediates above it, the root's excluded (none for a root): what a client sends after its own. */
+  chainPem: string
   /** Issues a client certificate with this common name: its certificate and key (PEM). */
   issue(commonName: string): Promise<{ certPem: string; keyPem: string }>
+  /** Issues an intermediate CA certificate, whose subject is `subject` (openssl's `/C=…/CN=…`). */
+  intermediate(name: string, subject: string): Promise<Authority>
 }
 
-/** A certificate authority made with the openssl CLI (EC P-256), which signs client certificates. */
-export async function makeAuthority(dir: string, name: string): Promise<Authority> {
-  const file = (suffix: string) => join(dir, `${name}${suffix}`)
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+
+/** A certificate authority made with the openssl CLI (EC P-256), self-signed, which signs client certificates and intermediates. */
+export async function makeAuthority(dir: string, name: string, subject = `/CN=${name}`): Promise<Authority> {
+  const stem = join(dir, name)
   await run('openssl', [
     'req',
     '-x509',
-    ...ec,
+    ...EC,
     '-days',
     '2',
     '-subj',
-    `/CN=${name}`,
+    subject,
     '-addext',
     'basicConstraints=critical,CA:TRUE',
     '-keyout',
-    file('.key'),
+    `${stem}.key`,
     '-out',
-    file('.crt'),
+    `${stem}.crt`,
   ])
-  await writeFile(file('.ext'), 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n')
+  return authorityAt(dir, name)
+}
+
+/** The authority whose files are `<dir>/<name>.{crt,key}`, below the intermediates of `above` (undefined: a root). */
+async function authorityAt(dir: string, name: string, above?: string): Promise<Authority> {
+  const stem = join(dir, name)
+  const certPem = await readFile(`${stem}.crt`, 'utf8')
+  const chainPem = above === undefined ? '' : `${certPem}${above}`
+  /** Signs `<dir>/<child>.csr` into `<dir>/<child>.crt` with these extensions. */
+  const sign = async (child: string, extensions: string) => {
+    await writeFile(join(dir, `${child}.ext`), extensions)
+    const file = join(dir, child)
+    await run('openssl', [
+      'x509',
+      '-req',
+      '-in',
+      `${file}.csr`,
+      '-CA',
+      `${stem}.crt`,
+      '-CAkey',
+      `${stem}.key`,
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      `${file}.ext`,
+      '-out',
+      `${file}.crt`,
+    ])
+  }
   return {
-    certPem: await readFile(file('.crt'), 'utf8'),
+    certPem,
+    chainPem,
     async issue(commonName) {
-      const stem = join(dir, `${name}-${commonName}`)
-      await run('openssl', ['req', ...ec, '-subj', `/CN=${commonName}`, '-keyout', `${stem}.key`, '-out', `${stem}.csr`])
-      await run('openssl', [
-        'x509',
-        '-req',
-        '-in',
-        `${stem}.csr`,
-        '-CA',
-        file('.crt'),
-        '-CAkey',
-        file('.key'),
-        '-CAcreateserial',
-        '-days',
-        '2',
-        '-extfile',
-        file('.ext'),
-        '-out',
-        `${stem}.crt`,
-      ])
-      const [certPem, keyPem] = await Promise.all([readFile(`${stem}.crt`, 'utf8'), readFile(`${stem}.key`, 'utf8')])
-      return { certPem, keyPem }
+      const child = `${name}-${commonName}`
+      const file = join(dir, child)
+      await run('openssl', ['req', ...EC, '-subj', `/CN=${commonName}`, '-keyout', `${file}.key`, '-out', `${file}.csr`])
+      await sign(child, 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n')
+      const [cert, key] = await Promise.all([readFile(`${file}.crt`, 'utf8'), readFile(`${file}.key`, 'utf8')])
+      return { certPem: cert, keyPem: key }
+    },
+    async intermediate(child, subject) {
+      const file = join(dir, child)
+      await run('openssl', ['req', ...EC, '-subj', subject, '-keyout', `${file}.key`, '-out', `${file}.csr`])
+      await sign(child, 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n')
+      return authorityAt(dir, child, chainPem)
     },
   }
 }

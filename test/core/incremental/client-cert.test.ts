@@ -5,6 +5,7 @@ import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { added, app, deleted, modified } from '../../support/contracts/cluster-apps.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { authSecret, ingress, tlsSecret } from '../../support/objects.ts'
+import { syntheticCertificatePem } from '../../support/synthetic-certificates.ts'
 
 const shop = fixtureCertificate('shop.example.com')
 const apps = fixtureCertificate('apps.example.com')
@@ -46,5 +47,31 @@ describe('client certificates, change by change', () => {
     // The steps do reach what they are for: a line with the CA, and the plain line alone again.
     expect([...seen].some((list) => list.includes('[ca-file client-ca/default_clients/default_both.pem verify optional] a.example.com'))).toBe(true)
     expect(cluster.files().get(FILES.crtList)).toBe('tls/default_both.pem a.example.com b.example.com\n')
+  })
+
+  it('applies a change of auth-tls-verify-depth as an edit of the client-cert map, giving the issuers a full rebuild gives (0 reads as 1)', () => {
+    const root = syntheticCertificatePem([['2.5.4.3', 'root']])
+    const issuing = syntheticCertificatePem([['2.5.4.3', 'issuing']], [['2.5.4.3', 'root']])
+    const team = syntheticCertificatePem([['2.5.4.3', 'team']], [['2.5.4.3', 'issuing']])
+    const base = [...app(1), tlsSecret('both', shop.certPem, shop.keyPem), authSecret('clients', { 'ca.crt': `${root}${issuing}${team}` })]
+    const depth = (value?: string) => sharing(value === undefined ? MTLS : { ...MTLS, 'nginx.ingress.kubernetes.io/auth-tls-verify-depth': value })[0]!
+    const cluster = new LiveCluster()
+    cluster.apply([...base, depth(), sharing({})[1]].map(added))
+    const issuers = new Set<number>()
+    for (const value of ['2', '0', '1', undefined]) {
+      const { plan } = cluster.apply([modified(depth(value))])
+      const files = cluster.files()
+      expect(files.get(FILES.clientCertMap)).toBe(fullRebuild([...base, depth(value), sharing({})[1]]).files.get(FILES.clientCertMap))
+      issuers.add(
+        files
+          .get(FILES.clientCertMap)!
+          .split('\n')
+          .filter((line) => line.endsWith(' issuer')).length,
+      )
+      if (value !== '1' && value !== undefined)
+        expect(plan).toMatchObject({ reload: false, maps: expect.arrayContaining([expect.objectContaining({ map: FILES.clientCertMap })]) })
+    }
+    // Depth 2 allows the team CA too; 0, 1 and unset allow the root and the issuing CA.
+    expect([...issuers].sort()).toEqual([2, 3])
   })
 })
