@@ -203,3 +203,57 @@ describe('hard-stop-after: an old worker does not outlive a reload by more than 
     }
   }, 60_000)
 })
+
+describe('close-spread-time: an old worker closes its idle keep-alive connections over the window, then leaves', () => {
+  const backend: Server = createServer((_request, response) => response.end('ok'))
+  afterAll(() => backend.close())
+
+  /** A keep-alive connection that has had one answer and waits idle; `closed` resolves with the time the server closed it. */
+  const idleConnection = (port: number) =>
+    new Promise<{ closed: Promise<number> }>((resolve, reject) => {
+      const socket = connectTcp(port, '127.0.0.1')
+      const closed = new Promise<number>((done) => socket.once('close', () => done(performance.now())))
+      socket.once('error', reject)
+      socket.once('connect', () => socket.write(`GET / HTTP/1.1\r\nhost: ${HOST}\r\n\r\n`))
+      let answer = ''
+      socket.on('data', (chunk) => {
+        answer += chunk.toString()
+        if (answer.endsWith('ok')) resolve({ closed })
+      })
+    })
+
+  it('closes them spread over close-spread-time, long before their keep-alive timeout, and the old worker leaves before hard-stop-after', async () => {
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve))
+    const root = await makeTempDir('hapedge-close-spread')
+    const conf = join(root, 'conf')
+    const port = await freePort()
+    const spreadMs = 3_000
+    const { layout } = fullRebuild(
+      [
+        // Idle connections would otherwise stay for timeout http-keep-alive (timeout-http-request), and the worker until hard-stop-after.
+        configMap({ 'close-spread-time': `${spreadMs}ms`, 'timeout-http-request': '120s', 'hard-stop-after': '120s' }),
+        service('web'),
+        endpointSlice('web', ['127.0.0.1'], [{ port: (backend.address() as AddressInfo).port }]),
+        ingress({ name: 'edge', rules: [{ host: HOST, paths: [{ service: 'web' }] }] }),
+      ],
+      { httpBind: `127.0.0.1:${port}`, httpsBind: `127.0.0.1:${await freePort()}` },
+    )
+    await writeRendered(conf, layout)
+    const options = { masterSocket: join(root, 'master.sock'), configs: [conf], cwd: conf, binary: haproxyBinary, timeoutMs: 30_000 }
+    const haproxy = await startMasterWorker(options, [port])
+    try {
+      const idle = await Promise.all(Array.from({ length: 20 }, () => idleConnection(port)))
+      const { previous } = await masterReload(options)
+      const workers = async () => parseShowProc(await haproxySocket({ path: options.masterSocket }).run('show proc')).workers.map((worker) => worker.pid)
+      await eventually('the old worker to leave', async () => !(await workers()).some((pid) => previous.includes(pid)), 60_000)
+      // The old worker left once its last connection was closed: every one was, by the server, well before the keep-alive timeout.
+      const closedAt = await Promise.all(idle.map(({ closed }) => closed))
+      // Not all at once, as without the setting: spread over the window (20 closings at random in it are never within a quarter).
+      expect(Math.max(...closedAt) - Math.min(...closedAt)).toBeGreaterThan(spreadMs / 4)
+      expect(await request(`http://127.0.0.1:${port}/`, { headers: { host: HOST } })).toMatchObject({ status: 200, body: 'ok' })
+    } finally {
+      await haproxy.stop()
+      await removeTempDir(root)
+    }
+  }, 90_000)
+})
