@@ -38,6 +38,7 @@ import { unionOfCanaryRules } from '../model/canary.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
+import { touchEveryGateway, touchGatewayChange, touchGatewaysOfSecret } from './gateway-changes.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -188,6 +189,7 @@ export class IncrementalCluster {
       dirty.configMaps.add(configMap)
     }
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
+    touchGatewayChange(this.state, ref, previous, current, dirty)
   }
 
   private markTouched(object: KubeObject | InvalidObject): void {
@@ -224,6 +226,7 @@ export class IncrementalCluster {
       for (const invalid of this.state.invalid()) dirty.objects.push(invalid.ref)
     }
     for (const secret of dirty.secrets) {
+      touchGatewaysOfSecret(this.state, secret, dirty)
       // An auth Secret's Ingresses: their routes may be refused or served again, their userlist changed.
       for (const ingress of this.state.ingressesForAuthSecret(secret)) {
         for (const host of hostsOf(ingress)) dirty.hosts.add(host)
@@ -293,7 +296,7 @@ export class IncrementalCluster {
     dirty.settings = true
     dirty.defaultBackend = true
     for (const host of state.hosts()) dirty.hosts.add(host)
-    for (const object of [...state.invalid(), ...state.services(), ...state.ingresses()])
+    for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes()])
       dirty.objects.push('issues' in object ? object.ref : objectRef(object))
     dirty.objects.push(...state.dropOtherConfigMaps())
     for (const service of this.backendUses.services()) dirty.services.add(service)
@@ -320,6 +323,7 @@ export class IncrementalCluster {
   private reconcileSettings(plan: Plan): void {
     const { settings, rejections, defaultCertificate: fallback } = deriveSettings(this.state)
     const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
+    if (settings['gateway-controller'] !== this.settings['gateway-controller']) touchEveryGateway(this.state, this.dirty)
     reconcileDefaultCertificate(this.genesis ? undefined : this.settings['default-ssl-certificate'], fallback, this.files, plan)
     this.settings = settings
     this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })

@@ -1,5 +1,5 @@
-import type { KubeObject, ObjectRef } from '../kube/objects.ts'
-import { accessGroupName } from '../model/access-group.ts'
+import { describeRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
+import { frontendRulesKey } from '../model/canary.ts'
 import type { ClusterState, InvalidObject } from '../model/cluster-state.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
 import type { Table } from '../snapshot/table.ts'
@@ -23,8 +23,8 @@ export function reconcileFrontendRules(
   rulesOf: (object: KubeObject | InvalidObject) => string[] | undefined,
   reasons: RuleReasons,
 ): void {
-  if (ref.kind !== 'Ingress' || ref.namespace === undefined) return
-  const key = accessGroupName(ref.namespace, ref.name)
+  if ((ref.kind !== 'Ingress' && ref.kind !== 'HTTPRoute') || ref.namespace === undefined) return
+  const key = frontendRulesKey(ref)
   const before = table.get(key) ?? []
   const object = state.get(ref)
   const after = (object && rulesOf(object)) ?? []
@@ -36,7 +36,7 @@ export function reconcileFrontendRules(
   // The others' rules (a scan of a table of one entry per Ingress that has such rules): a rule they have stays.
   const others = new Set<string>()
   for (const [other, rules] of table.entries()) if (other !== key) for (const rule of rules) others.add(rule)
-  const ingress = `Ingress ${ref.namespace}/${ref.name}`
+  const ingress = describeRef(ref)
   const news = gained.filter((rule) => !others.has(rule))
   const gone = lost.filter((rule) => !others.has(rule))
   if (news.length > 0) needReload(plan, reasons.gained(ingress, news))

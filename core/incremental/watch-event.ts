@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isRecord, objectRef, readObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
+import { CLUSTER_SCOPED_KINDS, isRecord, objectRef, readObject, type ObjectRef, type ReadResult } from '../kube/objects.ts'
 import { withTlsProblem } from '../kube/tls-secret-check.ts'
 
 /** A Kubernetes watch event, as the API server streams it (`BOOKMARK` and `ERROR` carry no object change). */
@@ -11,7 +11,18 @@ export const watchEvent = z.object({
 /** A watch event; `tlsProblem` is set where events come in (never from a request body) on a TLS Secret whose certificate and key do not load together. */
 export type WatchEvent = z.infer<typeof watchEvent> & { tlsProblem?: string }
 
-const READ_KINDS = new Set(['Ingress', 'IngressClass', 'Service', 'EndpointSlice', 'Secret', 'ConfigMap'])
+const READ_KINDS = new Set([
+  'Ingress',
+  'IngressClass',
+  'Service',
+  'EndpointSlice',
+  'Secret',
+  'ConfigMap',
+  'GatewayClass',
+  'Gateway',
+  'HTTPRoute',
+  'ReferenceGrant',
+])
 
 /**
  * What an event does to the object set: put a read (valid or not), or remove a reference. A
@@ -38,7 +49,7 @@ function identity(object: Record<string, unknown>): ObjectRef | undefined {
   const kind = object.kind
   const metadata = isRecord(object.metadata) ? object.metadata : {}
   if (typeof kind !== 'string' || !READ_KINDS.has(kind) || typeof metadata.name !== 'string') return undefined
-  if (kind === 'IngressClass') return { kind, name: metadata.name }
+  if (CLUSTER_SCOPED_KINDS.has(kind)) return { kind: kind as ObjectRef['kind'], name: metadata.name }
   if (typeof metadata.namespace !== 'string') return undefined
   return { kind: kind as ObjectRef['kind'], namespace: metadata.namespace, name: metadata.name }
 }

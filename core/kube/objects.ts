@@ -10,9 +10,24 @@ import { ingress, requestedClass, type Ingress } from './ingress.ts'
 import { TLS_SECRET_TYPE, tlsSecret, type TlsSecret } from './secret.ts'
 import { authSecret, isAuthSecretType, type AuthSecret } from './auth-secret.ts'
 import { service, type Service } from './service.ts'
+import { gatewayClass, type GatewayClass } from './gateway-class.ts'
+import { gateway, type Gateway } from './gateway.ts'
+import { httpRoute, type HttpRoute } from './gateway-http-route.ts'
+import { referenceGrant, type ReferenceGrant } from './gateway-reference-grant.ts'
 
 /** Every kind hapedge reads, trimmed to the fields it uses. */
-export type KubeObject = Ingress | IngressClass | Service | EndpointSlice | TlsSecret | AuthSecret | ConfigMap
+export type KubeObject =
+  | Ingress
+  | IngressClass
+  | Service
+  | EndpointSlice
+  | TlsSecret
+  | AuthSecret
+  | ConfigMap
+  | GatewayClass
+  | Gateway
+  | HttpRoute
+  | ReferenceGrant
 export type Kind = KubeObject['kind']
 
 export interface ObjectRef {
@@ -28,7 +43,14 @@ const schemas: Record<Kind, { apiVersion: string; schema: z.ZodType<KubeObject> 
   EndpointSlice: { apiVersion: 'discovery.k8s.io/v1', schema: endpointSlice },
   Secret: { apiVersion: 'v1', schema: tlsSecret },
   ConfigMap: { apiVersion: 'v1', schema: configMap },
+  GatewayClass: { apiVersion: 'gateway.networking.k8s.io/v1', schema: gatewayClass },
+  Gateway: { apiVersion: 'gateway.networking.k8s.io/v1', schema: gateway },
+  HTTPRoute: { apiVersion: 'gateway.networking.k8s.io/v1', schema: httpRoute },
+  ReferenceGrant: { apiVersion: 'gateway.networking.k8s.io/v1beta1', schema: referenceGrant },
 }
+
+/** The kinds without a namespace. */
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(['IngressClass', 'GatewayClass'])
 
 /** The API group and version hapedge reads a kind at. */
 export function apiVersionOf(kind: Kind): string {
@@ -81,7 +103,7 @@ function refOf(kind: Kind, metadata: unknown): ObjectRef {
   const fields = isRecord(metadata) ? metadata : {}
   // A malformed name is shown quoted (control characters escaped), so it can never forge a line of output.
   const text = (value: unknown) => (typeof value !== 'string' ? '?' : /^[a-z0-9.-]{1,253}$/.test(value) ? value : quote(value))
-  return kind === 'IngressClass' ? { kind, name: text(fields.name) } : { kind, namespace: text(fields.namespace), name: text(fields.name) }
+  return CLUSTER_SCOPED_KINDS.has(kind) ? { kind, name: text(fields.name) } : { kind, namespace: text(fields.namespace), name: text(fields.name) }
 }
 
 export function objectRef(object: KubeObject): ObjectRef {

@@ -1,11 +1,14 @@
 import type { HeaderPattern } from '../annotations/canary-values.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import type { KubeObject } from '../kube/objects.ts'
+import { objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { accessGroupName } from './access-group.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { perObject } from './per-object.ts'
+import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import { httpRouteVerdict } from './gateway-verdict.ts'
+import { backendName } from './backend-ref.ts'
 
 /**
  * A canary Ingress (ingress-nginx's `canary: "true"`): its paths are not served on their own, they
@@ -60,7 +63,9 @@ export const cookieRule = (name: string) => `cookie|${name}`
  * the frontend's canary rules are the union of these. A refused Ingress is no canary (canary-route.ts).
  */
 export function canaryRulesOfObject(object: KubeObject | InvalidObject, state: ClusterState): [string, string[]] | undefined {
-  if ('issues' in object || object.kind !== 'Ingress') return undefined
+  if ('issues' in object) return undefined
+  if (object.kind === 'HTTPRoute') return splitsTraffic(object, state) ? [frontendRulesKey(objectRef(object)), [CANARY_RULE]] : undefined
+  if (object.kind !== 'Ingress') return undefined
   const ingress = object
   const rule = canaryOf(ingress)
   if (!rule || !state.serves(ingress) || ingressRefusal(ingress, state) !== undefined) return undefined
@@ -75,4 +80,16 @@ export function unionOfCanaryRules(rulesOfIngresses: Iterable<readonly string[]>
   const all = new Set<string>()
   for (const rules of rulesOfIngresses) for (const rule of rules) all.add(rule)
   return [...all].sort()
+}
+
+/** The key an object's frontend rules are stored under: an Ingress's `namespace_name` (its access group's), another kind's prefixed with it. */
+export function frontendRulesKey(ref: ObjectRef): string {
+  const key = accessGroupName(ref.namespace ?? '', ref.name)
+  return ref.kind === 'Ingress' ? key : `${ref.kind}:${key}`
+}
+
+/** Whether a served HTTPRoute splits a path between two Services (gateway-host.ts), which the canary rule draws for. */
+function splitsTraffic(route: HttpRoute, state: ClusterState): boolean {
+  const verdict = httpRouteVerdict(route, state)
+  return verdict.served && verdict.rules.paths.some(({ backends: [main, split] }) => split !== undefined && backendName(split.ref) !== backendName(main!.ref))
 }

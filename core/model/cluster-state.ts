@@ -19,6 +19,12 @@ import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
+import type { Gateway } from '../kube/gateway.ts'
+import type { GatewayClass } from '../kube/gateway-class.ts'
+import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
+import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
+import { gatewayController } from './gateway-controller.ts'
 
 export interface InvalidObject {
   ref: ObjectRef
@@ -60,6 +66,14 @@ export class ClusterState {
   /** Every Ingress, valid or not, under the class it asks for (those that ask for none are not in it): counted, never listed. */
   private readonly ingressesByClass: SetIndex
   private readonly classes: Table<IngressClass>
+  /** HTTPRoutes under the hosts their listeners give them (gateway-attachment.ts), and under the Gateways their parentRefs name. */
+  private readonly httpRoutesByHost: SetIndex
+  private readonly httpRoutesByGateway: SetIndex
+  /**
+   * The hosts whose HTTPRoutes were indexed or unindexed since the engine last took them: an
+   * HTTPRoute's hosts depend on its Gateways, so a Gateway's change moves its routes' hosts too.
+   */
+  readonly touchedRouteHosts = new Set<string>()
 
   /**
    * `indexed: false` keeps the objects alone, without the indexes (which read every Ingress's
@@ -83,6 +97,8 @@ export class ClusterState {
     this.unclassedIngresses = keyspace.index(TABLE.unclassedIngresses)
     this.ingressesByClass = keyspace.index(TABLE.classIngresses)
     this.classes = keyspace.table(TABLE.ingressClass)
+    this.httpRoutesByHost = keyspace.index(TABLE.hostHttpRoutes)
+    this.httpRoutesByGateway = keyspace.index(TABLE.gatewayHttpRoutes)
   }
 
   /** Applies a read object (or the news that it is malformed); returns what it replaced. */
@@ -119,6 +135,7 @@ export class ClusterState {
     }
     const object = this.objects.get(key)
     if (!object) return undefined
+    if (this.indexed && object.kind === 'Gateway') this.indexGatewayRoutes(object, true)
     this.objects.delete(key)
     if (this.indexed) this.unindex(key, object)
     return object
@@ -138,12 +155,43 @@ export class ClusterState {
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
+    if (object.kind === 'HTTPRoute') {
+      this.indexRouteHosts(key, object, false)
+      for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.delete(gateway, key)
+    }
+    if (object.kind === 'Gateway') this.indexGatewayRoutes(object, false)
+  }
+
+  /** An HTTPRoute's hosts added to or taken from their index, as its Gateways give them now. */
+  private indexRouteHosts(key: string, route: HttpRoute, add: boolean): void {
+    for (const host of indexedHostsOf(route, (namespace, name) => this.gateway(namespace, name))) {
+      if (add) this.httpRoutesByHost.add(host, key)
+      else this.httpRoutesByHost.delete(host, key)
+      this.touchedRouteHosts.add(host)
+    }
+  }
+
+  /** Around a Gateway's change: its routes' hosts taken out before it (`before`), put back after. */
+  private indexGatewayRoutes(gateway: Gateway, before: boolean): void {
+    const { namespace, name } = gateway.metadata
+    for (const key of this.httpRoutesByGateway.members(gatewayKey(namespace, name))) {
+      const route = this.objects.get(key) as HttpRoute
+      if (before) this.indexRouteHosts(key, route, false)
+      else this.indexRouteHosts(key, route, true)
+    }
   }
 
   /** Every ConfigMap sent is kept: the settings' and those custom-headers names (the forwarder sends no other). */
   private insert(key: string, object: KubeObject): void {
+    // A Gateway arriving where none was: its routes were indexed without it (removeKey re-indexed them so).
+    if (this.indexed && object.kind === 'Gateway') this.indexGatewayRoutes(object, true)
     this.objects.set(key, object)
     if (!this.indexed) return
+    if (object.kind === 'Gateway') this.indexGatewayRoutes(object, false)
+    if (object.kind === 'HTTPRoute') {
+      this.indexRouteHosts(key, object, true)
+      for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.add(gateway, key)
+    }
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
@@ -159,9 +207,54 @@ export class ClusterState {
     if (object.kind === 'IngressClass') this.classes.set(object.metadata.name, object)
   }
 
-  /** Every host named by any Ingress (rules or TLS); `''` stands for rules without a host. A scan: for the full rebuild. */
+  /** Every host named by any Ingress (rules or TLS) or given to an HTTPRoute; `''` stands for rules without a host. A scan: for the full rebuild. */
   hosts(): Iterable<string> {
-    return this.ingressesByHost.keys()
+    return new Set([...this.ingressesByHost.keys(), ...this.httpRoutesByHost.keys()])
+  }
+
+  /** The hosts an HTTPRoute is indexed under, as its Gateways give them now. */
+  httpRouteHosts(route: HttpRoute): Set<string> {
+    return indexedHostsOf(route, (namespace, name) => this.gateway(namespace, name))
+  }
+
+  /** The HTTPRoutes a listener would serve on this host (whatever their class: httpRouteVerdict decides). */
+  httpRoutesForHost(host: string): HttpRoute[] {
+    return this.lookupAll<HttpRoute>(this.httpRoutesByHost.members(host))
+  }
+
+  /** The HTTPRoutes whose parentRefs name the Gateway `namespace/name`. */
+  httpRoutesOfGateway(namespace: string, name: string): HttpRoute[] {
+    return this.lookupAll<HttpRoute>(this.httpRoutesByGateway.members(gatewayKey(namespace, name)))
+  }
+
+  /** The HTTPRoutes of one namespace (a range of the objects: a ReferenceGrant's change reads them). */
+  httpRoutesInNamespace(namespace: string): HttpRoute[] {
+    return [...this.objects.entries(`HTTPRoute/${namespace}/`)].map(([, route]) => route as HttpRoute)
+  }
+
+  /** Every HTTPRoute (a scan: for a change of the Gateway controller setting). */
+  httpRoutes(): HttpRoute[] {
+    return [...this.objects.entries('HTTPRoute/')].map(([, route]) => route as HttpRoute)
+  }
+
+  /** Every Gateway (a scan of the few a cluster has: for a GatewayClass's change and the full rebuild). */
+  gateways(): Gateway[] {
+    return [...this.objects.entries('Gateway/')].map(([, gateway]) => gateway as Gateway)
+  }
+
+  gateway(namespace: string, name: string): Gateway | undefined {
+    return this.objects.get(`Gateway/${namespace}/${name}`) as Gateway | undefined
+  }
+
+  /** Whether this cluster serves the GatewayClass: its controllerName is the `gateway-controller` setting. */
+  servesGatewayClass(name: string): boolean {
+    const gatewayClass = this.objects.get(`GatewayClass/${name}`) as GatewayClass | undefined
+    return gatewayClass !== undefined && gatewayClass.spec.controllerName === gatewayController(this.configMap())
+  }
+
+  /** The ReferenceGrants of a namespace (a range of the objects). */
+  referenceGrants(namespace: string): ReferenceGrant[] {
+    return [...this.objects.entries(`ReferenceGrant/${namespace}/`)].map(([, grant]) => grant as ReferenceGrant)
   }
 
   ingressesForHost(host: string): Ingress[] {

@@ -23,6 +23,8 @@ import { type DefaultCertificate, defaultCertificateOf } from './default-certifi
 import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
+import { gatewayRejection } from './gateway-listeners.ts'
+import { httpRouteRejection } from './gateway-verdict.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -122,10 +124,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     caFiles,
     clientCas,
     canaryRules: new Map(
-      state
-        .ingresses()
-        .map((ingress) => canaryRulesOfObject(ingress, state))
-        .filter((entry) => entry !== undefined),
+      [...state.ingresses(), ...state.httpRoutes()].map((object) => canaryRulesOfObject(object, state)).filter((entry) => entry !== undefined),
     ),
   }
 }
@@ -155,7 +154,7 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
  * Services whose snippet is not rendered, and refused Ingresses (their annotations restrict access in a way not honoured).
  */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
-  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses()]) {
+  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes()]) {
     const rejection = rejectionOfObject(object, state)
     if (rejection) yield rejection
   }
@@ -165,6 +164,8 @@ export function* objectRejections(state: ClusterState): Iterable<Rejection> {
 export function rejectionOfObject(object: KubeObject | InvalidObject, state: ClusterState): Rejection | undefined {
   if ('issues' in object) return rejectionOfInvalid(object, state)
   if (object.kind === 'Service') return snippetRejection(object, state.options)
+  if (object.kind === 'Gateway') return gatewayRejection(object, state)
+  if (object.kind === 'HTTPRoute') return httpRouteRejection(object, state)
   if (object.kind !== 'Ingress' || !state.serves(object)) return undefined
   const refusal = ingressRefusal(object, state)
   return refusal === undefined ? undefined : { object: describeIngress(object), reason: refusal }

@@ -28,6 +28,7 @@ import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { hostClientCert } from './client-cert-host.ts'
 import type { ClientCert } from './client-cert.ts'
+import { deriveGatewayHost, mergeGatewayRoutes } from './gateway-host.ts'
 
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
@@ -114,17 +115,28 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const canaries = served.filter((ingress) => canaryOf(ingress))
   const ingresses = mergeIngresses(host, canaries.length === 0 ? served : served.filter((ingress) => !canaryOf(ingress)), rejections)
   const clientCerts = hostClientCert(host, ingresses, state, rejections)
-  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collectRoutes(host, ingresses, state, rejections, clientCerts.refused))
+  // The HTTPRoutes of this cluster's Gateways that serve the host: their routes are the Ingresses' kind, in one precedence (gateway-host.ts).
+  const gateway = deriveGatewayHost(host, state, rejections)
+  const collected = mergeGatewayRoutes(host, collectRoutes(host, ingresses, state, rejections, clientCerts.refused), ingresses, gateway, rejections)
+  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collected)
   const routes = withCanaries(host, mains, canaries, state, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
+  const gatewayTls = tls ? undefined : gateway.tls
+  if (tls && gateway.tls && gateway.tls.secret !== tls.secret)
+    rejections.push({
+      object: `Gateway ${gateway.tls.gateway.metadata.namespace}/${gateway.tls.gateway.metadata.name}`,
+      reason: `host "${host}" already uses Secret ${tls.secret} from ${describeIngress(tls.ingress)}`,
+    })
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
-  if (routes.length === 0 && !tls && !alias) return { rejections }
+  if (routes.length === 0 && !tls && !gatewayTls && !alias) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
+  // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes.
+  if (gatewayTls && gateway.httpsOnly) redirects.redirectToHttps = true
   return {
     config: {
       host,
       routes: withHeaders(routes, ingresses, state),
-      tlsSecret: tls?.secret,
+      tlsSecret: tls?.secret ?? gatewayTls?.secret,
       ...redirects,
       ...(alias ? { alias } : {}),
       ...(clientCerts.clientCert ? { clientCert: clientCerts.clientCert } : {}),

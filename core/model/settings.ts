@@ -37,6 +37,9 @@ export function canonicalOptions(options: ClusterOptions): ClusterOptions {
   return { ingressClass, configMap, httpBind, httpsBind, snippets }
 }
 
+/** The controllerName of the GatewayClasses a cluster serves unless its settings name another (`gateway-controller`). */
+export const DEFAULT_GATEWAY_CONTROLLER = 'hapedge.io/gateway-controller'
+
 /** The global settings read from the ConfigMap's `data`, with their defaults. */
 export const settingsSchema = z.object({
   'ssl-redirect': flag.default(true),
@@ -56,6 +59,12 @@ export const settingsSchema = z.object({
   ...edgeSettingsSchema,
   // ingress-nginx's --default-ssl-certificate, as a setting: the TLS Secret served to names no Ingress claims.
   'default-ssl-certificate': defaultCertificateSetting.optional(),
+  // The controllerName of the GatewayClasses this cluster serves (gateway-controller.ts): a domain-prefixed path, as the Gateway API writes it.
+  'gateway-controller': z
+    .string()
+    .max(253, 'must be at most 253 characters')
+    .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/, 'must be a domain-prefixed path, such as hapedge.io/gateway-controller')
+    .default(DEFAULT_GATEWAY_CONTROLLER),
 })
 
 export type Settings = z.output<typeof settingsSchema>

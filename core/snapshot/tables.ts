@@ -28,6 +28,8 @@ export const TABLE = {
   headerRules: 'header-rules',
   canaryRules: 'canary-rules',
   resourceVersion: 'resource-version',
+  hostHttpRoutes: 'host-http-routes',
+  gatewayHttpRoutes: 'gateway-http-routes',
 } as const
 
 /**
@@ -60,8 +62,10 @@ export const TABLE = {
  *     before is read again, and its CA Secret indexed with its Secrets (`auth-secret-ingresses`).
  * 27: auth-tls-verify-depth honoured: every host asking for client certificates has its CA bundle's issuers in client-cert
  *     (written by that write; without them its clients' certificates would be refused).
+ * 28: the Gateway API read (`host-http-routes`, `gateway-http-routes`; an older snapshot holds no Gateway API object, so they
+ *     start empty) and the `gateway-controller` setting recorded with the settings.
  */
-export const SNAPSHOT_LAYOUT = 27
+export const SNAPSHOT_LAYOUT = 28
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -29,6 +29,9 @@ export interface ForwarderOptions {
   log?: (line: string) => void
 }
 
+/** The kinds whose objects name the Secrets and ConfigMaps sent only while named: Ingresses, and Gateways (their certificates). */
+const NAMING_KINDS: ReadonlySet<string> = new Set(['Ingress', 'Gateway'])
+
 /**
  * `hapedge forward`: keeps the function's view of a cluster equal to the API server's. It
  * lists every kind hapedge reads and sends them as one full resync, then watches each kind and
@@ -116,9 +119,9 @@ export class Forwarder {
       const object = keptFields(trimObject(item, resource.apiVersion, resource.kind))
       this.mirror.set(objectKey(object), object)
     }
-    if (resource.kind === 'Ingress') {
+    if (NAMING_KINDS.has(resource.kind)) {
       this.references.clear()
-      for (const [key, object] of this.mirror) if (object.kind === 'Ingress') this.references.setIngress(key, object)
+      for (const [key, object] of this.mirror) if (NAMING_KINDS.has(object.kind ?? '')) this.references.setIngress(key, object)
     }
     if (why === 'expired' && this.started) this.delivery.resync()
   }
@@ -130,7 +133,7 @@ export class Forwarder {
     if (type === 'DELETED') this.mirror.delete(key)
     else this.mirror.set(key, object)
     if (this.sentWhileNamed(key)) return this.namedChanged(key, type, object)
-    if (resource.kind !== 'Ingress') return this.delivery.add({ type, object })
+    if (!NAMING_KINDS.has(resource.kind)) return this.delivery.add({ type, object })
 
     const { added, removed } = this.references.setIngress(key, type === 'DELETED' ? undefined : object)
     for (const namedKey of added) {

@@ -10,6 +10,7 @@ import type { KubeObject } from '../../functions/adapters/kubernetes/kube-object
  * only (the engine reads no other namespace's: another tenant's ConfigMap is never sent).
  */
 export function referencedObjects(ingress: KubeObject | undefined): Set<string> {
+  if (ingress?.kind === 'Gateway') return gatewayCertificates(ingress)
   const namespace = ingress?.metadata?.namespace
   const tls = (ingress?.spec as { tls?: { secretName?: unknown }[] } | undefined)?.tls
   const keys = new Set<string>()
@@ -24,7 +25,21 @@ export function referencedObjects(ingress: KubeObject | undefined): Set<string> 
   return keys
 }
 
-/** Which objects some Ingress names, counted per Ingress, so an object is in use exactly while one of them names it. */
+/** The Secrets a Gateway's HTTPS listeners serve: their certificateRefs of its own namespace (the engine reads no other). */
+function gatewayCertificates(gateway: KubeObject): Set<string> {
+  const namespace = gateway.metadata?.namespace
+  const listeners = (gateway.spec as { listeners?: { tls?: { certificateRefs?: { kind?: unknown; namespace?: unknown; name?: unknown }[] } }[] } | undefined)
+    ?.listeners
+  const keys = new Set<string>()
+  if (!namespace || !Array.isArray(listeners)) return keys
+  for (const listener of listeners)
+    for (const ref of listener?.tls?.certificateRefs ?? [])
+      if (typeof ref?.name === 'string' && (ref.kind ?? 'Secret') === 'Secret' && (ref.namespace ?? namespace) === namespace)
+        keys.add(`Secret/${namespace}/${ref.name}`)
+  return keys
+}
+
+/** Which objects some Ingress (or Gateway) names, counted per Ingress, so an object is in use exactly while one of them names it. */
 export class ObjectReferences {
   private readonly byIngress = new Map<string, Set<string>>()
   private readonly users = new Map<string, number>()

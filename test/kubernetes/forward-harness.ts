@@ -37,6 +37,10 @@ const READ_KINDS = [
   ['discovery.k8s.io/v1', 'EndpointSlice'],
   ['v1', 'Secret'],
   ['v1', 'ConfigMap'],
+  ['gateway.networking.k8s.io/v1', 'GatewayClass'],
+  ['gateway.networking.k8s.io/v1', 'Gateway'],
+  ['gateway.networking.k8s.io/v1', 'HTTPRoute'],
+  ['gateway.networking.k8s.io/v1beta1', 'ReferenceGrant'],
 ] as const
 
 /**

@@ -1,6 +1,6 @@
 import { Watch, type KubeConfig } from '@kubernetes/client-node'
 import { backoffDelay, sleep, type Backoff } from './backoff.ts'
-import { listAll } from './kube-list.ts'
+import { KubeRequestError, listAll } from './kube-list.ts'
 import type { KubeObject } from './kube-object.ts'
 
 /** One kind to list and watch: where, and with which selector. */
@@ -10,6 +10,8 @@ export interface WatchedResource {
   /** The collection's path, cluster-wide or in one namespace. */
   path: string
   fieldSelector?: string
+  /** A kind whose CRD a cluster may lack (the Gateway API's): a 404 lists none and is not watched, instead of an error retried. */
+  optional?: boolean
 }
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED'
@@ -32,6 +34,8 @@ export class ResourceWatch {
   private readonly stopping = new AbortController()
   private controller: AbortController | undefined
   private loop: Promise<void> | undefined
+  /** An optional kind the API server does not serve (404 at its list): none listed, none watched. */
+  private absent = false
 
   constructor(
     private readonly config: KubeConfig,
@@ -52,9 +56,19 @@ export class ResourceWatch {
         const query: Record<string, string> = this.resource.fieldSelector ? { fieldSelector: this.resource.fieldSelector } : {}
         const { items, resourceVersion } = await listAll(this.config, this.resource.path, query)
         this.resourceVersion = resourceVersion
+        this.absent = false
         this.handlers.listed(items, resourceVersion, why)
         return
       } catch (error) {
+        if (this.resource.optional && error instanceof KubeRequestError && error.statusCode === 404) {
+          if (!this.absent)
+            this.handlers.log(
+              `${this.resource.kind}: not served by this API server (its CRD is not installed), so none is read; listed again at the next start`,
+            )
+          this.absent = true
+          this.handlers.listed([], '', why)
+          return
+        }
         const wait = backoffDelay(this.backoff, attempt)
         this.handlers.log(`list ${this.resource.kind}: ${(error as Error).message}; trying again in ${wait} ms`)
         await sleep(wait, this.stopping.signal)
@@ -64,6 +78,7 @@ export class ResourceWatch {
 
   /** Watches from the last list until stopped. */
   start(): void {
+    if (this.absent) return
     this.loop ??= this.watchLoop()
   }
 

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { dnsLabel, hostname, objectName, portNumber } from '../syntax/fields.ts'
+import { GATEWAY_API } from './gateway-class.ts'
+import { namespacedMetadata } from './metadata.ts'
+
+export const parentReference = z.object({
+  group: z.string().max(253).optional(),
+  kind: z.string().max(63).optional(),
+  namespace: dnsLabel.optional(),
+  name: objectName,
+  sectionName: dnsLabel.optional(),
+  port: portNumber.optional(),
+})
+
+/**
+ * A path match as written: its value is checked where it is read (gateway-route-rules.ts), since a
+ * RegularExpression is reported as not honoured rather than as a malformed route.
+ */
+const pathMatch = z.object({
+  type: z.string().max(63).optional(),
+  value: z.string().max(1024, 'must be at most 1024 characters').optional(),
+})
+
+const routeMatch = z.object({
+  path: pathMatch.optional(),
+  /** Kept to be reported: hapedge matches on the host and the path only. */
+  headers: z.array(z.unknown()).max(16).optional(),
+  queryParams: z.array(z.unknown()).max(16).optional(),
+  method: z.string().max(63).optional(),
+})
+
+export const httpBackendRef = z.object({
+  group: z.string().max(253).optional(),
+  kind: z.string().max(63).optional(),
+  name: dnsLabel,
+  namespace: dnsLabel.optional(),
+  port: portNumber.optional(),
+  weight: z.number().int('must be an integer').min(0, 'must be 0 to 1000000').max(1_000_000, 'must be 0 to 1000000').optional(),
+  filters: z.array(z.unknown()).max(16).optional(),
+})
+
+const routeRule = z.object({
+  name: z.string().max(253).optional(),
+  matches: z.array(routeMatch).max(64).optional(),
+  backendRefs: z.array(httpBackendRef).max(16).optional(),
+  /** Kept to be reported: what hapedge does not honour (gateway-route-rules.ts) is never dropped silently. */
+  filters: z.array(z.unknown()).max(16).optional(),
+  timeouts: z.unknown().optional(),
+  retry: z.unknown().optional(),
+  sessionPersistence: z.unknown().optional(),
+})
+
+export const httpRoute = z.object({
+  apiVersion: z.literal(`${GATEWAY_API}/v1`),
+  kind: z.literal('HTTPRoute'),
+  metadata: namespacedMetadata.pick({ name: true, namespace: true, creationTimestamp: true }),
+  spec: z.object({
+    parentRefs: z.array(parentReference).max(32).optional(),
+    hostnames: z.array(hostname).max(16).optional(),
+    rules: z.array(routeRule).max(64).optional(),
+  }),
+})
+
+export type HttpRoute = z.infer<typeof httpRoute>
+export type HttpRouteRule = z.infer<typeof routeRule>
+export type HttpBackendRef = z.infer<typeof httpBackendRef>
+export type ParentReference = z.infer<typeof parentReference>

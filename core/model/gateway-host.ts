@@ -1,0 +1,104 @@
+import type { Gateway } from '../kube/gateway.ts'
+import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { Ingress } from '../kube/ingress.ts'
+import { backendName } from './backend-ref.ts'
+import type { ClusterState } from './cluster-state.ts'
+import type { Route } from './derive-host.ts'
+import { listenerCertificate } from './gateway-listeners.ts'
+import { describeHttpRoute, httpRouteVerdict } from './gateway-verdict.ts'
+import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
+import type { Rejection } from './rejection.ts'
+import { compareRouteMatch, compareText } from './routes.ts'
+import { resolveTlsSecret } from './tls-secret.ts'
+
+/** What the HTTPRoutes attached to one host give it. */
+export interface GatewayHost {
+  /** Their routes, in precedence order among themselves (not yet against the host's Ingresses). */
+  routes: Route[]
+  /** The HTTPRoutes that own them, by owner name. */
+  owners: Map<string, HttpRoute>
+  /** The certificate of the oldest HTTPS listener that serves the host, and its Gateway. */
+  tls?: { secret: string; gateway: Gateway }
+  /** Only HTTPS listeners serve the host: its plain HTTP requests are redirected to HTTPS. */
+  httpsOnly: boolean
+}
+
+/** The precedence the specification gives routes, the one Ingresses have: the oldest, then namespace/name; kind breaks a tie. */
+function comparePrecedence(a: { kind: string } & Parameters<typeof compareIngressPrecedence>[0], b: typeof a): number {
+  return compareIngressPrecedence(a, b) || compareText(a.kind, b.kind)
+}
+
+/**
+ * The routes, certificate and scheme the HTTPRoutes of this cluster's Gateways give one host.
+ * The same match claimed twice goes to the route first in precedence (rules in their order
+ * within a route); the others are reported.
+ */
+export function deriveGatewayHost(host: string, state: ClusterState, rejections: Rejection[]): GatewayHost {
+  const routes = new Map<string, Route>()
+  const owners = new Map<string, HttpRoute>()
+  let tls: GatewayHost['tls']
+  let http = false
+  let https = false
+  for (const route of state.httpRoutesForHost(host).sort(comparePrecedence)) {
+    const verdict = httpRouteVerdict(route, state)
+    if (!verdict.served) continue
+    const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(host))
+    if (here.length === 0) continue
+    const owner = describeHttpRoute(route)
+    owners.set(owner, route)
+    for (const { gateway, listener } of here) {
+      if (listener.protocol === 'HTTP') http = true
+      const certificate = host === '' ? undefined : listenerCertificate(listener, gateway)
+      if (!certificate) continue
+      https = true
+      const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)
+      if (!tls && resolved.ok) tls = { secret: resolved.key, gateway }
+    }
+    for (const path of verdict.rules.paths) {
+      const key = `${path.match} ${path.path}`
+      const winner = routes.get(key)
+      if (winner) {
+        const by = winner.owner === owner ? 'an earlier match of the same HTTPRoute' : winner.owner
+        rejections.push({ object: owner, reason: `${path.at}: host "${host || '*'}" ${path.match} ${path.path} is already served by ${by}` })
+        continue
+      }
+      const [main, split] = path.backends
+      const served: Route = { match: path.match, path: path.path, backend: main!.ref, backendName: backendName(main!.ref), owner }
+      // Two weighted Services: the second takes its share of the requests as a canary would, a draw per request (render-canary.ts).
+      if (split && backendName(split.ref) !== served.backendName)
+        served.canary = { owner, backend: split.ref, backendName: backendName(split.ref), weight: split.weight, total: main!.weight + split.weight }
+      routes.set(key, served)
+    }
+  }
+  return { routes: [...routes.values()].sort(compareRouteMatch), owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
+}
+
+/**
+ * The host's Ingress routes and HTTPRoute routes as one list: a match both claim goes to the
+ * owner first in precedence (the oldest, then namespace/name), and the other is reported.
+ */
+export function mergeGatewayRoutes(
+  host: string,
+  ingressRoutes: Route[],
+  ingresses: readonly Ingress[],
+  gateway: GatewayHost,
+  rejections: Rejection[],
+): Route[] {
+  if (gateway.routes.length === 0) return ingressRoutes
+  const byOwner = new Map(ingresses.map((ingress) => [describeIngress(ingress), ingress]))
+  const merged = new Map(ingressRoutes.map((route) => [`${route.match} ${route.path}`, route]))
+  for (const route of gateway.routes) {
+    const key = `${route.match} ${route.path}`
+    const other = merged.get(key)
+    const ingress = other && byOwner.get(other.owner)
+    const httpRoute = gateway.owners.get(route.owner)!
+    const [winner, loser] = !other || !ingress || comparePrecedence(httpRoute, ingress) < 0 ? [route, other] : [other, route]
+    if (loser)
+      rejections.push({
+        object: loser.owner,
+        reason: `host "${host || '*'}" ${route.match} ${route.path} is already served by ${winner.owner}, which comes first`,
+      })
+    merged.set(key, winner)
+  }
+  return [...merged.values()].sort(compareRouteMatch)
+}

@@ -1,0 +1,89 @@
+import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
+import { GATEWAY_API } from '../kube/gateway-class.ts'
+import { httpPath } from '../syntax/fields.ts'
+import type { BackendRef } from './backend-ref.ts'
+import { routeMatch, type RouteMatch } from './routes.ts'
+
+export interface WeightedBackend {
+  ref: BackendRef
+  weight: number
+}
+
+/** One match of an HTTPRoute's rule, as the engine serves it: a path and the Services its requests go to. */
+export interface GatewayPath extends RouteMatch {
+  /** `spec.rules[0].matches[1]`, where conflicts are reported. */
+  at: string
+  backends: WeightedBackend[]
+}
+
+export interface RouteRules {
+  paths: GatewayPath[]
+  /** What hapedge does not honour or cannot resolve, each with its field path: any one and the route is not served. */
+  reasons: string[]
+}
+
+/** Whether the ReferenceGrants of a namespace let HTTPRoutes of another namespace send to a Service there. */
+export function grantsBackend(grants: readonly ReferenceGrant[], fromNamespace: string, service: string): boolean {
+  return grants.some(
+    (grant) =>
+      grant.spec.from.some((from) => from.group === GATEWAY_API && from.kind === 'HTTPRoute' && from.namespace === fromNamespace) &&
+      grant.spec.to.some((to) => to.group === '' && to.kind === 'Service' && (to.name === undefined || to.name === service)),
+  )
+}
+
+const NOT_HONOURED = 'is not honoured by hapedge'
+
+/**
+ * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
+ * written: hapedge matches the host and the path (Exact, PathPrefix) and splits a path between
+ * two Services at most; filters, other matches, timeouts, retries and session persistence it
+ * does not honour, and a route served without them would mean something else, so it is not served.
+ */
+export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
+  const paths: GatewayPath[] = []
+  const reasons: string[] = []
+  const { namespace } = route.metadata
+  route.spec.rules?.forEach((rule, r) => {
+    const at = `spec.rules[${r}]`
+    if (rule.filters && rule.filters.length > 0) reasons.push(`${at}.filters: ${filterTypes(rule.filters)} ${NOT_HONOURED}`)
+    for (const field of ['timeouts', 'retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
+    const backends: WeightedBackend[] = []
+    rule.backendRefs?.forEach((backend, b) => {
+      const where = `${at}.backendRefs[${b}]`
+      if ((backend.group ?? '') !== '' || (backend.kind ?? 'Service') !== 'Service')
+        return reasons.push(`${where}: ${backend.kind ?? 'Service'} of group "${backend.group ?? ''}" is not a backend hapedge serves (only Services)`)
+      if (backend.filters && backend.filters.length > 0) reasons.push(`${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED}`)
+      if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
+      const to = backend.namespace ?? namespace
+      if (to !== namespace && !grantsBackend(grantsOf(to), namespace, backend.name))
+        return reasons.push(`${where}: no ReferenceGrant in namespace ${to} lets HTTPRoutes of ${namespace} send to Service ${backend.name} (RefNotPermitted)`)
+      const weight = backend.weight ?? 1
+      if (weight > 0) backends.push({ ref: { namespace: to, service: backend.name, port: backend.port }, weight })
+    })
+    if (backends.length === 0)
+      reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
+    if (backends.length > 2) reasons.push(`${at}.backendRefs: ${backends.length} weighted Services; hapedge splits a path between two at most`)
+    const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
+    matches.forEach((match, m) => {
+      const where = `${at}.matches[${m}]`
+      for (const field of ['headers', 'queryParams'] as const) if ((match[field]?.length ?? 0) > 0) reasons.push(`${where}.${field} ${NOT_HONOURED}`)
+      if (match.method !== undefined) reasons.push(`${where}.method ${NOT_HONOURED}`)
+      const type = match.path?.type ?? 'PathPrefix'
+      const value = match.path?.value ?? '/'
+      if (type !== 'Exact' && type !== 'PathPrefix') return reasons.push(`${where}.path.type: ${type} ${NOT_HONOURED} (Exact and PathPrefix are)`)
+      const invalid = httpPath.safeParse(value).error?.issues[0]
+      if (invalid) return reasons.push(`${where}.path.value: ${invalid.message}`)
+      paths.push({ at: where, ...routeMatch({ pathType: type === 'Exact' ? 'Exact' : 'Prefix', path: value }), backends })
+    })
+  })
+  return { paths, reasons }
+}
+
+function filterTypes(filters: readonly unknown[]): string {
+  const types = filters.map((filter) => {
+    const type = (filter as { type?: unknown } | null)?.type
+    return typeof type === 'string' && /^[A-Za-z]{1,64}$/.test(type) ? type : 'a filter'
+  })
+  return [...new Set(types)].join(', ')
+}

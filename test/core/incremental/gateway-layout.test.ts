@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
+import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
+import { added, app } from '../../support/contracts/cluster-apps.ts'
+import { gateway, gatewayClass, httpRoute } from '../../support/gateway-objects.ts'
+import { ingress } from '../../support/objects.ts'
+import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
+
+/** The layout before the Gateway API was read: no HTTPRoute indexes, and settings without `gateway-controller`. */
+const BEFORE_GATEWAY_API = 27
+
+describe('a snapshot written before the Gateway API was read', () => {
+  it('records the gateway-controller setting at its next write and serves the HTTPRoutes that come, byte-equal to a fresh snapshot', () => {
+    const web = ingress({ name: 'web', createdAt: '2024-01-01T00:00:00Z', rules: [{ host: 'shop.example.com', paths: [{ service: 'app-1' }] }] })
+    const gatewayObjects = [
+      gatewayClass(),
+      gateway('edge', [{ name: 'web' }]),
+      httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ backends: [{ service: 'app-2' }] }] }),
+    ]
+    const fresh = new LiveCluster()
+    fresh.apply([...app(1), ...app(2), web, ...gatewayObjects].map(added))
+    const older = new LiveCluster()
+    older.apply([...app(1), ...app(2), web].map(added))
+    const old = olderSnapshot(older, fresh, { layout: BEFORE_GATEWAY_API, objects: [] })
+    // The older hapedge's settings had no gateway-controller.
+    const settingsKey = treeKey(TABLE.settings, CLUSTER_WIDE)
+    const record = JSON.parse(old.snapshot.get(settingsKey)!)
+    delete record.settings['gateway-controller']
+    const withoutSetting = { ...old, snapshot: old.snapshot.edit(new Map([[settingsKey, JSON.stringify(record)]])).tree }
+    const next = writeAfterUpgrade(withoutSetting, older, fresh, gatewayObjects.map(added))
+    expect(next.snapshot.get(settingsKey)).toContain('"gateway-controller":"hapedge.io/gateway-controller"')
+  })
+})

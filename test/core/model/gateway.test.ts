@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest'
+import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
+import { readObject } from '../../../core/kube/objects.ts'
+import { fullRebuild } from '../../../core/render/full-rebuild.ts'
+import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
+import { configMap, endpointSlice, ingress, service } from '../../support/objects.ts'
+
+/** The Gateway API on the Ingress engine: which HTTPRoutes are served where, what is reported, and that a change costs what it changes. */
+
+const services = (names: string[], namespace = 'default') =>
+  names.flatMap((name, i) => [service(name, [{ port: 80 }], namespace), endpointSlice(name, [`10.0.0.${i + 1}`], [{ port: 8080 }], { namespace })])
+const edge = gateway('edge', [
+  { name: 'web', hostname: '*.example.com' },
+  { name: 'shop', hostname: 'shop.example.com' },
+])
+const added = (object: unknown) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })
+const modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })
+
+const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
+  model.hosts
+    .get(host)
+    ?.routes.map((route) => [
+      route.match,
+      route.path,
+      route.backendName,
+      route.owner,
+      route.canary && [route.canary.backendName, route.canary.weight, route.canary.total],
+    ])
+
+describe('reading the Gateway API', () => {
+  it('reads GatewayClass, Gateway, HTTPRoute and ReferenceGrant, and names the field of a malformed one', () => {
+    for (const object of [gatewayClass(), edge, httpRoute({ name: 'r', rules: [{ backends: [{ service: 'a' }] }] }), referenceGrant('g', 'default', 'other')])
+      expect(readObject(object).status).toBe('object')
+    const bad = httpRoute({ name: 'r', rules: [{ backends: [{ service: 'a', weight: -1 }] }] })
+    expect(readObject(bad)).toMatchObject({ status: 'invalid', issues: [{ path: 'spec.rules[0].backendRefs[0].weight', message: 'must be 0 to 1000000' }] })
+    expect(readObject({ ...edge, apiVersion: 'gateway.networking.k8s.io/v1beta1' }).status).toBe('skipped')
+  })
+})
+
+describe('an HTTPRoute', () => {
+  it('is served as routes of the Ingress model: Exact and PathPrefix, two weighted Services split as a canary is, hostnames intersected with the listener', () => {
+    const route = httpRoute({
+      name: 'store',
+      hostnames: ['shop.example.com', 'other.test'],
+      rules: [
+        { matches: [{ type: 'Exact', value: '/health' }], backends: [{ service: 'a' }] },
+        {
+          matches: [{ type: 'PathPrefix', value: '/api/' }],
+          backends: [
+            { service: 'a', weight: 30 },
+            { service: 'b', weight: 70 },
+          ],
+        },
+      ],
+    })
+    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b'])])
+    expect(model.rejections).toEqual([])
+    expect([...model.hosts.keys()]).toEqual(['shop.example.com'])
+    expect(routesOf(model, 'shop.example.com')).toEqual([
+      ['Prefix', '/api', 'default_a_80', 'HTTPRoute default/store', ['default_b_80', 70, 100]],
+      ['Exact', '/health', 'default_a_80', 'HTTPRoute default/store', undefined],
+    ])
+    expect(model.canaryRules.size).toBe(1)
+  })
+
+  it('a route naming no hostname takes its listener’s; an unattached one is not served, with the reason', () => {
+    const objects = [
+      gatewayClass(),
+      edge,
+      ...services(['a']),
+      ...services(['a'], 'team'),
+      httpRoute({ name: 'plain', parents: [{ name: 'edge', sectionName: 'shop' }], rules: [{ backends: [{ service: 'a' }] }] }),
+      httpRoute({ name: 'wrong-section', parents: [{ name: 'edge', sectionName: 'nope' }], rules: [{ backends: [{ service: 'a' }] }] }),
+      httpRoute({ name: 'elsewhere', namespace: 'team', parents: [{ name: 'edge', namespace: 'default' }], rules: [{ backends: [{ service: 'a' }] }] }),
+    ]
+    const { model } = fullRebuild(objects)
+    expect(routesOf(model, 'shop.example.com')).toEqual([['Prefix', '/', 'default_a_80', 'HTTPRoute default/plain', undefined]])
+    expect([...model.hosts.keys()]).toEqual(['shop.example.com'])
+    expect(model.rejections).toEqual([
+      {
+        object: 'HTTPRoute default/wrong-section',
+        reason: 'spec.parentRefs[0]: Gateway default/edge has no listener of sectionName "nope": not attached (NoMatchingParent); the HTTPRoute is not served',
+      },
+      {
+        object: 'HTTPRoute team/elsewhere',
+        reason: expect.stringMatching(
+          /^spec\.parentRefs\[0\]: not attached to Gateway default\/edge: listener "web": allowedRoutes admits routes of namespace default only \(NotAllowedByListeners\).*; the HTTPRoute is not served$/,
+        ),
+      },
+    ])
+  })
+
+  it('what hapedge does not honour is reported with its field, and the route is not served at all rather than served otherwise', () => {
+    const route = httpRoute({
+      name: 'fancy',
+      hostnames: ['shop.example.com'],
+      rules: [
+        { matches: [{ value: '/ok' }], backends: [{ service: 'a' }] },
+        { matches: [{ type: 'RegularExpression', value: '/x.*' }], backends: [{ service: 'a' }] },
+        { matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }], backends: [{ service: 'a' }], filters: [{ type: 'RequestHeaderModifier' }] },
+        { backends: [{ service: 'a' }, { service: 'b' }, { service: 'c' }] },
+      ],
+    })
+    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b', 'c'])])
+    expect(model.hosts.size).toBe(0)
+    expect(model.rejections).toEqual([
+      {
+        object: 'HTTPRoute default/fancy',
+        reason: [
+          'spec.rules[1].matches[0].path.type: RegularExpression is not honoured by hapedge (Exact and PathPrefix are)',
+          'spec.rules[2].filters: RequestHeaderModifier is not honoured by hapedge',
+          'spec.rules[2].matches[0].headers is not honoured by hapedge',
+          'spec.rules[3].backendRefs: 3 weighted Services; hapedge splits a path between two at most',
+          'the HTTPRoute is not served',
+        ].join('; '),
+      },
+    ])
+  })
+
+  it('a Service of another namespace needs a ReferenceGrant there; a Gateway of another controller’s class is not ours to serve or report', () => {
+    const cross = httpRoute({ name: 'cross', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'a', namespace: 'team' }] }] })
+    const without = fullRebuild([gatewayClass(), edge, cross, ...services(['a'], 'team')]).model
+    expect(without.hosts.size).toBe(0)
+    expect(without.rejections[0]!.reason).toContain('no ReferenceGrant in namespace team lets HTTPRoutes of default send to Service a (RefNotPermitted)')
+    const granted = fullRebuild([gatewayClass(), edge, cross, referenceGrant('let', 'team', 'default'), ...services(['a'], 'team')]).model
+    expect(routesOf(granted, 'shop.example.com')).toEqual([['Prefix', '/', 'team_a_80', 'HTTPRoute default/cross', undefined]])
+    const foreign = fullRebuild([gatewayClass('hapedge', 'example.com/other'), edge, cross, ...services(['a'], 'team')]).model
+    expect([foreign.hosts.size, foreign.rejections]).toEqual([0, []])
+    // The cluster's setting names the controller.
+    const named = fullRebuild([
+      gatewayClass('hapedge', 'example.com/other'),
+      configMap({ 'gateway-controller': 'example.com/other' }),
+      edge,
+      cross,
+      referenceGrant('let', 'team', 'default'),
+      ...services(['a'], 'team'),
+    ]).model
+    expect(named.hosts.size).toBe(1)
+  })
+
+  it('the same host and path as an Ingress: the older of the two serves it, the other is reported', () => {
+    const old = '2024-01-01T00:00:00Z'
+    const young = '2024-06-01T00:00:00Z'
+    const route = (createdAt: string) =>
+      httpRoute({ name: 'r', createdAt, hostnames: ['shop.example.com'], rules: [{ matches: [{ value: '/api' }], backends: [{ service: 'a' }] }] })
+    const web = (createdAt: string) =>
+      ingress({ name: 'web', createdAt, rules: [{ host: 'shop.example.com', paths: [{ path: '/api', pathType: 'Prefix', service: 'b' }] }] })
+    for (const [routeAt, ingressAt, owner, loser] of [
+      [old, young, 'HTTPRoute default/r', 'Ingress default/web'],
+      [young, old, 'Ingress default/web', 'HTTPRoute default/r'],
+    ] as const) {
+      const { model } = fullRebuild([gatewayClass(), edge, route(routeAt), web(ingressAt), ...services(['a', 'b'])])
+      expect(model.hosts.get('shop.example.com')!.routes.map((served) => served.owner)).toEqual([owner])
+      expect(model.rejections).toEqual([{ object: loser, reason: `host "shop.example.com" Prefix /api is already served by ${owner}, which comes first` }])
+    }
+  })
+})
+
+describe('an HTTPRoute change through the incremental engine', () => {
+  it('costs what it changes and ends byte-equal to a full rebuild, through Gateway, GatewayClass, ReferenceGrant and setting changes', () => {
+    const route = httpRoute({ name: 'r', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'a', namespace: 'team' }] }] })
+    const steps: unknown[][] = [
+      [gatewayClass(), ...services(['a'], 'team'), ...services(['b'])],
+      [route],
+      [edge],
+      [referenceGrant('let', 'team', 'default')],
+      [gateway('edge', [{ name: 'web', hostname: 'www.example.com' }])],
+      [
+        httpRoute({
+          name: 'r',
+          hostnames: ['www.example.com'],
+          rules: [
+            {
+              backends: [
+                { service: 'b', weight: 1 },
+                { service: 'a', namespace: 'team', weight: 3 },
+              ],
+            },
+          ],
+        }),
+      ],
+      [configMap({ 'gateway-controller': 'example.com/other' })],
+      [configMap({})],
+      [gatewayClass('hapedge', 'example.com/other')],
+    ]
+    const live = new LiveCluster()
+    const seen: unknown[] = []
+    for (const step of steps) {
+      const keyOf = (object: unknown) => JSON.stringify([(object as { kind: string }).kind, (object as { metadata: unknown }).metadata])
+      for (const object of step) {
+        const at = seen.findIndex((other) => keyOf(other) === keyOf(object))
+        if (at >= 0) seen.splice(at, 1)
+        seen.push(object)
+      }
+      live.apply(step.map(modified))
+      expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
+    }
+  })
+
+  it('a weight change is a runtime map edit, not a reload', () => {
+    const weighted = (weight: number) =>
+      httpRoute({
+        name: 'r',
+        hostnames: ['shop.example.com'],
+        rules: [
+          {
+            backends: [
+              { service: 'a', weight: 100 - weight },
+              { service: 'b', weight },
+            ],
+          },
+        ],
+      })
+    const live = new LiveCluster()
+    live.apply([gatewayClass(), edge, weighted(10), ...services(['a', 'b'])].map(added))
+    const { plan } = live.apply([modified(weighted(40))])
+    expect(plan.reload).toBe(false)
+    expect(plan.maps.length).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { app } from '../support/contracts/cluster-apps.ts'
+import { eventually } from '../support/eventually.ts'
+import { gateway, httpRoute } from '../support/gateway-objects.ts'
+import { fixtureSecret, startForwardHarness, type ForwardHarness } from './forward-harness.ts'
+
+const keys = (objects: { kind?: string; metadata?: { namespace?: string; name?: string } }[], kind: string) =>
+  objects.filter((object) => object.kind === kind).map((object) => `${object.metadata?.namespace}/${object.metadata?.name}`)
+
+describe('hapedge forward and the Gateway API', () => {
+  let world: ForwardHarness
+  beforeEach(async () => {
+    world = await startForwardHarness()
+  })
+  afterEach(async () => {
+    await world?.stop()
+  })
+
+  it('a cluster without the Gateway API’s CRDs is no error: their kinds are listed as none, said once, and the rest is forwarded', async () => {
+    for (const object of app(1)) world.double.put(object)
+    await world.startForwarder()
+    await world.converged()
+    expect(world.log.filter((line) => line.includes('its CRD is not installed')).map((line) => line.split(':')[0])).toEqual([
+      'GatewayClass',
+      'Gateway',
+      'HTTPRoute',
+      'ReferenceGrant',
+    ])
+    expect(world.received[0]).toMatchObject({ method: 'PUT', status: 200 })
+  })
+
+  it('lists and watches Gateways and HTTPRoutes, and sends the Secret a Gateway’s HTTPS listener names, not another', async () => {
+    for (const object of app(1)) world.double.put(object)
+    world.double.put(gateway('edge', [{ name: 'https', protocol: 'HTTPS', hostname: 'shop.example.com', certificate: 'edge-tls' }]))
+    world.double.put(fixtureSecret('edge-tls'))
+    world.double.put(fixtureSecret('unused-tls'))
+    world.double.put(httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-1' }] }] }))
+    await world.startForwarder()
+    await world.converged()
+    const items = world.received[0]!.body.items!
+    expect([keys(items, 'Gateway'), keys(items, 'HTTPRoute'), keys(items, 'Secret')]).toEqual([['default/edge'], ['default/shop'], ['default/edge-tls']])
+    // A watched change: a second route.
+    world.double.put(httpRoute({ name: 'more', rules: [{ backends: [{ service: 'app-1' }] }] }))
+    await eventually('the watched HTTPRoute to be sent', () => keys(world.sentObjects(), 'HTTPRoute').includes('default/more') || undefined)
+  })
+})

@@ -1,0 +1,105 @@
+import { DEFAULT_GATEWAY_CONTROLLER } from '../../core/model/settings.ts'
+
+/** Gateway API objects for tests, as a cluster sends them (gateway.networking.k8s.io). */
+const V1 = 'gateway.networking.k8s.io/v1'
+
+export function gatewayClass(name = 'hapedge', controllerName = DEFAULT_GATEWAY_CONTROLLER) {
+  return { apiVersion: V1, kind: 'GatewayClass', metadata: { name }, spec: { controllerName } }
+}
+
+export interface ListenerSpec {
+  name: string
+  protocol?: 'HTTP' | 'HTTPS' | string
+  port?: number
+  hostname?: string
+  /** A Secret of the Gateway's namespace, for HTTPS. */
+  certificate?: string
+  from?: 'Same' | 'All' | 'Selector'
+  kinds?: string[]
+}
+
+export function gateway(name: string, listeners: ListenerSpec[], { namespace = 'default', className = 'hapedge' } = {}) {
+  return {
+    apiVersion: V1,
+    kind: 'Gateway',
+    metadata: { name, namespace },
+    spec: {
+      gatewayClassName: className,
+      listeners: listeners.map(({ name, protocol = 'HTTP', port, hostname, certificate, from, kinds }) => ({
+        name,
+        protocol,
+        port: port ?? (protocol === 'HTTPS' ? 443 : 80),
+        ...(hostname ? { hostname } : {}),
+        ...(certificate ? { tls: { mode: 'Terminate', certificateRefs: [{ kind: 'Secret', name: certificate }] } } : {}),
+        ...(from || kinds
+          ? { allowedRoutes: { ...(from ? { namespaces: { from } } : {}), ...(kinds ? { kinds: kinds.map((kind) => ({ kind })) } : {}) } }
+          : {}),
+      })),
+    },
+  }
+}
+
+export interface BackendSpec {
+  service: string
+  port?: number
+  weight?: number
+  namespace?: string
+}
+
+export interface RuleSpec {
+  matches?: { type?: string; value?: string; headers?: unknown[]; method?: string }[]
+  backends: BackendSpec[]
+  filters?: unknown[]
+}
+
+export interface HttpRouteSpec {
+  name: string
+  namespace?: string
+  createdAt?: string
+  parents?: { name: string; namespace?: string; sectionName?: string }[]
+  hostnames?: string[]
+  rules: RuleSpec[]
+}
+
+export function httpRoute({ name, namespace = 'default', createdAt, parents = [{ name: 'edge' }], hostnames, rules }: HttpRouteSpec) {
+  return {
+    apiVersion: V1,
+    kind: 'HTTPRoute',
+    metadata: { name, namespace, ...(createdAt ? { creationTimestamp: createdAt } : {}) },
+    spec: {
+      parentRefs: parents,
+      ...(hostnames ? { hostnames } : {}),
+      rules: rules.map(({ matches, backends, filters }) => ({
+        ...(matches
+          ? {
+              matches: matches.map(({ type, value, headers, method }) => ({
+                ...(type || value ? { path: { ...(type ? { type } : {}), ...(value ? { value } : {}) } } : {}),
+                ...(headers ? { headers } : {}),
+                ...(method ? { method } : {}),
+              })),
+            }
+          : {}),
+        ...(filters ? { filters } : {}),
+        backendRefs: backends.map(({ service, port = 80, weight, namespace }) => ({
+          name: service,
+          port,
+          ...(weight !== undefined ? { weight } : {}),
+          ...(namespace ? { namespace } : {}),
+        })),
+      })),
+    },
+  }
+}
+
+/** A ReferenceGrant in `namespace` letting HTTPRoutes of `from` send to its Services (all, or the one named). */
+export function referenceGrant(name: string, namespace: string, from: string, service?: string) {
+  return {
+    apiVersion: 'gateway.networking.k8s.io/v1beta1',
+    kind: 'ReferenceGrant',
+    metadata: { name, namespace },
+    spec: {
+      from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: from }],
+      to: [{ group: '', kind: 'Service', ...(service ? { name: service } : {}) }],
+    },
+  }
+}
