@@ -39,7 +39,24 @@ export const MAX_ENTRY_LOOKUPS = 256
 const NOT_A_WORD = /[\s;\\]/
 
 /**
- * The update of one map whose file changed. Entry by entry, unless (then a swap):
+ * A line of a map file that differs between two generations, keyed by its first word, as the
+ * file's chunk tree holds it (diffTrees over its lineCodec leaves): absent before (added),
+ * absent after (removed), or both (changed). Lines end with their newline.
+ */
+export interface LineChange {
+  key: string
+  before?: string
+  after?: string
+}
+
+/** The lines that differ between a map file's two versions, found from their chunk trees, and how many lines the next version holds (its tree's count). */
+export interface MapLines {
+  changes: readonly LineChange[]
+  lines: number
+}
+
+/**
+ * The update of one map whose file changed, from the two whole files. Entry by entry, unless (then a swap):
  * - more than MAX_ENTRY_LOOKUPS keys are set or deleted;
  * - the changes are at least as many as the entries after (a swap sends no more, and lands at once);
  * - a key is repeated in either file: `set map` and `del map` act on every entry of a key, and
@@ -60,12 +77,39 @@ export function mapUpdate(map: string, before: string, after: string): MapUpdate
     if (was === undefined) update.add.push({ key, value })
     else if (was !== value) update.set.push({ key, value })
   }
+  return entryWiseOrSwap(update, old.repeated ?? now.repeated)
+}
+
+/**
+ * The same update from the lines that changed alone (MapLines), under the same rules: what an
+ * agent finds from the chunk trees of the generation it runs and the next, without reading
+ * either file whole, so that its cost is the change's and not the map's. A tree holds each key
+ * once (hapedge writes a map's lines keyed by their first word, each key once: render-maps.ts),
+ * so no key is repeated; the entries after are the next version's lines.
+ */
+export function mapUpdateFromLines(map: string, { changes, lines }: MapLines): MapUpdate {
+  const update: MapUpdate = { map, how: 'entries', why: '', add: [], set: [], del: [], entries: lines }
+  for (const change of changes) {
+    const was = change.before === undefined ? undefined : lineEntry(change.before)
+    const is = change.after === undefined ? undefined : lineEntry(change.after)
+    if (was && is && was.key === is.key) {
+      if (was.value !== is.value) update.set.push(is)
+      continue
+    }
+    if (was) update.del.push(was.key)
+    if (is) update.add.push(is)
+  }
+  return entryWiseOrSwap(update, undefined)
+}
+
+/** The update as found, entry by entry, or a swap with the first rule of mapUpdate's that asks for one. */
+function entryWiseOrSwap(update: MapUpdate, repeated: string | undefined): MapUpdate {
   const lookups = update.set.length + update.del.length
   const changes = lookups + update.add.length
   const words = [...update.del, ...[...update.add, ...update.set].flatMap(({ key, value }) => [key, value])]
   const why =
-    old.repeated || now.repeated
-      ? `a key is repeated (${old.repeated ?? now.repeated})`
+    repeated !== undefined
+      ? `a key is repeated (${repeated})`
       : lookups > MAX_ENTRY_LOOKUPS
         ? `${lookups} keys set or deleted (more than ${MAX_ENTRY_LOOKUPS})`
         : changes >= update.entries
@@ -73,8 +117,15 @@ export function mapUpdate(map: string, before: string, after: string): MapUpdate
           : words.some((word) => NOT_A_WORD.test(word))
             ? 'a key or value a command line cannot carry'
             : ''
-  if (why) Object.assign(update, { how: 'swap', why })
-  return update
+  return why ? { ...update, how: 'swap', why } : update
+}
+
+/** The entry a map file's line holds (`key value`, its newline aside); none for a blank line or a comment. */
+function lineEntry(line: string): MapEntry | undefined {
+  const text = line.endsWith('\n') ? line.slice(0, -1) : line
+  if (text.trim() === '' || text.startsWith('#')) return undefined
+  const space = text.indexOf(' ')
+  return space < 0 ? { key: text, value: '' } : { key: text.slice(0, space), value: text.slice(space + 1) }
 }
 
 interface Entries {
@@ -113,13 +164,13 @@ function entriesOf(text: string): Entries & { sorted: boolean } {
   let sorted = true
   let previous: string | undefined
   for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.startsWith('#')) continue
-    const space = line.indexOf(' ')
-    const key = space < 0 ? line : line.slice(0, space)
+    const entry = lineEntry(line)
+    if (!entry) continue
+    const { key, value } = entry
     if (entries.has(key)) repeated ??= key
     if (previous !== undefined && !(previous < key)) sorted = false
     previous = key
-    entries.set(key, space < 0 ? '' : line.slice(space + 1))
+    entries.set(key, value)
   }
   return repeated === undefined ? { entries, sorted } : { entries, repeated, sorted }
 }

@@ -1,12 +1,18 @@
 import { sectionCodec } from '../generation/file-shapes.ts'
 import { aclChanges, addAclChanges } from './acl-updates.ts'
-import { mapUpdate } from './map-updates.ts'
+import { mapUpdate, mapUpdateFromLines, type MapLines, type MapUpdate } from './map-updates.ts'
 import { emptyPlan, needReload, type AgentPlan, type Plan, withOptions } from './plan.ts'
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { EMPTY_SLOT_ADDRESS } from '../render/render-backends.ts'
 import { isAclFile } from '../render/render-access.ts'
 
 const MAPS = new Set([...CHUNKED_FILES.keys()].filter((path) => path.startsWith('maps/')).concat(FILES.defaultMap))
+
+/** Whether HAProxy loads the file as a map, whose entries change at runtime. */
+export function isMapFile(path: string): boolean {
+  return MAPS.has(path)
+}
+
 /** A slot's line: its name, address, server options (render-upstream.ts), and whether it is disabled. */
 const SERVER = /^ {4}server (s\d+) (\S+)(.*?)( disabled)?\n$/
 
@@ -16,16 +22,26 @@ const SERVER = /^ {4}server (s\d+) (\S+)(.*?)( disabled)?\n$/
  * (a backend added or removed, the frontend, global settings, the crt-list) needs a reload.
  * Comparing files rather than replaying each generation's plan lets an agent that skipped
  * generations, or restarted, apply exactly the difference.
+ *
+ * `mapLines`, where known, are the lines of a changed map that differ between exactly these two
+ * versions (from their chunk trees): the map's update is found from them instead of from both
+ * whole files, which at 20,000 Ingresses are megabytes each.
  */
-export function planFromFiles(running: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): AgentPlan {
+export function planFromFiles(
+  running: ReadonlyMap<string, string>,
+  next: ReadonlyMap<string, string>,
+  mapLines: ReadonlyMap<string, MapLines> = new Map(),
+): AgentPlan {
   const plan: AgentPlan = { ...emptyPlan(), mapUpdates: [] }
   for (const path of new Set([...running.keys(), ...next.keys()])) {
     const before = running.get(path)
     const after = next.get(path)
     if (before === after) continue
     if (before === undefined || after === undefined) needReload(plan, `${path} is ${before === undefined ? 'new' : 'gone'}`)
-    else if (MAPS.has(path)) diffMap(path, before, after, plan)
-    else if (path === FILES.backends) diffBackends(before, after, plan)
+    else if (MAPS.has(path)) {
+      const lines = mapLines.get(path)
+      addMapUpdate(plan, lines ? mapUpdateFromLines(path, lines) : mapUpdate(path, before, after))
+    } else if (path === FILES.backends) diffBackends(before, after, plan)
     else if (/^tls\/.+\.pem$/.test(path)) plan.certificates.push(path)
     else if (isAclFile(path)) addAclChanges(plan, aclChanges(path, before, after))
     else needReload(plan, `${path} changed`)
@@ -33,8 +49,8 @@ export function planFromFiles(running: ReadonlyMap<string, string>, next: Readon
   return plan
 }
 
-function diffMap(map: string, before: string, after: string, plan: AgentPlan): void {
-  const update = mapUpdate(map, before, after)
+function addMapUpdate(plan: AgentPlan, update: MapUpdate): void {
+  const { map } = update
   plan.mapUpdates.push(update)
   for (const key of update.del) plan.maps.push({ map, key })
   for (const { key, value } of [...update.add, ...update.set]) plan.maps.push({ map, key, value })

@@ -1,4 +1,7 @@
+import { fileShape } from '../generation/file-shapes.ts'
 import { readFile } from '../generation/generation.ts'
+import type { MapLines } from '../plan/map-updates.ts'
+import { isMapFile } from '../plan/plan-from-files.ts'
 import { MANIFEST_SHAPE, parseManifest } from '../generation/manifest.ts'
 import type { TreeRoot } from '../tree/node.ts'
 import type { TreeContext } from '../tree/tree.ts'
@@ -41,4 +44,19 @@ export async function changedTexts(
   }
   await Promise.all(changes.flatMap((change) => [read(before, change.path, change.before), read(after, change.path, change.after)]))
   return { before, after }
+}
+
+/**
+ * For each map cut into chunks that changed (not added, not removed), the lines that differ,
+ * found from its two chunk trees: the nodes on the paths to what changed are read and compared,
+ * not the two files, so a one-line change to a map of megabytes costs a few chunks.
+ */
+export async function changedMapLines(changes: readonly FileChange[], loader: NodeLoader, context: TreeContext): Promise<Map<string, MapLines>> {
+  const maps = new Map<string, MapLines>()
+  for (const { path, before, after } of changes) {
+    const shape = fileShape(path)
+    if (!before || !after || !shape || !isMapFile(path)) continue
+    maps.set(path, { changes: await diffTrees(shape, before, after, loader, context), lines: after.count })
+  }
+  return maps
 }

@@ -149,7 +149,9 @@ export class Agent {
       return
     }
     this.pulled = pulled
-    const plan = installed ? planFromFiles(installed.files, pulled.files) : undefined
+    // The lines a pull found changed are against the generation it read from, which is not the one installed after a refusal or a rollback.
+    const mapLines = pulled.mapLines?.since === installed?.manifest ? pulled.mapLines?.maps : undefined
+    const plan = installed ? planFromFiles(installed.files, pulled.files, mapLines) : undefined
     const started = performance.now()
     const taken = await this.take(pulled, plan, installed).catch((error: unknown) => {
       const output = refusalOutput(error)

@@ -2,7 +2,8 @@ import { headAnswer } from '../../core/api/head-answer.ts'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import { clusterKeys } from '../../core/keys/cluster-keys.ts'
 import { compareText } from '../../core/model/routes.ts'
-import { changedFiles, changedTexts } from '../../core/reading/changed-files.ts'
+import type { MapLines } from '../../core/plan/map-updates.ts'
+import { changedFiles, changedMapLines, changedTexts } from '../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../core/reading/node-loader.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
@@ -21,6 +22,11 @@ export interface Pulled {
   generation: number
   manifest: string
   files: Map<string, string>
+  /**
+   * Read from a base: its manifest, and the lines of each map that differ from the base's, found
+   * from the maps' chunk trees, so that a plan against the base's files need not compare megabytes.
+   */
+  mapLines?: { since: string; maps: Map<string, MapLines> }
 }
 
 /**
@@ -33,7 +39,8 @@ export interface Pulled {
  * `base`, a generation this process pulled (and so verified) before, is where the read starts:
  * only the files whose roots differ from its manifest's are read, and the others are its texts (the
  * same strings, which the plan compares at no cost), so that a one-path change at 20,000 Ingresses
- * reads, joins and compares the files it changed instead of every file of the generation.
+ * reads and joins the files it changed instead of every file of the generation, and compares
+ * only the chunks of its maps that changed.
  */
 export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Pulled): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
@@ -50,16 +57,25 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
   }
   const source = httpSource(options.source, options.cluster, options.token, fetcher)
   // A read from the base that fails (its nodes gone from the cache and from storage, say) is made whole, which fails only if the new generation does not read.
-  const files =
-    (base && (await filesSince(source, options.cluster, base, head.manifest, context).catch(() => undefined))) ??
-    (await readGeneration(source, options.cluster, head.manifest, context))
-  return { generation: head.generation, manifest: head.manifest, files }
+  const since = base && (await filesSince(source, options.cluster, base, head.manifest, context).catch(() => undefined))
+  const read = since ?? { files: await readGeneration(source, options.cluster, head.manifest, context) }
+  return { generation: head.generation, manifest: head.manifest, ...read }
 }
 
-/** Generation `manifest`'s files: `base`'s, with those whose roots differ read (each node verified as it loads) and those gone dropped. */
-async function filesSince(source: ObjectStore, cluster: string, base: Pulled, manifest: string, context: TreeContext): Promise<Map<string, string>> {
+/**
+ * Generation `manifest`'s files: `base`'s, with those whose roots differ read (each node verified as it loads) and those gone dropped;
+ * and the lines of each map that differ from `base`'s.
+ */
+async function filesSince(
+  source: ObjectStore,
+  cluster: string,
+  base: Pulled,
+  manifest: string,
+  context: TreeContext,
+): Promise<Pick<Pulled, 'files' | 'mapLines'>> {
   const loader = new NodeLoader(source, clusterKeys(cluster), context)
   const changes = await changedFiles(base.manifest, manifest, loader, context)
+  const maps = await changedMapLines(changes, loader, context)
   const { after } = await changedTexts(
     changes.map(({ path, after: root }) => (root ? { path, after: root } : { path })),
     loader,
@@ -73,5 +89,5 @@ async function filesSince(source: ObjectStore, cluster: string, base: Pulled, ma
   }
   // In the manifest's order, as a whole read gives them: a new file goes where its path sorts.
   const added = changes.some((change) => !change.before)
-  return added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files
+  return { files: added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files, mapLines: { since: base.manifest, maps } }
 }

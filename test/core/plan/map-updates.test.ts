@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { mapSteps, mapUpdate, MAX_ENTRY_LOOKUPS, type MapStep, type MapUpdate } from '../../../core/plan/map-updates.ts'
+import { mapSteps, mapUpdate, mapUpdateFromLines, MAX_ENTRY_LOOKUPS, type MapStep, type MapUpdate } from '../../../core/plan/map-updates.ts'
 import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
 import { FILES } from '../../../core/render/files.ts'
 
@@ -76,6 +76,25 @@ describe('how a map changes at runtime', () => {
           new Map([...now].filter(([key, value]) => old.has(key) && old.get(key) !== value)),
         )
         expect(update.entries).toBe(now.size)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('finds from the lines that changed alone (as chunk trees give them) the update the whole files give, swaps included', () => {
+    const keys = fc.constantFrom(...Array.from({ length: 40 }, (_, i) => `h${i % 4}.test/p${String(i).padStart(2, '0')}`))
+    const file = fc.dictionary(keys, fc.constantFrom('a', 'b', 'a;b'), { maxKeys: 40 })
+    fc.assert(
+      fc.property(file, file, (before, after) => {
+        const [old, now] = [new Map(Object.entries(before)), new Map(Object.entries(after))]
+        const sorted = (entries: Map<string, string>) => mapFile([...entries].sort(([a], [b]) => (a < b ? -1 : 1)))
+        const line = (entries: Map<string, string>, key: string) =>
+          entries.has(key) ? { [entries === old ? 'before' : 'after']: `${key} ${entries.get(key)}\n` } : {}
+        const changes = [...new Set([...old.keys(), ...now.keys()])]
+          .sort()
+          .filter((key) => old.get(key) !== now.get(key))
+          .map((key) => ({ key, ...line(old, key), ...line(now, key) }))
+        expect(mapUpdateFromLines(FILES.exactMap, { changes, lines: now.size })).toEqual(mapUpdate(FILES.exactMap, sorted(old), sorted(now)))
       }),
       { numRuns: 500 },
     )

@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
+import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
 import type { Plan } from '../../../core/plan/plan.ts'
 import { Agent, type HaproxyControl } from '../../../processes/agent/agent.ts'
 import { installedGeneration } from '../../../processes/agent/generation-dir.ts'
@@ -17,9 +18,11 @@ const put = (object: unknown) => ({ type: 'MODIFIED', object })
 /** A stand-in for HAProxy's sockets (the real ones are tested in test/integration): records what the agent asks, and fails on demand. */
 class RecordingHaproxy implements HaproxyControl {
   readonly calls: string[] = []
+  readonly plans: Plan[] = []
   failRuntime = false
   failCheck = false
   async applyRuntime(plan: Plan) {
+    this.plans.push(plan)
     this.calls.push(`runtime ${plan.servers.length} servers ${plan.maps.length} map entries`)
     if (this.failRuntime) throw new Error('Unknown command')
   }
@@ -100,6 +103,25 @@ describe('the agent', () => {
     await server.events('prod', token, app(2).map(put))
     expect(await agent.sync()).toMatchObject({ generation: 2, lastError: 'haproxy -c: [ALERT] parsing error' })
     expect(await installedGeneration(dir)).toEqual(before)
+  })
+
+  it('plans a generation against the files it runs, not against one it pulled and then rolled back', async () => {
+    const { server, token, agent, haproxy } = await setup()
+    await server.events('prod', token, app(1).map(put))
+    await agent.sync()
+    const running = (await installedGeneration(dir))!.files
+    // A path the runtime API fails to add and the check then refuses: the agent keeps the files it ran.
+    Object.assign(haproxy, { failRuntime: true, failCheck: true })
+    await server.events('prod', token, [put(app(1, ['/', '/a'])[0])])
+    await agent.sync()
+    expect((await installedGeneration(dir))!.files).toEqual(running)
+
+    Object.assign(haproxy, { failRuntime: false, failCheck: false })
+    await server.events('prod', token, [put(app(1, ['/', '/a', '/b'])[0])])
+    expect(await agent.sync()).toMatchObject({ generation: 3, applied: 'runtime' })
+    const plan = planFromFiles(running, (await installedGeneration(dir))!.files)
+    expect(plan.maps.map(({ key }) => key)).toEqual(expect.arrayContaining([expect.stringContaining('/a'), expect.stringContaining('/b')]))
+    expect(haproxy.plans.at(-1)).toEqual(plan)
   })
 
   it('takes a push at once while the last report is still on its way, and reports the newest status after it', async () => {

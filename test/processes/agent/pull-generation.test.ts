@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
+import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { pullGeneration, type Pulled } from '../../../processes/agent/pull-generation.ts'
 import { app, coldContext } from '../../support/contracts/cluster-apps.ts'
@@ -43,6 +45,27 @@ describe('pulling a generation from the one pulled before', () => {
     const whole = await pull(undefined, first.manifest)
     expect(whole.files).toEqual(second.files)
     expect(second.fetched).toBeLessThan(whole.fetched)
+  })
+
+  it('finds the lines of each map that changed from the chunk trees, which plan the change as the whole files do', async () => {
+    const { server, token, pull } = await setup()
+    const objects = Array.from({ length: 100 }, (_, n) => app(n + 1)).flat()
+    await server.events('prod', token, objects.map(put))
+    const first = await pull()
+    await server.events('prod', token, [put(app(7, ['/', '/new'])[0])])
+    const second = await pull(first)
+
+    expect(second.mapLines?.since).toBe(first.manifest)
+    expect([...second.mapLines!.maps.keys()]).toEqual(
+      [...second.files.keys()].filter((path) => path.startsWith('maps/') && second.files.get(path) !== first.files.get(path)),
+    )
+    const plan = planFromFiles(first.files, second.files, second.mapLines!.maps)
+    expect(plan).toEqual(planFromFiles(first.files, second.files))
+    expect(plan.mapUpdates).toContainEqual(
+      expect.objectContaining({ map: FILES.prefixMap, how: 'entries', add: [{ key: 'app-7.example.com/new/', value: expect.any(String) }] }),
+    )
+    // Read whole, a generation has no base to compare lines with.
+    expect((await pull(undefined, first.manifest)).mapLines).toBeUndefined()
   })
 
   it('adds the files a change brings, in the manifest order, and drops those it removes', async () => {
