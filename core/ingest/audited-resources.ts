@@ -1,3 +1,4 @@
+import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { Kind } from '../kube/objects.ts'
 
 /** A resource hapedge reads, as an audit event's `objectRef` names it. */
@@ -22,6 +23,11 @@ export const AUDITED_RESOURCES: readonly AuditedResource[] = [
   { group: '', resource: 'secrets', kind: 'Secret', apiVersion: 'v1', namespaced: true, status: false },
   { group: '', resource: 'configmaps', kind: 'ConfigMap', apiVersion: 'v1', namespaced: true, status: false },
   { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', namespaced: true, status: false },
+  // The Gateway API's: their status subresource changes status alone (CRDs), which hapedge does not read.
+  { group: GATEWAY_API, resource: 'gatewayclasses', kind: 'GatewayClass', apiVersion: `${GATEWAY_API}/v1`, namespaced: false, status: false },
+  { group: GATEWAY_API, resource: 'gateways', kind: 'Gateway', apiVersion: `${GATEWAY_API}/v1`, namespaced: true, status: false },
+  { group: GATEWAY_API, resource: 'httproutes', kind: 'HTTPRoute', apiVersion: `${GATEWAY_API}/v1`, namespaced: true, status: false },
+  { group: GATEWAY_API, resource: 'referencegrants', kind: 'ReferenceGrant', apiVersion: `${GATEWAY_API}/v1beta1`, namespaced: true, status: false },
 ]
 
 const byGroupResource = new Map(AUDITED_RESOURCES.map((entry) => [`${entry.group}/${entry.resource}`, entry]))

@@ -31,7 +31,15 @@ const { group: hapedge, plural: haproxycfgs } = HAPROXYCFG
 describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
   it('the forwarder reads, cluster-wide, the kinds hapedge renders from, and writes none of them', () => {
     expect(grants(find('ClusterRole', 'hapedge-forwarder'))).toEqual(
-      ['discovery.k8s.io/endpointslices', 'networking.k8s.io/ingressclasses', 'networking.k8s.io/ingresses', '/configmaps', '/secrets', '/services']
+      [
+        'discovery.k8s.io/endpointslices',
+        'networking.k8s.io/ingressclasses',
+        'networking.k8s.io/ingresses',
+        '/configmaps',
+        '/secrets',
+        '/services',
+        ...['gatewayclasses', 'gateways', 'httproutes', 'referencegrants'].map((resource) => `gateway.networking.k8s.io/${resource}`),
+      ]
         .map((resource) => `${resource}: ${read}`)
         .sort(),
     )

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { auditEventList, auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest/audit-events.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret } from '../../support/objects.ts'
+import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
 import { auditEvent, deletedStatus, eventList, served, type AuditSpec } from '../../support/audit-batches.ts'
 
 const { certPem, keyPem } = fixtureCertificate('shop.example.com')
@@ -16,6 +17,10 @@ const KINDS = [
   { resource: 'secrets', group: '', object: tlsSecret('shop-tls', certPem, keyPem, 'shop') },
   { resource: 'configmaps', group: '', object: configMap({ 'http-bind': '0.0.0.0:80' }) },
   { resource: 'endpointslices', group: 'discovery.k8s.io', object: endpointSlice('web', ['10.0.0.1'], [{ port: 8080, name: 'http' }], { namespace: 'shop' }) },
+  { resource: 'gatewayclasses', group: 'gateway.networking.k8s.io', object: gatewayClass() },
+  { resource: 'gateways', group: 'gateway.networking.k8s.io', object: gateway('edge', [{ name: 'web' }], { namespace: 'shop' }) },
+  { resource: 'httproutes', group: 'gateway.networking.k8s.io', object: httpRoute({ name: 'web', namespace: 'shop', rules: [{ backends: [{ service: 'web' }] }] }) },
+  { resource: 'referencegrants', group: 'gateway.networking.k8s.io', object: referenceGrant('let', 'shop', 'team') },
 ] as const
 
 type Written = { kind: string; metadata: { name: string; namespace?: string } & Record<string, unknown> } & Record<string, unknown>
