@@ -39,6 +39,9 @@ interface Candidate {
 /** `metadata.annotations["nginx.ingress.kubernetes.io/ssl-redirect"]`, the field path errors name. */
 export const annotationPath = (key: string) => formatPath(['metadata', 'annotations', key])
 
+/** Notices in the order of their annotations (at module level: tsx names a closure each time it is made, see core/model/tell-notices.ts). */
+const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
+
 /**
  * Reads an Ingress's annotations under the known prefixes (vocabularies.ts) into the typed model.
  * Keys under other prefixes (`kubernetes.io/ingress.class`, `cert-manager.io/…`) are none of its
@@ -60,7 +63,6 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
   const { features, sources, honoured, readFrom } = resolve(candidates, notices)
   checkAuthentication(features, sources, notices)
   checkSourceHeader(known, features, notices)
-  const byKey = (a: AnnotationNotice, b: AnnotationNotice) => (a.annotation < b.annotation ? -1 : a.annotation > b.annotation ? 1 : 0)
   return {
     features: features as Features,
     sources,

@@ -2,6 +2,7 @@ import { CANARY_FEATURES, CANARY_OWN_FEATURES } from '../annotations/canary-feat
 import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
 import { RENDERED_FEATURES } from '../annotations/rendered.ts'
+import { tellInto } from './tell-notices.ts'
 
 export const IGNORED_ON_CANARY = "ignored on a canary Ingress: the main Ingress's setting applies to the path, as in ingress-nginx"
 
@@ -13,10 +14,8 @@ export const IGNORED_ON_CANARY = "ignored on a canary Ingress: the main Ingress'
  */
 export function canaryNotices(features: Features, namedBy: (feature: FeatureName) => string[]): AnnotationNotice[] {
   const notices: AnnotationNotice[] = []
-  const tell = (feature: FeatureName, reason: string) => {
-    for (const annotation of namedBy(feature)) notices.push({ annotation, reason })
-  }
-  const asked = (feature: FeatureName) => features[feature] !== undefined
+  const tell = tellInto(notices, namedBy)
+  const asked = askedIn(features)
   if (features.canary !== true) {
     for (const feature of CANARY_FEATURES) if (feature !== 'canary' && asked(feature)) tell(feature, 'ignored: canary is not "true"')
     return notices
@@ -29,4 +28,9 @@ export function canaryNotices(features: Features, namedBy: (feature: FeatureName
   } else if (asked('canary-by-header-value') && asked('canary-by-header-pattern'))
     tell('canary-by-header-pattern', 'ignored: canary-by-header-value takes precedence, as in ingress-nginx')
   return notices
+}
+
+/** Whether `features` asks for a feature (returned unnamed: see tellInto). */
+function askedIn(features: Features): (feature: FeatureName) => boolean {
+  return (feature) => features[feature] !== undefined
 }

@@ -1,6 +1,7 @@
 import type { FeatureName, Features } from '../annotations/features.ts'
 import { CORS_SETTINGS } from '../annotations/cors-features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+import { tellInto } from './tell-notices.ts'
 import { spellingOf } from '../annotations/spellings.ts'
 import { prefixOf } from '../annotations/vocabularies.ts'
 
@@ -17,9 +18,7 @@ export const CORS_HEADER_NAME = /^([A-Za-z0-9_-]+|\*)$/
  */
 export function corsNotices(keys: readonly string[], features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
   const notices: AnnotationNotice[] = []
-  const tell = (feature: FeatureName, reason: string) => {
-    for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
-  }
+  const tell = tellInto(notices, annotationsOf)
   if (features['enable-cors'] !== true) {
     for (const feature of CORS_SETTINGS) if (features[feature] !== undefined) tell(feature, 'CORS is off without enable-cors: "true"; ignored')
     return notices

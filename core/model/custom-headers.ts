@@ -42,15 +42,13 @@ function judge(ingress: Ingress, key: string | undefined, configMap: ConfigMap |
   const annotations = readFrom['custom-headers'] ?? []
   const named = namedHeadersConfigMap(ingress)
   const notices: AnnotationNotice[] = []
-  const tell = (reason: string) => notices.push(...annotations.map((annotation) => ({ annotation, reason })))
-  if (named !== undefined && key === undefined)
-    tell(
-      `ConfigMap ${named} is in another namespace than the Ingress: only a ConfigMap of the Ingress's own namespace is read (as ingress-nginx does), so its headers are not set`,
-    )
-  else if (key !== undefined && configMap === undefined)
-    tell(
-      `ConfigMap ${key} is not known to hapedge (missing, malformed, or not yet sent: the forwarder sends a ConfigMap once an Ingress names it, and a snapshot written before layout 18 has it from the next full resync): the routes are served without its headers`,
-    )
+  const unread =
+    named !== undefined && key === undefined
+      ? `ConfigMap ${named} is in another namespace than the Ingress: only a ConfigMap of the Ingress's own namespace is read (as ingress-nginx does), so its headers are not set`
+      : key !== undefined && configMap === undefined
+        ? `ConfigMap ${key} is not known to hapedge (missing, malformed, or not yet sent: the forwarder sends a ConfigMap once an Ingress names it, and a snapshot written before layout 18 has it from the next full resync): the routes are served without its headers`
+        : undefined
+  if (unread !== undefined) for (const annotation of annotations) notices.push({ annotation, reason: unread })
   const custom = Object.entries(configMap?.data ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, value]) => ({ name, value }))

@@ -1,5 +1,6 @@
 import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
+import { tellInto } from './tell-notices.ts'
 
 /**
  * Request and response headers an Ingress sets, adds or removes. A header's NAME is written into
@@ -73,6 +74,11 @@ export interface NamedValue {
   value: string
 }
 
+/** The headers a feature asks for: custom-headers's from its ConfigMap's entries. */
+function askedFor(feature: FeatureName, features: Features, customHeaders: readonly NamedValue[] | undefined) {
+  return (feature === 'custom-headers' ? customHeaders : features[feature]) as readonly (string | NamedValue)[] | undefined
+}
+
 /**
  * The header rules an Ingress's features ask for, and what is not done as written (one notice per
  * annotation that asked); `customHeaders`: the entries of the ConfigMap custom-headers names, when read.
@@ -80,12 +86,9 @@ export interface NamedValue {
 export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[], customHeaders?: readonly NamedValue[]): IngressHeaders {
   const rules = new Map<string, string>()
   const notices: AnnotationNotice[] = []
-  const tell = (feature: FeatureName, reason: string) => {
-    for (const annotation of annotationsOf(feature)) notices.push({ annotation, reason })
-  }
-  const askedFor = (feature: FeatureName) => (feature === 'custom-headers' ? customHeaders : features[feature]) as readonly (string | NamedValue)[] | undefined
+  const tell = tellInto(notices, annotationsOf)
   for (const [feature, op] of FEATURE_OPS) {
-    const asked = askedFor(feature)
+    const asked = askedFor(feature, features, customHeaders)
     if (asked === undefined) continue
     const added = new Map<string, number>()
     for (const item of asked) {
@@ -114,7 +117,7 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
   const headers = [...rules].map(([rule, value]) => ({ rule, value })).sort((a, b) => compareRules(a.rule, b.rule))
   if (headers.length > MAX_HEADER_RULES) {
     for (const [feature] of FEATURE_OPS)
-      if (askedFor(feature) !== undefined)
+      if (askedFor(feature, features, customHeaders) !== undefined)
         tell(feature, `more than ${MAX_HEADER_RULES} header rules on one Ingress: only the first ${MAX_HEADER_RULES} (removals, sets, additions) are kept`)
     headers.length = MAX_HEADER_RULES
   }

@@ -32,6 +32,15 @@ export interface HostRedirects {
   fromToWww?: true
 }
 
+/** The features of the first Ingress that asks for `feature` (a function of its own: tsx names a named closure each time it is made, see tell-notices.ts). */
+function firstAsking(ingresses: readonly Ingress[], feature: keyof Features): Features | undefined {
+  for (const ingress of ingresses) {
+    const rendered = ingressAnnotations(ingress).rendered
+    if (rendered[feature] !== undefined) return rendered
+  }
+  return undefined
+}
+
 /**
  * A host's redirects and HSTS. The Ingress whose certificate the host serves decides what concerns
  * HTTPS (ssl-redirect, its code, HSTS); the first Ingress (in precedence order) with rules for the
@@ -50,15 +59,8 @@ export function hostRedirects(
   const withRules = ingresses.filter(
     (ingress) => ingress.spec.rules?.some((rule) => (rule.host ?? '') === host && rule.http) && ingressRefusal(ingress, state) === undefined,
   )
-  const first = <F extends keyof Features>(feature: F) => {
-    for (const ingress of withRules) {
-      const rendered = ingressAnnotations(ingress).rendered
-      if (rendered[feature] !== undefined) return rendered
-    }
-    return undefined
-  }
   const tls = tlsOwner ? ingressAnnotations(tlsOwner).rendered : undefined
-  const forced = first('force-ssl-redirect')
+  const forced = firstAsking(withRules, 'force-ssl-redirect')
   const decider = tls && (tls['ssl-redirect'] ?? settings['ssl-redirect']) ? tls : forced?.['force-ssl-redirect'] ? forced : undefined
   const redirects: HostRedirects = { redirectToHttps: decider !== undefined && hasRoutes }
   const code = decider?.['ssl-redirect-code']
@@ -69,8 +71,8 @@ export function hostRedirects(
       includeSubDomains: tls['hsts-include-subdomains'] ?? false,
       preload: tls['hsts-preload'] ?? false,
     }
-  const appRoot = first('app-root')?.['app-root']
+  const appRoot = firstAsking(withRules, 'app-root')?.['app-root']
   if (appRoot !== undefined) redirects.appRoot = appRoot
-  if (first('from-to-www-redirect')?.['from-to-www-redirect'] && otherWwwName(host)) redirects.fromToWww = true
+  if (firstAsking(withRules, 'from-to-www-redirect')?.['from-to-www-redirect'] && otherWwwName(host)) redirects.fromToWww = true
   return redirects
 }

@@ -49,7 +49,7 @@ export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 're
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
   readings.set(ingress, reading)
-  const namedBy = (feature: FeatureName) => annotationsOf(feature, reading)
+  const namedBy = namesIn(reading)
   const refusals = [...reading.refusals]
   const notices = [...reading.warnings]
   for (const feature of Object.keys(reading.features) as FeatureName[]) {
@@ -80,6 +80,11 @@ function judge(ingress: Ingress): IngressAnnotations {
   if (refusals.length > 0)
     judgement.refusal = `${judgement.refusals.map(({ annotation, reason }) => `${annotationPath(annotation)}: ${reason}`).join('; ')}; its routes answer 503`
   return judgement
+}
+
+/** `annotationsOf` in one reading (returned unnamed: see tellInto). */
+function namesIn(reading: ReturnType<typeof readAnnotations>): (feature: FeatureName) => string[] {
+  return (feature) => annotationsOf(feature, reading)
 }
 
 /** The annotations a feature was read from; for a feature only implied, the annotation that implies it. */

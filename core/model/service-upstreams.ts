@@ -42,9 +42,8 @@ export function serviceUpstreams(
 
 /** The names of the Services an Ingress's paths and default backend reach. */
 function servicesOf(ingress: Ingress): Set<string> {
-  const names = new Set<string>()
-  const add = (name: string | undefined) => name !== undefined && names.add(name)
-  add(ingress.spec.defaultBackend?.service?.name)
-  for (const rule of ingress.spec.rules ?? []) for (const path of rule.http?.paths ?? []) add(path.backend.service?.name)
-  return names
+  // Without a named closure, which tsx names by a defineProperty each time it is made (see tellInto).
+  const names = [ingress.spec.defaultBackend?.service?.name]
+  for (const rule of ingress.spec.rules ?? []) for (const path of rule.http?.paths ?? []) names.push(path.backend.service?.name)
+  return new Set(names.filter((name) => name !== undefined))
 }

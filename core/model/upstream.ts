@@ -103,9 +103,7 @@ function judge(ingress: Ingress): UpstreamReading {
   const features = ingressAnnotations(ingress).rendered
   const warnings: AnnotationWarning[] = []
   const object = describeIngress(ingress)
-  const warn = (feature: keyof Features, reason: string) => {
-    for (const annotation of annotationSources(ingress).readFrom[feature] ?? [feature]) warnings.push({ object, annotation, reason })
-  }
+  const warn = warnInto(warnings, ingress, object)
   const upstream: Upstream = {}
   const protocol = features['backend-protocol']
   if (protocol && protocol !== 'HTTP') upstream.protocol = protocol
@@ -132,6 +130,13 @@ function judge(ingress: Ingress): UpstreamReading {
   const ingressWide = Object.keys(upstream).length > 0 ? upstream : undefined
   const services = serviceUpstreams(ingress, features, ingressWide, warn)
   return { ...(ingressWide ? { upstream: ingressWide } : {}), ...(services ? { services } : {}), warnings }
+}
+
+/** The `warn` of one Ingress's judgement (returned unnamed: tsx names a named closure each time it is made, see tell-notices.ts). */
+function warnInto(warnings: AnnotationWarning[], ingress: Ingress, object: string): Warn {
+  return (feature, reason) => {
+    for (const annotation of annotationSources(ingress).readFrom[feature] ?? [feature]) warnings.push({ object, annotation, reason })
+  }
 }
 
 /** proxy-next-upstream and its tries; tries alone keep ingress-nginx's default conditions, "error timeout". */
