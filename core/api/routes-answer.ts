@@ -11,7 +11,7 @@ export const routesAnswer = z.object({
   routes: z.array(
     z.object({
       host: z.string(),
-      match: z.enum(['Exact', 'Prefix']),
+      match: z.enum(['Exact', 'Prefix', 'Regex']),
       path: z.string(),
       backend: z.string(),
       service: z.object({ namespace: z.string(), name: z.string(), port: z.union([z.number(), z.string()]) }),

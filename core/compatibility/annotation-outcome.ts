@@ -4,6 +4,7 @@ import { isSnippet } from '../annotations/snippets.ts'
 import { prefixOf } from '../annotations/vocabularies.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { ingressAnnotations } from '../model/ingress-annotations.ts'
+import { readRoutePath } from '../model/route-rewrite.ts'
 
 /**
  * What hapedge does with one annotation of an Ingress, as the engine judges it:
@@ -23,8 +24,12 @@ export interface AnnotationOutcome {
   reasons: string[]
 }
 
-/** An Ingress's annotations judged once: each annotation under a known prefix with its outcome. */
-export function annotationOutcomes(ingress: Ingress): Map<string, AnnotationOutcome> {
+/**
+ * An Ingress's annotations judged once: each annotation under a known prefix with its outcome. With
+ * `paths`, an annotation that leaves one of the Ingress's own paths unserved is judged partly (the
+ * corpus figures); the compatibility table's sample Ingresses have paths of their own, so it leaves them out.
+ */
+export function annotationOutcomes(ingress: Ingress, paths = false): Map<string, AnnotationOutcome> {
   const annotations = ingress.metadata.annotations ?? {}
   const judged = ingressAnnotations(ingress)
   const { readFrom } = readAnnotations(annotations)
@@ -36,7 +41,7 @@ export function annotationOutcomes(ingress: Ingress): Map<string, AnnotationOutc
       notices.filter((notice) => notice.annotation === annotation).map(({ reason }) => withoutOwnPath(annotation, reason))
     const features = (Object.keys(readFrom) as FeatureName[]).filter((feature) => readFrom[feature]!.includes(annotation))
     const refusals = about(judged.refusals)
-    const warnings = about(judged.warnings)
+    const warnings = [...about(judged.warnings), ...(paths ? about(pathRefusals(ingress)) : [])]
     outcomes.set(annotation, judge(features, judged.rendered, refusals, warnings, isSnippet(found.prefix.vocabularies, found.suffix)))
   }
   return outcomes
@@ -49,6 +54,18 @@ function judge(features: FeatureName[], rendered: object, refusals: string[], wa
   if (snippet && warnings.length > 0) return { status: 'refused', reasons: warnings }
   if (features.length > 0) return { status: 'not yet honoured', reasons: [`read as ${features.join(', ')}, ${warnings.join('; ') || 'not rendered'}`] }
   return warnings.length > 0 ? { status: 'not supported', reasons: warnings } : { status: 'silent', reasons: [] }
+}
+
+/** The paths an annotation leaves unserved (a use-regex path outside the safe subset, a target naming a missing group): the rest of the Ingress is served. */
+function pathRefusals(ingress: Ingress): { annotation: string; reason: string }[] {
+  return (ingress.spec.rules ?? []).flatMap((rule, r) =>
+    (rule.http?.paths ?? []).flatMap((path, p) => {
+      const read = readRoutePath(ingress, path)
+      return 'refused' in read
+        ? [{ annotation: read.annotation, reason: `spec.rules[${r}].http.paths[${p}].path: ${read.refused}; this path is not served` }]
+        : []
+    }),
+  )
 }
 
 /** `metadata.annotations["<the annotation itself>"]: ` says nothing in a line about that annotation. */

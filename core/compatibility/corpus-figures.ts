@@ -47,7 +47,8 @@ export interface CorpusFigures {
 export function corpusIngress(input: unknown): Ingress | undefined {
   const raw = input as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown } } | undefined
   if (raw?.kind !== 'Ingress') return undefined
-  const read = readObject(input)
+  // Manifests leave the namespace to `kubectl apply`, which gives the default one: read so, the Ingress's paths are judged too.
+  const read = readObject(raw.metadata?.namespace === undefined ? { ...raw, metadata: { ...raw.metadata, namespace: 'default' } } : input)
   if (read.status === 'object' && read.object.kind === 'Ingress') return read.object
   const annotations = Object.fromEntries(Object.entries(raw.metadata?.annotations ?? {}).filter(([, value]) => typeof value === 'string'))
   const text = (value: unknown, fallback: string) => (typeof value === 'string' && value !== '' ? value : fallback)
@@ -75,7 +76,7 @@ export function corpusFigures(corpus: readonly CorpusIngress[]): CorpusFigures {
   const blocking = new Map<string, { statuses: Set<string>; blocks: number; alone: number }>()
   const unlocks = new Map<string, number>()
   for (const { where, ingress } of corpus) {
-    const outcomes = annotationOutcomes(ingress)
+    const outcomes = annotationOutcomes(ingress, true)
     if (outcomes.size === 0) continue
     figures.annotated.push(where)
     const judged = ingressAnnotations(ingress)
@@ -83,7 +84,8 @@ export function corpusFigures(corpus: readonly CorpusIngress[]): CorpusFigures {
     if (judged.refusal !== undefined) figures.refused.push(where)
     else if (notHonoured.length > 0) figures.partly.push(where)
     else figures.fully.push(where)
-    if (notHonoured.length > 0 && judged.warnings.length + judged.refusals.length === 0) figures.silent.push(where)
+    // Told: each annotation not honoured has a reason (an Ingress warning or refusal, or a path it leaves unserved, which the Ingress is rejected for).
+    if (notHonoured.some(([, outcome]) => outcome.reasons.length === 0)) figures.silent.push(where)
     if (
       judged.refusal === undefined &&
       notHonoured.some(([annotation, outcome]) => !served(outcome) && restrictsAccessAnnotation(annotation, annotationValue(ingress, annotation)))

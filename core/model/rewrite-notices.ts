@@ -7,16 +7,18 @@ import { readPathPattern } from './path-pattern.ts'
 /**
  * What a use-regex Ingress's paths select beyond what they say, so it is told, never silent: a
  * form that needs a `/` after its prefix (`/api/(.*)`) is served as the Prefix path `/api`, which
- * serves `/api` itself too; and a use-regex whose value asks for case-insensitive matching, which
- * hapedge's routing does not do. (A path hapedge cannot route at all is refused with the path: route-rewrite.ts.)
+ * serves `/api` itself too; and a use-regex whose value asks for case-insensitive matching of a
+ * path served as a Prefix path, which the route maps do not do (regex routes honour it: regex-path.ts).
+ * (A path hapedge cannot route at all is refused with the path: route-rewrite.ts.)
  */
-const CASE_SENSITIVE = 'paths are matched case-sensitively (as the route maps match every path); case-insensitive matching is not honoured'
+const CASE_SENSITIVE =
+  'paths served as Prefix paths (a literal prefix and one of the forms that select it) are matched case-sensitively, as the route maps match every path; case-insensitive matching is honoured only for the other regular expression paths'
 
 export function rewriteNotices(ingress: Ingress, features: Features, annotationsOf: (feature: FeatureName) => string[]): AnnotationNotice[] {
   if (!readsRegexPaths(features)) return []
   const notices: AnnotationNotice[] = []
   // Told only where the value asks for it: ingress-nginx's "true" (and hapedge's) make regular expressions case-insensitive as a side effect, which the README says.
-  if (features['use-regex'] === 'case-insensitive')
+  if (features['use-regex'] === 'case-insensitive' && servesPrefixForms(ingress))
     for (const annotation of annotationsOf('use-regex'))
       if (/^case[-_]insensitive$/i.test(ingress.metadata.annotations?.[annotation]?.trim() ?? '')) notices.push({ annotation, reason: CASE_SENSITIVE })
   ingress.spec.rules?.forEach((rule, r) =>
@@ -32,4 +34,11 @@ export function rewriteNotices(ingress: Ingress, features: Features, annotations
     }),
   )
   return notices
+}
+
+/** Whether some path of the Ingress that is read as a regular expression is served as a Prefix path. */
+function servesPrefixForms(ingress: Ingress): boolean {
+  return (ingress.spec.rules ?? []).some((rule) =>
+    (rule.http?.paths ?? []).some(({ path, pathType }) => pathType !== 'Exact' && path !== undefined && !('refused' in readPathPattern(path))),
+  )
 }

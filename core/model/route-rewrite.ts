@@ -4,7 +4,8 @@ import type { Ingress } from '../kube/ingress.ts'
 import { annotationSources, ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
 import { type Capture, readPathPattern } from './path-pattern.ts'
-import { type RouteMatch, routeMatch } from './routes.ts'
+import { readRegexPath } from './regex-path.ts'
+import { REGEX_PATH_MARK, type RouteMatch, routeMatch } from './routes.ts'
 
 /**
  * rewrite-target and x-forwarded-prefix of a route. The new path is `before`, what `capture`
@@ -15,18 +16,22 @@ import { type RouteMatch, routeMatch } from './routes.ts'
  */
 export interface RouteRewrite {
   path?: { before: string; capture: Capture; after: string }
+  /** The new path of a `Regex` route: the target with `\1`…`\9` for `$1`…`$9`, filled from the expression's groups by HAProxy's map_regm. */
+  regexTarget?: string
   /** X-Forwarded-Prefix, set on every request of the route. */
   forwardedPrefix?: string
 }
 
 type HttpPath = NonNullable<NonNullable<Ingress['spec']['rules']>[number]['http']>['paths'][number]
 
-export type RoutePath = { match: RouteMatch; rewrite?: RouteRewrite } | { refused: string }
+/** A path refused names the annotation that made it unservable (for the compatibility figures: annotation-outcome.ts). */
+export type RoutePath = { match: RouteMatch; rewrite?: RouteRewrite } | { refused: string; annotation: string }
 
 /**
- * How a path of an Ingress is served: its match (a use-regex path's literal prefix), its rewrite,
- * or why it is not served at all (a regular expression hapedge cannot route, a target naming a
- * capture the path lacks): never served other than the annotations ask.
+ * How a path of an Ingress is served: its match (a use-regex path's literal prefix, or the
+ * regular expression itself when it is no Prefix form), its rewrite, or why it is not served at
+ * all (a regular expression outside the safe subset, a target naming a capture the path lacks):
+ * never served other than the annotations ask.
  */
 export function readRoutePath(ingress: Ingress, path: HttpPath): RoutePath {
   const features = ingressAnnotations(ingress).rendered
@@ -36,17 +41,45 @@ export function readRoutePath(ingress: Ingress, path: HttpPath): RoutePath {
   const written = matchesPathsExactly(features) ? { ...path, pathType: 'Exact' as const } : path
   if (!regex && target === undefined && forwardedPrefix === undefined) return { match: routeMatch(written) }
   const pattern = regex ? readPathPattern(path.path ?? '/') : { prefix: '', captures: [] as const }
-  if ('refused' in pattern) return { refused: `${pattern.refused} (${sourceOf(ingress, 'use-regex')})` }
+  if ('refused' in pattern) return readRegexRoute(ingress, path.path ?? '/', features['use-regex'] === 'case-insensitive', target, forwardedPrefix)
   const match: RouteMatch = regex ? { match: 'Prefix', path: pattern.prefix } : routeMatch(written)
   const rewrite: RouteRewrite = {}
   if (target !== undefined) {
     const rewritten = rewritePath(target, pattern.captures)
-    if (typeof rewritten === 'string') return { refused: `${sourceOf(ingress, 'rewrite-target')} ${quote(target)} ${rewritten}` }
+    if (typeof rewritten === 'string') return refusedBy(ingress, 'rewrite-target', `${sourceOf(ingress, 'rewrite-target')} ${quote(target)} ${rewritten}`)
     rewrite.path = rewritten
   }
   if (forwardedPrefix !== undefined) rewrite.forwardedPrefix = forwardedPrefix
   return { match, rewrite }
 }
+
+/** A use-regex path no Prefix path serves: a `Regex` route, its target filled from its groups (ingress-nginx replaces the whole path). */
+function readRegexRoute(ingress: Ingress, path: string, caseInsensitive: boolean, target: string | undefined, forwardedPrefix: string | undefined): RoutePath {
+  const read = readRegexPath(path, caseInsensitive)
+  if ('refused' in read) return refusedBy(ingress, 'use-regex', `${read.refused} (${sourceOf(ingress, 'use-regex')})`)
+  const match: RouteMatch = { match: 'Regex', path: `${REGEX_PATH_MARK}${read.expression}` }
+  if (target === undefined && forwardedPrefix === undefined) return { match }
+  const rewrite: RouteRewrite = {}
+  if (target !== undefined) {
+    const filled = regexTarget(target, read.captures)
+    if ('refused' in filled) return refusedBy(ingress, 'rewrite-target', `${sourceOf(ingress, 'rewrite-target')} ${quote(target)} ${filled.refused}`)
+    rewrite.regexTarget = filled.target
+  }
+  if (forwardedPrefix !== undefined) rewrite.forwardedPrefix = forwardedPrefix
+  return { match, rewrite }
+}
+
+/** `$1`…`$9` as the backreferences map_regm fills; any other `$` (an NGINX variable) or a group the path lacks is refused. */
+function regexTarget(target: string, captures: number): { target: string } | { refused: string } {
+  const stray = /\$(?![1-9])/.exec(target)
+  if (stray) return { refused: 'has a "$" that names no capture group ($1 to $9; NGINX variables are not expanded)' }
+  const named = Math.max(0, ...[...target.matchAll(/\$([1-9])/g)].map((found) => Number(found[1])))
+  if (named > captures)
+    return { refused: `refers to $${named}, but the path has ${captures === 0 ? 'no capture group' : `${captures} capture group${captures === 1 ? '' : 's'}`}` }
+  return { target: target.replace(/\$([1-9])/g, '\\$1') }
+}
+
+const refusedBy = (ingress: Ingress, feature: 'use-regex' | 'rewrite-target', refused: string) => ({ refused, annotation: sourceOf(ingress, feature) })
 
 /** The annotation a feature was read from (or implied by), for a reason that names it. */
 function sourceOf(ingress: Ingress, feature: 'use-regex' | 'rewrite-target'): string {

@@ -1,13 +1,20 @@
 import type { Ingress } from '../kube/ingress.ts'
 
-/** How a route matches: `ImplementationSpecific` is served as `Prefix`. */
-export type Match = 'Exact' | 'Prefix'
+/** How a route matches: `ImplementationSpecific` is served as `Prefix`; `Regex`, a use-regex path no Prefix path serves (regex-path.ts). */
+export type Match = 'Exact' | 'Prefix' | 'Regex'
 
 export interface RouteMatch {
   match: Match
-  /** For `Prefix`, without trailing slashes (`/` stays `/`), since they do not change what matches. */
+  /**
+   * For `Prefix`, without trailing slashes (`/` stays `/`), since they do not change what matches.
+   * For `Regex`, REGEX_PATH_MARK and the normalised expression: no other path starts so, so every
+   * key made of a host and a path stays unique.
+   */
   path: string
 }
+
+/** What a `Regex` route's path starts with: never the first character of an HTTP path (`/`). */
+export const REGEX_PATH_MARK = '~'
 
 type HttpPath = NonNullable<NonNullable<Ingress['spec']['rules']>[number]['http']>['paths'][number]
 

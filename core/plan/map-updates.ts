@@ -35,6 +35,13 @@ export interface MapUpdate {
  */
 export const MAX_ENTRY_LOOKUPS = 256
 
+/**
+ * Maps looked up with map_reg, where the first entry that matches wins (render-regex-paths.ts): `add map` would append out
+ * of order, and their keys (regular expressions with a `(?#rank)` comment) are no command-line words. They hold a few
+ * lines per regex route, so they are swapped whole.
+ */
+const ORDERED_MAPS: ReadonlySet<string> = new Set([FILES.pathRegexMap, FILES.rewriteRegexMap])
+
 /** What a CLI command line cannot carry as a word: it would split or unescape it (payload lines are taken as they are). */
 const NOT_A_WORD = /[\s;\\]/
 
@@ -62,7 +69,8 @@ export interface MapLines {
  * - a key is repeated in either file: `set map` and `del map` act on every entry of a key, and
  *   which of two entries matches first depends on the order they were loaded in, which entry-wise
  *   adds would not keep;
- * - a key or value holds a space, `;` or `\`, which a command line would split or unescape.
+ * - a key or value holds a space, `;` or `\`, which a command line would split or unescape;
+ * - the map's order matters (ORDERED_MAPS), which the file keeps and `add map` would not.
  *
  * Entry order does not matter otherwise: hapedge's maps are looked up with `map_str` (exact, an
  * index tree) and `map_beg` (longest prefix, a prefix tree; render-frontend.ts), so with unique
@@ -116,7 +124,9 @@ function entryWiseOrSwap(update: MapUpdate, repeated: string | undefined): MapUp
           ? `${changes} ${changes === 1 ? 'change' : 'changes'} for ${update.entries} ${update.entries === 1 ? 'entry' : 'entries'}`
           : words.some((word) => NOT_A_WORD.test(word))
             ? 'a key or value a command line cannot carry'
-            : ''
+            : changes > 0 && ORDERED_MAPS.has(update.map)
+              ? 'a map whose first match wins is swapped whole'
+              : ''
   return why ? { ...update, how: 'swap', why } : update
 }
 

@@ -44,6 +44,8 @@ export const FILES = {
   canaryPatternsMap: 'maps/canary-patterns.map',
   externalAuthExactMap: 'maps/external-auth-exact.map',
   externalAuthPrefixMap: 'maps/external-auth-prefix.map',
+  pathRegexMap: 'maps/path-regex.map',
+  rewriteRegexMap: 'maps/rewrite-regex.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -85,6 +87,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.canaryPatternsMap, 32],
   [FILES.externalAuthExactMap, 32],
   [FILES.externalAuthPrefixMap, 32],
+  [FILES.pathRegexMap, 32],
+  [FILES.rewriteRegexMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -9,6 +9,7 @@ import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
+import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
@@ -54,7 +55,8 @@ const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0
 /**
  * One frontend for HTTP and HTTPS. Routing is data: the host picks a virtual host (exact name,
  * then `*.` + the parent domain, else the rules without host), and `vhost + path` is looked up
- * exactly (Exact paths and Prefix paths themselves), then by longest prefix (`Prefix` paths
+ * exactly (Exact paths and Prefix paths themselves), then by the regular-expression paths
+ * (render-regex-paths.ts), then by longest prefix (`Prefix` paths
  * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
  * without a reload.
  */
@@ -95,6 +97,7 @@ export function renderFrontend({
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
     set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
+    ...regexRouteRules(set),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     // Who may reach the host, by certificate, before anything else reads the request for it.

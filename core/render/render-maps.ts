@@ -15,6 +15,7 @@ import { clientCertEntries } from './render-client-cert.ts'
 import { limitEntries } from './render-limits.ts'
 import { mapTarget } from './render-access.ts'
 import { externalAuthEntries } from './render-external-auth.ts'
+import { regexPathEntries } from './render-regex-paths.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -49,6 +50,8 @@ export const HOST_MAPS = [
   FILES.externalAuthPrefixMap,
   FILES.limitExactMap,
   FILES.limitPrefixMap,
+  FILES.pathRegexMap,
+  FILES.rewriteRegexMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -64,8 +67,8 @@ export function sortEntries(entries: Entry[]): Entry[] {
 /**
  * The map entries one host contributes, by map file, added to `entries` (the full rebuild's for
  * every host, so no record is made per host). A host's keys start with its name (or `/` for `''`), but for
- * its from-to-www name, which no other host's keys hold (render-redirects.ts), and its canary patterns,
- * regular expressions that begin with it (render-canary.ts).
+ * its from-to-www name, which no other host's keys hold (render-redirects.ts), its canary patterns,
+ * regular expressions that begin with it (render-canary.ts), and its regex routes, which begin with it after `^` (render-regex-paths.ts).
  */
 export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
   if (!config) return entries
@@ -85,6 +88,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of clientCertEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of regexPathEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -1,5 +1,6 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
+import { regexRewrite } from './render-regex-paths.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
@@ -25,11 +26,15 @@ export function rewriteEntries(config: HostConfig): Iterable<[RewriteMap, string
 function rewriteValue(route: Route): string | undefined {
   const { rewrite } = route
   if (!rewrite) return undefined
-  // The prefix the rest of the path follows: none for the root, whose rest is the whole path.
-  const prefix = route.match === 'Prefix' && route.path === '/' ? '' : route.path
-  const { before = '', capture = '', after = '' } = rewrite.path ?? {}
+  // The prefix the rest of the path follows: none for the root, whose rest is the whole path, nor for a Regex route (its expression may hold `|`).
+  const prefix = route.match === 'Exact' || (route.match === 'Prefix' && route.path !== '/') ? route.path : ''
+  // A Regex route's new path is its regex map's value, filled from the request's key (render-regex-paths.ts).
+  const { before = '', capture = rewrite.regexTarget === undefined ? '' : REGEX_CAPTURE, after = '' } = rewrite.path ?? {}
   return [prefix, before, capture, after, rewrite.forwardedPrefix ?? ''].join(SEPARATOR)
 }
+
+/** The capture field of a Regex route's rewrite: its whole new path comes from map_regm. */
+const REGEX_CAPTURE = 'regex'
 
 const field = (n: number) => `var(txn.rewrite),field(${n},${SEPARATOR})`
 const captureIs = (capture: string) => `{ ${field(3)} -m str ${capture} }`
@@ -48,6 +53,7 @@ export function rewriteRules(set: SetVar): string[] {
     set('rwcapture', 'var(txn.rwrest)', `if ${captureIs('rest')}`),
     set('rwcapture', 'var(txn.rwrest),regsub(^/,)', `if ${captureIs('tail')}`),
     set('rwcapture', `'var(txn.rwrest),regsub("^(/?).*","\\1")'`, `if ${captureIs('slash')}`),
+    set('rwcapture', regexRewrite, `if ${captureIs(REGEX_CAPTURE)}`),
     set('rwpath', `${field(2)},concat(,txn.rwcapture,)`, found),
     set('rwafter', field(4), found),
     set('rwpath', 'var(txn.rwpath),concat(,txn.rwafter,)', found),

@@ -2,13 +2,14 @@ import type { RouteMatch } from '../model/routes.ts'
 
 /**
  * The keys the route maps find a host's routes by, and which map: each Exact path, and each Prefix
- * path itself unless an Exact path has it, in `exact`; each Prefix path plus `/` (`/` alone for
+ * path itself unless an Exact path has it, and each Regex route's key, in `exact`; each Prefix path plus `/` (`/` alone for
  * the root) in `prefix`, so `/aaa` never matches `/aaabbb`. The frontend looks up the exact key,
  * then the longest prefix; maps keyed by these pick the same route.
  */
 export function* routeKeys<R extends RouteMatch>(host: string, routes: readonly R[]): Iterable<['exact' | 'prefix', string, R]> {
   const exact = new Map<string, R>()
-  for (const route of routes) if (route.match === 'Exact') exact.set(host + route.path, route)
+  // A Regex route's key is the value its line of the regex map gives (render-regex-paths.ts): its path starts with a mark no HTTP path has.
+  for (const route of routes) if (route.match !== 'Prefix') exact.set(host + route.path, route)
   for (const route of routes) {
     if (route.match !== 'Prefix') continue
     if (route.path === '/') {

@@ -64,8 +64,10 @@ export const TABLE = {
  *     (written by that write; without them its clients' certificates would be refused).
  * 28: the Gateway API read (`host-http-routes`, `gateway-http-routes`; an older snapshot holds no Gateway API object, so they
  *     start empty) and the `gateway-controller` setting recorded with the settings.
+ * 29: use-regex paths that are no Prefix form served as regex routes (path-regex, rewrite-regex written, empty or not, by that write):
+ *     an Ingress refused for such a path before is read again.
  */
-export const SNAPSHOT_LAYOUT = 28
+export const SNAPSHOT_LAYOUT = 29
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

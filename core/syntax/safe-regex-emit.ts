@@ -33,6 +33,9 @@ export function emitRegex(node: RegexNode): string {
 /** Characters written as themselves outside a class: none of them means anything to PCRE2 or JavaScript there. */
 const PLAIN = /^[A-Za-z0-9/_~%,=&@:-]$/
 
+/** A text matched as itself (a host in a key hapedge builds), escaped as the emitter escapes literals. */
+export const regexLiteral = (text: string) => [...text].map((char) => literal(char.charCodeAt(0))).join('')
+
 function literal(code: number): string {
   const char = String.fromCharCode(code)
   if (PLAIN.test(char)) return char

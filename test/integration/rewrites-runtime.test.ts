@@ -61,4 +61,23 @@ describe('rewrites change at runtime', () => {
     expect(await received('/shop')).toEqual({ url: '/api/', prefix: null })
     expect(await cluster.workers()).toEqual(before)
   })
+
+  it('serves a regex route, then a changed expression and target, with map swaps, without a reload', async () => {
+    const before = await cluster.workers()
+    const { applied } = await cluster.atRuntime([
+      modified(
+        app({ 'nginx.org/path-regex': 'case_sensitive', 'nginx.org/rewrite-target': '/beverages/$1/$2' }, '/menu/([^/]+)/([^/]+)', 'ImplementationSpecific'),
+      ),
+    ])
+    expect(applied.maps.map(({ name }) => name)).toEqual(expect.arrayContaining([FILES.pathRegexMap, FILES.rewriteRegexMap]))
+    expect(await received('/menu/tea/green')).toEqual({ url: '/beverages/tea/green', prefix: null })
+    await cluster.atRuntime([
+      modified(
+        app({ 'nginx.org/path-regex': 'case_sensitive', 'nginx.org/rewrite-target': '/drinks/$2' }, '/carte/([a-z]+)/([a-z]+)', 'ImplementationSpecific'),
+      ),
+    ])
+    expect(await received('/carte/tea/green')).toEqual({ url: '/drinks/green', prefix: null })
+    expect((await request(`http://127.0.0.1:${cluster.httpPort}/menu/tea/green`, { headers: { host: 'app.test' } })).status).toBe(404)
+    expect(await cluster.workers()).toEqual(before)
+  })
 })

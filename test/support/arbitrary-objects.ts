@@ -15,8 +15,11 @@ const services = ['web', 'api'] as const
 /** The Services canaries send their share to: most often one no other route names, so its backend is the canary's alone. */
 const canaryServices = ['beta', 'beta', 'web'] as const
 const hosts = ['a.example.com', 'b.example.com', '*.example.com', 'x.a.example.com', 'www.a.example.com', undefined, 'Bad Host'] as const
-/** Paths, and regular expressions: one read only by use-regex Ingresses (invalid elsewhere), one hapedge refuses path by path. */
-const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]'] as const
+/**
+ * Paths, and regular expressions read only by use-regex Ingresses (invalid elsewhere): a Prefix form, others served as
+ * regex routes (two that overlap, the longer first), one hapedge refuses path by path.
+ */
+const paths = ['/', '/api', '/api/', '/api/v1', '/static', '/a/b', '/api(/|$)(.*)', '/x[0-9]', '/x[0-9]+/(.*)', '/(a+)+'] as const
 const times = ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z', '2023-06-01T12:00:00Z'] as const
 const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.1.1'] as const
 const secretNames = ['tls-a', 'tls-b', 'missing'] as const
@@ -91,6 +94,7 @@ const redirectAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'nginx.ingress.kubernetes.io/rewrite-target': '/$2', 'nginx.ingress.kubernetes.io/x-forwarded-prefix': '/api' },
   { 'haproxy-ingress.github.io/rewrite-target': '/v2' },
   { 'hapedge.io/use-regex': 'true', 'hapedge.io/rewrite-target': '/' },
+  { 'nginx.org/path-regex': 'case_sensitive', 'nginx.org/rewrite-target': '/v/$1' },
 ]
 
 /** Per-route timeouts, body size limits and CORS, drawn beside the sets above: values that change, in several spellings, with and without a tunnel timeout, `0` and unlimited, origin lists and `*`. */
@@ -480,8 +484,38 @@ const arbitraryConfigMap = fc
     configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback }, name.split('/')[1], name.split('/')[0]),
   )
 
+/** An Ingress whose paths are regular expressions (regex routes, a Prefix form, one refused), in each use-regex spelling, with rewrites from their groups. */
+const arbitraryRegexIngress = fc
+  .record({
+    name: fc.constantFrom('i1', 'i2', 'r1'),
+    createdAt: fc.constantFrom(...times),
+    annotations: fc.constantFrom<Record<string, string>>(
+      { 'nginx.ingress.kubernetes.io/use-regex': 'true' },
+      { 'nginx.ingress.kubernetes.io/rewrite-target': '/$1' },
+      { 'nginx.org/path-regex': 'case_sensitive', 'nginx.org/rewrite-target': '/v/$1' },
+      { 'nginx.org/path-regex': 'case_insensitive', 'hapedge.io/x-forwarded-prefix': '/x' },
+      { 'hapedge.io/use-regex': 'true', 'hapedge.io/timeout-server': '5s' },
+    ),
+    rules: fc.array(
+      fc.record({
+        host: fc.constantFrom('a.example.com', undefined),
+        paths: fc.array(
+          fc.record({
+            path: fc.constantFrom('/x[0-9]+/(.*)', '/x[0-9]', '/([a-z]+)/v[0-9]+', '/api(/|$)(.*)', '/(a+)+', '/'),
+            pathType: fc.constantFrom<PathType>('Prefix', 'ImplementationSpecific'),
+            service: fc.constantFrom(...services),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+  })
+  .map((spec) => ingress({ ...spec, className: 'hapedge' }))
+
 export const arbitraryObject = fc.oneof(
   { weight: 5, arbitrary: arbitraryIngress },
+  { weight: 1, arbitrary: arbitraryRegexIngress },
   { weight: 2, arbitrary: arbitraryService },
   { weight: 3, arbitrary: arbitrarySlice },
   { weight: 1, arbitrary: arbitrarySecret },

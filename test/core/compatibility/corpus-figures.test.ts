@@ -74,6 +74,29 @@ describe('corpusFigures', () => {
     ])
   })
 
+  it('judges the paths of an Ingress written without a namespace: a path its regex annotation leaves unserved keeps it from fully honoured', () => {
+    const cafe = (path: string) =>
+      corpusIngress({
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'Ingress',
+        metadata: { name: 'cafe', annotations: { 'nginx.org/path-regex': 'case_sensitive' } },
+        spec: {
+          rules: [
+            {
+              host: 'cafe.example.com',
+              http: { paths: [{ path, pathType: 'ImplementationSpecific', backend: { service: { name: 'coffee', port: { number: 80 } } } }] },
+            },
+          ],
+        },
+      })!
+    const figures = corpusFigures([
+      { where: 'served', ingress: cafe('/menu/([^/]+)/([^/]+)') },
+      { where: 'unserved', ingress: cafe('/menu/(a+)+') },
+    ])
+    expect(figures).toMatchObject({ fully: ['served'], partly: ['unserved'], silent: [] })
+    expect(figures.blocking).toEqual([{ annotation: 'nginx.org/path-regex', statuses: ['partly'], blocks: 1, alone: 1 }])
+  })
+
   it('reads an Ingress hapedge does not serve as written (an older apiVersion) by its annotations, and skips other kinds', () => {
     const old = {
       apiVersion: 'extensions/v1beta1',

@@ -142,12 +142,21 @@ describe('rewrites in the model and the maps', () => {
     const warned = (annotations: Record<string, string>) =>
       fullRebuild([web(annotations, [{ path: '/app(/|$)(.*)' }]), ...serviceObjects]).model.warnings.map(({ annotation, reason }) => [annotation, reason])
     expect(warned({ 'nginx.org/path-regex': 'case_insensitive' })).toEqual([
-      ['nginx.org/path-regex', expect.stringContaining('case-insensitive matching is not honoured')],
+      [
+        'nginx.org/path-regex',
+        expect.stringContaining('paths served as Prefix paths (a literal prefix and one of the forms that select it) are matched case-sensitively'),
+      ],
     ])
     expect(warned({ 'hapedge.io/use-regex': 'case-insensitive' })).toHaveLength(1)
     expect(warned({ 'nginx.org/path-regex': 'case_sensitive' })).toEqual([])
     expect(warned({ 'nginx.ingress.kubernetes.io/use-regex': 'true' })).toEqual([])
     expect(warned({ 'hapedge.io/use-regex': 'true' })).toEqual([])
+  })
+
+  it('honours case-insensitive matching, without a warning, for a path served as a regex route', () => {
+    const { model } = fullRebuild([web({ 'nginx.org/path-regex': 'case_insensitive' }, [{ path: '/api/v[0-9]+' }]), ...serviceObjects])
+    expect(model.warnings).toEqual([])
+    expect(model.hosts.get(HOST)!.routes.map(({ match, path }) => [match, path])).toEqual([['Regex', '~(?i)/api/v[0-9]+']])
   })
 
   it('a changed target, X-Forwarded-Prefix or regular expression path is a map edit, without a reload', () => {

@@ -57,6 +57,14 @@ describe('how a map changes at runtime', () => {
     expect(mapUpdate(FILES.exactMap, many, `${many}shop.test/a;b web\n`)).toMatchObject({ how: 'swap', why: 'a key or value a command line cannot carry' })
   })
 
+  it('swaps a map whose first match wins at any change, since `add map` appends where the file orders', () => {
+    const routes = mapFile(Array.from({ length: 20 }, (_, i): [string, string] => [`^(?#99${String(i).padStart(2, '0')})(?:/r${i}[0-9]+)`, `~/r${i}[0-9]+`]))
+    const longer = `^(?#9000)(?:/r1[0-9]+/long) ~/r1[0-9]+/long\n${routes}`
+    for (const map of [FILES.pathRegexMap, FILES.rewriteRegexMap])
+      expect(mapUpdate(map, routes, longer)).toMatchObject({ how: 'swap', why: 'a map whose first match wins is swapped whole' })
+    expect(mapUpdate(FILES.canaryPatternsMap, routes, longer)).toMatchObject({ how: 'entries' })
+  })
+
   it('finds the same changes as a comparison of the whole files, sorted as hapedge renders them or not', () => {
     const keys = fc.constantFrom(...Array.from({ length: 40 }, (_, i) => `h${i % 4}.test/p${String(i).padStart(2, '0')}`))
     const file = fc.array(fc.tuple(keys, fc.constantFrom('a', 'b')), { maxLength: 40 })
