@@ -43,7 +43,7 @@ export class Agent {
   private pruning: Promise<void> | undefined
   /** The installed generation, read from disk once at start, then kept: a poll costs a HEAD request, not a read of every file. */
   private installed: Installed | undefined
-  /** The generation last pulled (and so verified): the next pull reads only the files that differ from it. */
+  /** The generation last pulled (and so verified): the next pull reads only the files that differ from it (from the installed one's before the first). */
   private pulled: Pulled | undefined
   private read = false
   /** The manifest of the last generation `haproxy -c` refused: the same files would fail again, so only a newer one is taken. */
@@ -142,7 +142,8 @@ export class Agent {
     }
     const installed = this.installed
     // A refused generation is the one "held" here: HEAD still naming it is nothing new.
-    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest, this.pulled)
+    // Before its first pull, the agent reads from the generation it runs: a restarted agent's first change costs what it changed, not the generation.
+    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest, this.pulled ?? installed)
     if (pulled === 'none' || pulled === 'unchanged') {
       // Nothing new to take: an earlier error is over, unless it is the refusal of the generation HEAD still names.
       if (this.refused === undefined) this.status.lastError = null

@@ -29,6 +29,9 @@ export interface Pulled {
   mapLines?: { since: string; maps: Map<string, MapLines> }
 }
 
+/** A generation's manifest and files, which a pull reads the next generation from. */
+type Base = Pick<Pulled, 'manifest' | 'files'>
+
 /**
  * The cluster's newest generation from the function's HTTP API, every blob checked against its
  * sha256 (a mismatch fails with the key, and nothing is returned). HEAD is asked with the
@@ -36,13 +39,13 @@ export interface Pulled {
  * the sha256 it hashes to, and the generation is then read from the verified manifest down, so
  * a blob the answer left out, or one that does not hash right, is fetched on its own.
  *
- * `base`, a generation this process pulled (and so verified) before, is where the read starts:
+ * `base`, a generation this process pulled (and so verified) before, or the one it runs, is where the read starts:
  * only the files whose roots differ from its manifest's are read, and the others are its texts (the
  * same strings, which the plan compares at no cost), so that a one-path change at 20,000 Ingresses
  * reads and joins the files it changed instead of every file of the generation, and compares
  * only the chunks of its maps that changed.
  */
-export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Pulled): Promise<Pulled | 'unchanged' | 'none'> {
+export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Base): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
   const url = `${options.source}/v1/clusters/${options.cluster}/head${known ? `?have=${known}` : ''}`
   const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } }).catch((error: unknown) => {
@@ -69,7 +72,7 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
 async function filesSince(
   source: ObjectStore,
   cluster: string,
-  base: Pulled,
+  base: Base,
   manifest: string,
   context: TreeContext,
 ): Promise<Pick<Pulled, 'files' | 'mapLines'>> {

@@ -40,7 +40,9 @@ describe('the agent', () => {
   async function setup(tamper?: (url: string, body: ArrayBuffer) => ArrayBuffer) {
     const server = harness()
     const token = await server.register('prod')
+    const fetched: string[] = []
     const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).includes('/blobs/')) fetched.push(String(input))
       const response = await server.app.request(String(input), init)
       if (tamper && String(input).includes('/blobs/'))
         return new Response(tamper(String(input), await response.arrayBuffer()), { status: response.status, headers: response.headers })
@@ -55,7 +57,7 @@ describe('the agent', () => {
     const haproxy = new RecordingHaproxy()
     const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
     const agent = new Agent(source, dir, coldContext(), haproxy, statusReporter(source, 'haproxy-0'))
-    return { server, token, agent, haproxy }
+    return { server, token, agent, haproxy, source, fetched }
   }
 
   it('installs each new generation whole, applies endpoint changes at runtime and new backends by a reload', async () => {
@@ -122,6 +124,28 @@ describe('the agent', () => {
     const plan = planFromFiles(running, (await installedGeneration(dir))!.files)
     expect(plan.maps.map(({ key }) => key)).toEqual(expect.arrayContaining([expect.stringContaining('/a'), expect.stringContaining('/b')]))
     expect(haproxy.plans.at(-1)).toEqual(plan)
+  })
+
+  it('started on the files installed before, reads only what the next generation changed, not the generation', async () => {
+    const { server, token, agent, haproxy, source, fetched } = await setup()
+    await server.events(
+      'prod',
+      token,
+      Array.from({ length: 60 }, (_, n) => app(n + 1))
+        .flat()
+        .map(put),
+    )
+    await agent.sync()
+    const whole = fetched.length
+    const restarted = new Agent(source, dir, coldContext(), haproxy)
+    expect(await restarted.sync()).toMatchObject({ generation: 1, lastError: null })
+    fetched.length = 0
+    await server.events('prod', token, [put(app(7, ['/', '/new'])[0])])
+    expect(await restarted.sync()).toMatchObject({ generation: 2, applied: 'runtime' })
+    expect((await installedGeneration(dir))!.files).toEqual(
+      fullRebuild([...Array.from({ length: 60 }, (_, n) => app(n + 1)).flat(), app(7, ['/', '/new'])[0]]).files,
+    )
+    expect(fetched.length).toBeLessThan(whole / 4)
   })
 
   it('takes a push at once while the last report is still on its way, and reports the newest status after it', async () => {
