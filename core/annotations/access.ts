@@ -9,8 +9,8 @@ import type { Vocabulary } from './vocabularies.ts'
  *
  * The list is complete against each controller's page (DOCS in vocabularies.ts), by group:
  * - ingress-nginx (annotations-risk.md): BasicDigestAuth `auth-type: digest` (features.ts);
- *   CertificateAuth `auth-tls-match-cn` (`auth-tls-secret`, `auth-tls-verify-client`, `auth-tls-error-page`,
- *   `auth-tls-pass-certificate-to-upstream` and `auth-tls-verify-depth` are honoured: client-cert.ts); Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`.
+ *   CertificateAuth is honoured (`auth-tls-secret`, `auth-tls-verify-client`, `auth-tls-error-page`,
+ *   `auth-tls-pass-certificate-to-upstream`, `auth-tls-verify-depth`, `auth-tls-match-cn`: client-cert.ts); Satisfy `satisfy: any`; ModSecurity `enable-modsecurity`, `enable-owasp-core-rules`.
  *   ExternalAuth is honoured (external-auth.ts): an `auth-url` hapedge cannot read refuses the Ingress;
  *   `auth-snippet` is a snippet (snippets.ts); `auth-cache-key` and the others not read warn.
  *   Rate limits protect the backend from load; they do not decide who may enter: those honoured
@@ -37,11 +37,9 @@ interface Restriction {
 }
 
 const CLIENT_CERTIFICATES = "haproxytech's client-ca (mTLS) is not read by hapedge: hapedge.io/auth-tls-secret names a CA bundle per host"
-const CLIENT_CERTIFICATE_NAMES = "matching the client certificate's subject (auth-tls-match-cn) is not implemented by hapedge"
 const WAF = 'a web application firewall is not available in hapedge'
 
 export const RESTRICTIONS: readonly Restriction[] = [
-  { vocabulary: 'ingress-nginx', suffix: 'auth-tls-match-cn', reason: CLIENT_CERTIFICATE_NAMES },
   {
     vocabulary: 'ingress-nginx',
     suffix: 'satisfy',

@@ -8,6 +8,7 @@ export const CLIENT_CERT_FEATURES = [
   'auth-tls-error-page',
   'auth-tls-pass-certificate-to-upstream',
   'auth-tls-verify-depth',
+  'auth-tls-match-cn',
 ] as const satisfies readonly FeatureName[]
 
 /** ingress-nginx's `auth-tls-verify-client`: required, checked when sent, requested and passed unverified, or off. */

@@ -99,7 +99,7 @@ const ingressNginx: ControllerKeys = {
     'auth-signin': { values: ['https://$host/oauth2/start?rd=$escaped_request_uri'], with: NGINX_EXTERNAL_AUTH },
     'auth-signin-redirect-param': { values: ['orig'], with: { ...NGINX_EXTERNAL_AUTH, 'auth-signin': 'https://$host/oauth2/start' } },
     'auth-snippet': ['proxy_set_header Foo-Header 42;'],
-    'auth-tls-match-cn': ['CN=client'],
+    'auth-tls-match-cn': { values: ['CN=client'], with: { 'auth-tls-secret': 'default/ca-secret' } },
     'auth-tls-secret': ['default/ca-secret'],
     'auth-tls-verify-client': ['on', 'off', 'optional', 'optional_no_ca'],
     'auth-tls-error-page': { values: ['http://www.mysite.com/error-cert.html'], with: { 'auth-tls-secret': 'default/ca-secret' } },

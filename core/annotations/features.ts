@@ -32,6 +32,7 @@ import { checkCount, checkPath } from './health-values.ts'
 import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
 import { authMethod, authRequestHeaders, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 import { verifyClient, verifyDepth } from './client-cert-features.ts'
+import { subjectPattern } from './match-cn.ts'
 
 /**
  * The typed annotation model: one entry per feature, keyed by its name. Each feature has a
@@ -143,6 +144,11 @@ export const FEATURES = {
   'auth-tls-verify-depth': feature(
     verifyDepth,
     "The most intermediate certificates between a client's and a self-signed CA, counted in the CA bundle (1 unless set, as ingress-nginx; 0 reads as 1).",
+    true,
+  ),
+  'auth-tls-match-cn': feature(
+    subjectPattern,
+    "A regular expression the client certificate's subject DN (RFC 2253) must hold, as ingress-nginx searches $ssl_client_s_dn; 403 otherwise.",
     true,
   ),
   // CORS.

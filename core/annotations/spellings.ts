@@ -129,6 +129,8 @@ const ingressNginx: Spelling[] = [
   nginx('auth-tls-pass-certificate-to-upstream', 'auth-tls-pass-certificate-to-upstream', '#client-certificate-authentication', { schema: BOOLEAN }),
   // "auth-tls-verify-depth: The validation depth between the provided client certificate and the Certification Authority chain" (default 1).
   nginx('auth-tls-verify-depth', 'auth-tls-verify-depth', '#client-certificate-authentication'),
+  // "auth-tls-match-cn: Adds a sanity check for the CN of the client certificate that is sent over using a string / regex starting with "CN="".
+  nginx('auth-tls-match-cn', 'auth-tls-match-cn', '#client-certificate-authentication'),
   // "auth-url … auth-method … auth-signin … auth-signin-redirect-param … auth-response-headers … auth-request-redirect" (#external-authentication).
   nginx('auth-url', 'auth-url', '#external-authentication'),
   nginx('auth-method', 'auth-method', '#external-authentication'),

@@ -19,6 +19,8 @@ export interface ClientCert {
   depth: number
   /** The bundle's certificates that may issue a client's within the depth, by subject as HAProxy's `ssl_c_i_dn,hex` gives it (client-cert-chain.ts). */
   issuers: string[]
+  /** auth-tls-match-cn: the expression the subject DN must hold (match-cn.ts), checked by render-client-cn.ts. */
+  matchCn?: string
 }
 
 export type ClientCertReading = { none: true } | { clientCert: ClientCert; pem: string } | { refusal: string }
@@ -41,10 +43,13 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   const ref = rendered['auth-tls-secret']
   // ingress-nginx: "on" unless auth-tls-verify-client says otherwise.
   const verify = rendered['auth-tls-verify-client'] ?? (ref ? 'on' : 'off')
-  if (verify === 'off') return { none: true }
   const refuse = (reason: string): ClientCertReading => ({
     refusal: `client certificates: ${reason}, so no client certificate could be checked; its routes answer 503`,
   })
+  // A subject to match without a certificate asked for would serve everyone: refused, never open.
+  if (verify === 'off' && rendered['auth-tls-match-cn'] !== undefined)
+    return refuse('auth-tls-match-cn asks for a subject, but no client certificate is asked for')
+  if (verify === 'off') return { none: true }
   if (!ref || key === undefined) return refuse(`auth-tls-verify-client is "${verify}" but no auth-tls-secret names the CA`)
   const bundle = caBundleOf(key, secret, ref.key)
   if (!bundle.ok) return refuse(bundle.reason)
@@ -58,6 +63,7 @@ function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<Clu
   const clientCert: ClientCert = { ca: key, verify, depth, issuers: chain.issuers }
   if (errorPage !== undefined) clientCert.errorPage = errorPage
   if (rendered['auth-tls-pass-certificate-to-upstream'] === true) clientCert.passCertificate = true
+  if (rendered['auth-tls-match-cn'] !== undefined) clientCert.matchCn = rendered['auth-tls-match-cn']
   return { clientCert, pem: bundle.pem }
 }
 

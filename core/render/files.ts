@@ -46,6 +46,7 @@ export const FILES = {
   externalAuthPrefixMap: 'maps/external-auth-prefix.map',
   pathRegexMap: 'maps/path-regex.map',
   rewriteRegexMap: 'maps/rewrite-regex.map',
+  clientCnMap: 'maps/client-cn.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -89,6 +90,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.externalAuthPrefixMap, 32],
   [FILES.pathRegexMap, 32],
   [FILES.rewriteRegexMap, 32],
+  [FILES.clientCnMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -2,6 +2,7 @@ import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.ts'
+import { clientCnRules } from './render-client-cn.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
 import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
@@ -101,7 +102,7 @@ export function renderFrontend({
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     // Who may reach the host, by certificate, before anything else reads the request for it.
-    ...(clientCerts ? clientCertRules(set) : []),
+    ...(clientCerts ? [...clientCertRules(set), ...clientCnRules(set)] : []),
     ...timeoutLookupRules(set),
     ...upstreamHostLookupRules(set),
     ...headerLookupRules(set, headerRules),

@@ -16,6 +16,7 @@ import { limitEntries } from './render-limits.ts'
 import { mapTarget } from './render-access.ts'
 import { externalAuthEntries } from './render-external-auth.ts'
 import { regexPathEntries } from './render-regex-paths.ts'
+import { clientCnEntries } from './render-client-cn.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -52,6 +53,7 @@ export const HOST_MAPS = [
   FILES.limitPrefixMap,
   FILES.pathRegexMap,
   FILES.rewriteRegexMap,
+  FILES.clientCnMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -89,6 +91,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of regexPathEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of clientCnEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -9,8 +9,8 @@ export interface Authority {
   certPem: string
   /** Its certificate and the intermediates above it, the root's excluded (none for a root): what a client sends after its own. */
   chainPem: string
-  /** Issues a client certificate with this common name: its certificate and key (PEM). */
-  issue(commonName: string): Promise<{ certPem: string; keyPem: string }>
+  /** Issues a client certificate with this common name (and the subject's other RDNs, openssl's `/O=…`): its certificate and key (PEM). */
+  issue(commonName: string, more?: string): Promise<{ certPem: string; keyPem: string }>
   /** Issues an intermediate CA certificate, whose subject is `subject` (openssl's `/C=…/CN=…`). */
   intermediate(name: string, subject: string): Promise<Authority>
 }
@@ -68,10 +68,10 @@ async function authorityAt(dir: string, name: string, above?: string): Promise<A
   return {
     certPem,
     chainPem,
-    async issue(commonName) {
+    async issue(commonName, more = '') {
       const child = `${name}-${commonName}`
       const file = join(dir, child)
-      await run('openssl', ['req', ...EC, '-subj', `/CN=${commonName}`, '-keyout', `${file}.key`, '-out', `${file}.csr`])
+      await run('openssl', ['req', ...EC, '-subj', `/CN=${commonName}${more}`, '-keyout', `${file}.key`, '-out', `${file}.csr`])
       await sign(child, 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n')
       const [cert, key] = await Promise.all([readFile(`${file}.crt`, 'utf8'), readFile(`${file}.key`, 'utf8')])
       return { certPem: cert, keyPem: key }
