@@ -44,12 +44,23 @@ describe('the Gateway API through HAProxy', () => {
         hostnames: ['shop.gw.test', 'api.gw.test', 'elsewhere.test'],
         rules: [
           { matches: [{ type: 'Exact', value: '/health' }], backends: [{ service: 'exact' }] },
-          { matches: [{ type: 'PathPrefix', value: '/api' }], backends: [{ service: 'stable', weight: 30 }, { service: 'preview', weight: 70 }] },
+          {
+            matches: [{ type: 'PathPrefix', value: '/api' }],
+            backends: [
+              { service: 'stable', weight: 30 },
+              { service: 'preview', weight: 70 },
+            ],
+          },
           { backends: [{ service: 'stable' }] },
         ],
       }),
       httpRoute({ name: 'secure', parents: [{ name: 'edge', sectionName: 'secure' }], rules: [{ backends: [{ service: 'secure' }] }] }),
-      httpRoute({ name: 'wrong-section', parents: [{ name: 'edge', sectionName: 'nope' }], hostnames: ['wrong.gw.test'], rules: [{ backends: [{ service: 'stable' }] }] }),
+      httpRoute({
+        name: 'wrong-section',
+        parents: [{ name: 'edge', sectionName: 'nope' }],
+        hostnames: ['wrong.gw.test'],
+        rules: [{ backends: [{ service: 'stable' }] }],
+      }),
       httpRoute({
         name: 'foreign',
         namespace: 'team',

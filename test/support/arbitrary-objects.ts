@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import type { ClusterOptions } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
+import { gateway, gatewayClass, httpRoute, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
 import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
 /**
@@ -482,9 +483,15 @@ const arbitraryConfigMap = fc
       { 'default-ssl-certificate': 'tls-a' },
     ),
     name: fc.constantFrom(...configMapNames),
+    // The GatewayClasses served: hapedge's controller, or another's.
+    gateway: fc.constantFrom<Record<string, string>>({}, {}, {}, {}, { 'gateway-controller': 'example.com/other' }),
   })
-  .map(({ redirect, timeout, proxies, bodySize, fallback, name }) =>
-    configMap({ 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback }, name.split('/')[1], name.split('/')[0]),
+  .map(({ redirect, timeout, proxies, bodySize, fallback, name, gateway }) =>
+    configMap(
+      { 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback, ...gateway },
+      name.split('/')[1],
+      name.split('/')[0],
+    ),
   )
 
 /** An Ingress whose paths are regular expressions (regex routes, a Prefix form, one refused), in each use-regex spelling, with rewrites from their groups. */
@@ -516,6 +523,95 @@ const arbitraryRegexIngress = fc
   })
   .map((spec) => ingress({ ...spec, className: 'hapedge' }))
 
+/** GatewayClasses of hapedge's controller (the default setting) and of another's. */
+const arbitraryGatewayClass = fc
+  .tuple(fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'), fc.constantFrom(undefined, undefined, undefined, 'example.com/other'))
+  .map(([name, controller]) => gatewayClass(name, controller))
+
+/** Listener sets: hostnames wildcard and exact, an HTTPS one with a certificate that may be missing, namespaces admitted or not, a TCP one. */
+const listenerSets: ListenerSpec[][] = [
+  [{ name: 'web', hostname: '*.example.com' }],
+  [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a' }],
+  [
+    { name: 'web', hostname: 'a.example.com', from: 'All' },
+    { name: 'tls', protocol: 'HTTPS', hostname: 'a.example.com', certificate: 'missing' },
+  ],
+  [
+    { name: 'web', from: 'Selector' },
+    { name: 'raw', protocol: 'TCP', port: 9000 },
+  ],
+  [{ name: 'tls', protocol: 'HTTPS', certificate: 'tls-b', from: 'All', kinds: ['HTTPRoute'] }],
+]
+
+const arbitraryGateway = fc
+  .record({
+    name: fc.constantFrom('edge', 'edge', 'edge', 'edge2'),
+    namespace: fc.constantFrom('default', 'default', 'default', 'shop'),
+    listeners: fc.constantFrom(...listenerSets),
+    className: fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'),
+  })
+  .map(({ name, namespace, listeners, className }) => gateway(name, listeners, { namespace, className }))
+
+/**
+ * HTTPRoutes drawn onto the Ingresses' hosts and paths: attached or not (another Gateway, a
+ * sectionName none has), one or two weighted Services (one of another namespace, which needs a
+ * grant), and what hapedge does not honour (a RegularExpression, a filter, a header match).
+ */
+const arbitraryHttpRoute = fc
+  .record({
+    name: fc.constantFrom('r1', 'r2', 'r3'),
+    // Most often the Gateways' namespace: a listener admits its own namespace's routes unless it says All.
+    namespace: fc.constantFrom('default', 'default', 'shop'),
+    createdAt: fc.constantFrom(...times),
+    parent: fc.constantFrom<{ name: string; namespace?: string; sectionName?: string }>(
+      { name: 'edge' },
+      { name: 'edge' },
+      { name: 'edge' },
+      { name: 'edge', namespace: 'default' },
+      { name: 'edge', sectionName: 'web' },
+      { name: 'edge2', sectionName: 'tls' },
+      { name: 'edge', sectionName: 'nope' },
+    ),
+    hostnames: fc.constantFrom<string[] | undefined>(
+      undefined,
+      ['a.example.com'],
+      ['a.example.com'],
+      ['a.example.com', 'b.example.com'],
+      ['*.example.com'],
+      ['x.a.example.com'],
+    ),
+    rules: fc.array(
+      fc.record({
+        // Most often what hapedge serves: a route with one thing it does not is not served at all.
+        path: fc.constantFrom('/', '/api', '/api/v1', '/static', '/', '/api', '/api/v1', '/static', ...paths),
+        type: fc.constantFrom('PathPrefix', 'PathPrefix', 'Exact', 'Exact', undefined, undefined, 'RegularExpression'),
+        backends: fc.constantFrom<BackendSpec[]>(
+          [{ service: 'web' }],
+          [
+            { service: 'api', weight: 3 },
+            { service: 'beta', weight: 1 },
+          ],
+          [{ service: 'web', weight: 0 }, { service: 'api' }],
+          [{ service: 'web', namespace: 'shop' }],
+        ),
+        extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, { filters: [{ type: 'RequestRedirect' }] }),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+  })
+  .map(({ name, namespace, createdAt, parent, hostnames, rules }) =>
+    httpRoute({
+      name,
+      namespace,
+      createdAt,
+      parents: [parent],
+      hostnames,
+      rules: rules.map(({ path, type, backends, extra }) => ({ matches: [{ value: path, type }], backends, ...extra })),
+    }),
+  )
+
+const arbitraryReferenceGrant = fc.constantFrom(referenceGrant('let', 'shop', 'default'), referenceGrant('let', 'shop', 'default', 'api'))
+
 export const arbitraryObject = fc.oneof(
   { weight: 5, arbitrary: arbitraryIngress },
   { weight: 1, arbitrary: arbitraryRegexIngress },
@@ -528,6 +624,27 @@ export const arbitraryObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryClass },
   { weight: 1, arbitrary: arbitraryConfigMap },
   { weight: 4, arbitrary: arbitraryHeadersConfigMap },
+  { weight: 3, arbitrary: arbitraryGatewayClass },
+  { weight: 3, arbitrary: arbitraryGateway },
+  { weight: 6, arbitrary: arbitraryHttpRoute },
+  { weight: 1, arbitrary: arbitraryReferenceGrant },
+)
+
+/**
+ * The Gateway API's objects drawn together, with what they name (Services, endpoints, Secrets,
+ * the settings) and a few Ingresses to conflict with: in arbitraryObject's wide pool, a
+ * GatewayClass, a Gateway and an HTTPRoute that attach to each other are rare.
+ */
+export const arbitraryGatewayObject = fc.oneof(
+  { weight: 2, arbitrary: arbitraryGatewayClass },
+  { weight: 3, arbitrary: arbitraryGateway },
+  { weight: 6, arbitrary: arbitraryHttpRoute },
+  { weight: 1, arbitrary: arbitraryReferenceGrant },
+  { weight: 2, arbitrary: arbitraryService },
+  { weight: 2, arbitrary: arbitrarySlice },
+  { weight: 1, arbitrary: arbitrarySecret },
+  { weight: 2, arbitrary: arbitraryIngress },
+  { weight: 1, arbitrary: arbitraryConfigMap },
 )
 
 /** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */

@@ -19,7 +19,11 @@ const KINDS = [
   { resource: 'endpointslices', group: 'discovery.k8s.io', object: endpointSlice('web', ['10.0.0.1'], [{ port: 8080, name: 'http' }], { namespace: 'shop' }) },
   { resource: 'gatewayclasses', group: 'gateway.networking.k8s.io', object: gatewayClass() },
   { resource: 'gateways', group: 'gateway.networking.k8s.io', object: gateway('edge', [{ name: 'web' }], { namespace: 'shop' }) },
-  { resource: 'httproutes', group: 'gateway.networking.k8s.io', object: httpRoute({ name: 'web', namespace: 'shop', rules: [{ backends: [{ service: 'web' }] }] }) },
+  {
+    resource: 'httproutes',
+    group: 'gateway.networking.k8s.io',
+    object: httpRoute({ name: 'web', namespace: 'shop', rules: [{ backends: [{ service: 'web' }] }] }),
+  },
   { resource: 'referencegrants', group: 'gateway.networking.k8s.io', object: referenceGrant('let', 'shop', 'team') },
 ] as const
 

@@ -3,7 +3,9 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { readObject } from '../../../core/kube/objects.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
-import { configMap, endpointSlice, ingress, service } from '../../support/objects.ts'
+import { FILES } from '../../../core/render/files.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { configMap, endpointSlice, ingress, service, tlsSecret } from '../../support/objects.ts'
 
 /** The Gateway API on the Ingress engine: which HTTPRoutes are served where, what is reported, and that a change costs what it changes. */
 
@@ -195,6 +197,19 @@ describe('an HTTPRoute change through the incremental engine', () => {
       live.apply(step.map(modified))
       expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
     }
+  })
+
+  it('a Secret an HTTPS listener names that arrives after its routes re-derives their host, which then serves its certificate', () => {
+    const { certPem, keyPem } = fixtureCertificate('shop.example.com')
+    const secure = gateway('edge', [{ name: 'tls', protocol: 'HTTPS', hostname: 'shop.example.com', certificate: 'shop-tls' }])
+    const objects = [gatewayClass(), secure, httpRoute({ name: 'r', rules: [{ backends: [{ service: 'a' }] }] }), ...services(['a'])]
+    const live = new LiveCluster()
+    live.apply(objects.map(added))
+    expect(live.files().get(FILES.crtList)).toBe(fullRebuild(objects).files.get(FILES.crtList))
+    live.apply([added(tlsSecret('shop-tls', certPem, keyPem))])
+    const served = fullRebuild([...objects, tlsSecret('shop-tls', certPem, keyPem)])
+    expect(served.model.hosts.get('shop.example.com')!.tlsSecret).toBe('default/shop-tls')
+    expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(served.files))
   })
 
   it('a weight change is a runtime map edit, not a reload', () => {
