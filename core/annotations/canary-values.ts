@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { quote } from '../syntax/fields.ts'
+import { searchExpression } from '../syntax/regex-search.ts'
 import { invalid, type Invalid, parser as valueParser } from './values.ts'
 
 /**
@@ -49,11 +50,15 @@ export const canaryHeaderValue = parser((value) =>
   VALUE.test(value) ? [value] : invalid(`${quote(value)} must be 1 to 128 of the characters ${VALUE_CHARACTERS}`),
 )
 
-/** canary-by-header-pattern's literal values, and where in the header's value the pattern anchors them: `^` at its start, `$` at its end, both for whole values. */
+/**
+ * canary-by-header-pattern's literal values, and where in the header's value the pattern anchors them: `^` at its start, `$` at its end, both for whole values;
+ * or, for a pattern that is no literal alternatives, its `expression` as the safe-regex reader re-emits it to search a value (regex-search.ts).
+ */
 export interface HeaderPattern {
   values: string[]
   start: boolean
   end: boolean
+  expression?: string
 }
 
 /**
@@ -73,14 +78,20 @@ export const canaryHeaderPattern = parser<HeaderPattern>((pattern) => {
   for (const alternative of alternatives) {
     const literal = literalOf(alternative)
     const what = alternatives.length > 1 ? `${quote(alternative)} in ${quote(pattern)}` : quote(pattern)
-    if (literal === undefined || !VALUE.test(literal))
-      return invalid(
-        `${what} must be a literal of the characters ${VALUE_CHARACTERS}: hapedge takes literal alternatives, and no regular expression a cluster writes reaches HAProxy`,
-      )
+    if (literal === undefined || !VALUE.test(literal)) return generalPattern(pattern, what)
     values.push(literal)
   }
   return { values: [...new Set(values)], start, end }
 })
+
+/** A pattern that is no literal alternatives: searched for as the safe-regex reader re-emits it, or refused with the construct it holds. */
+function generalPattern(pattern: string, what: string): HeaderPattern | Invalid {
+  const read = searchExpression(pattern)
+  if ('expression' in read) return { values: [], start: false, end: false, expression: read.expression }
+  return invalid(
+    `${what} is not read: ${read.refused}; hapedge reads literal alternatives, and other expressions of its safe subset re-emitted, so no regular expression a cluster writes reaches HAProxy as written`,
+  )
+}
 
 /** The literal a regular-expression alternative stands for, when it is one: plain characters, and `\` before a character that is not a letter or digit. */
 function literalOf(alternative: string): string | undefined {

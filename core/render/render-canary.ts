@@ -53,8 +53,10 @@ export function* canaryEntries(config: HostConfig): Iterable<[CanaryMap, string,
  * a cluster wrote is read as a regular expression, and what it makes only searches (no nested
  * repetition). No whitespace: a map key is one word.
  */
-export function patternKey(id: string, { values, start, end }: HeaderPattern): string {
+export function patternKey(id: string, { values, start, end, expression }: HeaderPattern): string {
   const literal = (text: string) => text.replace(/[^A-Za-z0-9]/g, (char) => `\\${char}`)
+  // A general pattern: the expression the safe-regex reader re-emitted, searching what follows the id.
+  if (expression !== undefined) return `^${literal(`${id}${SEPARATOR}`)}${expression}`
   return `^${literal(`${id}${SEPARATOR}`)}${start ? '' : '.*'}(?:${values.map(literal).join('|')})${end ? '$' : ''}`
 }
 

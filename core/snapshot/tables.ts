@@ -67,8 +67,9 @@ export const TABLE = {
  * 29: use-regex paths that are no Prefix form served as regex routes (path-regex, rewrite-regex written, empty or not, by that write):
  *     an Ingress refused for such a path before is read again.
  * 30: auth-tls-match-cn honoured (client-cn written, empty or not, by that write): an Ingress refused for it before is read again.
+ * 31: canary-by-header-pattern of the general safe subset searched (canary-patterns): a canary refused it before is read again.
  */
-export const SNAPSHOT_LAYOUT = 30
+export const SNAPSHOT_LAYOUT = 31
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

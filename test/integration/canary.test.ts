@@ -80,6 +80,13 @@ describe('canary Ingresses', () => {
         canary('search.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'Region', [`${NGINX}canary-by-header-pattern`]: 'cd|sz' }),
         main('start.test'),
         canary('start.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'X-Version', [`${NGINX}canary-by-header-pattern`]: '^v2\\.' }),
+        // Any other pattern of the safe subset, re-emitted by hapedge: a version with a release-candidate suffix.
+        main('general.test'),
+        canary('general.test', {
+          [`${NGINX}canary`]: 'true',
+          [`${NGINX}canary-by-header`]: 'X-Version',
+          [`${NGINX}canary-by-header-pattern`]: '^v[0-9]+\\.[0-9]+-rc[0-9]*$',
+        }),
         main('exact.test'),
         canary('exact.test', { [`${NGINX}canary`]: 'true', [`${NGINX}canary-by-header`]: 'X-Beta', [`${NGINX}canary-by-header-value`]: 'on' }),
         main('weighed.test'),
@@ -132,6 +139,14 @@ describe('canary Ingresses', () => {
     expect(await get('start.test', { 'x-version': 'v2.3' })).toBe('preview')
     expect(await get('start.test', { 'x-version': 'v2x' })).toBe('stable')
     expect(await get('start.test', { 'x-version': 'av2.3' })).toBe('stable')
+  })
+
+  it('by a general header pattern of the safe subset: searched as NGINX does, through the expression hapedge re-emits', async () => {
+    expect(await get('general.test', { 'x-version': 'v2.10-rc1' })).toBe('preview')
+    expect(await get('general.test', { 'x-version': 'v10.0-rc' })).toBe('preview')
+    expect(await get('general.test', { 'x-version': 'v2.10' })).toBe('stable')
+    expect(await get('general.test', { 'x-version': 'xv2.1-rc1' })).toBe('stable')
+    expect(await get('general.test')).toBe('stable')
   })
 
   it('a changed pattern is a runtime map edit, from the same worker', async () => {

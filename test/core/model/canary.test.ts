@@ -54,7 +54,7 @@ describe('a canary Ingress', () => {
     expect(files.get(FILES.canaryValuesMap)).toBe(`${HOST}/|P|alpha 1\n${HOST}/|P|v2.1 1\n`)
   })
 
-  it('refuses a pattern that is not literal alternatives, with a warning, and never writes it anywhere', () => {
+  it('refuses a pattern outside the safe subset, with a warning, and never writes it anywhere', () => {
     const pattern = '^(a|b)$ } if TRUE { always'
     const { model, files } = fullRebuild([
       main(),
@@ -67,7 +67,7 @@ describe('a canary Ingress', () => {
     for (const text of files.values()) expect(text).not.toContain('TRUE')
     // The header then decides nothing: not "always"/"never", which the pattern replaced.
     expect(files.get(FILES.canaryPrefixMap)).toBe(`${HOST}/ default_web-canary_80|0|100|||\n`)
-    for (const unsafe of ['x-(a.*)', '^.*$', '^be+ta', '^(a|b))$', '^a b$', '^(?i)a$', 'a|b.c'])
+    for (const unsafe of ['^(a|b))$', '^(?i)a$', '(a+)+', 'a\\1', 'x|^y'])
       expect(fullRebuild([main(), canary({ [`${NGINX}canary-by-header`]: 'X', [`${NGINX}canary-by-header-pattern`]: unsafe })]).model.warnings).toHaveLength(1)
   })
 
@@ -82,6 +82,18 @@ describe('a canary Ingress', () => {
     expect(pattern('cd|sz')).toBe(`${id}.*(?:cd|sz) 1\n`)
     expect(pattern('^(v2\\.1|v3)')).toBe(`${id}(?:v2\\.1|v3) 1\n`)
     expect(pattern('(?:beta)$')).toBe(`${id}.*(?:beta)$ 1\n`)
+  })
+
+  it('searches the header for any other pattern of the safe subset, re-emitted from its tree (^be+ta, x-(a.*), [0-9]+\\.rc)', () => {
+    const key = (value: string) => {
+      const { model, files } = fullRebuild([main(), canary({ [`${NGINX}canary-by-header`]: 'Region', [`${NGINX}canary-by-header-pattern`]: value })])
+      expect(model.warnings).toEqual([])
+      return files.get(FILES.canaryPatternsMap)
+    }
+    const id = `^${HOST.replace(/\./g, '\\.')}\\/\\|P\\|`
+    expect(key('^be+ta')).toBe(`${id}(?:be+ta) 1\n`)
+    expect(key('x-(a.*)')).toBe(`${id}.*(?:x-(a.*)) 1\n`)
+    expect(key('v[0-9]+\\.rc$')).toBe(`${id}.*(?:v[0-9]+\\.rc$) 1\n`)
   })
 
   it('is reported, never served, without a main Ingress, as a second canary, or naming the main route’s Service; a refused Ingress is no canary', () => {
