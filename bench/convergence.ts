@@ -16,6 +16,8 @@ export interface Convergence {
   afterCommit: Latency
   runtime: Latency
   reload: Latency
+  /** Why the reload samples stopped, if one failed: the runtime rows measured before it are kept. */
+  reloadFailure?: string
   /** The light steady client's requests to a route there throughout, and its answers from anything but that route's backend. */
   steady: { requests: number; wrong: number }
 }
@@ -108,7 +110,8 @@ export async function measureConvergence(
       afterCommit.push(result.ms - result.committed)
     }
     const reload: number[] = []
-    for (let n = 0; n < reloads; n++) {
+    let reloadFailure: string | undefined
+    for (let n = 0; n < reloads && reloadFailure === undefined; n++) {
       const name = `new-${n}`
       const backend = stack.backends.get(name)!
       paths.push({ path: `/${name}`, service: name })
@@ -116,8 +119,9 @@ export async function measureConvergence(
         [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop()].map((object) => ({ type: 'MODIFIED' as const, object })),
         `/${name}/x`,
         name,
-      )
-      if (result.applied === 'reload') reload.push(result.ms)
+      ).catch((error: Error) => error)
+      if (result instanceof Error) reloadFailure = result.message
+      else if (result.applied === 'reload') reload.push(result.ms)
     }
     return {
       background,
@@ -125,6 +129,7 @@ export async function measureConvergence(
       afterCommit: latency(afterCommit),
       runtime: latency(runtime),
       reload: latency(reload),
+      ...(reloadFailure === undefined ? {} : { reloadFailure }),
       steady: await steady.stop(),
     }
   } finally {
