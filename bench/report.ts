@@ -325,10 +325,10 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
       )
   if (heapCheck)
     console.log(
-      `heap check: a paged resync of ${heapCheck.objects} objects into an empty cluster, serve under --max-old-space-size=${heapCheck.heapLimitMb}: ` +
+      `heap check: a paged resync of ${heapCheck.objects} objects (${heapCheck.ingresses} Ingresses) into an empty cluster, serve under --max-old-space-size=${heapCheck.heapLimitMb}: ` +
         (heapCheck.finished
-          ? `finished in ${heapCheck.seconds} s (${heapCheck.requests} requests), peak heap ${heapCheck.heapPeakMb} MB`
-          : `did not finish after ${heapCheck.seconds} s: ${heapCheck.error}; peak heap ${heapCheck.heapPeakMb} MB`),
+          ? `finished in ${heapCheck.seconds} s, ${heapCheck.cpuSeconds} s of serve's CPU (${heapCheck.requests} requests), peak heap ${heapCheck.heapPeakMb} MB`
+          : `did not finish after ${heapCheck.seconds} s, ${heapCheck.cpuSeconds} s of serve's CPU: ${heapCheck.error}; peak heap ${heapCheck.heapPeakMb} MB`),
     )
 
   console.log('\ntargets (resyncs):')
@@ -352,6 +352,6 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
   }
   if (heapCheck)
     console.log(
-      `  ${mark(heapCheck.finished && heapCheck.heapPeakMb < 64)} a paged resync of ${heapCheck.objects} objects in < 64 MB of heap: ${heapCheck.finished ? `peak ${heapCheck.heapPeakMb} MB` : 'did not finish'}`,
+      `  ${mark(heapCheck.finished && heapCheck.heapPeakMb < 64)} a paged resync of ${heapCheck.objects} objects (${heapCheck.ingresses} Ingresses) in < 64 MB of heap: ${heapCheck.finished ? `peak ${heapCheck.heapPeakMb} MB` : 'did not finish'}`,
     )
 }

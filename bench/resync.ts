@@ -42,10 +42,14 @@ export interface ResyncRow {
 
 export interface HeapCheck {
   objects: number
+  /** The Ingresses among the objects: the rest are their Services, EndpointSlices, TLS Secrets and the IngressClass. */
+  ingresses: number
   heapLimitMb: number
   finished: boolean
   seconds: number
   heapPeakMb: number
+  /** The serve process's CPU time meanwhile (user + system): the wall time says as much about the machine's load. */
+  cpuSeconds: number
   /** Begin, pages and finish calls. */
   requests: number
   error?: string
@@ -216,7 +220,17 @@ export async function measureResyncHeap(objects: number, heapLimitMb = 64): Prom
     const cluster = await registerCluster(url, adminToken, 'heap-check')
     server.heap.reset()
     const started = performance.now()
-    const check: HeapCheck = { objects: items.length, heapLimitMb, finished: false, seconds: 0, heapPeakMb: 0, requests: 0 }
+    const cpuBefore = cpuSeconds(server.served.process.pid!)
+    const check: HeapCheck = {
+      objects: items.length,
+      ingresses: items.filter((item) => item.kind === 'Ingress').length,
+      heapLimitMb,
+      finished: false,
+      seconds: 0,
+      heapPeakMb: 0,
+      cpuSeconds: 0,
+      requests: 0,
+    }
     try {
       check.requests = (await Promise.race([pagedResync(url, cluster, items), server.exited])).requests
       check.finished = true
@@ -224,6 +238,7 @@ export async function measureResyncHeap(objects: number, heapLimitMb = 64): Prom
       check.error = (failure as Error).message
     }
     check.seconds = round((performance.now() - started) / 1000, 1)
+    check.cpuSeconds = round(cpuSeconds(server.served.process.pid!) - cpuBefore, 1)
     check.heapPeakMb = round(server.heap.phase().peakMb, 1)
     return check
   } finally {
