@@ -67,14 +67,12 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     slices++
   }
 
-  let page: { number: number; items: StagedItem[] } | undefined
   for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems && !timeIsUp(); ) {
     const number = progress.order?.[progress.nextPage] ?? progress.nextPage
-    if (page?.number !== number) page = { number, items: (await readPageItems(deps.store, deps.keys, deps.session, number)).items }
-    const slice = page.items.slice(progress.nextItem, progress.nextItem + deps.budget.commitItems)
+    const { slice, pageItems } = await readSlice(deps, number, progress.nextItem)
     items += slice.length
     const current = await unchangedSince(deps, slice)
-    const pageDone = progress.nextItem + slice.length >= page.items.length
+    const pageDone = progress.nextItem + slice.length >= pageItems
     const nextPage = pageDone ? progress.nextPage + 1 : progress.nextPage
     const update = {
       nextPage,
@@ -128,6 +126,16 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
   }
   await record({ phase: 'done', answer })
   return { done: true, answer }
+}
+
+/**
+ * The `commitItems` staged items of a page from `from`, and how many the page holds: the page is
+ * read again for each slice, so that a commit holds its slice alone, not a whole page of objects
+ * beside it (a quarter of a page per commit under the functions' budget, in a heap of 64 MB).
+ */
+async function readSlice(deps: FinishDeps, page: number, from: number): Promise<{ slice: StagedItem[]; pageItems: number }> {
+  const { items } = await readPageItems(deps.store, deps.keys, deps.session, page)
+  return { slice: items.slice(from, from + deps.budget.commitItems), pageItems: items.length }
 }
 
 /** The staged items whose key still holds what it held when their page was staged: a write since then is newer than the list. */
