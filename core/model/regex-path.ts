@@ -1,5 +1,5 @@
 import { quote } from '../syntax/fields.ts'
-import { type RegexNode, readSafeRegex } from '../syntax/safe-regex.ts'
+import { holdsStart, readSafeRegex } from '../syntax/safe-regex.ts'
 import { emitRegex } from '../syntax/safe-regex-emit.ts'
 
 /**
@@ -27,20 +27,4 @@ export function readRegexPath(path: string, caseInsensitive: boolean): RegexPath
   if (holdsStart(read.tree))
     return { refused: `the regular expression path ${quote(path)} is not served: a "^" other than its first character never matches after the host` }
   return { expression: `${caseInsensitive ? '(?i)' : ''}${emitRegex(read.tree)}`, captures: read.captures }
-}
-
-function holdsStart(node: RegexNode): boolean {
-  switch (node.kind) {
-    case 'start':
-      return true
-    case 'group':
-    case 'repeat':
-      return holdsStart(node.body)
-    case 'sequence':
-      return node.items.some(holdsStart)
-    case 'alternation':
-      return node.alternatives.some(holdsStart)
-    default:
-      return false
-  }
 }

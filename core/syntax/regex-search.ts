@@ -1,4 +1,4 @@
-import { readSafeRegex } from './safe-regex.ts'
+import { holdsStart, readSafeRegex } from './safe-regex.ts'
 import { emitRegex } from './safe-regex-emit.ts'
 
 /**
@@ -13,10 +13,6 @@ export function searchExpression(text: string): { expression: string } | { refus
   const { tree } = read
   const anchored = tree.kind === 'start' || (tree.kind === 'sequence' && tree.items[0]?.kind === 'start')
   const rest = anchored && tree.kind === 'sequence' ? { ...tree, items: tree.items.slice(1) } : anchored ? undefined : tree
-  const body = rest ? emitRegex(rest) : ''
-  if (holdsStart(body)) return { refused: 'the regular expression has a "^" other than its first character, which hapedge does not read' }
-  return { expression: `${anchored ? '' : '.*'}(?:${body})` }
+  if (rest && holdsStart(rest)) return { refused: 'the regular expression has a "^" other than its first character, which hapedge does not read' }
+  return { expression: `${anchored ? '' : '.*'}(?:${rest ? emitRegex(rest) : ''})` }
 }
-
-/** Whether an emitted expression holds a start anchor: a `^` that is neither escaped nor a class's negation. */
-const holdsStart = (emitted: string) => /(^|[^\\])\^/.test(emitted.replace(/\[\^/g, '['))

@@ -353,20 +353,26 @@ function checkBacktracking(tree: RegexNode, limits: SafeRegexLimits): void {
     throw new Refusal(`the regular expression has more than ${limits.unbounded} unbounded quantifiers ("*", "+", "{m,}"), which risk slow matching`)
 }
 
-function containsUnbounded(node: RegexNode): boolean {
+/** Whether the node, or a node within it, passes `test`. */
+export function someNode(node: RegexNode, test: (node: RegexNode) => boolean): boolean {
+  if (test(node)) return true
   switch (node.kind) {
     case 'group':
-      return containsUnbounded(node.body)
-    case 'sequence':
-      return node.items.some(containsUnbounded)
-    case 'alternation':
-      return node.alternatives.some(containsUnbounded)
     case 'repeat':
-      return node.max === Infinity || containsUnbounded(node.body)
+      return someNode(node.body, test)
+    case 'sequence':
+      return node.items.some((item) => someNode(item, test))
+    case 'alternation':
+      return node.alternatives.some((alternative) => someNode(alternative, test))
     default:
       return false
   }
 }
+
+/** Whether the expression holds a start anchor `^` anywhere. */
+export const holdsStart = (node: RegexNode) => someNode(node, (inner) => inner.kind === 'start')
+
+const containsUnbounded = (node: RegexNode) => someNode(node, (inner) => inner.kind === 'repeat' && inner.max === Infinity)
 
 /** Whether two branches can begin with the same character (or both match nothing). */
 function overlappingBranches(alternatives: readonly RegexNode[]): boolean {
