@@ -6,9 +6,6 @@ import { aclFiles } from '../render/render-access.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
-/** Keys `from <= key < to` (the reading's KeyRange: core/reading reads core/incremental, not the other way). */
-type EntryRange = readonly [from: string, to: string]
-
 const strings = (values: unknown): string[] => (Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [])
 const records = (values: unknown): Record<string, unknown>[] => (Array.isArray(values) ? values.filter(isRecord) : [])
 
@@ -16,13 +13,6 @@ export interface LikelyReads {
   snapshot: string[]
   /** Entry keys by file path (map lines, backend sections); none for a small file, loaded whole. */
   files: Map<string, string[]>
-  /** Entry ranges by file path: a host's lines of a host map, which its change replaces together. */
-  fileRanges?: Map<string, EntryRange[]>
-  /**
-   * Prefixes of set indexes whose members are object keys the change reads too (a host's other
-   * Ingresses, a Service's slices): loaded once the index is, as many as it holds.
-   */
-  memberObjects?: string[]
 }
 
 /**
@@ -35,23 +25,10 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
   const keys = new Set([treeKey(TABLE.settings, CLUSTER_WIDE), treeKey(TABLE.defaultBackend, CLUSTER_WIDE), treeKey(TABLE.ingressClass, '')])
   const files = new Map<string, Set<string>>()
   const members = (table: Parameters<typeof treeKey>[0], key: string) => keys.add(treeKey(table, key, ''))
-  const memberObjects = new Set<string>()
-  const fileRanges = new Map<string, EntryRange[]>()
-  const objectsOfMembers = (table: Parameters<typeof treeKey>[0], key: string) => memberObjects.add(treeKey(table, key, ''))
   const fileKeys = (path: string, ...entries: string[]) => {
     const set = files.get(path) ?? new Set()
     for (const entry of entries) set.add(entry)
     files.set(path, set)
-  }
-  /** What applying a change that names a Service reads: its object, slices and backends. */
-  const serviceReads = (namespace: string, service: string) => {
-    // Backend names start with `ns_service_`; slice names usually with the Service's.
-    members(TABLE.serviceBackends, `${namespace}/${service}`)
-    objectsOfMembers(TABLE.serviceSlices, `${namespace}/${service}`)
-    for (const table of [TABLE.backend, TABLE.backendUse]) keys.add(treeKey(table, `${namespace}_${service}_`))
-    keys.add(treeKey(TABLE.object, `Service/${namespace}/${service}`))
-    keys.add(treeKey(TABLE.object, `EndpointSlice/${namespace}/${service}`))
-    fileKeys(FILES.backends, `${namespace}_${service}_`)
   }
   for (const event of events) {
     const change = objectChange(event)
@@ -77,44 +54,33 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       for (const host of hosts) {
         keys.add(treeKey(TABLE.host, host))
         keys.add(treeKey(TABLE.hostRejections, host))
-        objectsOfMembers(TABLE.hostIngresses, host)
+        members(TABLE.hostIngresses, host)
         // Map entries are keyed by the host, then the host and the path.
-        for (const map of HOST_MAPS) {
-          fileKeys(map, host)
-          fileRanges.set(map, [...(fileRanges.get(map) ?? []), [`${host}/`, `${host}/\uffff`]])
-        }
+        for (const map of HOST_MAPS) fileKeys(map, host, `${host}/`)
       }
-      // The Services its routes lead to and the Secrets its TLS entries name: a cold cache (a large
-      // resync's finish) otherwise loads each one by a miss, and every miss reruns the whole change.
-      for (const service of backendServices(spec)) serviceReads(namespace, service)
-      for (const tls of records(spec.tls)) if (typeof tls.secretName === 'string') keys.add(treeKey(TABLE.object, `Secret/${namespace}/${tls.secretName}`))
     }
     const service = ref.kind === 'Service' ? ref.name : ref.kind === 'EndpointSlice' ? serviceOfSlice(object) : undefined
-    if (service !== undefined) serviceReads(namespace, service)
+    if (service !== undefined) {
+      // Backend names start with `ns_service_`; slice names usually with the Service's.
+      members(TABLE.serviceBackends, `${namespace}/${service}`)
+      members(TABLE.serviceSlices, `${namespace}/${service}`)
+      for (const table of [TABLE.backend, TABLE.backendUse]) keys.add(treeKey(table, `${namespace}_${service}_`))
+      keys.add(treeKey(TABLE.object, `Service/${namespace}/${service}`))
+      keys.add(treeKey(TABLE.object, `EndpointSlice/${namespace}/${service}`))
+      fileKeys(FILES.backends, `${namespace}_${service}_`)
+    }
     // A ConfigMap custom-headers names: the Ingresses that read it.
-    if (ref.kind === 'ConfigMap') objectsOfMembers(TABLE.headersConfigMapIngresses, `${namespace}/${ref.name}`)
+    if (ref.kind === 'ConfigMap') members(TABLE.headersConfigMapIngresses, `${namespace}/${ref.name}`)
     if (ref.kind === 'Secret') {
       const secret = `${namespace}/${ref.name}`
-      objectsOfMembers(TABLE.secretIngresses, secret)
-      objectsOfMembers(TABLE.authSecretIngresses, secret)
+      members(TABLE.secretIngresses, secret)
+      members(TABLE.authSecretIngresses, secret)
       members(TABLE.secretHosts, secret)
       fileKeys(FILES.crtList, certificateFile(secret))
       fileKeys(certificateFile(secret))
     }
   }
-  return { snapshot: [...keys], files: new Map([...files].map(([path, entries]) => [path, [...entries]])), memberObjects: [...memberObjects], fileRanges }
-}
-
-/** The Services an Ingress's spec routes to (its default backend and its rules' paths), as written. */
-function backendServices(spec: Record<string, unknown>): Set<string> {
-  const backends = [
-    spec.defaultBackend,
-    ...records(spec.rules).flatMap((rule) => records(isRecord(rule.http) ? rule.http.paths : []).map((path) => path.backend)),
-  ]
-  const services = new Set<string>()
-  for (const backend of backends)
-    if (isRecord(backend) && isRecord(backend.service) && typeof backend.service.name === 'string') services.add(backend.service.name)
-  return services
+  return { snapshot: [...keys], files: new Map([...files].map(([path, entries]) => [path, [...entries]])) }
 }
 
 function serviceOfSlice(object: Record<string, unknown>): string | undefined {
