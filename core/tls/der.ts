@@ -1,3 +1,5 @@
+import { concatBytes } from '@noble/hashes/utils.js'
+
 /**
  * Just enough DER (ASN.1 Distinguished Encoding Rules) to walk a certificate and a private key:
  * read a tag-length-value element, the elements that fill a constructed one, and encode one.
@@ -122,12 +124,5 @@ export function encodeElement(tag: number, ...parts: Uint8Array[]): Uint8Array {
     for (let value = length; value > 0; value = Math.floor(value / 256)) digits.unshift(value & 0xff)
     header.push(0x80 | digits.length, ...digits)
   }
-  const out = new Uint8Array(header.length + length)
-  out.set(header)
-  let offset = header.length
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
+  return concatBytes(Uint8Array.from(header), ...parts)
 }

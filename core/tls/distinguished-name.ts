@@ -1,4 +1,4 @@
-import { bytesToHex } from '@noble/hashes/utils.js'
+import { bytesToHex, concatBytes } from '@noble/hashes/utils.js'
 import { decodeOid, DerError, expectTag, readElements, readWhole, TAG } from './der.ts'
 
 /**
@@ -52,13 +52,7 @@ export function onelineName(name: Uint8Array): OnelineName {
       parts.push(encoder.encode(`/${short}=`), value.contents)
     }
   }
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.length
-  }
-  return { bytes }
+  return { bytes: concatBytes(...parts) }
 }
 
 /** Bytes as HAProxy's `hex` converter writes them: two upper-case digits each. */
