@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { measureSize, type SizeResult } from './measure.ts'
+import { measureHttpRoutes, measureSize, type SizeResult } from './measure.ts'
 import {
   printChurnReport,
   printConvergenceReport,
   printFleetReport,
   printHttpReport,
+  printHttpRouteReport,
   printReport,
   printResyncReport,
   printSealingReport,
@@ -25,6 +26,7 @@ import { measureWorkerBundle } from './worker-bundle.ts'
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,5000,20000,100000' },
+    'httproute-sizes': { type: 'string', default: '20000' },
     samples: { type: 'string', default: '40' },
     'storage-sizes': { type: 'string', default: '20000,100000' },
     'storage-samples': { type: 'string', default: '10' },
@@ -45,7 +47,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
   },
 })
-const sizesOf = (flag: 'sizes' | 'storage-sizes' | 'resync-sizes') => {
+const sizesOf = (flag: 'sizes' | 'httproute-sizes' | 'storage-sizes' | 'resync-sizes') => {
   // 0 skips the part, as it does for every other part's flag.
   if (values[flag] === '0') return []
   const sizes = values[flag]
@@ -56,6 +58,7 @@ const sizesOf = (flag: 'sizes' | 'storage-sizes' | 'resync-sizes') => {
   return sizes
 }
 const sizes = sizesOf('sizes')
+const httpRouteSizes = sizesOf('httproute-sizes')
 const storageSizes = sizesOf('storage-sizes')
 const resyncSizes = sizesOf('resync-sizes')
 const resyncPaths = values['resync-paths'].split(',').filter(Boolean) as ResyncPath[]
@@ -102,6 +105,13 @@ for (const size of sizes) {
 }
 if (results.length > 0) printReport(results)
 
+const httpRoutes: SizeResult[] = []
+for (const size of httpRouteSizes) {
+  console.error(`measuring ${size} HTTPRoutes on one Gateway…`)
+  httpRoutes.push(await measureHttpRoutes(size, { samples: Number(values.samples), fullRuns: size >= 20_000 ? 5 : 9 }))
+}
+if (httpRoutes.length > 0) printHttpRouteReport(httpRoutes)
+
 const stored: StorageResult[] = []
 for (const [i, size] of storageSizes.entries()) {
   console.error(`measuring ${size} Ingresses through object storage…`)
@@ -133,7 +143,12 @@ const heapCheck = heapObjects > 0 ? await measureResyncHeap(heapObjects) : undef
 if (resyncs.length > 0 || heapCheck) printResyncReport(resyncs, heapCheck)
 
 if (values.json) {
-  const rows = [...results.flatMap((result) => result.rows), ...stored.flatMap((result) => result.rows), ...resyncs.flatMap((result) => result.rows)]
+  const rows = [
+    ...results.flatMap((result) => result.rows),
+    ...httpRoutes.flatMap((result) => result.rows),
+    ...stored.flatMap((result) => result.rows),
+    ...resyncs.flatMap((result) => result.rows),
+  ]
   await writeFile(values.json, `${JSON.stringify(heapCheck ? [...rows, { change: 'resync-heap-check', ...heapCheck }] : rows, null, 2)}\n`)
   console.log(`\nwrote ${values.json}`)
 }

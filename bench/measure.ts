@@ -1,18 +1,21 @@
 import { fullRebuild } from '../core/render/full-rebuild.ts'
 import { buildGeneration } from '../core/generation/generation.ts'
 import type { Applied } from '../core/incremental/incremental-cluster.ts'
+import type { WatchEvent } from '../core/incremental/watch-event.ts'
 import { LiveCluster } from '../core/incremental/live-cluster.ts'
 import { NodeCache } from '../core/tree/node-cache.ts'
 import type { NewNode } from '../core/tree/node.ts'
 import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
+import { HTTPROUTE_CHANGE_KINDS, HttpRouteChangeSource, type HttpRouteChangeKind } from './httproute-changes.ts'
 import { seededRandom } from './random.ts'
 import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
-import { syntheticCluster } from './synthetic-cluster.ts'
+import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
+import { syntheticGatewayCluster } from './synthetic-gateway.ts'
 
 export interface Row {
   size: number
-  change: ChangeKind
+  change: ChangeKind | HttpRouteChangeKind
   incremental_ms_p50: number
   incremental_ms_p95: number
   full_ms_p50: number
@@ -64,7 +67,26 @@ function timeFullRebuild(objects: readonly unknown[]): { ms: number; heapMb: num
 export async function measureSize(size: number, options: { samples: number; fullRuns: number }): Promise<SizeResult> {
   const random = seededRandom(size)
   const objects = syntheticCluster(size, random)
+  const source = new ChangeSource(objects, size, random)
+  return measureChanges(size, objects, CHANGE_KINDS, (kind) => source.next(kind), options)
+}
 
+/** The HTTPRoute rows: a cluster of `size` HTTPRoutes on one Gateway, changed one HTTPRoute at a time. */
+export async function measureHttpRoutes(size: number, options: { samples: number; fullRuns: number }): Promise<SizeResult> {
+  const random = seededRandom(size)
+  const objects = syntheticGatewayCluster(size, random)
+  const source = new HttpRouteChangeSource(objects, size, random)
+  return measureChanges(size, objects, HTTPROUTE_CHANGE_KINDS, (kind) => source.next(kind), options)
+}
+
+/** Full rebuilds of `objects`, then each kind of change applied `samples` times to one live cluster built from them. */
+async function measureChanges<Kind extends Row['change']>(
+  size: number,
+  objects: readonly KubeObjectLiteral[],
+  kinds: readonly Kind[],
+  next: (kind: Kind) => WatchEvent[],
+  options: { samples: number; fullRuns: number },
+): Promise<SizeResult> {
   const fullMs: number[] = []
   let fullHeapMb = 0
   for (let run = 0; run < options.fullRuns; run++) {
@@ -79,10 +101,9 @@ export async function measureSize(size: number, options: { samples: number; full
   let applied = cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
   const coldBuildMs = performance.now() - coldStarted
 
-  const source = new ChangeSource(objects, size, random)
   const fullP50 = median(fullMs)
   const rows: Row[] = []
-  for (const change of CHANGE_KINDS) {
+  for (const change of kinds) {
     const times: number[] = []
     let bytes = 0
     let files = 0
@@ -92,7 +113,7 @@ export async function measureSize(size: number, options: { samples: number; full
     let snapshotNodes = 0
     let snapshotBytes = 0
     for (let sample = 0; sample < options.samples; sample++) {
-      const events = source.next(change)
+      const events = next(change)
       const started = performance.now()
       applied = cluster.apply(events)
       times.push(performance.now() - started)

@@ -20,8 +20,14 @@ export type KubeObjectLiteral = { kind: string; metadata: { name: string; namesp
  * with 1–20 endpoints, about 10% of Ingresses with TLS, and a few hosts shared by many Ingresses.
  */
 export function syntheticCluster(ingresses: number, random: Random): KubeObjectLiteral[] {
-  const objects: KubeObjectLiteral[] = [ingressClass('hapedge', true)]
-  const namespaces = Math.ceil(ingresses / INGRESSES_PER_NAMESPACE)
+  const objects: KubeObjectLiteral[] = [ingressClass('hapedge', true), ...syntheticServices(Math.ceil(ingresses / INGRESSES_PER_NAMESPACE), random)]
+  for (let i = 0; i < ingresses; i++) objects.push(...syntheticIngress(i, random))
+  return objects
+}
+
+/** The Services of `namespaces` namespaces (`team-0`, …), each with its EndpointSlice of 1–20 endpoints. */
+export function syntheticServices(namespaces: number, random: Random): KubeObjectLiteral[] {
+  const objects: KubeObjectLiteral[] = []
   for (let n = 0; n < namespaces; n++) {
     const namespace = `team-${n}`
     for (let s = 0; s < SERVICES_PER_NAMESPACE; s++) {
@@ -29,7 +35,6 @@ export function syntheticCluster(ingresses: number, random: Random): KubeObjectL
       objects.push(endpointSlice(`svc-${s}`, endpoints(n, s, random.int(1, 20)), [{ port: 8080, name: 'http' }], { name: `svc-${s}-abcde`, namespace }))
     }
   }
-  for (let i = 0; i < ingresses; i++) objects.push(...syntheticIngress(i, random))
   return objects
 }
 

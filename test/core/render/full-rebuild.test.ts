@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { seededRandom } from '../../../bench/random.ts'
 import { syntheticCluster } from '../../../bench/synthetic-cluster.ts'
+import { syntheticGatewayCluster } from '../../../bench/synthetic-gateway.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { Tree } from '../../../core/tree/tree.ts'
 
@@ -26,5 +27,13 @@ describe('the full rebuild', () => {
     // What is left are the scans of whole tables (every Service, every invalid object, each kind's table): a few per rebuild, as many at 160 Ingresses as at 40, not one per host or object.
     expect(large.scans).toBe(small.scans)
     expect(large.scans).toBeGreaterThan(0)
+  })
+
+  it("serves every HTTPRoute of the benchmark's Gateway cluster, so its httproute rows measure routes that are served", () => {
+    const routes = 200
+    const rendered = fullRebuild(syntheticGatewayCluster(routes, seededRandom(routes)))
+    expect(rendered.model.rejections).toEqual([])
+    expect(rendered.model.hosts.size).toBeGreaterThan(routes)
+    expect(rendered.model.hosts.get('route-0.team-0.example.com')?.routes.length).toBeGreaterThan(0)
   })
 })
