@@ -33,6 +33,7 @@ import type { AccessGroup } from '../model/access-group.ts'
 import { trustedProxies } from '../model/access-group.ts'
 import { emptyPlan, needReload, type Plan } from '../plan/plan.ts'
 import { reconcileHeaderRules } from './reconcile-headers.ts'
+import { distinctRules, recountRuleUses, type RuleTables } from './reconcile-frontend-rules.ts'
 import { reconcileCanaryRules } from './reconcile-canary.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
 import { unionOfRules } from '../model/route-headers.ts'
@@ -90,8 +91,8 @@ export class IncrementalCluster {
   private readonly ingressWarnings: Table<AnnotationWarning[]>
   private readonly versions: Table<SeenVersion>
   private readonly accessGroups: Table<AccessGroup>
-  private readonly headerRules: Table<string[]>
-  private readonly canaryRules: Table<string[]>
+  private readonly headerRules: RuleTables
+  private readonly canaryRules: RuleTables
   private stale = 0
 
   constructor(
@@ -119,8 +120,8 @@ export class IncrementalCluster {
     this.ingressWarnings = this.keyspace.table(TABLE.ingressWarnings)
     this.versions = this.keyspace.table(TABLE.resourceVersion)
     this.accessGroups = this.keyspace.table(TABLE.accessGroup)
-    this.headerRules = this.keyspace.table(TABLE.headerRules)
-    this.canaryRules = this.keyspace.table(TABLE.canaryRules)
+    this.headerRules = { byObject: this.keyspace.table(TABLE.headerRules), uses: this.keyspace.table(TABLE.headerRuleUses) }
+    this.canaryRules = { byObject: this.keyspace.table(TABLE.canaryRules), uses: this.keyspace.table(TABLE.canaryRuleUses) }
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
@@ -310,6 +311,9 @@ export class IncrementalCluster {
   private markLayoutChanged(): void {
     const { dirty, state } = this
     state.indexClasses()
+    // Before any object's rules change: a snapshot before layout 32 has no counts of them.
+    recountRuleUses(this.headerRules)
+    recountRuleUses(this.canaryRules)
     dirty.settings = true
     dirty.defaultBackend = true
     for (const ingress of state.ingresses()) {
@@ -364,10 +368,9 @@ export class IncrementalCluster {
       trustedProxies: trusted,
       authRules: authRules(groups),
       limitExemptRules: limitExemptRules(groups),
-      // A scan of their table too: one entry per Ingress with header rules.
-      headerRules: unionOfRules([...this.headerRules.entries()].map(([, rules]) => rules)),
-      // And of theirs: one entry per canary Ingress.
-      canaryRules: unionOfCanaryRules([...this.canaryRules.entries()].map(([, rules]) => rules)),
+      // Each rule once, from the tables that count them: as many entries as distinct rules, however many Ingresses have them.
+      headerRules: unionOfRules([distinctRules(this.headerRules)]),
+      canaryRules: unionOfCanaryRules([distinctRules(this.canaryRules)]),
       http2: this.settings['use-http2'],
       proxyProtocolFrom: proxyProtocolSources(this.settings),
     })

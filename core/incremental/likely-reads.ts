@@ -46,6 +46,9 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       keys.add(treeKey(TABLE.accessGroup, group))
       keys.add(treeKey(TABLE.headerRules, group))
       keys.add(treeKey(TABLE.canaryRules, group))
+      // The rules' counts: one entry per distinct rule, a leaf or two.
+      keys.add(treeKey(TABLE.headerRuleUses, ''))
+      keys.add(treeKey(TABLE.canaryRuleUses, ''))
       for (const path of aclFiles(group)) fileKeys(path)
       const hosts = [
         ...records(spec.rules).map((rule) => (typeof rule.host === 'string' ? rule.host : '')),

@@ -2,8 +2,7 @@ import type { ObjectRef } from '../kube/objects.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { headerRulesOfObject } from '../model/header-groups.ts'
 import type { Plan } from '../plan/plan.ts'
-import type { Table } from '../snapshot/table.ts'
-import { reconcileFrontendRules } from './reconcile-frontend-rules.ts'
+import { reconcileFrontendRules, type RuleTables } from './reconcile-frontend-rules.ts'
 
 /**
  * An Ingress's header rules derived again and stored. Their values are in host maps (runtime
@@ -11,8 +10,8 @@ import { reconcileFrontendRules } from './reconcile-frontend-rules.ts'
  * has is a new rule in the frontend, and one that goes a rule fewer: HAProxy 2.6 names headers
  * in its rules, never at request time, so that is a reload, and the plan says which Ingress and header.
  */
-export function reconcileHeaderRules(ref: ObjectRef, state: ClusterState, table: Table<string[]>, plan: Plan): void {
-  reconcileFrontendRules(ref, state, table, plan, (object) => headerRulesOfObject(object, state)?.[1], {
+export function reconcileHeaderRules(ref: ObjectRef, state: ClusterState, tables: RuleTables, plan: Plan): void {
+  reconcileFrontendRules(ref, state, tables, plan, (object) => headerRulesOfObject(object, state)?.[1], {
     gained: (ingress, rules) => `${ingress} gained header rules (${describeRules(rules)}): HAProxy names a header in its rules, so a new one is a reload`,
     lost: (ingress, rules) => `${ingress} dropped header rules (${describeRules(rules)}): the frontend drops their rules`,
   })

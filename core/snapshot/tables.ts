@@ -27,6 +27,8 @@ export const TABLE = {
   accessGroup: 'access-group',
   headerRules: 'header-rules',
   canaryRules: 'canary-rules',
+  headerRuleUses: 'header-rule-uses',
+  canaryRuleUses: 'canary-rule-uses',
   resourceVersion: 'resource-version',
   hostHttpRoutes: 'host-http-routes',
   gatewayHttpRoutes: 'gateway-http-routes',
@@ -68,8 +70,9 @@ export const TABLE = {
  *     an Ingress refused for such a path before is read again.
  * 30: auth-tls-match-cn honoured (client-cn written, empty or not, by that write): an Ingress refused for it before is read again.
  * 31: canary-by-header-pattern of the general safe subset searched (canary-patterns): a canary refused it before is read again.
+ * 32: each header and canary rule's count of objects (`header-rule-uses`, `canary-rule-uses`), counted once from the objects' rules.
  */
-export const SNAPSHOT_LAYOUT = 31
+export const SNAPSHOT_LAYOUT = 32
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
