@@ -8,7 +8,7 @@ import { ingressRefusal } from './ingress-refusal.ts'
 import { perObject } from './per-object.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import { httpRouteVerdict } from './gateway-verdict.ts'
-import { backendName } from './backend-ref.ts'
+import { routeSplit, SPLIT_RULE } from './route-split.ts'
 
 /**
  * A canary Ingress (ingress-nginx's `canary: "true"`): its paths are not served on their own, they
@@ -64,7 +64,7 @@ export const cookieRule = (name: string) => `cookie|${name}`
  */
 export function canaryRulesOfObject(object: KubeObject | InvalidObject, state: ClusterState): [string, string[]] | undefined {
   if ('issues' in object) return undefined
-  if (object.kind === 'HTTPRoute') return splitsTraffic(object, state) ? [frontendRulesKey(objectRef(object)), [CANARY_RULE]] : undefined
+  if (object.kind === 'HTTPRoute') return splitsTraffic(object, state) ? [frontendRulesKey(objectRef(object)), [SPLIT_RULE]] : undefined
   if (object.kind !== 'Ingress') return undefined
   const ingress = object
   const rule = canaryOf(ingress)
@@ -88,8 +88,8 @@ export function frontendRulesKey(ref: ObjectRef): string {
   return ref.kind === 'Ingress' ? key : `${ref.kind}:${key}`
 }
 
-/** Whether a served HTTPRoute splits a path between two Services (gateway-host.ts), which the canary rule draws for. */
+/** Whether a served HTTPRoute splits a path between several Services (gateway-host.ts), which the split rules draw for. */
 function splitsTraffic(route: HttpRoute, state: ClusterState): boolean {
   const verdict = httpRouteVerdict(route, state)
-  return verdict.served && verdict.rules.paths.some(({ backends: [main, split] }) => split !== undefined && backendName(split.ref) !== backendName(main!.ref))
+  return verdict.served && verdict.rules.paths.some(({ backends }) => routeSplit(backends) !== undefined)
 }

@@ -21,6 +21,7 @@ import { withExternalAuth, type ExternalAuth } from './external-auth.ts'
 import { canaryOf } from './canary.ts'
 import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
+import type { RouteSplit } from './route-split.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
@@ -59,6 +60,8 @@ export interface Route extends RouteMatch {
   rewrite?: RouteRewrite
   /** The canary Ingress that takes some of this route's requests to its Service (canary-route.ts, render-canary.ts). */
   canary?: RouteCanary
+  /** The HTTPRoute rule's weighted Services, when it names several: a draw per request picks one (render-split.ts). */
+  split?: RouteSplit
   /** The owner's external authentication: looked up by the frontend, asked by the shipped Lua before the request goes on (render-external-auth.ts). */
   externalAuth?: ExternalAuth
   /** The owner's rate and connection limits: looked up and counted by the frontend (render-limits.ts). */

@@ -10,6 +10,7 @@ import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 import { compareRouteMatch, compareText } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
+import { routeSplit } from './route-split.ts'
 
 /** What the HTTPRoutes attached to one host give it. */
 export interface GatewayHost {
@@ -62,11 +63,11 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
         rejections.push({ object: owner, reason: `${path.at}: host "${host || '*'}" ${path.match} ${path.path} is already served by ${by}` })
         continue
       }
-      const [main, split] = path.backends
-      const served: Route = { match: path.match, path: path.path, backend: main!.ref, backendName: backendName(main!.ref), owner }
-      // Two weighted Services: the second takes its share of the requests as a canary would, a draw per request (render-canary.ts).
-      if (split && backendName(split.ref) !== served.backendName)
-        served.canary = { owner, backend: split.ref, backendName: backendName(split.ref), weight: split.weight, total: main!.weight + split.weight }
+      const main = path.backends[0]!
+      const served: Route = { match: path.match, path: path.path, backend: main.ref, backendName: backendName(main.ref), owner }
+      // Several weighted Services: a draw per request picks one (render-split.ts).
+      const split = routeSplit(path.backends)
+      if (split) served.split = split
       routes.set(key, served)
     }
   }

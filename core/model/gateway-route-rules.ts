@@ -3,7 +3,8 @@ import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import { GATEWAY_API } from '../kube/gateway-class.ts'
 import { httpPath } from '../syntax/fields.ts'
 import type { BackendRef } from './backend-ref.ts'
-import { routeMatch, type RouteMatch } from './routes.ts'
+import { readRegexPath } from './regex-path.ts'
+import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
 
 export interface WeightedBackend {
   ref: BackendRef
@@ -36,8 +37,8 @@ const NOT_HONOURED = 'is not honoured by hapedge'
 
 /**
  * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
- * written: hapedge matches the host and the path (Exact, PathPrefix) and splits a path between
- * two Services at most; filters, other matches, timeouts, retries and session persistence it
+ * written: hapedge matches the host and the path (Exact, PathPrefix, RegularExpression) and splits a path between
+ * its weighted Services (route-split.ts); filters, other matches, timeouts, retries and session persistence it
  * does not honour, and a route served without them would mean something else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
@@ -63,7 +64,6 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
     })
     if (backends.length === 0)
       reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
-    if (backends.length > 2) reasons.push(`${at}.backendRefs: ${backends.length} weighted Services; hapedge splits a path between two at most`)
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
     matches.forEach((match, m) => {
       const where = `${at}.matches[${m}]`
@@ -71,13 +71,29 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
       if (match.method !== undefined) reasons.push(`${where}.method ${NOT_HONOURED}`)
       const type = match.path?.type ?? 'PathPrefix'
       const value = match.path?.value ?? '/'
-      if (type !== 'Exact' && type !== 'PathPrefix') return reasons.push(`${where}.path.type: ${type} ${NOT_HONOURED} (Exact and PathPrefix are)`)
-      const invalid = httpPath.safeParse(value).error?.issues[0]
-      if (invalid) return reasons.push(`${where}.path.value: ${invalid.message}`)
-      paths.push({ at: where, ...routeMatch({ pathType: type === 'Exact' ? 'Exact' : 'Prefix', path: value }), backends })
+      const path = readPathMatch(type, value)
+      if ('refused' in path) return reasons.push(`${where}.path.${path.refused}`)
+      paths.push({ at: where, ...path, backends })
     })
   })
   return { paths, reasons }
+}
+
+/**
+ * A path match as the engine serves it. A RegularExpression must match the whole path (as
+ * Envoy's and most implementations' do; the specification leaves it to them), case-sensitively:
+ * read by the safe-regex reader and served as an Ingress's regex path is (regex-path.ts), so its
+ * route is a line of the regular-expression route map, a runtime edit.
+ */
+function readPathMatch(type: string, value: string): RouteMatch | { refused: string } {
+  if (type === 'RegularExpression') {
+    const read = readRegexPath(value, false)
+    return 'refused' in read ? { refused: `value: ${read.refused}` } : { match: 'Regex', path: `${REGEX_PATH_MARK}(?:${read.expression})$` }
+  }
+  if (type !== 'Exact' && type !== 'PathPrefix') return { refused: `type: ${type} ${NOT_HONOURED} (Exact, PathPrefix and RegularExpression are)` }
+  const invalid = httpPath.safeParse(value).error?.issues[0]
+  if (invalid) return { refused: `value: ${invalid.message}` }
+  return routeMatch({ pathType: type === 'Exact' ? 'Exact' : 'Prefix', path: value })
 }
 
 function filterTypes(filters: readonly unknown[]): string {

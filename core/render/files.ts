@@ -47,6 +47,8 @@ export const FILES = {
   pathRegexMap: 'maps/path-regex.map',
   rewriteRegexMap: 'maps/rewrite-regex.map',
   clientCnMap: 'maps/client-cn.map',
+  splitExactMap: 'maps/split-exact.map',
+  splitPrefixMap: 'maps/split-prefix.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -91,6 +93,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.pathRegexMap, 32],
   [FILES.rewriteRegexMap, 32],
   [FILES.clientCnMap, 32],
+  [FILES.splitExactMap, 32],
+  [FILES.splitPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -12,6 +12,7 @@ import { headerLookupRules, headerRules as renderHeaderRules } from './render-he
 import { rewriteRules } from './render-rewrites.ts'
 import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
+import { splitRules } from './render-split.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 import { limitRules, limitTables } from './render-limits.ts'
@@ -34,7 +35,7 @@ export interface FrontendOptions {
   authRules?: readonly string[]
   /** The header rules of the served Ingresses (render-headers.ts), in the order they run. */
   headerRules?: readonly string[]
-  /** The served canary Ingresses' rules (canary.ts), sorted: the header and cookie names the frontend reads for them. */
+  /** The served canary Ingresses' rules (canary.ts), sorted: the header and cookie names the frontend reads for them; and the HTTPRoutes' (render-split.ts). */
   canaryRules?: readonly string[]
   /** The access groups' limit-allowlist rules (render-limits.ts): their clients are not counted. */
   limitExemptRules?: readonly string[]
@@ -130,7 +131,9 @@ export function renderFrontend({
     ...FORWARDED_RULES,
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
-    // The canary last: its Service is sent the request the route's own settings made.
+    // The split and the canary last: their Services are sent the request the route's own settings made
+    // (a canary Ingress on a split path takes its share of the requests, the split the rest).
+    ...splitRules(set, canaryRules),
     ...renderCanaryRules(set, canaryRules),
     UPSTREAM_HOST_RULE,
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',

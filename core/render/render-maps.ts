@@ -17,6 +17,7 @@ import { mapTarget } from './render-access.ts'
 import { externalAuthEntries } from './render-external-auth.ts'
 import { regexPathEntries } from './render-regex-paths.ts'
 import { clientCnEntries } from './render-client-cn.ts'
+import { splitEntries } from './render-split.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -54,6 +55,8 @@ export const HOST_MAPS = [
   FILES.pathRegexMap,
   FILES.rewriteRegexMap,
   FILES.clientCnMap,
+  FILES.splitExactMap,
+  FILES.splitPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -92,6 +95,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries = noEntri
   for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of regexPathEntries(config)) entries[map].push(mapEntry(key, value))
   for (const [map, key, value] of clientCnEntries(config)) entries[map].push(mapEntry(key, value))
+  for (const [map, key, value] of splitEntries(config)) entries[map].push(mapEntry(key, value))
   return entries
 }
 

@@ -7,7 +7,7 @@ import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts
 import { startServices, type ServiceBackends } from './service-backends.ts'
 
 /**
- * An HTTPRoute through the real HAProxy: Exact and PathPrefix matches, a path split between two
+ * An HTTPRoute through the real HAProxy: Exact, PathPrefix and RegularExpression matches, a path split between three
  * weighted Services, the route's hostnames intersected with its listener's, an HTTPS listener's
  * certificate, and the routes that are not attached (a sectionName no listener has, a namespace
  * the listener does not admit) not served, with their reasons.
@@ -25,7 +25,7 @@ describe('the Gateway API through HAProxy', () => {
   beforeAll(async () => {
     certDir = await makeTempDir('hapedge-gateway-certs')
     const certificate = await makeCertificate({ dir: certDir, hosts: ['secure.gw.test'], name: 'secure' })
-    services = await startServices(['stable', 'preview', 'exact', 'secure'])
+    services = await startServices(['stable', 'preview', 'exact', 'secure', 'regex'])
     const team = await startServices(['stable'], 'team')
     cluster = await serveCluster([
       ...services.objects,
@@ -44,11 +44,13 @@ describe('the Gateway API through HAProxy', () => {
         hostnames: ['shop.gw.test', 'api.gw.test', 'elsewhere.test'],
         rules: [
           { matches: [{ type: 'Exact', value: '/health' }], backends: [{ service: 'exact' }] },
+          { matches: [{ type: 'RegularExpression', value: '/items/[0-9]+' }], backends: [{ service: 'regex' }] },
           {
             matches: [{ type: 'PathPrefix', value: '/api' }],
             backends: [
               { service: 'stable', weight: 30 },
-              { service: 'preview', weight: 70 },
+              { service: 'preview', weight: 50 },
+              { service: 'exact', weight: 20 },
             ],
           },
           { backends: [{ service: 'stable' }] },
@@ -87,14 +89,25 @@ describe('the Gateway API through HAProxy', () => {
     expect(await get('shop.gw.test', '/')).toBe('stable')
   })
 
-  it('splits a path between two Services by their weights, per request', async () => {
-    let preview = 0
+  it('a RegularExpression matches the whole path, before any PathPrefix', async () => {
+    expect(await get('shop.gw.test', '/items/42')).toBe('regex')
+    expect(await get('shop.gw.test', '/items/42/x')).toBe('stable')
+    expect(await get('shop.gw.test', '/items/x')).toBe('stable')
+  })
+
+  it('splits a path between its weighted Services, per request', async () => {
+    const counts = new Map<string, number>()
     for (let sent = 0; sent < REQUESTS; sent += 50) {
       const answers = await Promise.all(Array.from({ length: 50 }, () => get('api.gw.test', '/api/v1')))
-      expect(answers.every((answer) => answer === 'stable' || answer === 'preview')).toBe(true)
-      preview += answers.filter((answer) => answer === 'preview').length
+      for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1)
     }
-    expect(Math.abs(preview / REQUESTS - 0.7)).toBeLessThan(TOLERANCE)
+    expect([...counts.keys()].sort()).toEqual(['exact', 'preview', 'stable'])
+    for (const [service, share] of [
+      ['stable', 0.3],
+      ['preview', 0.5],
+      ['exact', 0.2],
+    ] as const)
+      expect(Math.abs(counts.get(service)! / REQUESTS - share)).toBeLessThan(TOLERANCE)
   })
 
   it('serves the hostnames the route and its listener share, not the others', async () => {

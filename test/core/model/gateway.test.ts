@@ -21,13 +21,7 @@ const modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: obje
 const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
   model.hosts
     .get(host)
-    ?.routes.map((route) => [
-      route.match,
-      route.path,
-      route.backendName,
-      route.owner,
-      route.canary && [route.canary.backendName, route.canary.weight, route.canary.total],
-    ])
+    ?.routes.map((route) => [route.match, route.path, route.backendName, route.owner, route.split?.backends.map((one) => `${one.backendName}:${one.weight}`)])
 
 describe('reading the Gateway API', () => {
   it('reads GatewayClass, Gateway, HTTPRoute and ReferenceGrant, and names the field of a malformed one', () => {
@@ -40,7 +34,7 @@ describe('reading the Gateway API', () => {
 })
 
 describe('an HTTPRoute', () => {
-  it('is served as routes of the Ingress model: Exact and PathPrefix, two weighted Services split as a canary is, hostnames intersected with the listener', () => {
+  it('is served as routes of the Ingress model: Exact and PathPrefix, weighted Services split, hostnames intersected with the listener', () => {
     const route = httpRoute({
       name: 'store',
       hostnames: ['shop.example.com', 'other.test'],
@@ -50,19 +44,20 @@ describe('an HTTPRoute', () => {
           matches: [{ type: 'PathPrefix', value: '/api/' }],
           backends: [
             { service: 'a', weight: 30 },
-            { service: 'b', weight: 70 },
+            { service: 'b', weight: 50 },
+            { service: 'c', weight: 20 },
           ],
         },
       ],
     })
-    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b'])])
+    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b', 'c'])])
     expect(model.rejections).toEqual([])
     expect([...model.hosts.keys()]).toEqual(['shop.example.com'])
     expect(routesOf(model, 'shop.example.com')).toEqual([
-      ['Prefix', '/api', 'default_a_80', 'HTTPRoute default/store', ['default_b_80', 70, 100]],
+      ['Prefix', '/api', 'default_a_80', 'HTTPRoute default/store', ['default_a_80:30', 'default_b_80:50', 'default_c_80:20']],
       ['Exact', '/health', 'default_a_80', 'HTTPRoute default/store', undefined],
     ])
-    expect(model.canaryRules.size).toBe(1)
+    expect([...model.canaryRules.values()]).toEqual([['split']])
   })
 
   it('a route naming no hostname takes its listener’s; an unattached one is not served, with the reason', () => {
@@ -98,9 +93,9 @@ describe('an HTTPRoute', () => {
       hostnames: ['shop.example.com'],
       rules: [
         { matches: [{ value: '/ok' }], backends: [{ service: 'a' }] },
-        { matches: [{ type: 'RegularExpression', value: '/x.*' }], backends: [{ service: 'a' }] },
+        { matches: [{ type: 'RegularExpression', value: '/x(?=y)' }], backends: [{ service: 'a' }] },
         { matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }], backends: [{ service: 'a' }], filters: [{ type: 'RequestHeaderModifier' }] },
-        { backends: [{ service: 'a' }, { service: 'b' }, { service: 'c' }] },
+        { backends: [{ service: 'a', weight: 0 }] },
       ],
     })
     const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b', 'c'])])
@@ -109,10 +104,10 @@ describe('an HTTPRoute', () => {
       {
         object: 'HTTPRoute default/fancy',
         reason: [
-          'spec.rules[1].matches[0].path.type: RegularExpression is not honoured by hapedge (Exact and PathPrefix are)',
+          'spec.rules[1].matches[0].path.value: the regular expression path "/x(?=y)" is not served: the regular expression has a lookahead at position 3, which hapedge does not read',
           'spec.rules[2].filters: RequestHeaderModifier is not honoured by hapedge',
           'spec.rules[2].matches[0].headers is not honoured by hapedge',
-          'spec.rules[3].backendRefs: 3 weighted Services; hapedge splits a path between two at most',
+          'spec.rules[3].backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)',
           'the HTTPRoute is not served',
         ].join('; '),
       },
@@ -212,24 +207,26 @@ describe('an HTTPRoute change through the incremental engine', () => {
     expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(served.files))
   })
 
-  it('a weight change is a runtime map edit, not a reload', () => {
-    const weighted = (weight: number) =>
+  it('a weight change, or a Service HAProxy has a backend for joining a split, is a runtime map edit, not a reload', () => {
+    const weighted = (...weights: number[]) =>
       httpRoute({
         name: 'r',
         hostnames: ['shop.example.com'],
         rules: [
-          {
-            backends: [
-              { service: 'a', weight: 100 - weight },
-              { service: 'b', weight },
-            ],
-          },
+          { matches: [{ type: 'Exact', value: '/c' }], backends: [{ service: 'c' }] },
+          { backends: weights.map((weight, i) => ({ service: ['a', 'b', 'c'][i]!, weight })) },
         ],
       })
     const live = new LiveCluster()
-    live.apply([gatewayClass(), edge, weighted(10), ...services(['a', 'b'])].map(added))
-    const { plan } = live.apply([modified(weighted(40))])
-    expect(plan.reload).toBe(false)
-    expect(plan.maps.length).toBeGreaterThan(0)
+    live.apply([gatewayClass(), edge, weighted(90, 10), ...services(['a', 'b', 'c'])].map(added))
+    for (const weights of [
+      [60, 40],
+      [50, 30, 20],
+    ]) {
+      const { plan } = live.apply([modified(weighted(...weights))])
+      expect(plan.reload).toBe(false)
+      expect(plan.maps.length).toBeGreaterThan(0)
+    }
+    expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 100|default_a_80|50|default_b_80|80|default_c_80|100\n')
   })
 })

@@ -1,0 +1,28 @@
+import { backendName, type BackendRef } from './backend-ref.ts'
+
+/** One Service of a split path and its weight (above 0). */
+export interface SplitBackend {
+  backend: BackendRef
+  backendName: string
+  weight: number
+}
+
+/**
+ * A path an HTTPRoute rule splits between several weighted Services (`backendRefs` weights): each
+ * request goes to one, drawn in proportion to the weights (render-split.ts).
+ */
+export interface RouteSplit {
+  backends: SplitBackend[]
+}
+
+/** The frontend rule every HTTPRoute that splits a path stores, among the canaries' (canary.ts keeps the frontend's rules). */
+export const SPLIT_RULE = 'split'
+
+/** The most Services a rule names (the Gateway API's `backendRefs` limit): the frontend has a rule per place. */
+export const MOST_SPLIT_BACKENDS = 16
+
+/** A rule's weighted Services as a split, when they are two or more HAProxy backends; one is no split. */
+export function routeSplit(backends: readonly { ref: BackendRef; weight: number }[]): RouteSplit | undefined {
+  const split = backends.map(({ ref, weight }) => ({ backend: ref, backendName: backendName(ref), weight }))
+  return new Set(split.map((one) => one.backendName)).size > 1 ? { backends: split } : undefined
+}
