@@ -305,7 +305,7 @@ export class IncrementalCluster {
 
   /**
    * The snapshot lacks what this code keeps (SNAPSHOT_LAYOUT): the index of Ingresses by class is
-   * built, and every Ingress's annotations are read, its hosts and the default backend derived
+   * built, and every Ingress's annotations are read, its hosts (and every HTTPRoute's) and the default backend derived
    * again (a scan, once per cluster, over a snapshot the committer loads whole for it).
    */
   private markLayoutChanged(): void {
@@ -320,6 +320,8 @@ export class IncrementalCluster {
       dirty.objects.push(objectRef(ingress))
       for (const host of hostsOf(ingress)) dirty.hosts.add(host)
     }
+    // And every HTTPRoute's (32: a split's maps and frontend rule).
+    touchEveryGateway(state, dirty)
     // Backends are rendered again too: a layout may add rules to every one (8: set-timeout).
     for (const service of this.backendUses.services()) dirty.services.add(service)
   }

@@ -71,8 +71,11 @@ export const TABLE = {
  * 30: auth-tls-match-cn honoured (client-cn written, empty or not, by that write): an Ingress refused for it before is read again.
  * 31: canary-by-header-pattern of the general safe subset searched (canary-patterns): a canary refused it before is read again.
  * 32: each header and canary rule's count of objects (`header-rule-uses`, `canary-rule-uses`), counted once from the objects' rules.
+ * 33: an HTTPRoute rule's weighted Services split however many they are (split-exact, split-prefix written, empty or not, by that
+ *     write; a two-way split leaves the canary maps and the `canary` rule for them and `split`), RegularExpression paths served:
+ *     an HTTPRoute refused for either before is read again.
  */
-export const SNAPSHOT_LAYOUT = 32
+export const SNAPSHOT_LAYOUT = 33
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
