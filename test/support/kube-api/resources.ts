@@ -74,3 +74,22 @@ export function parseResourcePath(pathname: string): ResourcePath | undefined {
   const [plural, name, subresource] = rest
   return rest.length > 3 ? undefined : { group, version, plural: plural!, name, subresource }
 }
+
+const gatewayApi = (version: string, kind: string, plural: string, namespaced = true, status = true): ResourceType => ({
+  group: 'gateway.networking.k8s.io',
+  version,
+  kind,
+  plural,
+  namespaced,
+  builtIn: false,
+  status,
+})
+
+/** The Gateway API's kinds, for a double of a cluster whose CRDs are installed (absent otherwise: their lists answer 404). */
+export const GATEWAY_API_RESOURCES: ResourceType[] = [
+  gatewayApi('v1', 'GatewayClass', 'gatewayclasses', false),
+  gatewayApi('v1', 'Gateway', 'gateways'),
+  gatewayApi('v1', 'HTTPRoute', 'httproutes'),
+  gatewayApi('v1', 'GRPCRoute', 'grpcroutes'),
+  gatewayApi('v1beta1', 'ReferenceGrant', 'referencegrants', true, false),
+]
