@@ -41,9 +41,10 @@ export function reconcileHost(
   if (after.rejections.length > 0) tables.rejections.set(host, after.rejections)
   else if (tables.rejections.has(host)) tables.rejections.delete(host)
 
-  const oldEntries = hostMapEntries(before)
+  // A new host (every host of a full build) has no entries to replace: no empty lists made for it.
+  const oldEntries = before && hostMapEntries(before)
   const newEntries = hostMapEntries(after.config)
-  for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries[map], newEntries[map], plan)
+  for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries?.[map] ?? NO_ENTRIES, newEntries[map] ?? NO_ENTRIES, plan)
 
   // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
   for (const route of after.config?.routes ?? []) for (const { name, ref, upstream } of routeBackends(route)) backends.add(name, ref, upstream)
@@ -62,10 +63,14 @@ export function reconcileHost(
   if (newSecret) touchedSecrets.add(newSecret)
 }
 
+const NO_ENTRIES: readonly Entry[] = []
+
 /** A map's entries for one host replaced: the ones it no longer has removed, the changed ones set, each in the plan as a runtime map edit. */
-function replaceEntries(files: FileSet, path: string, before: Entry[], after: Entry[], plan: Plan): void {
-  const kept = new Set(after.map((entry) => entry.key))
-  for (const entry of before) if (!kept.has(entry.key) && files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
+function replaceEntries(files: FileSet, path: string, before: readonly Entry[], after: readonly Entry[], plan: Plan): void {
+  if (before.length > 0) {
+    const kept = new Set(after.map((entry) => entry.key))
+    for (const entry of before) if (!kept.has(entry.key) && files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
+  }
   for (const entry of after) {
     if (files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.text.slice(entry.key.length + 1, -1) })
   }

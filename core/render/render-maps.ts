@@ -60,6 +60,9 @@ export const HOST_MAPS = [
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
+/** A host's map entries by map file: only the maps it has entries for. */
+export type HostMapEntries = Partial<Record<HostMap, Entry[]>>
+
 /** A map line: `key value` (keys never hold whitespace: they are validated hosts and paths). */
 export function mapEntry(key: string, value: string): Entry {
   return { key, text: `${key} ${value}\n` }
@@ -75,27 +78,31 @@ export function sortEntries(entries: Entry[]): Entry[] {
  * its from-to-www name, which no other host's keys hold (render-redirects.ts), its canary patterns,
  * regular expressions that begin with it (render-canary.ts), and its regex routes, which begin with it after `^` (render-regex-paths.ts).
  */
-export function hostMapEntries(config: HostConfig | undefined, entries = noEntries()): Record<HostMap, Entry[]> {
+export function hostMapEntries(config: HostConfig | undefined, entries: HostMapEntries = {}): HostMapEntries {
   if (!config) return entries
   const { host } = config
-  for (const [map, key, route] of routeKeys(host, config.routes))
-    entries[map === 'exact' ? FILES.exactMap : FILES.prefixMap].push(mapEntry(key, routeTarget(route)))
-  if (host !== '' && config.routes.length > 0) entries[FILES.hostsMap].push(mapEntry(host, host))
-  if (config.alias) entries[FILES.hostsMap].push(mapEntry(host, config.alias))
-  for (const [map, key, value] of redirectEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of timeoutEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of bodySizeEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of corsEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of rewriteEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of headerEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of upstreamHostEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of canaryEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of clientCertEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of externalAuthEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of limitEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of regexPathEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of clientCnEntries(config)) entries[map].push(mapEntry(key, value))
-  for (const [map, key, value] of splitEntries(config)) entries[map].push(mapEntry(key, value))
+  // A map's list is made when the host has an entry for it: most hosts have a few of the thirty-odd maps.
+  const add = (map: HostMap, key: string, value: string) => (entries[map] ??= []).push(mapEntry(key, value))
+  for (const [map, key, route] of routeKeys(host, config.routes)) add(map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, routeTarget(route))
+  if (host !== '' && config.routes.length > 0) add(FILES.hostsMap, host, host)
+  if (config.alias) add(FILES.hostsMap, host, config.alias)
+  for (const perRoute of [
+    redirectEntries(config),
+    timeoutEntries(config),
+    bodySizeEntries(config),
+    corsEntries(config),
+    rewriteEntries(config),
+    headerEntries(config),
+    upstreamHostEntries(config),
+    canaryEntries(config),
+    clientCertEntries(config),
+    externalAuthEntries(config),
+    limitEntries(config),
+    regexPathEntries(config),
+    clientCnEntries(config),
+    splitEntries(config),
+  ])
+    for (const [map, key, value] of perRoute) add(map, key, value)
   return entries
 }
 

@@ -8,6 +8,11 @@ export class Table<V> {
   /** Pending writes (undefined: deleted) and decoded reads. */
   private readonly writes = new Map<string, V | undefined>()
   private readonly reads = new Map<string, V | undefined>()
+  /**
+   * The pending writes' keys by their first segment (`Gateway/` of `Gateway/ns/name`): a scan of a
+   * few keys reads its own kind's, where a resync's full build has tens of thousands pending.
+   */
+  private readonly writtenKeys = new Map<string, Set<string>>()
 
   constructor(
     private readonly base: Tree,
@@ -32,11 +37,27 @@ export class Table<V> {
   }
 
   set(key: string, value: V): void {
-    this.writes.set(key, value)
+    this.write(key, value)
   }
 
   delete(key: string): void {
-    this.writes.set(key, undefined)
+    this.write(key, undefined)
+  }
+
+  private write(key: string, value: V | undefined): void {
+    if (!this.writes.has(key)) {
+      const segment = firstSegment(key)
+      const keys = this.writtenKeys.get(segment)
+      if (keys) keys.add(key)
+      else this.writtenKeys.set(segment, new Set([key]))
+    }
+    this.writes.set(key, value)
+  }
+
+  /** The keys of pending writes that may start with `within`: those of its first segment, or all when it has none. */
+  private writtenWithin(within: string): Iterable<string> {
+    const segment = firstSegment(within)
+    return segment === '' ? this.writes.keys() : (this.writtenKeys.get(segment) ?? [])
   }
 
   /** Every entry (or those whose key starts with `within`), in key order: a scan, for small tables and whole-cluster work. */
@@ -49,7 +70,10 @@ export class Table<V> {
       const value = this.get(key)
       if (value !== undefined) merged.push([key, value])
     }
-    for (const [key, value] of this.writes) if (!seen.has(key) && value !== undefined && key.startsWith(within)) merged.push([key, value])
+    for (const key of this.writtenWithin(within)) {
+      const value = this.writes.get(key)
+      if (!seen.has(key) && value !== undefined && key.startsWith(within)) merged.push([key, value])
+    }
     yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
@@ -59,7 +83,8 @@ export class Table<V> {
    */
   count(within = ''): number {
     let count = this.base.countRange(...this.countEdges(within))
-    for (const [key, value] of this.writes) {
+    for (const key of this.writtenWithin(within)) {
+      const value = this.writes.get(key)
       if (!key.startsWith(within)) continue
       const stored = this.base.get(this.prefix + key) !== undefined
       if (value !== undefined && !stored) count++
@@ -76,4 +101,9 @@ export class Table<V> {
   edits(into: Map<string, string | undefined>): void {
     for (const [key, value] of this.writes) into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
   }
+}
+
+/** A key's first segment with its slash (`Gateway/`), or '' when it has none. */
+function firstSegment(key: string): string {
+  return key.slice(0, key.indexOf('/') + 1)
 }
