@@ -39,7 +39,10 @@ export async function generationDelta(
 
   while (wants.length > 0) {
     const held = new Set(haves.map((node) => node.sha256))
+    const wanted = new Set(wants.map((node) => node.sha256))
     wants = wants.filter((node) => !held.has(node.sha256) && !delta.has(node.sha256))
+    // A subtree both sides hold is skipped on the held side too: opened, it would only name nodes the wanted side skips.
+    haves = haves.filter((node) => !wanted.has(node.sha256))
     if (wants.length === 0) break
     const top = Math.max(...wants.map(rank), ...haves.map(rank))
     const wantNow = wants.filter((node) => rank(node) === top)

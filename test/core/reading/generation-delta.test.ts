@@ -51,7 +51,8 @@ describe('the delta between two generations', () => {
     let have = base
     for (const events of changes) {
       const want = await commit(store, events)
-      const delta = await generationDelta(want, have, ...cold(store), Number.POSITIVE_INFINITY)
+      const [loader, context] = cold(store)
+      const delta = await generationDelta(want, have, loader, context, Number.POSITIVE_INFINITY)
 
       const reader = await readerHolding(store, have)
       for (const [sha256, text] of delta) reader.nodes.add(sha256, text)
@@ -63,6 +64,8 @@ describe('the delta between two generations', () => {
       const whole = await walkGeneration({ manifest: want }, ...cold(store), { leaves: true })
       expect(delta.size).toBeGreaterThan(1)
       expect(delta.size * 10).toBeLessThan(whole.size)
+      // Both sides are opened on the paths to what changed only: a subtree both generations hold is not walked on either.
+      expect(loader.stats.nodes).toBeLessThan(delta.size * 3)
       have = want
     }
   })
