@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Rejection } from '../../core/model/rejection.ts'
+import { ECHO_SET_HEADER, startConformanceEcho, type EchoServer } from '../support/conformance-echo.ts'
+import { fixtureCertificate } from '../support/fixtures.ts'
+import { gatewayClass } from '../support/gateway-objects.ts'
+import { tlsSecret } from '../support/objects.ts'
+import { answerDifferences, describeRequest, echoOf } from './conformance-answers.ts'
+import { echoEndpoints, objectName, readManifest, type ManifestObject } from './conformance-manifests.ts'
+import { CASES, PASSING, UNREPORTED, type ConformanceCase, type ConformanceRequest } from './gateway-conformance-cases.ts'
+import { serveCluster, type ServedCluster } from './serve-cluster.ts'
+
+/**
+ * The Gateway API's HTTPRoute conformance cases (gateway-conformance-cases.ts), each through the
+ * real rendering and the real HAProxy: the suite's base manifests and the case's own, every
+ * Service's pods an echo on loopback answering as the suite's echo does. A case passes when every
+ * answer is the one its Go test expects; PASSING lists those that do, and a case that does not
+ * must be one hapedge reports (a route or Gateway of the case rejected, with the field and why),
+ * or one UNREPORTED names with what hapedge does instead.
+ */
+
+const CLASS = 'hapedge'
+const DISTRIBUTION_REQUESTS = 500
+const DISTRIBUTION_CONCURRENCY = 10
+/** The suite's tolerance, and its ten tries before it calls a distribution wrong. */
+const DISTRIBUTION_TOLERANCE = 0.05
+const DISTRIBUTION_TRIES = 10
+
+interface CaseResult {
+  name: string
+  differences: string[]
+  /** What hapedge reports on the case's objects and the Gateways its routes name. */
+  reports: Rejection[]
+}
+
+describe('the Gateway API conformance cases for HTTPRoute, through HAProxy', () => {
+  const echoes: EchoServer[] = []
+  let base: unknown[] = []
+  const results: CaseResult[] = []
+
+  beforeAll(async () => {
+    const manifest = await readManifest('base.yaml', CLASS)
+    const services = manifest.filter((object) => object.kind === 'Service')
+    for (const service of services) echoes.push(await startConformanceEcho(service.metadata.name, service.metadata.namespace ?? 'default'))
+    const { certPem, keyPem } = fixtureCertificate('shop.example.com')
+    base = [
+      gatewayClass(CLASS),
+      // The suite creates this Secret before its tests (a self-signed certificate) for the base HTTPS Gateway.
+      tlsSecret('tls-validity-checks-certificate', certPem, keyPem, 'gateway-conformance-infra'),
+      ...manifest,
+      ...services.map((service, index) => echoEndpoints(service, echoes[index]!)),
+    ]
+  })
+
+  afterAll(async () => {
+    await Promise.all(echoes.map((echo) => echo.close()))
+    const passed = results.filter((result) => result.differences.length === 0)
+    const lines = [`${passed.length} of ${CASES.length} ported cases pass`]
+    for (const result of results.filter((result) => result.differences.length > 0).sort((a, b) => a.name.localeCompare(b.name)))
+      lines.push(
+        `  ${result.name}: ${result.differences[0]}${result.differences.length > 1 ? ` (and ${result.differences.length - 1} more)` : ''}`,
+        ...result.reports.map((report) => `      ${report.object}: ${report.reason}`),
+        ...(UNREPORTED.has(result.name) ? [`      not reported: ${UNREPORTED.get(result.name)}`] : []),
+      )
+    console.log(lines.join('\n'))
+  })
+
+  it.concurrent.each(CASES.map((conformanceCase) => [conformanceCase.name, conformanceCase] as const))('%s', async (name, conformanceCase) => {
+    const result = await runCase(conformanceCase, base)
+    results.push(result)
+    if (PASSING.has(name)) expect(result.differences).toEqual([])
+    else {
+      expect(result.differences, `${name} passes: add it to PASSING`).not.toEqual([])
+      if (UNREPORTED.has(name)) expect(result.reports, `${name} is reported now: remove it from UNREPORTED`).toEqual([])
+      else expect(result.reports, `${name} fails and hapedge says nothing of its objects`).not.toEqual([])
+    }
+  })
+})
+
+async function runCase(conformanceCase: ConformanceCase, base: unknown[]): Promise<CaseResult> {
+  const objects = await readManifest(conformanceCase.manifest, CLASS)
+  const cluster = await serveCluster([...base, ...objects])
+  try {
+    const differences: string[] = []
+    for (const answer of conformanceCase.answers) {
+      const host = gatewayAddress(cluster)
+      differences.push(...answerDifferences(answer, await send(cluster, answer.request), answer.request.host ?? host))
+    }
+    for (const condition of conformanceCase.conditions ?? []) {
+      const reports = cluster.model.rejections.filter((rejection) => rejection.object === condition.route)
+      if (!reports.some((report) => report.reason.includes(condition.reason)))
+        differences.push(
+          `${condition.route}: ${condition.type} False (${condition.reason}) expected; hapedge reports ${reports.map((report) => report.reason).join('; ') || 'nothing'}`,
+        )
+    }
+    if (conformanceCase.distribution && differences.length === 0) differences.push(...(await distributionDifferences(cluster, conformanceCase.distribution)))
+    return { name: conformanceCase.name, differences, reports: reportsOf(cluster, objects) }
+  } finally {
+    await cluster.stop()
+  }
+}
+
+/** Where the suite sends a request without a host: the Gateway's address, which hapedge's binds are. */
+function gatewayAddress(cluster: ServedCluster): string {
+  return `127.0.0.1:${cluster.httpPort}`
+}
+
+function send(cluster: ServedCluster, request: ConformanceRequest) {
+  const echoSets = Object.entries(request.backendSetsHeaders ?? {}).map(([name, value]) => `${name}:${value}`)
+  return cluster.get(request.host ?? gatewayAddress(cluster), request.path, {
+    method: request.method ?? 'GET',
+    headers: { ...request.headers, ...(echoSets.length ? { [ECHO_SET_HEADER]: echoSets.join(',') } : {}) },
+  })
+}
+
+/** HTTPRouteWeight's check: each backend's share of the requests within the tolerance, and no other backend answering. */
+async function distributionDifferences(cluster: ServedCluster, distribution: NonNullable<ConformanceCase['distribution']>): Promise<string[]> {
+  let differences: string[] = []
+  for (let tried = 0; tried < DISTRIBUTION_TRIES; tried++) {
+    const counts = new Map<string, number>()
+    for (let sent = 0; sent < DISTRIBUTION_REQUESTS; sent += DISTRIBUTION_CONCURRENCY) {
+      const answers = await Promise.all(Array.from({ length: DISTRIBUTION_CONCURRENCY }, () => send(cluster, distribution.request)))
+      for (const answer of answers) {
+        const backend = Object.keys(distribution.shares).find((name) => echoOf(answer)?.pod.startsWith(name)) ?? `HTTP ${answer.status}`
+        counts.set(backend, (counts.get(backend) ?? 0) + 1)
+      }
+    }
+    differences = [...new Set([...counts.keys(), ...Object.keys(distribution.shares)])].flatMap((backend) => {
+      const share = (counts.get(backend) ?? 0) / DISTRIBUTION_REQUESTS
+      const wanted = distribution.shares[backend] ?? 0
+      return Math.abs(share - wanted) > DISTRIBUTION_TOLERANCE || (wanted === 0 && share > 0)
+        ? [`${describeRequest(distribution.request)}: ${backend} took ${share.toFixed(3)} of the requests, expected ${wanted}`]
+        : []
+    })
+    if (differences.length === 0) return []
+  }
+  return differences
+}
+
+/** The reports on the case's own objects and on the Gateways its routes attach to. */
+function reportsOf(cluster: ServedCluster, objects: ManifestObject[]): Rejection[] {
+  const names = new Set(objects.map(objectName))
+  for (const object of objects)
+    for (const parent of (object.kind === 'HTTPRoute' ? object.spec?.parentRefs : undefined) ?? [])
+      names.add(`Gateway ${parent.namespace ?? object.metadata.namespace}/${parent.name}`)
+  return cluster.model.rejections.filter((rejection) => names.has(rejection.object))
+}
