@@ -9,7 +9,7 @@ import { LiveCluster } from '../../core/incremental/live-cluster.ts'
 import { planFromFiles } from '../../core/plan/plan-from-files.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { haproxySocket, type HaproxySocket } from '../../processes/agent/haproxy-socket.ts'
-import { masterReload, ReloadError, type MasterReloadOptions } from '../../processes/agent/master-reload.ts'
+import { CheckRefused, masterReload, type MasterReloadOptions } from '../../processes/agent/master-reload.ts'
 import { applyAtRuntime, type RuntimeApplied } from '../../processes/agent/runtime-commands.ts'
 import { parseShowProc } from '../../processes/agent/show-proc.ts'
 import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
@@ -336,18 +336,21 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       expect(await servedSerial(httpsPort, 'shop.test')).toBe(new X509Certificate(certs.second.certPem).serialNumber)
     })
 
-    it('refuses files that haproxy -c rejects, and reloads nothing', async () => {
+    it('refuses files HAProxy cannot load with haproxy -c’s words, and the old worker keeps serving', async () => {
       const broken = join(conf, '15-broken.cfg')
       await writeFile(broken, 'backend broken\n    no-such-keyword\n')
       const before = parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc'))
       try {
         const error = await masterReload(reload).catch((caught: unknown) => caught)
-        expect(error).toBeInstanceOf(ReloadError)
+        expect(error).toBeInstanceOf(CheckRefused)
         expect(error).toMatchObject({ stage: 'check', message: expect.stringContaining('no-such-keyword') })
       } finally {
         await rm(broken)
       }
-      expect(parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc'))).toEqual(before)
+      const after = parseShowProc(await haproxySocket({ path: reload.masterSocket }).run('show proc'))
+      // The master tried the files once (no `haproxy -c` before it), failed, and left the worker as it was.
+      expect(after.master.failed).toBe((before.master.failed ?? 0) + 1)
+      expect(after.workers.map((worker) => worker.pid)).toEqual(before.workers.map((worker) => worker.pid))
       expect(answeredBy(await get('fresh.test', '/'))).toBe('fresh')
     })
 
@@ -358,7 +361,7 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       const before = await workers()
       try {
         const error = await masterReload(reload).catch((caught: unknown) => caught)
-        expect(error).toMatchObject({ stage: 'confirm', message: expect.stringMatching(/failed reloads 0 → 1/) })
+        expect(error).toMatchObject({ stage: 'confirm', message: expect.stringMatching(/failed reloads 1 → 2/) })
       } finally {
         await rm(extra)
         await busy.close()
