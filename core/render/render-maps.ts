@@ -81,11 +81,9 @@ export function sortEntries(entries: Entry[]): Entry[] {
 export function hostMapEntries(config: HostConfig | undefined, entries: HostMapEntries = {}): HostMapEntries {
   if (!config) return entries
   const { host } = config
-  // A map's list is made when the host has an entry for it: most hosts have a few of the thirty-odd maps.
-  const add = (map: HostMap, key: string, value: string) => (entries[map] ??= []).push(mapEntry(key, value))
-  for (const [map, key, route] of routeKeys(host, config.routes)) add(map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, routeTarget(route))
-  if (host !== '' && config.routes.length > 0) add(FILES.hostsMap, host, host)
-  if (config.alias) add(FILES.hostsMap, host, config.alias)
+  for (const [map, key, route] of routeKeys(host, config.routes)) addEntry(entries, map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, routeTarget(route))
+  if (host !== '' && config.routes.length > 0) addEntry(entries, FILES.hostsMap, host, host)
+  if (config.alias) addEntry(entries, FILES.hostsMap, host, config.alias)
   for (const perRoute of [
     redirectEntries(config),
     timeoutEntries(config),
@@ -102,8 +100,16 @@ export function hostMapEntries(config: HostConfig | undefined, entries: HostMapE
     clientCnEntries(config),
     splitEntries(config),
   ])
-    for (const [map, key, value] of perRoute) add(map, key, value)
+    for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
   return entries
+}
+
+/**
+ * A map's list is made when the host has an entry for it: most hosts have a few of the thirty-odd
+ * maps. A function of the module, not a closure per host (tsx names each closure as it is made).
+ */
+function addEntry(entries: HostMapEntries, map: HostMap, key: string, value: string): void {
+  ;(entries[map] ??= []).push(mapEntry(key, value))
 }
 
 function routeTarget(route: Route): string {

@@ -36,18 +36,21 @@ export interface RouteValueMaps<M extends string> {
  * routes with a value have entries (for values looked up only when the route maps already picked
  * such a route, as a redirect is).
  */
-export function* routeValueEntries<R extends RouteMatch, M extends string>(
+export function routeValueEntries<R extends RouteMatch, M extends string>(
   host: string,
   routes: readonly R[],
   maps: RouteValueMaps<M>,
   readValue: (route: R) => string | undefined,
   fallback?: string,
-): Iterable<[M, string, string]> {
-  if (!routes.some((route) => readValue(route) !== undefined)) return
+): [M, string, string][] {
+  // A list, not a generator: a dozen kinds are asked of every host, and most hosts have none of them.
+  if (!routes.some((route) => readValue(route) !== undefined)) return []
+  const entries: [M, string, string][] = []
   for (const [map, key, route] of routeKeys(host, routes)) {
     const value = readValue(route) ?? fallback
-    if (value !== undefined) yield [maps[map], key, value]
+    if (value !== undefined) entries.push([maps[map], key, value])
   }
+  return entries
 }
 
 /** How the frontend sets a transaction variable: `http-request set-var(txn.<name>) <expr> [<condition>]`. */
