@@ -1,8 +1,10 @@
+import { z } from 'zod'
 import { formatPath } from '../issues.ts'
 import { quote } from '../syntax/fields.ts'
 import { SOURCE_HEADER_SUFFIX, unhonouredRestriction } from './access.ts'
 import { type FeatureName, type Features, restrictsAccess } from './features.ts'
-import { accessDirectiveIn, isSnippet } from './snippets.ts'
+import { accessDirectiveIn, isSnippet, translatedSnippetScope } from './snippets.ts'
+import { type SnippetTranslation, translateNginxSnippet } from './nginx-snippet.ts'
 import { type Sibling, type Spelling, spellingOf, spellingRank } from './spellings.ts'
 import { unsupportedReason } from './unsupported.ts'
 import { type Prefix, prefixOf } from './vocabularies.ts'
@@ -56,10 +58,9 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
       const found = prefixOf(key)
       return found ? [{ key, value: annotations[key]!, ...found }] : []
     })
-  for (const entry of known) {
-    const candidate = readOne(entry, (name) => annotations[entry.prefix.prefix + name], notices)
-    if (candidate) candidates.set(candidate.spelling.feature, [...(candidates.get(candidate.spelling.feature) ?? []), candidate])
-  }
+  for (const entry of known)
+    for (const candidate of readOne(entry, (name) => annotations[entry.prefix.prefix + name], notices))
+      candidates.set(candidate.spelling.feature, [...(candidates.get(candidate.spelling.feature) ?? []), candidate])
   const { features, sources, honoured, readFrom } = resolve(candidates, notices)
   checkAuthentication(features, sources, notices)
   checkSourceHeader(known, features, notices)
@@ -86,38 +87,66 @@ interface KnownAnnotation {
   suffix: string
 }
 
-/** One annotation, in this order: a raw snippet, an unhonoured restriction, a feature's value, or unsupported. */
-function readOne({ key, value, prefix, rank, suffix }: KnownAnnotation, sibling: Sibling, { warnings, refusals }: Notices): Candidate | undefined {
+/** One annotation, in this order: a raw snippet, an unhonoured restriction, a feature's value, or unsupported; a translated snippet gives several features. */
+function readOne(known: KnownAnnotation, sibling: Sibling, notices: Notices): Candidate[] {
+  const { key, value, prefix, suffix } = known
+  const { warnings, refusals } = notices
   const { vocabularies } = prefix
   if (isSnippet(vocabularies, suffix)) {
     const directive = accessDirectiveIn(value)
+    const scope = translatedSnippetScope(vocabularies, suffix)
     if (directive)
       refusals.push({
         annotation: key,
         reason: `a raw configuration snippet that restricts access (${directive}); hapedge never runs other controllers' snippets, so the routes are refused rather than served open`,
       })
+    else if (scope !== undefined) return readSnippet(known, translateNginxSnippet(value, scope), sibling, notices)
     else warnings.push({ annotation: key, reason: 'a raw configuration snippet: refused, never passed on to HAProxy' })
-    return undefined
+    return []
   }
   const restriction = unhonouredRestriction(vocabularies, prefix.prefix, suffix, value)
   if (restriction) {
     refusals.push({ annotation: key, reason: `${restriction}, so the routes are refused rather than served open` })
-    return undefined
+    return []
   }
   const spelling = vocabularies.map((vocabulary) => spellingOf(vocabulary, suffix)).find((found) => found !== undefined)
   if (!spelling) {
     // haproxytech's src-ip-header is judged once the source lists are known (checkSourceHeader).
     if (!(vocabularies.includes('haproxytech') && suffix === SOURCE_HEADER_SUFFIX))
       warnings.push({ annotation: key, reason: unsupportedReason(prefix, suffix) })
-    return undefined
+    return []
   }
   const parsed = spelling.schema(sibling).safeParse(value)
-  if (parsed.success) return { key, rank, spelling, value: parsed.data, sibling }
+  if (parsed.success) return [{ key, rank: known.rank, spelling, value: parsed.data, sibling }]
   const reason = `${annotationPath(key)}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`
   if (restrictsAccess(spelling.feature))
     refusals.push({ annotation: key, reason: `${reason}; it restricts access, so the routes are refused rather than served open` })
   else warnings.push({ annotation: key, reason: `${reason}; ignored` })
-  return undefined
+  return []
+}
+
+/**
+ * An NGINX snippet translated: each feature it asks for is a candidate as an annotation's would be
+ * (after the annotations of its prefix, so an annotation that disagrees wins and the snippet's value
+ * is named in the warning); refused whole, it is a warning and nothing of it is applied.
+ */
+function readSnippet({ key, rank, suffix, prefix }: KnownAnnotation, translation: SnippetTranslation, sibling: Sibling, { warnings }: Notices): Candidate[] {
+  if ('refused' in translation) {
+    warnings.push({
+      annotation: key,
+      reason: `a configuration snippet outside hapedge's vocabulary: ${translation.refused}; refused whole, never passed on to HAProxy`,
+    })
+    return []
+  }
+  for (const reason of translation.warnings) warnings.push({ annotation: key, reason })
+  const vocabulary = prefix.vocabularies[0]!
+  return Object.entries(translation.features).map(([feature, value]) => ({
+    key,
+    rank,
+    spelling: { vocabulary, suffix, feature: feature as FeatureName, schema: () => z.never(), doc: 'a translated NGINX snippet (nginx-snippet.ts)' },
+    value,
+    sibling,
+  }))
 }
 
 /**

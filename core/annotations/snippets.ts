@@ -1,11 +1,13 @@
+import type { SnippetScope } from './nginx-snippet.ts'
 import type { Vocabulary } from './vocabularies.ts'
 
 /**
  * Other controllers' raw configuration snippets: text for NGINX or HAProxy that their controller
  * pastes into its configuration. hapedge never passes them on (nor its own Service snippets, which an
- * operator allows per cluster). Each is refused with a warning; one whose text restricts access
- * (`auth_request`, `deny`, `http-request auth`…) refuses the Ingress, since serving the routes
- * without it would open them.
+ * operator allows per cluster). NGINX's location and server snippets are translated through a
+ * closed vocabulary (nginx-snippet.ts); the rest, and any snippet the vocabulary does not cover,
+ * are refused with a warning; one whose text restricts access (`auth_request`, `deny`,
+ * `http-request auth`…) refuses the Ingress, since serving the routes without it would open them.
  */
 const SNIPPETS: Record<Exclude<Vocabulary, 'hapedge'>, readonly string[]> = {
   // annotations-risk.md: ConfigurationSnippet, ServerSnippet, StreamSnippet, ModSecurity, ExternalAuth groups.
@@ -29,6 +31,21 @@ const SNIPPETS: Record<Exclude<Vocabulary, 'hapedge'>, readonly string[]> = {
 
 export function isSnippet(vocabularies: readonly Vocabulary[], suffix: string): boolean {
   return vocabularies.some((vocabulary) => vocabulary !== 'hapedge' && SNIPPETS[vocabulary].includes(suffix))
+}
+
+/** The NGINX snippets translated through hapedge's vocabulary (nginx-snippet.ts), and the block NGINX pastes each into. */
+const TRANSLATED: Partial<Record<Vocabulary, Readonly<Record<string, SnippetScope>>>> = {
+  'ingress-nginx': { 'configuration-snippet': 'location', 'server-snippet': 'server' },
+  'nginx-inc': { 'location-snippets': 'location', 'server-snippets': 'server' },
+}
+
+/** Where NGINX pastes a snippet hapedge translates (undefined: a snippet it only refuses). */
+export function translatedSnippetScope(vocabularies: readonly Vocabulary[], suffix: string): SnippetScope | undefined {
+  for (const vocabulary of vocabularies) {
+    const scope = TRANSLATED[vocabulary]?.[suffix]
+    if (scope !== undefined) return scope
+  }
+  return undefined
 }
 
 /** NGINX directives and HAProxy rules that decide who may pass. */

@@ -425,5 +425,11 @@ export function spellingOf(vocabulary: Vocabulary, suffix: string): Spelling | u
   return byVocabulary.get(vocabulary)?.get(suffix)
 }
 
-/** Position of a spelling in SPELLINGS, the tie-break between two spellings under one prefix. */
-export const spellingRank = (entry: Spelling) => SPELLINGS.indexOf(entry)
+/**
+ * Position of a spelling in SPELLINGS, the tie-break between two spellings under one prefix; a
+ * translated snippet's directives (read-annotations.ts) come after every annotation of their prefix.
+ */
+export const spellingRank = (entry: Spelling) => {
+  const rank = SPELLINGS.indexOf(entry)
+  return rank < 0 ? SPELLINGS.length : rank
+}

@@ -1,3 +1,4 @@
+import type { HeaderVariable } from './header-variables.ts'
 import { z } from 'zod'
 import { hostname, httpPath, isIpv4, isIpv6, quote } from '../syntax/fields.ts'
 
@@ -228,9 +229,9 @@ export const objectRef = parser<ObjectRef>((value) => {
 })
 
 /** An HTTP header name: an RFC 9110 token. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** A header value: visible characters, spaces and tabs (RFC 9110 field-value), nothing that ends a line. */
-const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\uffff]*$/
+export const FIELD_VALUE = /^[\t\u0020-\u007e\u0080-\uffff]*$/
 
 function tokenList(what: string, allowStar: boolean) {
   return parser((value) => {
@@ -263,6 +264,8 @@ export const methodList = parser((value) => {
 export interface Header {
   name: string
   value: string
+  /** An NGINX snippet's value that is one variable (`$req_id`): the value is then empty, and HAProxy fills it in per request. */
+  variable?: HeaderVariable
 }
 
 function header(name: string, value: string, line: string): Header | Invalid {

@@ -1,6 +1,7 @@
 import type { ObjectRef } from '../kube/objects.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { headerRulesOfObject } from '../model/header-groups.ts'
+import { ruleParts } from '../model/header-rules.ts'
 import type { Plan } from '../plan/plan.ts'
 import { reconcileFrontendRules, type RuleTables } from './reconcile-frontend-rules.ts'
 
@@ -17,13 +18,13 @@ export function reconcileHeaderRules(ref: ObjectRef, state: ClusterState, tables
   })
 }
 
-/** `req-set|x-foo` as `request set x-foo`, `res-add|x-a|2` as `response add x-a (2nd)`. */
+/** `req-set|x-foo` as `request set x-foo`, `res-add|x-a|2` as `response add x-a (#2)`, `res-set|x-id|req_id` as `response set x-id ($req_id)`. */
 function describeRules(rules: string[]): string {
   return rules
     .map((rule) => {
-      const [op = '', name, nth] = rule.split('|')
+      const { op, name, nth, variable } = ruleParts(rule)
       const [side, action] = op.split('-')
-      return `${side === 'req' ? 'request' : 'response'} ${action} ${name}${nth ? ` (#${nth})` : ''}`
+      return `${side === 'req' ? 'request' : 'response'} ${action} ${name}${nth > 1 ? ` (#${nth})` : ''}${variable === undefined ? '' : ` ($${variable})`}`
     })
     .join(', ')
 }

@@ -1,3 +1,4 @@
+import type { HeaderVariable } from '../annotations/header-variables.ts'
 import type { FeatureName, Features } from '../annotations/features.ts'
 import type { AnnotationNotice } from '../annotations/read-annotations.ts'
 import { tellInto } from './tell-notices.ts'
@@ -15,7 +16,9 @@ export type HeaderOp = (typeof HEADER_OPS)[number]
 
 /**
  * One header rule of a route and its value: `rule` is `<op>|<lowercase name>`, with `|<n>` for
- * the n-th (n ≥ 2) addition of one name. Removals have the value ''.
+ * the n-th (n ≥ 2) addition of one name, and `|<variable>` when a translated NGINX snippet's value
+ * is one of HEADER_VARIABLES (HAProxy fills it in: the rule names it, so it is part of the rule).
+ * Removals and variables have the value ''.
  */
 export interface HeaderValue {
   rule: string
@@ -23,6 +26,22 @@ export interface HeaderValue {
 }
 
 export const RULE_SEPARATOR = '|'
+
+export interface RuleParts {
+  op: HeaderOp
+  name: string
+  /** 1 for a set, a removal and the first addition of a name. */
+  nth: number
+  variable?: HeaderVariable
+}
+
+/** A rule's parts: after the op and the name, a number is the addition's place and a word the variable. */
+export function ruleParts(rule: string): RuleParts {
+  const [op = '', name = '', ...rest] = rule.split(RULE_SEPARATOR)
+  const nth = rest.find((part) => /^\d+$/.test(part))
+  const variable = rest.find((part) => !/^\d+$/.test(part))
+  return { op: op as HeaderOp, name, nth: nth === undefined ? 1 : Number(nth), ...(variable === undefined ? {} : { variable: variable as HeaderVariable }) }
+}
 
 /** The features, by the op they ask for; custom-headers (a ConfigMap's entries) before response-set-header, so the annotation's value wins. */
 const FEATURE_OPS: readonly (readonly [FeatureName, HeaderOp])[] = [
@@ -72,6 +91,7 @@ export interface IngressHeaders {
 export interface NamedValue {
   name: string
   value: string
+  variable?: HeaderVariable
 }
 
 /** The headers a feature asks for: custom-headers's from its ConfigMap's entries. */
@@ -85,6 +105,8 @@ function askedFor(feature: FeatureName, features: Features, customHeaders: reado
  */
 export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[], customHeaders?: readonly NamedValue[]): IngressHeaders {
   const rules = new Map<string, string>()
+  /** The rule each `<op>|<name>` set last: a name set again (as text or as a variable) keeps only the last. */
+  const setBy = new Map<string, string>()
   const notices: AnnotationNotice[] = []
   const tell = tellInto(notices, annotationsOf)
   for (const [feature, op] of FEATURE_OPS) {
@@ -92,7 +114,7 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
     if (asked === undefined) continue
     const added = new Map<string, number>()
     for (const item of asked) {
-      const { name: given, value } = typeof item === 'string' ? { name: item, value: '' } : item
+      const { name: given, value, variable } = typeof item === 'string' ? { name: item, value: '', variable: undefined } : item
       const name = given.toLowerCase()
       const refused = refusedHeader(op, name)
       if (refused !== undefined) {
@@ -103,14 +125,21 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
         tell(feature, `"${given}": the value must not contain control characters (a line end, say); ignored`)
         continue
       }
-      if (!op.endsWith('-del') && value === '') {
+      if (!op.endsWith('-del') && value === '' && variable === undefined) {
         tell(feature, `"${given}" has an empty value (a ${op.startsWith('req-') ? 'request' : 'response'}-del-header removes a header); ignored`)
         continue
       }
       const nth = (added.get(name) ?? 0) + 1
       if (op.endsWith('-add')) added.set(name, nth)
-      const rule = [op, name, ...(op.endsWith('-add') && nth > 1 ? [String(nth)] : [])].join(RULE_SEPARATOR)
-      if (rules.has(rule) && op.endsWith('-set')) tell(feature, `"${given}" is set more than once: the last value is used`)
+      const rule = [op, name, ...(op.endsWith('-add') && nth > 1 ? [String(nth)] : []), ...(variable === undefined ? [] : [variable])].join(RULE_SEPARATOR)
+      if (op.endsWith('-set')) {
+        const previous = setBy.get(`${op}${RULE_SEPARATOR}${name}`)
+        if (previous !== undefined) {
+          tell(feature, `"${given}" is set more than once: the last value is used`)
+          rules.delete(previous)
+        }
+        setBy.set(`${op}${RULE_SEPARATOR}${name}`, rule)
+      }
       rules.set(rule, value)
     }
   }
@@ -124,13 +153,14 @@ export function readHeaders(features: Features, annotationsOf: (feature: Feature
   return { headers, notices }
 }
 
-/** Rules in the order the frontend runs them: by op (HEADER_OPS), then name, then occurrence. */
+/** Rules in the order the frontend runs them: by op (HEADER_OPS), then name, then occurrence, then variable (text first). */
 export function compareRules(a: string, b: string): number {
-  const [opA = '', ...restA] = a.split(RULE_SEPARATOR)
-  const [opB = '', ...restB] = b.split(RULE_SEPARATOR)
-  const byOp = HEADER_OPS.indexOf(opA as HeaderOp) - HEADER_OPS.indexOf(opB as HeaderOp)
+  const partsA = ruleParts(a)
+  const partsB = ruleParts(b)
+  const byOp = HEADER_OPS.indexOf(partsA.op) - HEADER_OPS.indexOf(partsB.op)
   if (byOp !== 0) return byOp
-  const [nameA = '', nthA = '1'] = restA
-  const [nameB = '', nthB = '1'] = restB
-  return nameA < nameB ? -1 : nameA > nameB ? 1 : Number(nthA) - Number(nthB)
+  if (partsA.name !== partsB.name) return partsA.name < partsB.name ? -1 : 1
+  if (partsA.nth !== partsB.nth) return partsA.nth - partsB.nth
+  const [variableA = '', variableB = ''] = [partsA.variable, partsB.variable]
+  return variableA < variableB ? -1 : variableA > variableB ? 1 : 0
 }

@@ -8,7 +8,7 @@ import { timeoutLookupRules } from './render-timeouts.ts'
 import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
 import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
-import { headerLookupRules, headerRules as renderHeaderRules } from './render-headers.ts'
+import { headerLookupRules, headerRules as renderHeaderRules, uniqueIdFormat } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
 import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
@@ -84,6 +84,7 @@ export function renderFrontend({
     ...(tls ? [httpsBindLine(httpsBind, defaultCertificate, http2, clientCerts)] : []),
     // Before anything reads the connection: from then on `src` is the client the proxy names.
     ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
+    ...uniqueIdFormat(headerRules),
     ...schemeRules(trustedProxies),
     ...forwardedForRules(trustedProxies),
     // Only a well-formed DNS name selects a host: anything else (`evil/.foo.com`, `.foo.com`) is no host at all,

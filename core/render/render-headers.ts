@@ -1,5 +1,6 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
-import { RULE_SEPARATOR } from '../model/header-rules.ts'
+import type { HeaderVariable } from '../annotations/header-variables.ts'
+import { RULE_SEPARATOR, ruleParts } from '../model/header-rules.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
@@ -34,9 +35,10 @@ export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string,
 /** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */
 const UNRESERVED = /^[A-Za-z0-9_.~-]$/
 
-/** A header value as `url_dec` decodes it back, byte for byte (UTF-8); a removal's value marks it present. */
+/** A header value as `url_dec` decodes it back, byte for byte (UTF-8); a removal's or a variable's value marks it present. */
 export function mapValue(rule: string, value: string): string {
-  if (rule.split(RULE_SEPARATOR)[0]!.endsWith('-del')) return '1'
+  const { op, variable } = ruleParts(rule)
+  if (op.endsWith('-del') || variable !== undefined) return '1'
   let encoded = ''
   for (const byte of new TextEncoder().encode(value)) {
     const char = String.fromCharCode(byte)
@@ -51,17 +53,38 @@ export function headerLookupRules(set: SetVar, rules: readonly string[]): string
   return routeValueLookup(set, 'headers', ROUTE_MAPS)
 }
 
+/**
+ * What HAProxy fills a variable's header with: fixed samples, none of them written by a user. The
+ * request's host and scheme are kept in variables the frontend sets (render-frontend.ts,
+ * render-scheme.ts), so responses read them too; `src` is the client a trusted proxy names.
+ */
+const VARIABLE_SAMPLES: Record<HeaderVariable, string> = {
+  req_id: 'unique-id',
+  host: 'var(txn.host)',
+  remote_addr: 'src',
+  scheme: 'var(txn.scheme)',
+}
+
+/** A request's unique id as NGINX's $req_id: 32 hex digits, made once per request (`unique-id`), so a request and its answer carry the same. */
+const UNIQUE_ID_FORMAT = '    unique-id-format %[uuid(4),regsub(-,,g)]'
+
+/** The frontend's unique-id format, when a rule sends $req_id. */
+export function uniqueIdFormat(rules: readonly string[]): string[] {
+  return rules.some((rule) => ruleParts(rule).variable === 'req_id') ? [UNIQUE_ID_FORMAT] : []
+}
+
 /** The frontend's rule for each header rule a served Ingress has (rules sorted as compareRules does), request or response ones. */
 export function headerRules(rules: readonly string[], side: 'req' | 'res'): string[] {
   const rows: string[] = []
   for (const rule of rules) {
-    const [op = '', name = ''] = rule.split(RULE_SEPARATOR)
+    const { op, name, variable } = ruleParts(rule)
     const [direction, action] = op.split('-') as ['req' | 'res', 'del' | 'set' | 'add']
     if (direction !== side) continue
     const keyword = direction === 'req' ? 'http-request' : 'http-response'
     const value = `var(txn.headers),concat(${RULE_SEPARATOR}${rule}),map_str(${FILES.headerValuesMap})`
     const condition = `if { ${value} -m found }`
-    rows.push(action === 'del' ? `    ${keyword} del-header ${name} ${condition}` : `    ${keyword} ${action}-header ${name} %[${value},url_dec] ${condition}`)
+    const sample = variable === undefined ? `${value},url_dec` : VARIABLE_SAMPLES[variable]
+    rows.push(action === 'del' ? `    ${keyword} del-header ${name} ${condition}` : `    ${keyword} ${action}-header ${name} %[${sample}] ${condition}`)
   }
   return rows
 }

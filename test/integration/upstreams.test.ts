@@ -142,6 +142,17 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
         'nginx.ingress.kubernetes.io/proxy-ssl-name': BACKEND_NAME,
       }),
       site('no-ca', 'no-ca.test', 'tls', { ...verified, 'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'default/missing' }),
+      // NGINX snippets' proxy_ssl_verify, translated (nginx-snippet.ts): off is the default, on verifies as proxy-ssl-verify does.
+      site('snippet-unverified', 'snippet-unverified.test', 'tls', {
+        'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS',
+        'nginx.ingress.kubernetes.io/server-snippet': 'proxy_ssl_verify off;',
+      }),
+      site('snippet-verified', 'snippet-verified.test', 'tls', {
+        'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS',
+        'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'default/other-ca',
+        'nginx.ingress.kubernetes.io/proxy-ssl-name': BACKEND_NAME,
+        'nginx.ingress.kubernetes.io/configuration-snippet': 'proxy_ssl_verify on;',
+      }),
       site('h2c', 'h2c.test', 'h2c', { 'hapedge.io/backend-protocol': 'H2C' }),
       site('grpc', 'grpc.test', 'grpc', { 'nginx.ingress.kubernetes.io/backend-protocol': 'GRPC' }),
       site('grpcs', 'grpcs.test', 'grpcs', { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-proto': 'h2' }),
@@ -208,6 +219,11 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
     })
     expect([...cluster.files.keys()].filter((path) => path.startsWith('ca/'))).toEqual(['ca/default_backend-ca_ca.crt.pem', 'ca/default_other-ca_ca.crt.pem'])
     expect(cluster.files.get('ca/default_backend-ca_ca.crt.pem')).not.toContain('PRIVATE KEY')
+  })
+
+  it('an NGINX snippet’s proxy_ssl_verify is proxy-ssl-verify: off serves the unverified server, on checks it against the CA (another CA: no answer)', async () => {
+    expect(await cluster.get('snippet-unverified.test', '/')).toMatchObject({ status: 200, body: 'tls HTTP/1.1' })
+    expect((await cluster.get('snippet-verified.test', '/')).status).toBe(503)
   })
 
   it('backend-protocol H2C speaks HTTP/2 in clear text to the server', async () => {

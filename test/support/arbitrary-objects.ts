@@ -44,6 +44,9 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'nginx.ingress.kubernetes.io/ssl-redirect': 'FALSE', 'hapedge.io/ssl-redirect': 'true' },
   { 'hapedge.io/unknown': 'x', 'nginx.ingress.kubernetes.io/rewrite-target': '/' },
   { 'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X-Snippet: yes";' },
+  // NGINX snippets through the vocabulary: a variable (its own rule, and the frontend's unique-id-format), and one refused whole.
+  { 'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "Request-Id: $req_id";\nproxy_set_header X-Snippet-Host $host;' },
+  { 'nginx.org/server-snippets': 'proxy_ssl_verify off;\nexpires 1h;' },
   { 'nginx.ingress.kubernetes.io/server-snippet': 'deny all;' },
   { 'nginx.ingress.kubernetes.io/auth-type': 'basic', 'nginx.ingress.kubernetes.io/auth-secret': 'users' },
   // Basic authentication (honoured): Secrets that appear, change, go, clash with a TLS Secret's name, in several layouts.

@@ -89,8 +89,9 @@ describe('readAnnotations: never silent', () => {
 
 describe('readAnnotations: raw snippets', () => {
   it.each([
-    ['nginx.ingress.kubernetes.io/configuration-snippet', 'more_set_headers "Request-Id: $req_id";'],
-    ['nginx.ingress.kubernetes.io/server-snippet', 'proxy_ssl_verify off;'],
+    ['nginx.ingress.kubernetes.io/configuration-snippet', 'more_set_headers "Request-Id: $req_id";\nproxy_cache_valid 200 1m;'],
+    ['nginx.ingress.kubernetes.io/server-snippet', 'proxy_ssl_verify off;\nset $agentflag 0;'],
+    ['nginx.ingress.kubernetes.io/auth-snippet', 'proxy_set_header Foo-Header 42;'],
     ['haproxy-ingress.github.io/config-backend', 'http-request set-var(txn.path) path'],
     ['haproxy.org/backend-config-snippet', 'http-send-name-header x-dst-server'],
     ['nginx.org/server-snippets', 'location / { return 302 /coffee; }'],

@@ -36,7 +36,7 @@ describe('ingressAnnotations', () => {
     const { warnings, refusal } = judged({
       'nginx.ingress.kubernetes.io/proxy-buffering': 'on',
       'hapedge.io/rewrite': '/',
-      'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X: y";',
+      'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X: y";\nexpires 1h;',
       'hapedge.io/ssl-redirect': 'true',
       'nginx.ingress.kubernetes.io/ssl-redirect': 'false',
       'cert-manager.io/cluster-issuer': 'letsencrypt',
@@ -44,7 +44,10 @@ describe('ingressAnnotations', () => {
     expect(refusal).toBeUndefined()
     expect(warnings.map(({ annotation, reason }) => [annotation, reason])).toEqual([
       ['hapedge.io/rewrite', 'not a hapedge annotation'],
-      ['nginx.ingress.kubernetes.io/configuration-snippet', 'a raw configuration snippet: refused, never passed on to HAProxy'],
+      [
+        'nginx.ingress.kubernetes.io/configuration-snippet',
+        expect.stringMatching(/^a configuration snippet outside hapedge's vocabulary: directive 2 \(line 2, "expires"\)/),
+      ],
       ['nginx.ingress.kubernetes.io/proxy-buffering', 'not supported by hapedge'],
       ['nginx.ingress.kubernetes.io/ssl-redirect', expect.stringContaining('disagrees with hapedge.io/ssl-redirect')],
     ])
