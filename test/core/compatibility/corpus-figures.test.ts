@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { annotationOutcomes } from '../../../core/compatibility/annotation-outcome.ts'
-import { type CorpusFigures, type CorpusIngress, corpusFigures, corpusIngress } from '../../../core/compatibility/corpus-figures.ts'
+import { type CorpusFigures, type CorpusIngress, corpusFigures, corpusIngress, describeCorpusFigures } from '../../../core/compatibility/corpus-figures.ts'
 import { probeIngress } from '../../../core/compatibility/key-status.ts'
 import { restrictsAccessAnnotation } from '../../../core/compatibility/restricts-access.ts'
 import { loadObjects } from '../../../processes/cli/load-objects.ts'
@@ -72,6 +72,21 @@ describe('corpusFigures', () => {
       { annotation: 'nginx.ingress.kubernetes.io/enable-modsecurity', statuses: ['refused'], blocks: 1, alone: 1 },
       { annotation: 'nginx.ingress.kubernetes.io/limit-rate', statuses: ['not supported'], blocks: 1, alone: 1 },
     ])
+  })
+
+  it('counts apart the Ingresses held back only by keys no controller documents, and keeps every other one in the second figure', () => {
+    const figures = corpusFigures([
+      { where: 'only-undocumented', ingress: probeIngress({ 'nginx.org/bad': 'alias;', 'nginx.org/redirect-to-https': 'true' }) },
+      { where: 'also-documented', ingress: probeIngress({ 'ingress.kubernetes.io/foo': 'x', 'nginx.ingress.kubernetes.io/limit-rate': '5' }) },
+      { where: 'documented', ingress: probeIngress({ 'nginx.ingress.kubernetes.io/ssl-redirect': 'false' }) },
+    ])
+    expect(figures.undocumentedOnly).toEqual([{ where: 'only-undocumented', annotations: ['nginx.org/bad'] }])
+    const text = describeCorpusFigures(figures)
+    expect(text).toContain('fully honoured: 1 (33.3%)')
+    expect(text).toContain(
+      'Without the 1 Ingresses held back only by keys no controller documents (core/annotations/documented-keys.ts), 2 annotated:\n  fully honoured: 1 (50%)',
+    )
+    expect(text).toContain('  left out: only-undocumented: nginx.org/bad')
   })
 
   it('judges the paths of an Ingress written without a namespace: a path its regex annotation leaves unserved keeps it from fully honoured', () => {
