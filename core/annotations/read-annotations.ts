@@ -5,6 +5,8 @@ import { SOURCE_HEADER_SUFFIX, unhonouredRestriction } from './access.ts'
 import { type FeatureName, type Features, restrictsAccess } from './features.ts'
 import { accessDirectiveIn, isSnippet, translatedSnippetScope } from './snippets.ts'
 import { type SnippetTranslation, translateNginxSnippet } from './nginx-snippet.ts'
+import { isHeaderList, mergeHeaderLists } from './snippet-merge.ts'
+import type { Header } from './values.ts'
 import { type Sibling, type Spelling, spellingOf, spellingRank } from './spellings.ts'
 import { unsupportedReason } from './unsupported.ts'
 import { type Prefix, prefixOf } from './vocabularies.ts'
@@ -36,6 +38,8 @@ interface Candidate {
   spelling: Spelling
   value: unknown
   sibling: Sibling
+  /** Read from a translated NGINX snippet: its header lists add up with the other spellings' (snippet-merge.ts). */
+  snippet?: true
 }
 
 /** `metadata.annotations["nginx.ingress.kubernetes.io/ssl-redirect"]`, the field path errors name. */
@@ -146,6 +150,7 @@ function readSnippet({ key, rank, suffix, prefix }: KnownAnnotation, translation
     spelling: { vocabulary, suffix, feature: feature as FeatureName, schema: () => z.never(), doc: 'a translated NGINX snippet (nginx-snippet.ts)' },
     value,
     sibling,
+    snippet: true as const,
   }))
 }
 
@@ -168,7 +173,13 @@ function resolve(candidates: Map<FeatureName, Candidate[]>, { warnings }: Notice
     const agreeing = [winner.key]
     for (const other of others)
       if (canonical(other.value) === canonical(winner.value)) agreeing.push(other.key)
-      else warnings.push({ annotation: other.key, reason: `disagrees with ${winner.key} (${describe(winner.value)}), which takes precedence; ignored` })
+      else if ((winner.snippet || other.snippet) && isHeaderList(feature)) {
+        const { merged, clashes } = mergeHeaderLists(feature, features[feature] as Header[], other.value as Header[])
+        features[feature] = merged
+        agreeing.push(other.key)
+        if (clashes.length > 0)
+          warnings.push({ annotation: other.key, reason: `${clashes.join(', ')}: also set by ${winner.key}, which takes precedence; ignored` })
+      } else warnings.push({ annotation: other.key, reason: `disagrees with ${winner.key} (${describe(winner.value)}), which takes precedence; ignored` })
     readFrom[feature] = agreeing
     honoured.push(...agreeing)
   }

@@ -102,6 +102,26 @@ describe('a translated snippet read with the annotations', () => {
     ])
   })
 
+  it('adds its headers to an annotation’s list of the same feature; a name both set is the annotation’s, and the snippet’s is named', () => {
+    const reading = readAnnotations({
+      'hapedge.io/response-set-header': 'X-A a',
+      'hapedge.io/request-del-header': 'Cookie',
+      'nginx.ingress.kubernetes.io/configuration-snippet': 'more_set_headers "X-A: b" "X-B: c";\nmore_clear_input_headers Authorization;',
+    })
+    expect(reading.features['response-set-header']).toEqual([
+      { name: 'X-A', value: 'a' },
+      { name: 'X-B', value: 'c' },
+    ])
+    expect(reading.features['request-del-header']).toEqual(['Cookie', 'Authorization'])
+    expect(reading.readFrom['response-set-header']).toEqual(['hapedge.io/response-set-header', 'nginx.ingress.kubernetes.io/configuration-snippet'])
+    expect(reading.warnings).toEqual([
+      {
+        annotation: 'nginx.ingress.kubernetes.io/configuration-snippet',
+        reason: 'x-a: also set by hapedge.io/response-set-header, which takes precedence; ignored',
+      },
+    ])
+  })
+
   it('refuses the Ingress for an access directive, before any translation', () => {
     const reading = readAnnotations({ 'nginx.org/location-snippets': 'add_header X y always;\ndeny all;' })
     expect(reading.refusals).toEqual([{ annotation: 'nginx.org/location-snippets', reason: expect.stringContaining('(deny)') }])
