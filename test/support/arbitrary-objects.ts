@@ -189,7 +189,7 @@ const arbitraryAnnotations = fc
 
 /**
  * Backend settings, drawn beside the sets above: each set gives its routes a backend of their own
- * (protocols, balancing, affinity, a ClusterIP), one verifies with a CA Secret that comes, changes
+ * (protocols, balancing, affinity, a ClusterIP, health checks), two verify with a CA Secret that comes, changes
  * and goes, one names a Secret of users as its CA (refused).
  */
 const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = [
@@ -211,6 +211,14 @@ const upstreamAnnotationSets: readonly (Record<string, string> | undefined)[] = 
   { 'haproxy.org/server-ssl': 'true', 'haproxy.org/server-ca': 'users' },
   { 'nginx.ingress.kubernetes.io/proxy-next-upstream': 'error timeout http_503', 'nginx.ingress.kubernetes.io/proxy-next-upstream-tries': '2' },
   { 'nginx.org/grpc-services': 'api', 'nginx.com/sticky-cookie-services': 'serviceName=web srv_id expires=1h' },
+  // Health checks, NGINX Inc.'s per-Service TLS and WebSocket, and backend verification asked for by an NGINX snippet (nginx-snippet.ts).
+  { 'haproxy.org/check': 'true', 'haproxy.org/check-http': '/healthz', 'haproxy.org/check-interval': '5s' },
+  { 'nginx.org/ssl-services': 'api', 'nginx.org/websocket-services': 'web' },
+  {
+    'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS',
+    'nginx.ingress.kubernetes.io/proxy-ssl-secret': 'ca',
+    'nginx.ingress.kubernetes.io/server-snippet': 'proxy_ssl_verify on;',
+  },
 ]
 
 /**
