@@ -74,8 +74,10 @@ export const TABLE = {
  * 33: an HTTPRoute rule's weighted Services split however many they are (split-exact, split-prefix written, empty or not, by that
  *     write; a two-way split leaves the canary maps and the `canary` rule for them and `split`), RegularExpression paths served:
  *     an HTTPRoute refused for either before is read again.
+ * 34: NGINX snippets translated through a vocabulary (nginx-snippet.ts): a snippet's headers become header rules (a variable's
+ *     its own, with the frontend's unique-id-format) and its proxy_ssl_verify the backend's; every snippet was refused whole before.
  */
-export const SNAPSHOT_LAYOUT = 33
+export const SNAPSHOT_LAYOUT = 34
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
