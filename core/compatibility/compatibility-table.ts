@@ -22,7 +22,8 @@ export function compatibilityTable(controllers: readonly ControllerKeys[] = DOCU
 const LEGEND = `Every Ingress annotation each controller documents, judged by hapedge's engine on an Ingress with
 one TLS host that carries the key with each value its page documents (and the keys it works with, such as
 \`auth-type\` with \`auth-secret\`): **honoured**; **partly** (served, with a warning saying what is not done as
-written, or only some of the documented values are); **refused** (access control hapedge cannot honour: the
+written, or only some of the documented values are; NGINX's location and server snippets, translated through a
+vocabulary of directives); **refused** (access control hapedge cannot honour: the
 Ingress is rejected and its routes answer 503, never served open; another controller's raw snippet is never
 passed on, and one with an access directive refuses the Ingress); **not yet honoured** (read into the typed
 model, not rendered yet: a warning); **not supported** (a warning with the reason). \`ingress.kubernetes.io/\`
