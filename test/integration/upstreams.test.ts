@@ -159,6 +159,9 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
       site('round-robin', 'rr.test', 'pair'),
       site('least-conn', 'leastconn.test', 'pair', { 'nginx.org/lb-method': 'least_conn' }),
       site('hash', 'hash.test', 'pair', { 'nginx.ingress.kubernetes.io/upstream-hash-by': '$http_x_user' }),
+      site('hash-cookie', 'hash-cookie.test', 'pair', { 'nginx.ingress.kubernetes.io/upstream-hash-by': '$cookie_user' }),
+      site('hash-source', 'hash-source.test', 'pair', { 'nginx.ingress.kubernetes.io/upstream-hash-by': '$remote_addr' }),
+      site('hash-uri', 'hash-uri.test', 'pair', { 'hapedge.io/upstream-hash-by': 'uri' }),
       site('sticky', 'sticky.test', 'pair', {
         'nginx.ingress.kubernetes.io/affinity': 'cookie',
         'nginx.ingress.kubernetes.io/session-cookie-name': 'route',
@@ -251,9 +254,12 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
     expect(new Set(answers).size).toBe(1)
   })
 
-  it('upstream-hash-by keeps one header value on one server', async () => {
+  it('upstream-hash-by keeps one header value, cookie, client address or URI on one server', async () => {
     expect(new Set(await whoAnswers('hash.test', 6, { 'x-user': 'alice' })).size).toBe(1)
-    expect(new Set(await whoAnswers('rr.test', 6, { 'x-user': 'alice' })).size).toBe(2)
+    expect(new Set(await whoAnswers('hash-cookie.test', 6, { cookie: 'user=alice' })).size).toBe(1)
+    expect(new Set(await whoAnswers('hash-source.test', 6)).size).toBe(1)
+    expect(new Set(await whoAnswers('hash-uri.test', 6)).size).toBe(1)
+    expect(new Set(await whoAnswers('rr.test', 6, { 'x-user': 'alice', cookie: 'user=alice' })).size).toBe(2)
   })
 
   it('affinity: cookie sets the session cookie with its attributes, and keeps a client that sends it on its server', async () => {
@@ -313,7 +319,7 @@ describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-
   it('two Ingresses naming one Service with different settings get a backend each; the Service’s own stays as it was', () => {
     const pair = `default_pair_${portOf(servers[0] as Server)}`
     const names = [...cluster.model.backends.keys()].filter((name) => name.startsWith(pair))
-    expect(names).toHaveLength(7)
+    expect(names).toHaveLength(10)
     expect(names).toContain(pair)
     expect(cluster.model.warnings).toEqual([])
   })
