@@ -138,7 +138,7 @@ function readSnippet({ key, rank, suffix, prefix }: KnownAnnotation, translation
   if ('refused' in translation) {
     warnings.push({
       annotation: key,
-      reason: `a configuration snippet outside hapedge's vocabulary: ${translation.refused}; refused whole, never passed on to HAProxy`,
+      reason: `a configuration snippet refused whole, never passed on to HAProxy: ${translation.refused}`,
     })
     return []
   }

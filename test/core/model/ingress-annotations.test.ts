@@ -46,7 +46,7 @@ describe('ingressAnnotations', () => {
       ['hapedge.io/rewrite', 'not a hapedge annotation'],
       [
         'nginx.ingress.kubernetes.io/configuration-snippet',
-        expect.stringMatching(/^a configuration snippet outside hapedge's vocabulary: directive 2 \(line 2, "expires"\)/),
+        expect.stringMatching(/^a configuration snippet refused whole, never passed on to HAProxy: directive 2 \(line 2, "expires"\)/),
       ],
       ['nginx.ingress.kubernetes.io/proxy-buffering', 'not supported by hapedge'],
       ['nginx.ingress.kubernetes.io/ssl-redirect', expect.stringContaining('disagrees with hapedge.io/ssl-redirect')],
