@@ -242,6 +242,11 @@ export class ClusterState {
     return [...this.objects.entries('Gateway/')].map(([, gateway]) => gateway as Gateway)
   }
 
+  /** Every GatewayClass (a scan of the few a cluster has: for the Gateway API's status). */
+  gatewayClasses(): GatewayClass[] {
+    return [...this.objects.entries('GatewayClass/')].map(([, gatewayClass]) => gatewayClass as GatewayClass)
+  }
+
   gateway(namespace: string, name: string): Gateway | undefined {
     return this.objects.get(`Gateway/${namespace}/${name}`) as Gateway | undefined
   }

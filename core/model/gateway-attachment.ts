@@ -16,12 +16,27 @@ export interface Attachment {
   hosts: string[]
 }
 
+/** Why a parentRef attaches nowhere, as the specification's `Accepted` reasons name it. */
+export type ParentRefusal = 'NoMatchingParent' | 'NotAllowedByListeners' | 'NoMatchingListenerHostname'
+
+/** One parentRef of this cluster's (it names a Gateway of a class this cluster serves), and what came of it: the route's status entry. */
+export interface ParentOutcome {
+  /** Its index in `spec.parentRefs`. */
+  index: number
+  gateway: Gateway
+  attachments: Attachment[]
+  /** Set when it attaches nowhere: why, and the report's words. */
+  refusal?: { reason: ParentRefusal; message: string }
+}
+
 export interface Attached {
   attachments: Attachment[]
   /** Why a parent of this cluster's is not attached, with its field path; nothing for parents of other controllers. */
   reasons: string[]
   /** Whether any parentRef names a Gateway this cluster serves (only then is the route this cluster's to report). */
   ours: boolean
+  /** Each parentRef of this cluster's, in order (a route's `status.parents` entries). */
+  parents: ParentOutcome[]
 }
 
 const SERVED_PROTOCOLS = new Set(['HTTP', 'HTTPS'])
@@ -47,7 +62,7 @@ const isGatewayParent = (parent: { group?: string; kind?: string }) => (parent.g
 export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached {
   const attachments: Attachment[] = []
   const reasons: string[] = []
-  let ours = false
+  const parents: ParentOutcome[] = []
   route.spec.parentRefs?.forEach((parent, p) => {
     const at = `spec.parentRefs[${p}]`
     if (!isGatewayParent(parent)) return
@@ -58,7 +73,12 @@ export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached
       return
     }
     if (lookup.servesClass && !lookup.servesClass(gateway.spec.gatewayClassName)) return
-    ours = true
+    const outcome: ParentOutcome = { index: p, gateway, attachments: [] }
+    parents.push(outcome)
+    const refuse = (reason: ParentRefusal, message: string) => {
+      outcome.refusal = { reason, message }
+      reasons.push(`${at}: ${message}`)
+    }
     const named = gateway.spec.listeners.filter(
       (listener) => (parent.sectionName === undefined || listener.name === parent.sectionName) && (parent.port === undefined || listener.port === parent.port),
     )
@@ -66,10 +86,10 @@ export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached
       const which = [parent.sectionName !== undefined && `sectionName "${parent.sectionName}"`, parent.port !== undefined && `port ${parent.port}`].filter(
         Boolean,
       )
-      reasons.push(`${at}: Gateway ${namespace}/${parent.name} has no listener of ${which.join(' and ')}: not attached (NoMatchingParent)`)
-      return
+      return refuse('NoMatchingParent', `Gateway ${namespace}/${parent.name} has no listener of ${which.join(' and ')}: not attached (NoMatchingParent)`)
     }
     const why: string[] = []
+    let hostnames = false
     for (const listener of named) {
       const refusal = listenerRefusal(listener, gateway, route)
       if (refusal) {
@@ -77,15 +97,17 @@ export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached
         continue
       }
       const hosts = intersectHostnames(listener.hostname, route.spec.hostnames)
+      hostnames = true
       if (hosts.length === 0)
         why.push(`listener "${listener.name}": no hostname of the route matches its hostname "${listener.hostname}" (NoMatchingListenerHostname)`)
-      else attachments.push({ gateway, listener, hosts })
+      else outcome.attachments.push({ gateway, listener, hosts })
     }
-    // Reported only when the parent attaches nowhere: a Gateway's other listeners not taking the route is no fault of the route.
-    if (why.length > 0 && !attachments.some((attachment) => attachment.gateway === gateway))
-      reasons.push(`${at}: not attached to Gateway ${namespace}/${parent.name}: ${why.join('; ')}`)
+    attachments.push(...outcome.attachments)
+    // Reported only when the parent attaches nowhere: the other listeners it names not taking the route is no fault of the route.
+    if (why.length > 0 && outcome.attachments.length === 0)
+      refuse(hostnames ? 'NoMatchingListenerHostname' : 'NotAllowedByListeners', `not attached to Gateway ${namespace}/${parent.name}: ${why.join('; ')}`)
   })
-  return { attachments, reasons, ours }
+  return { attachments, reasons, ours: parents.length > 0, parents }
 }
 
 /** Why a listener does not take this route, if it does not: its protocol, the route's namespace or kind. */

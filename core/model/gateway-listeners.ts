@@ -1,3 +1,4 @@
+import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { Gateway, Listener } from '../kube/gateway.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Rejection } from './rejection.ts'
@@ -21,29 +22,81 @@ export function gatewayNamesSecret(gateway: Gateway, secret: string): boolean {
   })
 }
 
+/** The route kinds a listener of this protocol takes (the same group as the Gateway). */
+export function routeKindsOf(protocol: string): readonly string[] {
+  return protocol === 'HTTP' || protocol === 'HTTPS' ? SERVED_ROUTE_KINDS : []
+}
+
+const SERVED_ROUTE_KINDS: readonly string[] = ['HTTPRoute']
+
+/**
+ * Where a listener falls short, as its status says it (the condition made False, the
+ * specification's reason) and as the report says it (with the field path). `blocking: false`:
+ * served without it (the condition stays True and names it).
+ */
+export interface ListenerProblem {
+  condition: 'Accepted' | 'ResolvedRefs'
+  reason: 'UnsupportedProtocol' | 'UnsupportedValue' | 'InvalidCertificateRef' | 'InvalidRouteKinds' | 'RefNotPermitted'
+  message: string
+  blocking: boolean
+}
+
+/** What one listener of a Gateway asks for that hapedge does not serve, or cannot resolve. */
+export function listenerProblems(listener: Listener, l: number, gateway: Gateway, state: ClusterState): ListenerProblem[] {
+  const at = `spec.listeners[${l}]`
+  const problems: ListenerProblem[] = []
+  const problem = (condition: ListenerProblem['condition'], reason: ListenerProblem['reason'], message: string, blocking = true) =>
+    problems.push({ condition, reason, message, blocking })
+  if (listener.protocol !== 'HTTP' && listener.protocol !== 'HTTPS') {
+    problem('Accepted', 'UnsupportedProtocol', `${at}.protocol: ${listener.protocol} is not served by hapedge (HTTP and HTTPS are)`)
+    return problems
+  }
+  const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'
+  if (from !== 'Same' && from !== 'All')
+    problem('Accepted', 'UnsupportedValue', `${at}.allowedRoutes.namespaces.from: ${from} is not honoured by hapedge, so the listener admits no route`)
+  const kinds = listener.allowedRoutes?.kinds ?? []
+  const unknown = kinds.filter((kind) => (kind.group ?? GATEWAY_API) !== GATEWAY_API || !routeKindsOf(listener.protocol).includes(kind.kind))
+  if (unknown.length > 0)
+    problem(
+      'ResolvedRefs',
+      'InvalidRouteKinds',
+      `${at}.allowedRoutes.kinds: ${unknown.map((kind) => kind.kind).join(', ')} not served by hapedge on ${listener.protocol} (${routeKindsOf(listener.protocol).join(', ')} is)`,
+      unknown.length === kinds.length,
+    )
+  if (listener.protocol === 'HTTP') return problems
+  const tls = listener.tls
+  if (tls?.mode !== undefined && tls.mode !== 'Terminate') {
+    problem('Accepted', 'UnsupportedValue', `${at}.tls.mode: ${tls.mode} is not served by hapedge (Terminate is)`)
+    return problems
+  }
+  if (tls?.options && Object.keys(tls.options).length > 0) problem('Accepted', 'UnsupportedValue', `${at}.tls.options is not honoured by hapedge`, false)
+  if ((tls?.certificateRefs?.length ?? 0) > 1)
+    problem('ResolvedRefs', 'InvalidCertificateRef', `${at}.tls.certificateRefs: hapedge serves the first certificate only`, false)
+  const certificate = listenerCertificate(listener, gateway)
+  const ref = tls?.certificateRefs?.[0]
+  if (!certificate) {
+    const elsewhere = ref !== undefined && (ref.namespace ?? gateway.metadata.namespace) !== gateway.metadata.namespace
+    problem(
+      'ResolvedRefs',
+      elsewhere ? 'RefNotPermitted' : 'InvalidCertificateRef',
+      `${at}.tls.certificateRefs[0]: hapedge serves a Secret of the Gateway's namespace, so the listener serves no certificate`,
+    )
+    return problems
+  }
+  const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)
+  if (!resolved.ok) problem('ResolvedRefs', 'InvalidCertificateRef', `${at}.tls.certificateRefs[0]: ${resolved.reason}`)
+  return problems
+}
+
 /** What a Gateway of this cluster's classes asks for that hapedge does not serve, each with its field path. */
 export function gatewayRejection(gateway: Gateway, state: ClusterState): Rejection | undefined {
   if (!state.servesGatewayClass(gateway.spec.gatewayClassName)) return undefined
   const reasons: string[] = []
-  if ((gateway.spec.addresses?.length ?? 0) > 0)
-    reasons.push("spec.addresses is not honoured by hapedge: it serves every Gateway on the cluster's HTTP and HTTPS binds")
+  if ((gateway.spec.addresses?.length ?? 0) > 0) reasons.push(UNSUPPORTED_ADDRESSES)
   gateway.spec.listeners.forEach((listener, l) => {
-    const at = `spec.listeners[${l}]`
-    if (listener.protocol !== 'HTTP' && listener.protocol !== 'HTTPS')
-      return reasons.push(`${at}.protocol: ${listener.protocol} is not served by hapedge (HTTP and HTTPS are)`)
-    const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'
-    if (from !== 'Same' && from !== 'All')
-      reasons.push(`${at}.allowedRoutes.namespaces.from: ${from} is not honoured by hapedge, so the listener admits no route`)
-    if (listener.protocol === 'HTTP') return
-    const tls = listener.tls
-    if (tls?.mode !== undefined && tls.mode !== 'Terminate') return reasons.push(`${at}.tls.mode: ${tls.mode} is not served by hapedge (Terminate is)`)
-    if (tls?.options && Object.keys(tls.options).length > 0) reasons.push(`${at}.tls.options is not honoured by hapedge`)
-    if ((tls?.certificateRefs?.length ?? 0) > 1) reasons.push(`${at}.tls.certificateRefs: hapedge serves the first certificate only`)
-    const certificate = listenerCertificate(listener, gateway)
-    if (!certificate)
-      return reasons.push(`${at}.tls.certificateRefs[0]: hapedge serves a Secret of the Gateway's namespace, so the listener serves no certificate`)
-    const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)
-    if (!resolved.ok) reasons.push(`${at}.tls.certificateRefs[0]: ${resolved.reason}`)
+    for (const { message } of listenerProblems(listener, l, gateway, state)) reasons.push(message)
   })
   return reasons.length > 0 ? { object: describeGateway(gateway), reason: reasons.join('; ') } : undefined
 }
+
+export const UNSUPPORTED_ADDRESSES = "spec.addresses is not honoured by hapedge: it serves every Gateway on the cluster's HTTP and HTTPS binds"

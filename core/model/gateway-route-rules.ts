@@ -1,8 +1,8 @@
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
-import { GATEWAY_API } from '../kube/gateway-class.ts'
 import { httpPath } from '../syntax/fields.ts'
 import type { BackendRef } from './backend-ref.ts'
+import { backendRefRefusal } from './gateway-backend-refs.ts'
 import { readRegexPath } from './regex-path.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
 
@@ -24,15 +24,6 @@ export interface RouteRules {
   reasons: string[]
 }
 
-/** Whether the ReferenceGrants of a namespace let HTTPRoutes of another namespace send to a Service there. */
-export function grantsBackend(grants: readonly ReferenceGrant[], fromNamespace: string, service: string): boolean {
-  return grants.some(
-    (grant) =>
-      grant.spec.from.some((from) => from.group === GATEWAY_API && from.kind === 'HTTPRoute' && from.namespace === fromNamespace) &&
-      grant.spec.to.some((to) => to.group === '' && to.kind === 'Service' && (to.name === undefined || to.name === service)),
-  )
-}
-
 const NOT_HONOURED = 'is not honoured by hapedge'
 
 /**
@@ -52,13 +43,12 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
     const backends: WeightedBackend[] = []
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
-      if ((backend.group ?? '') !== '' || (backend.kind ?? 'Service') !== 'Service')
-        return reasons.push(`${where}: ${backend.kind ?? 'Service'} of group "${backend.group ?? ''}" is not a backend hapedge serves (only Services)`)
+      const refusal = backendRefRefusal(backend, { kind: route.kind, namespace }, grantsOf)
+      if (refusal?.reason === 'InvalidKind') return reasons.push(`${where}: ${refusal.message}`)
       if (backend.filters && backend.filters.length > 0) reasons.push(`${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED}`)
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
+      if (refusal) return reasons.push(`${where}: ${refusal.message}`)
       const to = backend.namespace ?? namespace
-      if (to !== namespace && !grantsBackend(grantsOf(to), namespace, backend.name))
-        return reasons.push(`${where}: no ReferenceGrant in namespace ${to} lets HTTPRoutes of ${namespace} send to Service ${backend.name} (RefNotPermitted)`)
       const weight = backend.weight ?? 1
       if (weight > 0) backends.push({ ref: { namespace: to, service: backend.name, port: backend.port }, weight })
     })

@@ -1,5 +1,6 @@
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
+import type { GatewayApiStatus } from '../kube/gateway-status.ts'
 import type { HAProxyCfgStatus, ResourceTarget } from '../kube/haproxycfg.ts'
 
 /** A cluster's API server credentials, as opened from its record for a writer. */
@@ -34,6 +35,24 @@ export interface ClusterWriter {
    * give one Warning Event (reason `AnnotationsNotHonoured`) per warned Ingress, after the rejections.
    */
   recordRejections(rejected: readonly Rejection[], warnings?: readonly AnnotationWarning[]): Promise<EventsResult>
+  /**
+   * The Gateway API's status (`.../status` of each GatewayClass, Gateway and route listed),
+   * written only where it changed: a route keeps other controllers' `parents` entries. An
+   * object that no longer exists is skipped. Writers of clusters without the Gateway API may
+   * lack it.
+   */
+  writeGatewayStatus?(status: GatewayApiStatus): Promise<GatewayStatusResult>
+}
+
+export interface GatewayStatusResult {
+  /** Objects whose status was written. */
+  written: number
+  /** Objects that already showed it (read, or known from this writer's last write). */
+  unchanged: number
+  /** Objects listed that the API server does not have (deleted since the commit). */
+  missing: number
+  /** One line per object whose status could not be written. */
+  errors: string[]
 }
 
 export type StatusWriteResult =

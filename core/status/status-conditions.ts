@@ -95,11 +95,25 @@ function listSome(names: readonly string[]): string {
  * names the resource's `metadata.generation`.
  */
 export function carryConditions(next: HAProxyCfgStatus, previous: readonly StatusCondition[] | undefined, observedGeneration: number): HAProxyCfgStatus {
-  const before = new Map((previous ?? []).map((condition) => [condition.type, condition]))
-  const conditions = next.conditions.map((condition) => {
+  return { ...next, conditions: carryConditionList(next.conditions, previous, observedGeneration) }
+}
+
+/** A condition as the writer compares it with the one it read: only its type, status and time are relied on. */
+interface TimedCondition {
+  type: string
+  status: string
+  lastTransitionTime: string
+  observedGeneration: number
+}
+
+/** Conditions readied for their resource (see carryConditions); `previous` is what was read, of any shape. */
+export function carryConditionList<T extends TimedCondition>(next: readonly T[], previous: unknown, observedGeneration: number): T[] {
+  const before = new Map<string, Partial<TimedCondition>>()
+  if (Array.isArray(previous))
+    for (const condition of previous as Partial<TimedCondition>[]) if (typeof condition?.type === 'string') before.set(condition.type, condition)
+  return next.map((condition) => {
     const earlier = before.get(condition.type)
-    const lastTransitionTime = earlier && earlier.status === condition.status ? earlier.lastTransitionTime : condition.lastTransitionTime
-    return { ...condition, lastTransitionTime, observedGeneration }
+    const kept = earlier && earlier.status === condition.status && typeof earlier.lastTransitionTime === 'string'
+    return { ...condition, lastTransitionTime: kept ? earlier.lastTransitionTime! : condition.lastTransitionTime, observedGeneration }
   })
-  return { ...next, conditions }
 }

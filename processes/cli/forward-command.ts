@@ -75,10 +75,5 @@ async function forward(values: FlagValues<typeof forwardFlags>): Promise<number>
 function statusRelay(kubeConfig: KubeConfig, client: FunctionClient, cluster: string, resource: string): StatusRelay {
   const target = namespacedName('status-resource', resource)
   const writer = kubernetesClusterWriter({ kubeConfig, cluster })
-  return new StatusRelay(
-    () => client.status(),
-    writer,
-    target,
-    (line) => console.error(`hapedge forward: ${line}`),
-  )
+  return new StatusRelay(client, writer, target, (line) => console.error(`hapedge forward: ${line}`))
 }

@@ -8,6 +8,7 @@ import {
   type ResyncFinishAnswer,
   type ResyncPageAnswer,
 } from '../../core/api/resync-answers.ts'
+import { gatewayStatusAnswer, type GatewayStatusAnswer } from '../../core/api/gateway-status-answer.ts'
 import { statusAnswer, type StatusAnswer } from '../../core/api/status-answer.ts'
 import { writeAnswer, type WriteAnswer } from '../../core/api/write-answer.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
@@ -71,11 +72,20 @@ export class FunctionClient {
   }
 
   /** The `HAProxyCfg` status the function computes for the cluster's newest generation. */
-  async status(): Promise<StatusAnswer> {
-    const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/status`
+  status(): Promise<StatusAnswer> {
+    return this.read('status', statusAnswer)
+  }
+
+  /** The Gateway API status the function computes for the cluster's newest generation. */
+  gatewayStatus(): Promise<GatewayStatusAnswer> {
+    return this.read('gateway-status', gatewayStatusAnswer)
+  }
+
+  private async read<Schema extends z.ZodType>(route: string, schema: Schema): Promise<z.infer<Schema>> {
+    const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/${route}`
     const response = await this.fetcher(url, { headers: { authorization: `Bearer ${this.target.token}` } })
     if (!response.ok) throw new DeliveryError(response.status, `GET ${url}: ${response.status} ${await response.text()}`)
-    return parseAnswer(statusAnswer, await jsonAnswer(response, `GET ${url}`), `the function's status answer (GET ${url})`)
+    return parseAnswer(schema, await jsonAnswer(response, `GET ${url}`), `the function's ${route} answer (GET ${url})`)
   }
 
   private send(method: string, route: string, body: unknown): Promise<WriteResult>

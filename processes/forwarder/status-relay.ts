@@ -1,12 +1,19 @@
+import type { GatewayApiStatus } from '../../core/kube/gateway-status.ts'
 import type { AnnotationWarning } from '../../core/model/ingress-annotations.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import type { ClusterWriter } from '../../core/ports/cluster-writer.ts'
 import type { HAProxyCfgStatus, ResourceTarget } from '../../core/kube/haproxycfg.ts'
 
+/** Where the relay reads what to write: the function (`GET …/status`, `GET …/gateway-status`). */
+export interface StatusSource {
+  status(): Promise<HAProxyCfgStatus>
+  gatewayStatus(): Promise<GatewayApiStatus>
+}
+
 /**
  * The forwarder's `--write-status` mode, for clusters whose API server the function cannot
  * reach: after each answer of the function, it reads the status the function would write
- * (`GET …/status`) and writes it, with Events for the answer's rejections and warnings. Writes run one at a
+ * (`GET …/status`, and the Gateway API's from `GET …/gateway-status`) and writes it, with Events for the answer's rejections and warnings. Writes run one at a
  * time beside the deliveries, never holding them up; answers that arrive meanwhile collapse
  * into one status write (the newest status covers them), their rejections all recorded.
  */
@@ -17,7 +24,7 @@ export class StatusRelay {
   private again = false
 
   constructor(
-    private readonly readStatus: () => Promise<HAProxyCfgStatus>,
+    private readonly source: StatusSource,
     private readonly writer: ClusterWriter,
     private readonly target: ResourceTarget,
     private readonly log: (line: string) => void,
@@ -38,15 +45,29 @@ export class StatusRelay {
     return this.running ?? Promise.resolve()
   }
 
+  /** The Gateway API's status, where the cluster has any of its objects; a failure is logged, and the next answer writes it again. */
+  private async writeGatewayStatus(): Promise<void> {
+    if (!this.writer.writeGatewayStatus) return
+    try {
+      const status = await this.source.gatewayStatus()
+      if (status.objects.length === 0) return
+      const written = await this.writer.writeGatewayStatus(status)
+      for (const error of written.errors) this.log(`Gateway API status not written: ${error}`)
+    } catch (error) {
+      this.log(`Gateway API status: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
   private async drain(): Promise<void> {
     do {
       this.again = false
       const rejected = this.rejected.splice(0)
       const warnings = this.warnings.splice(0)
       try {
-        const written = await this.writer.writeStatus(this.target, await this.readStatus())
+        const written = await this.writer.writeStatus(this.target, await this.source.status())
         if (written.outcome === 'failed')
           this.log(`HAProxyCfg ${this.target.namespace}/${this.target.name}: status for generation ${written.generation} not written: ${written.error}`)
+        await this.writeGatewayStatus()
         if (rejected.length === 0 && warnings.length === 0) continue
         const events = await this.writer.recordRejections(rejected, warnings)
         for (const error of events.errors) this.log(`rejection Event: ${error}`)

@@ -66,11 +66,20 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
     expect(grants(find('ClusterRole', 'hapedge-function-events'))).toEqual(['/events: create get patch'])
   })
 
+  it("the function reads the Gateway API's GatewayClasses, Gateways and routes one by one and patches only their status", () => {
+    // functions/adapters/kubernetes/gateway-status-writer.ts: get, then a merge patch of /status.
+    const kinds = ['gatewayclasses', 'gateways', 'httproutes']
+    expect(grants(find('ClusterRole', 'hapedge-function-gateway-status'))).toEqual(
+      [...kinds.map((kind) => `gateway.networking.k8s.io/${kind}: get`), ...kinds.map((kind) => `gateway.networking.k8s.io/${kind}/status: patch`)].sort(),
+    )
+  })
+
   it('no rule uses a wildcard or a non-resource URL, and no role exists beyond those above', () => {
     const roles = objects.filter(({ kind }) => kind === 'Role' || kind === 'ClusterRole')
     expect(roles.map(objectKey).sort()).toEqual([
       'ClusterRole/hapedge-forwarder',
       'ClusterRole/hapedge-function-events',
+      'ClusterRole/hapedge-function-gateway-status',
       'Role/hapedge/hapedge-agent',
       'Role/hapedge/hapedge-function',
     ])

@@ -1,13 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { KubeApiDouble, KubeObject } from '../support/kube-api-double.ts'
 import type { HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
 import { app } from '../support/contracts/cluster-apps.ts'
 import { eventually } from '../support/eventually.ts'
-import { startKubeApiDouble, type KubeApiDouble, type KubeObject } from '../support/kube-api-double.ts'
+import { startWriteStatusWorld, type WriteStatusWorld } from './write-status-world.ts'
 import { ingress } from '../support/objects.ts'
-import { projectRoot } from '../support/run-cli.ts'
-import { startServe, type Served } from '../support/serve-process.ts'
-import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 
 /**
  * `hapedge forward --write-status`, for a cluster whose API server the function cannot reach
@@ -15,54 +12,18 @@ import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
  * computes (`GET …/status`) after each answer and writes it, and the Events, itself.
  */
 describe('hapedge forward --write-status', () => {
+  let world: WriteStatusWorld
   let double: KubeApiDouble
-  let served: Served
-  let forwarder: ChildProcess
-  let data: string
   const status = () =>
     double.find({ apiVersion: 'hapedge.io/v1alpha1', kind: 'HAProxyCfg', metadata: { namespace: 'edge-system', name: 'prod' } })?.status as
       | HAProxyCfgStatus
       | undefined
 
   beforeAll(async () => {
-    double = await startKubeApiDouble()
-    data = await makeTempDir('hapedge-write-status')
-    served = await startServe(['--data', data])
-    const registered = await fetch(`${served.url}/v1/clusters`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${served.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'prod' }),
-    })
-    const { token } = (await registered.json()) as { token: string }
-    for (const object of app(1)) double.put(object as KubeObject)
-    forwarder = spawn(
-      process.execPath,
-      [
-        'bin/hapedge.js',
-        'forward',
-        '--source',
-        served.url,
-        '--cluster',
-        'prod',
-        '--kubeconfig',
-        await double.kubeconfig(),
-        '--write-status',
-        '--status-resource',
-        'edge-system/prod',
-      ],
-      {
-        cwd: projectRoot,
-        stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, HAPEDGE_TOKEN: token },
-      },
-    )
+    world = await startWriteStatusWorld(app(1))
+    double = world.double
   }, 60_000)
-  afterAll(async () => {
-    forwarder?.kill('SIGTERM')
-    await served?.stop()
-    await double?.stop()
-    await removeTempDir(data)
-  })
+  afterAll(() => world?.stop())
 
   it('writes the status of each generation and an Event for a rejected Ingress', async () => {
     await eventually('the first status', () => status()?.generation === 1, 30_000)

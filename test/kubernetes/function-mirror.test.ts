@@ -7,6 +7,8 @@ import { sha256Text } from '../../core/hash.ts'
 import type { HAProxyCfgStatus } from '../../core/kube/haproxycfg.ts'
 import { app as objectsOf } from '../support/contracts/cluster-apps.ts'
 import { eventually } from '../support/eventually.ts'
+import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
+import { GATEWAY_API_RESOURCES } from '../support/kube-api/resources.ts'
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube-api-double.ts'
 import { ingress } from '../support/objects.ts'
 
@@ -37,7 +39,7 @@ describe('the function mirrors each commit into the cluster', () => {
   let token: string
 
   beforeAll(async () => {
-    double = await startKubeApiDouble()
+    double = await startKubeApiDouble({ resources: GATEWAY_API_RESOURCES })
     const registered = await call('POST', '/v1/clusters', ADMIN, {
       id: 'prod',
       kubernetes: { server: double.url, token: double.token, caData: Buffer.from(double.caPem).toString('base64') },
@@ -94,5 +96,26 @@ describe('the function mirrors each commit into the cluster', () => {
     ;(double as { token: string }).token = granted
     await call('POST', '/v1/clusters/prod/events', token, { events: objectsOf(2).map(put) })
     await eventually('the status repaired by a write that changed nothing', () => status()?.generation === answer.generation)
+  })
+
+  it('writes the Gateway API’s status of what it committed, into each object’s /status', async () => {
+    const objects = [gatewayClass(), gateway('edge', [{ name: 'http' }]), httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-1' }] }] })]
+    for (const object of objects) double.put(object)
+    expect((await call('POST', '/v1/clusters/prod/events', token, { events: objects.map(put) })).status).toBe(200)
+    const parents = await eventually('the route’s parents', () => (double.find(objects[2]!)?.status as { parents?: unknown[] } | undefined)?.parents)
+    expect(parents).toMatchObject([
+      {
+        parentRef: { name: 'edge' },
+        conditions: [
+          { type: 'Accepted', status: 'True' },
+          { type: 'ResolvedRefs', status: 'True' },
+        ],
+      },
+    ])
+    // The Gateway comes last, once its routes are counted.
+    const edge = await eventually('the Gateway’s status', () => double.find(objects[1]!)?.status)
+    expect(edge).toMatchObject({ listeners: [{ name: 'http', attachedRoutes: 1 }] })
+    expect(double.find(objects[0]!)?.status).toMatchObject({ conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted' }] })
+    expect(await metrics()).toMatch(/hapedge_gateway_status_writes_total\{cluster="prod",outcome="written"\} 3/)
   })
 })

@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node'
 import { sha256Text, type HashText } from '../../../core/hash.ts'
 import { systemClock, type Clock } from '../../../core/ports/clock.ts'
 import type { ClusterWriter } from '../../../core/ports/cluster-writer.ts'
+import { gatewayStatusWriter } from './gateway-status-writer.ts'
 import { haproxyCfgClient, type HAProxyCfgClient } from './haproxycfg-client.ts'
 import { recordRejectionEvents } from './rejection-events.ts'
 import { writeStatus } from './write-status.ts'
@@ -25,7 +26,7 @@ export interface KubernetesWriterOptions {
   client?: HAProxyCfgClient
 }
 
-/** The ClusterWriter over a cluster's API server: `HAProxyCfg` status through `/status`, rejections as core/v1 Events. */
+/** The ClusterWriter over a cluster's API server: `HAProxyCfg` and Gateway API status through `/status`, rejections as core/v1 Events. */
 export function kubernetesClusterWriter(options: KubernetesWriterOptions): ClusterWriter {
   if (!options.kubeConfig?.getCurrentCluster()) throw new Error(`${KUBERNETES_WRITER}: kubeConfig names no current cluster`)
   if (!options.cluster) throw new Error(`${KUBERNETES_WRITER}: cluster (the hapedge cluster id) is required`)
@@ -38,6 +39,7 @@ export function kubernetesClusterWriter(options: KubernetesWriterOptions): Clust
   const spec = { cluster: options.cluster, ...(options.source ? { source: options.source } : {}) }
   return {
     writeStatus: (target, status) => writeStatus(client, target, status, { spec, attempts, clock }),
+    writeGatewayStatus: gatewayStatusWriter(options.kubeConfig),
     recordRejections: (rejected, warnings) =>
       recordRejectionEvents(
         options.kubeConfig,

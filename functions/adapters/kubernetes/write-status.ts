@@ -1,6 +1,7 @@
 import type { Clock } from '../../../core/ports/clock.ts'
 import type { StatusWriteResult } from '../../../core/ports/cluster-writer.ts'
 import type { HAProxyCfgSpec, HAProxyCfgStatus, ResourceTarget } from '../../../core/kube/haproxycfg.ts'
+import { canonicalJson } from '../../../core/status/canonical-json.ts'
 import { carryConditions } from '../../../core/status/status-conditions.ts'
 import type { HAProxyCfgClient } from './haproxycfg-client.ts'
 import { isConflict, isNotFound, kubeFailure, type KubeFailure } from './kube-errors.ts'
@@ -57,13 +58,4 @@ export async function writeStatus(
 
 function failure({ code, message }: KubeFailure): { error: string; code?: number } {
   return code === undefined ? { error: message } : { error: message, code }
-}
-
-/** JSON with object keys sorted, so a status read back from the API server compares by content. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  )
 }

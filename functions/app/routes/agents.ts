@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import type { AgentReportAnswer, AgentsAnswer } from '../../../core/api/agent-answers.ts'
+import type { GatewayStatusAnswer } from '../../../core/api/gateway-status-answer.ts'
 import type { StatusAnswer } from '../../../core/api/status-answer.ts'
 import { generationsBehind } from '../../../core/registry/agent-behind.ts'
 import { notifyUrlWarning } from '../../../core/registry/agent-origins.ts'
@@ -10,7 +11,7 @@ import { agentsOf, recordReport, type StoredReport } from '../services/agent-rep
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
-import { currentStatus } from '../services/current-status.ts'
+import { currentGatewayStatus, currentStatus } from '../services/current-status.ts'
 import { inBackground } from '../http/in-background.ts'
 import { readJson } from '../http/read-body.ts'
 
@@ -35,6 +36,14 @@ export function agentRoutes(env: AppEnv) {
     const status = await currentStatus(env, c.get('record'))
     if (!status) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
     return c.json(status satisfies StatusAnswer, 200, { 'cache-control': 'no-store' })
+  })
+
+  // The Gateway API status as the function would write it, likewise; no objects for a snapshot of a layout before the Gateway API.
+  routes.get('/gateway-status', async (c) => {
+    const status = await currentGatewayStatus(env, c.get('record'))
+    if (status === undefined) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
+    const answer = status ?? { controllerName: '', objects: [] }
+    return c.json(answer satisfies GatewayStatusAnswer, 200, { 'cache-control': 'no-store' })
   })
 
   routes.get('/agents', async (c) => {

@@ -6,7 +6,7 @@ import type { ClusterWriter, ClusterWriterFactory } from '../../../core/ports/cl
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import { openAccess } from '../../../core/registry/kubernetes-access.ts'
-import { currentStatus } from './current-status.ts'
+import { currentGatewayStatus, currentStatus } from './current-status.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
 
@@ -54,21 +54,48 @@ export class ClusterMirror {
       count(written.outcome)
       if (written.outcome === 'failed')
         console.error(`hapedge: cluster ${record.id}: HAProxyCfg status for generation ${written.generation} not written: ${written.error}`)
+      await this.writeGatewayStatus(record, writer)
       if (rejected.length === 0 && warnings.length === 0) return
       const events = await writer.recordRejections(rejected, warnings)
-      const help = 'Kubernetes Events for rejected objects and annotations not honoured, by cluster and outcome.'
-      for (const [outcome, n] of [
-        ['created', events.created],
-        ['repeated', events.repeated],
-        ['skipped', events.skipped],
-        ['failed', events.errors.length],
-      ] as const) {
-        if (n > 0) metrics.count('hapedge_rejection_events_total', help, { cluster: record.id, outcome }, n)
-      }
+      this.countOutcomes(
+        'hapedge_rejection_events_total',
+        'Kubernetes Events for rejected objects and annotations not honoured, by cluster and outcome.',
+        record,
+        {
+          created: events.created,
+          repeated: events.repeated,
+          skipped: events.skipped,
+          failed: events.errors.length,
+        },
+      )
     } catch (error) {
       count('failed')
       console.error(`hapedge: cluster ${record.id}: mirroring into the cluster failed: ${error instanceof Error ? error.message : String(error)}`)
     }
+  }
+
+  /**
+   * The Gateway API's status of HEAD, where the writer writes it; counted per object by outcome,
+   * each failure logged. Its own failure leaves the Events after it alone.
+   */
+  private async writeGatewayStatus(record: ClusterRecord, writer: ClusterWriter): Promise<void> {
+    if (!writer.writeGatewayStatus) return
+    const help = 'Gateway API status writes (GatewayClasses, Gateways, routes) after a commit or report, by cluster and outcome.'
+    try {
+      const status = await currentGatewayStatus(this.options, record)
+      if (!status || status.objects.length === 0) return
+      const result = await writer.writeGatewayStatus(status)
+      const { written, unchanged, missing, errors } = result
+      this.countOutcomes('hapedge_gateway_status_writes_total', help, record, { written, unchanged, missing, failed: errors.length })
+      for (const error of errors) console.error(`hapedge: cluster ${record.id}: Gateway API status not written: ${error}`)
+    } catch (error) {
+      this.countOutcomes('hapedge_gateway_status_writes_total', help, record, { failed: 1 })
+      console.error(`hapedge: cluster ${record.id}: Gateway API status not written: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  private countOutcomes(name: string, help: string, record: ClusterRecord, outcomes: Record<string, number>): void {
+    for (const [outcome, n] of Object.entries(outcomes)) if (n > 0) this.options.metrics.count(name, help, { cluster: record.id, outcome }, n)
   }
 
   /** One writer per cluster, made again when its credentials change. */

@@ -8,6 +8,7 @@ import { headAnswer } from '../../../core/api/head-answer.ts'
 import { diffAnswer, historyAnswer, movedAnswer } from '../../../core/api/history-answers.ts'
 import { resyncBegunAnswer, resyncFinishAnswer, resyncPageAnswer } from '../../../core/api/resync-answers.ts'
 import { routesAnswer } from '../../../core/api/routes-answer.ts'
+import { gatewayStatusAnswer } from '../../../core/api/gateway-status-answer.ts'
 import { statusAnswer } from '../../../core/api/status-answer.ts'
 import { auditAnswer, writeAnswer } from '../../../core/api/write-answer.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
@@ -63,6 +64,7 @@ describe('the answers of the HTTP API parse with the schemas in core/api/', () =
     expect(agents.agents.map((agent) => agent.behind)).toEqual([0])
 
     await parsed(statusAnswer, await h.call('GET', '/v1/clusters/prod/status', token))
+    await parsed(gatewayStatusAnswer, await h.call('GET', '/v1/clusters/prod/gateway-status', token))
     const routes = await parsed(routesAnswer, await h.call('GET', '/v1/clusters/prod/routes', token))
     expect(routes.routes).not.toEqual([])
 

@@ -62,6 +62,7 @@ const rows: Row[] = [
   { route: 'DELETE /v1/clusters/:id/resync/:session', access: 'cluster', allowed: 404 },
   { route: 'GET /v1/clusters/:id/head', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/status', access: 'cluster', allowed: 200 },
+  { route: 'GET /v1/clusters/:id/gateway-status', access: 'cluster', allowed: 200 },
   { route: 'GET /v1/clusters/:id/routes', access: 'cluster', allowed: 200 },
   {
     route: 'POST /v1/clusters/:id/agents/:pod',

@@ -1,0 +1,32 @@
+import type { GatewayApiStatus, GatewayObjectStatus } from '../kube/gateway-status.ts'
+import type { ClusterState } from '../model/cluster-state.ts'
+import { gatewayController } from '../model/gateway-controller.ts'
+import { httpRouteVerdict } from '../model/gateway-verdict.ts'
+import { gatewayClassStatus, gatewayStatus, listenerKey } from './gateway-object-status.ts'
+import { routeParentsStatus, statusHttpRoute } from './route-parent-status.ts'
+
+/**
+ * The Gateway API status this cluster's controller owns, from the objects of one generation:
+ * its GatewayClasses, the Gateways of those classes, and this controller's `parents` entries of
+ * every route that names a Gateway (none when they are all other controllers', so that entries
+ * of ours the route no longer earns are taken out). Pure; the writer keeps transition times
+ * where a condition did not change, and writes an object only when its status changed.
+ */
+export function gatewayApiStatus(state: ClusterState, at: string): GatewayApiStatus {
+  const controllerName = gatewayController(state.configMap())
+  const objects: GatewayObjectStatus[] = []
+  for (const gatewayClass of state.gatewayClasses())
+    if (gatewayClass.spec.controllerName === controllerName) objects.push(gatewayClassStatus(gatewayClass.metadata.name, controllerName, at))
+  // Keyed by name: objects read from a stored snapshot are not the same object twice.
+  const attached = new Map<string, number>()
+  for (const route of state.httpRoutes()) {
+    if (!(route.spec.parentRefs ?? []).some((parent) => (parent.kind ?? 'Gateway') === 'Gateway')) continue
+    const verdict = httpRouteVerdict(route, state)
+    for (const listener of new Set(verdict.attached.attachments.map(({ gateway, listener }) => listenerKey(gateway, listener))))
+      attached.set(listener, (attached.get(listener) ?? 0) + 1)
+    const { namespace, name } = route.metadata
+    objects.push({ kind: 'HTTPRoute', namespace, name, parents: routeParentsStatus(statusHttpRoute(route), verdict, state, controllerName, at) })
+  }
+  for (const gateway of state.gateways()) if (state.servesGatewayClass(gateway.spec.gatewayClassName)) objects.push(gatewayStatus(gateway, state, attached, at))
+  return { controllerName, objects }
+}
