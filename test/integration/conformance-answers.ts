@@ -22,10 +22,11 @@ export function answerDifferences(expected: ExpectedAnswer, response: HttpRespon
   ].map((line) => `${request}: ${line}`)
 }
 
-/** `GET host/path [headers]` */
+/** `GET host/path over TLS to sni [headers]` */
 export function describeRequest(request: ConformanceRequest): string {
   const headers = Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}`)
-  return `${request.method ?? 'GET'} ${request.host ?? ''}${request.path}${headers.length ? ` [${headers.join(', ')}]` : ''}`
+  const sni = request.sni ? ` over TLS to ${request.sni}` : ''
+  return `${request.method ?? 'GET'} ${request.host ?? ''}${request.path}${sni}${headers.length ? ` [${headers.join(', ')}]` : ''}`
 }
 
 export function echoOf(response: HttpResponse): ConformanceEcho | undefined {

@@ -13,6 +13,8 @@ export interface ConformanceRequest {
   host?: string
   method?: string
   headers?: Record<string, string>
+  /** Sent over TLS to the HTTPS bind, with this SNI name. */
+  sni?: string
   /** Response headers the echo is asked to send (echo-basic's `X-Echo-Set-Header`). */
   backendSetsHeaders?: Record<string, string>
 }
@@ -477,6 +479,34 @@ export const CASES: ConformanceCase[] = [
     ],
   },
   {
+    name: 'HTTPRouteHTTPSListener',
+    manifest: 'httproute-https-listener.yaml',
+    profile: 'Core',
+    answers: [
+      { request: { path: '/', host: 'example.org', sni: 'example.org' }, ...v1 },
+      notFound({ path: '/', host: 'second-example.org', sni: 'unknown-example.org' }),
+      // Gateway with hostname
+      { request: { path: '/', host: 'second-example.org', sni: 'second-example.org' }, ...v1 },
+      notFound({ path: '/', host: 'unknown-example.org', sni: 'unknown-example.org' }),
+    ],
+  },
+  {
+    name: 'HTTPRouteTimeoutRequest',
+    manifest: 'httproute-timeout-request.yaml',
+    profile: 'Extended: HTTPRouteRequestTimeout',
+    answers: [
+      { request: get('/request-timeout'), namespace: INFRA },
+      { request: get('/request-timeout?delay=1s'), status: 504 },
+      { request: get('/disable-request-timeout?delay=1s'), namespace: INFRA },
+    ],
+  },
+  {
+    name: 'HTTPRouteTimeoutBackendRequest',
+    manifest: 'httproute-timeout-backend-request.yaml',
+    profile: 'Extended: HTTPRouteBackendTimeout',
+    answers: [{ request: get('/backend-timeout') }, { request: get('/backend-timeout?delay=1s'), status: 504 }],
+  },
+  {
     name: 'HTTPRoutePathMatchOrder',
     manifest: 'httproute-path-match-order.yaml',
     profile: 'Core',
@@ -514,5 +544,9 @@ export const UNREPORTED: ReadonlyMap<string, string> = new Map([
   [
     'HTTPRouteInvalidNonExistentBackendRef',
     'a backendRef to a Service that does not exist is served as a backend without servers: HTTP 503 (the specification: 500 and ResolvedRefs False, BackendNotFound), and not reported',
+  ],
+  [
+    'HTTPRouteHTTPSListener',
+    'a TLS name no listener serves is refused in the handshake (unrecognized_name) where the suite expects an HTTP 404; the names the listeners serve pass',
   ],
 ])

@@ -82,8 +82,12 @@ async function runCase(conformanceCase: ConformanceCase, base: unknown[]): Promi
   try {
     const differences: string[] = []
     for (const answer of conformanceCase.answers) {
-      const host = gatewayAddress(cluster)
-      differences.push(...answerDifferences(answer, await send(cluster, answer.request), answer.request.host ?? host))
+      const response = await send(cluster, answer.request).catch((error: Error) => error)
+      differences.push(
+        ...(response instanceof Error
+          ? [`${describeRequest(answer.request)}: no HTTP answer (${response.message.split('\n')[0]})`]
+          : answerDifferences(answer, response, answer.request.host ?? gatewayAddress(cluster))),
+      )
     }
     for (const condition of conformanceCase.conditions ?? []) {
       const reports = cluster.model.rejections.filter((rejection) => rejection.object === condition.route)
@@ -106,10 +110,12 @@ function gatewayAddress(cluster: ServedCluster): string {
 
 function send(cluster: ServedCluster, request: ConformanceRequest) {
   const echoSets = Object.entries(request.backendSetsHeaders ?? {}).map(([name, value]) => `${name}:${value}`)
-  return cluster.get(request.host ?? gatewayAddress(cluster), request.path, {
+  const init = {
     method: request.method ?? 'GET',
     headers: { ...request.headers, ...(echoSets.length ? { [ECHO_SET_HEADER]: echoSets.join(',') } : {}) },
-  })
+  }
+  const host = request.host ?? gatewayAddress(cluster)
+  return request.sni ? cluster.https(host, request.path, request.sni, init) : cluster.get(host, request.path, init)
 }
 
 /** HTTPRouteWeight's check: each backend's share of the requests within the tolerance, and no other backend answering. */

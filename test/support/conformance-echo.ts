@@ -26,12 +26,14 @@ export const ECHO_SET_HEADER = 'x-echo-set-header'
 /**
  * A loopback server answering every request with 200 and a JSON ConformanceEcho, standing for
  * one Service's pods. Like echo-basic, it sets the response headers `X-Echo-Set-Header` asks for,
- * so a test can see what a ResponseHeaderModifier does to headers its backend sent.
+ * so a test can see what a ResponseHeaderModifier does to headers its backend sent, and it waits
+ * as long as a `delay` query parameter says (`1s`, `500ms`) before it answers, for timeouts.
  */
 export async function startConformanceEcho(service: string, namespace: string): Promise<EchoServer> {
   const server = createServer((req, res) => {
     req.resume()
-    req.on('end', () => {
+    req.on('end', async () => {
+      await delayAsked(req.url ?? '')
       for (const pair of (req.headersDistinct[ECHO_SET_HEADER] ?? []).flatMap((line) => line.split(','))) {
         const [name, ...value] = pair.trim().split(':')
         if (name) res.appendHeader(name, value.join(':').trim())
@@ -61,4 +63,12 @@ export async function startConformanceEcho(service: string, namespace: string): 
         server.closeAllConnections()
       }),
   }
+}
+
+/** echo-basic's `?delay=`: seconds or milliseconds. */
+function delayAsked(target: string): Promise<void> {
+  const delay = new URL(target, 'http://echo').searchParams.get('delay')
+  const match = delay?.match(/^(\d+)(ms|s)$/)
+  const ms = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : 0
+  return ms ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve()
 }
