@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import type { HaproxyControl } from './agent.ts'
 import { CURRENT } from './generation-dir.ts'
 import { haproxySocket } from './haproxy-socket.ts'
+import { loadedNames } from './loaded-files.ts'
 import { masterReload } from './master-reload.ts'
 import { applyAtRuntime } from './runtime-commands.ts'
 
@@ -36,12 +37,21 @@ export async function haproxyControl(options: ControlOptions): Promise<HaproxyCo
   // `haproxy -c` runs from DIR: the files it checks are named from anywhere.
   const configs = haproxyConfigs(resolve(options.dir))
   const stats = haproxySocket({ path: options.statsSocket })
+  // The files HAProxy loaded are asked once per worker: a failed step, or a reload, asks again.
+  const loaded = loadedNames(stats)
   return {
     async applyRuntime(plan, files) {
-      await applyAtRuntime(stats, plan, files)
+      await applyAtRuntime(stats, plan, files, { loaded }).catch((error: unknown) => {
+        loaded.forget()
+        throw error
+      })
     },
     async checkedReload() {
-      await masterReload({ masterSocket: options.masterSocket, configs, cwd: resolve(options.dir), ...(options.binary ? { binary: options.binary } : {}) })
+      try {
+        await masterReload({ masterSocket: options.masterSocket, configs, cwd: resolve(options.dir), ...(options.binary ? { binary: options.binary } : {}) })
+      } finally {
+        loaded.forget()
+      }
     },
   }
 }

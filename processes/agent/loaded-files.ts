@@ -54,3 +54,41 @@ export function matcher(names: readonly string[]): LoadedFiles {
     },
   }
 }
+
+/** What the running HAProxy loaded, each kind asked once and then kept: only a reload loads other files. */
+export interface LoadedNames {
+  maps(): Promise<LoadedFiles>
+  acls(): Promise<LoadedFiles>
+  certificates(): Promise<LoadedFiles>
+  /** HAProxy reloaded, or a runtime step failed: ask again next time. */
+  forget(): void
+}
+
+/**
+ * Remembers `show map`, `show acl` and `show ssl cert` between generations. At 20,000 Ingresses
+ * HAProxy holds some 20,000 pattern lists (`show acl` answers 2.6 MB) and `show map` walks them
+ * all, 2 to 30 ms on a busy machine, before every runtime change. A name it no longer holds is
+ * refused by the command that uses it, and the agent then reloads, which forgets.
+ */
+export function loadedNames(socket: HaproxySocket): LoadedNames {
+  let asked: Partial<Record<'maps' | 'acls' | 'certificates', Promise<LoadedFiles>>> = {}
+  const once = (kind: keyof typeof asked, ask: () => Promise<LoadedFiles>) => {
+    const kept = asked[kind]
+    if (kept) return kept
+    const answer = ask()
+    asked[kind] = answer
+    // A failed question is asked again, not remembered.
+    answer.catch(() => {
+      if (asked[kind] === answer) delete asked[kind]
+    })
+    return answer
+  }
+  return {
+    maps: () => once('maps', () => loadedMaps(socket)),
+    acls: () => once('acls', () => loadedAcls(socket)),
+    certificates: () => once('certificates', () => loadedCertificates(socket)),
+    forget: () => {
+      asked = {}
+    },
+  }
+}

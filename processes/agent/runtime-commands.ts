@@ -1,7 +1,7 @@
 import { mapSteps, type MapStep } from '../../core/plan/map-updates.ts'
 import type { AgentPlan, ServerChange } from '../../core/plan/plan.ts'
 import type { HaproxySocket } from './haproxy-socket.ts'
-import { loadedAcls, loadedCertificates, loadedMaps, type LoadedFiles } from './loaded-files.ts'
+import { loadedNames, type LoadedFiles, type LoadedNames } from './loaded-files.ts'
 
 export interface RuntimeOptions {
   /**
@@ -12,6 +12,8 @@ export interface RuntimeOptions {
   payloadBytes?: number
   /** How long `del server` is retried while the server still holds (idle) connections; default 10 s. */
   drainTimeoutMs?: number
+  /** What HAProxy loaded, as remembered since its last reload; default: asked anew. */
+  loaded?: LoadedNames
 }
 
 export interface RuntimeApplied {
@@ -61,7 +63,7 @@ export async function applyAtRuntime(
   options: RuntimeOptions = {},
 ): Promise<RuntimeApplied> {
   if (plan.reload) throw new Error(`the plan needs a reload, not the runtime API: ${plan.reasons.join('; ')}`)
-  const { payloadBytes = 8192, drainTimeoutMs = 10_000 } = options
+  const { payloadBytes = 8192, drainTimeoutMs = 10_000, loaded = loadedNames(socket) } = options
   const applied: RuntimeApplied = { maps: [], servers: [], certificates: [], commands: [] }
   const step: Step = async (command, { payload, expect, retryWhile } = {}) => {
     applied.commands.push(command)
@@ -98,7 +100,7 @@ export async function applyAtRuntime(
       applied.servers.push(change)
     }
     at = 'show map'
-    const mapNames = plan.mapUpdates.length > 0 ? await loadedMaps(socket) : undefined
+    const mapNames = plan.mapUpdates.length > 0 ? await loaded.maps() : undefined
     const versions = new Map<string, number>()
     for (const change of mapSteps(plan.mapUpdates)) {
       at = `${change.op} map ${change.map}`
@@ -114,12 +116,12 @@ export async function applyAtRuntime(
     }
     const acls = plan.acls ?? []
     at = 'show acl'
-    const aclNames = acls.length > 0 ? await loadedAcls(socket) : undefined
+    const aclNames = acls.length > 0 ? await loaded.acls() : undefined
     // Adds come before deletions (acl-updates.ts), so a changed list is never empty on the way.
     const aclCommands = acls.map(({ acl, op, pattern }) => `${op} acl ${loadedName(aclNames!, acl, 'ACL')} ${pattern}`)
     if (aclCommands.length > 0) await steps(aclCommands, SILENT)
     at = 'show ssl cert'
-    const certificateNames = plan.certificates.length > 0 ? await loadedCertificates(socket) : undefined
+    const certificateNames = plan.certificates.length > 0 ? await loaded.certificates() : undefined
     for (const path of plan.certificates) {
       at = `replace certificate ${path}`
       await replaceCertificate(socket, loadedName(certificateNames!, path, 'certificate'), fileText(files, path), step)

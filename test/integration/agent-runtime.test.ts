@@ -10,6 +10,7 @@ import { planFromFiles } from '../../core/plan/plan-from-files.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { haproxySocket, type HaproxySocket } from '../../processes/agent/haproxy-socket.ts'
 import { CheckRefused, masterReload, type MasterReloadOptions } from '../../processes/agent/master-reload.ts'
+import { loadedNames, type LoadedNames } from '../../processes/agent/loaded-files.ts'
 import { applyAtRuntime, type RuntimeApplied } from '../../processes/agent/runtime-commands.ts'
 import { parseShowProc } from '../../processes/agent/show-proc.ts'
 import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
@@ -59,14 +60,14 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       [{ port: web[0]!.port }],
     )
 
-  /** One change through the engine: its files written, and applied at runtime as the agent plans it from the files. */
-  async function atRuntime(events: WatchEvent[]): Promise<RuntimeApplied> {
+  /** One change through the engine: its files written, and applied at runtime as the agent plans it from the files (through `socket`, remembering `loaded`). */
+  async function atRuntime(events: WatchEvent[], through: { socket?: HaproxySocket; loaded?: LoadedNames } = {}): Promise<RuntimeApplied> {
     const before = live.files()
     const { plan } = live.apply(events)
     expect(plan, 'a change the runtime API can take').toMatchObject({ reload: false, reasons: [] })
     const files = live.files()
     await writeRendered(conf, files)
-    return applyAtRuntime(stats, planFromFiles(before, files), files)
+    return applyAtRuntime(through.socket ?? stats, planFromFiles(before, files), files, through.loaded ? { loaded: through.loaded } : {})
   }
 
   /** Each map HAProxy holds, entry for entry, equals the file on disk (in any order: its maps match by index trees, not by order). */
@@ -202,6 +203,23 @@ describe('the agent applies generations to HAProxy 2.6', () => {
       ])
       expect(shrunk.maps.find((map) => map.name === 'maps/exact.map')).toMatchObject({ how: 'swap', changes: 600, entries: 1 })
       expect(answeredBy(await get('shop.test', '/catalogue/item-0599'))).toBe('web-1')
+      await expectLiveMapsEqualFiles()
+    })
+
+    it('asks HAProxy which maps it loaded once, not before every change, until it is told to forget', async () => {
+      const asked: string[] = []
+      const counted: HaproxySocket = { ...stats, run: (command) => (asked.push(command), stats.run(command)) }
+      const loaded = loadedNames(counted)
+      const shop = (...extra: string[]) =>
+        modified(shopIngress([{ path: '/', service: 'web' }, { path: '/api', service: 'api' }, ...extra.map((path) => ({ path, service: 'api' }))]))
+      await atRuntime([shop('/one')], { socket: counted, loaded })
+      await atRuntime([shop('/one', '/two')], { socket: counted, loaded })
+      expect(asked.filter((command) => command === 'show map')).toHaveLength(1)
+      expect(answeredBy(await get('shop.test', '/two/x'))).toBe('api')
+      loaded.forget()
+      await atRuntime([shop()], { socket: counted, loaded })
+      expect(asked.filter((command) => command === 'show map')).toHaveLength(2)
+      expect(answeredBy(await get('shop.test', '/two/x'))).toBe('web-1')
       await expectLiveMapsEqualFiles()
     })
 
