@@ -25,6 +25,13 @@ export function parseRecord(body: Uint8Array): ClusterRecord {
  * on the entity tag it was read at, so two admins' changes never overwrite each other unseen.
  */
 export class Registry {
+  /**
+   * Per cluster, the record last read and the entity tag of the bytes it was parsed from. Every
+   * read still asks storage, so a change another replica made is seen at once; only the parse
+   * (a schema check of each field, most of what a token check cost) is skipped while the bytes are the same.
+   */
+  private readonly parsed = new Map<string, VersionedRecord>()
+
   constructor(
     private readonly store: ObjectStore,
     private readonly hash: HashText,
@@ -42,7 +49,16 @@ export class Registry {
   async read(id: string): Promise<VersionedRecord | undefined> {
     if (!isClusterId(id)) return undefined
     const stored = await this.store.get(REGISTRY_PREFIX + id)
-    return stored && { record: parseRecord(stored.body), etag: stored.etag }
+    if (!stored) {
+      this.parsed.delete(id)
+      return undefined
+    }
+    const known = this.parsed.get(id)
+    if (known?.etag === stored.etag) return known
+    // Frozen: every reader shares it, so a change is made to a copy (and stored by replace).
+    const read = { record: Object.freeze(parseRecord(stored.body)), etag: stored.etag }
+    this.parsed.set(id, read)
+    return read
   }
 
   async get(id: string): Promise<ClusterRecord | undefined> {

@@ -37,6 +37,22 @@ describe('the cluster registry', () => {
     expect((await registry.get('a'))!.httpBind).toBe(':8080')
   })
 
+  it("parses a record once while its bytes stay the same, and sees another replica's change or removal at the next read", async () => {
+    const store = createMemoryStore()
+    const [here, replica] = [new Registry(store, sha256Text, instantClock()), new Registry(store, sha256Text, instantClock())]
+    const { token } = (await here.register(settings('a')))!
+    const first = (await here.read('a'))!
+    expect(await here.read('a')).toBe(first)
+    expect(() => Object.assign(first.record, { httpBind: ':1' })).toThrow()
+    const rotated = (await replica.rotateToken((await replica.read('a'))!, 0))!
+    expect((await here.get('a'))!.tokenSha256).toBe(rotated.record.tokenSha256)
+    expect(here.authenticates((await here.get('a'))!, token)).toBe(false)
+    await replica.remove((await replica.read('a'))!, 60)
+    expect((await here.get('a'))!.removedAt).toBeDefined()
+    await store.delete(['registry/clusters/a'])
+    expect(await here.read('a')).toBeUndefined()
+  })
+
   it('refuses every token of a removed cluster, and purges its keys and record only once its grace has passed', async () => {
     const clock = instantClock()
     const store = createMemoryStore()
