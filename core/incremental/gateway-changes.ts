@@ -35,7 +35,7 @@ export function touchGatewaysOfSecret(state: ClusterState, secret: string, dirty
   for (const gateway of state.gateways()) if (gatewayNamesSecret(gateway, secret)) touchGateway(state, gateway, dirty)
 }
 
-/** Every Gateway and HTTPRoute (the Gateway controller setting changed: which classes are served). */
+/** Every Gateway and HTTPRoute (the Gateway controller setting changed: which classes are served; a newer layout honours more of them). */
 export function touchEveryGateway(state: ClusterState, dirty: DirtySet): void {
   for (const gateway of state.gateways()) dirty.objects.push(objectRef(gateway))
   touchRoutes(state, state.httpRoutes(), dirty)

@@ -116,10 +116,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .map((group) => [group.name, group]),
     ),
     headerRules: new Map(
-      state
-        .ingresses()
-        .map((ingress) => headerRulesOfObject(ingress, state))
-        .filter((entry) => entry !== undefined),
+      [...state.ingresses(), ...state.httpRoutes()].map((object) => headerRulesOfObject(object, state)).filter((entry) => entry !== undefined),
     ),
     caFiles,
     clientCas,

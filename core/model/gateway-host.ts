@@ -4,6 +4,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { backendName } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Route } from './derive-host.ts'
+import { withRuleFeatures } from './gateway-filters.ts'
 import { listenerCertificate } from './gateway-listeners.ts'
 import { describeHttpRoute, httpRouteVerdict } from './gateway-verdict.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
@@ -63,12 +64,14 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
         rejections.push({ object: owner, reason: `${path.at}: host "${host || '*'}" ${path.match} ${path.path} is already served by ${by}` })
         continue
       }
-      const main = path.backends[0]!
-      const served: Route = { match: path.match, path: path.path, backend: main.ref, backendName: backendName(main.ref), owner }
+      const main = path.backends[0]
+      // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
+      const backend = main?.ref ?? { namespace: route.metadata.namespace, service: '', port: 0 }
+      const served: Route = { match: path.match, path: path.path, backend, backendName: backendName(backend), owner }
       // Several weighted Services: a draw per request picks one (render-split.ts).
-      const split = routeSplit(path.backends)
+      const split = main && routeSplit(path.backends)
       if (split) served.split = split
-      routes.set(key, served)
+      routes.set(key, withRuleFeatures(served, path.features))
     }
   }
   return { routes: [...routes.values()].sort(compareRouteMatch), owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }

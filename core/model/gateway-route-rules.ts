@@ -5,6 +5,7 @@ import type { BackendRef } from './backend-ref.ts'
 import { backendRefRefusal } from './gateway-backend-refs.ts'
 import { readRegexPath } from './regex-path.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
+import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
 
 export interface WeightedBackend {
   ref: BackendRef
@@ -16,6 +17,8 @@ export interface GatewayPath extends RouteMatch {
   /** `spec.rules[0].matches[1]`, where conflicts are reported. */
   at: string
   backends: WeightedBackend[]
+  /** What the rule's filters and timeouts give the route (gateway-filters.ts). */
+  features: RuleFeatures
 }
 
 export interface RouteRules {
@@ -29,8 +32,9 @@ const NOT_HONOURED = 'is not honoured by hapedge'
 /**
  * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
  * written: hapedge matches the host and the path (Exact, PathPrefix, RegularExpression) and splits a path between
- * its weighted Services (route-split.ts); filters, other matches, timeouts, retries and session persistence it
- * does not honour, and a route served without them would mean something else, so it is not served.
+ * its weighted Services (route-split.ts); its filters and timeouts are route features (gateway-filters.ts) where
+ * hapedge can honour them. Other matches, retries, session persistence and filters per backendRef it does not
+ * honour, and a route served without them would mean something else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
   const paths: GatewayPath[] = []
@@ -38,21 +42,25 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
   const { namespace } = route.metadata
   route.spec.rules?.forEach((rule, r) => {
     const at = `spec.rules[${r}]`
-    if (rule.filters && rule.filters.length > 0) reasons.push(`${at}.filters: ${filterTypes(rule.filters)} ${NOT_HONOURED}`)
-    for (const field of ['timeouts', 'retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
+    const features = readRuleFeatures(rule, at, reasons)
+    for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
     const backends: WeightedBackend[] = []
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
       const refusal = backendRefRefusal(backend, { kind: route.kind, namespace }, grantsOf)
       if (refusal?.reason === 'InvalidKind') return reasons.push(`${where}: ${refusal.message}`)
-      if (backend.filters && backend.filters.length > 0) reasons.push(`${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED}`)
+      if (backend.filters && backend.filters.length > 0)
+        reasons.push(
+          `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef (a route's features apply to every request, whichever Service it goes to)`,
+        )
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
       if (refusal) return reasons.push(`${where}: ${refusal.message}`)
       const to = backend.namespace ?? namespace
       const weight = backend.weight ?? 1
       if (weight > 0) backends.push({ ref: { namespace: to, service: backend.name, port: backend.port }, weight })
     })
-    if (backends.length === 0)
+    // A rule that redirects answers every request itself: it needs no Service.
+    if (backends.length === 0 && !features.redirect)
       reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
     matches.forEach((match, m) => {
@@ -63,7 +71,7 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
       const value = match.path?.value ?? '/'
       const path = readPathMatch(type, value)
       if ('refused' in path) return reasons.push(`${where}.path.${path.refused}`)
-      paths.push({ at: where, ...path, backends })
+      paths.push({ at: where, ...path, backends, features })
     })
   })
   return { paths, reasons }

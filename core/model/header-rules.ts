@@ -55,7 +55,7 @@ const FEATURE_OPS: readonly (readonly [FeatureName, HeaderOp])[] = [
 ]
 
 /** A header value as written: no control character (a line end would end the header), as RFC 9110's field-value. */
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/
+export const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/
 
 /** The names hapedge writes unquoted into its rules: an RFC 9110 token without the characters HAProxy's parser gives a meaning (`#`, quotes, `$`, `\`, …). */
 const SAFE_NAME = /^[a-z0-9][a-z0-9_.-]*$/

@@ -3,10 +3,19 @@ import { REDIRECT_BACKEND } from './backend-ref.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { type OwnedRoute, withOwnerValues } from './owner-values.ts'
 
-/** A route answered with a redirect instead of being served: the status code and the Location. */
-export interface RouteRedirect {
-  code: number
-  url: string
+/**
+ * A route answered with a redirect instead of being served: the status code and the Location, a
+ * URL as written (an Ingress's) or the request's own with some of its parts replaced (an HTTPRoute's
+ * RequestRedirect, whose new path is the route's rewrite: gateway-filters.ts).
+ */
+export type RouteRedirect = { code: number; url: string } | { code: number; parts: RedirectParts }
+
+/** What a redirect made from the request replaces in it: each part absent keeps the request's. */
+export interface RedirectParts {
+  scheme?: 'http' | 'https'
+  hostname?: string
+  /** A port; `request` for the one the client named in its Host header; absent, the scheme's own (none in the Location). */
+  port?: number | 'request'
 }
 
 /** The codes of temporal-redirect and permanent-redirect when the Ingress names none (ingress-nginx's). */

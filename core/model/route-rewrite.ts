@@ -15,12 +15,15 @@ import { REGEX_PATH_MARK, type RouteMatch, routeMatch } from './routes.ts'
  * frontend reads at request time (render-rewrites.ts), so a change is a runtime map edit.
  */
 export interface RouteRewrite {
-  path?: { before: string; capture: Capture; after: string }
+  path?: { before: string; capture: Capture | typeof NO_CAPTURE; after: string }
   /** The new path of a `Regex` route: the target with `\1`…`\9` for `$1`…`$9`, filled from the expression's groups by HAProxy's map_regm. */
   regexTarget?: string
   /** X-Forwarded-Prefix, set on every request of the route. */
   forwardedPrefix?: string
 }
+
+/** The capture of a new path that keeps nothing of the request's: an HTTPRoute's ReplaceFullPath. */
+export const NO_CAPTURE = 'none'
 
 type HttpPath = NonNullable<NonNullable<Ingress['spec']['rules']>[number]['http']>['paths'][number]
 

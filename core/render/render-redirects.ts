@@ -2,6 +2,7 @@ import { REDIRECT_CODES } from '../annotations/values.ts'
 import { REDIRECT_BACKEND } from '../model/backend-ref.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
+import type { RouteRedirect } from '../model/route-redirect.ts'
 import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
@@ -58,8 +59,54 @@ export function* redirectEntries(config: HostConfig): Iterable<[RedirectMap, str
 /** Where a redirecting route's code and target are found: once the route maps picked a route that redirects, the same lookups in these pick its redirect. */
 const LOCATION_MAPS = { exact: FILES.locationExactMap, prefix: FILES.locationPrefixMap } as const
 
-function locationValue({ code, url }: { code: number; url: string }): string {
-  return `${code}${CODE_SEPARATOR}${url}`
+/** What the value of a redirect made from the request starts with, which a status code never does. */
+const FROM_REQUEST = '~'
+
+/** The port part of such a value when the Location keeps the port the client named. */
+const REQUEST_PORT = '*'
+
+/**
+ * A URL as `301|https://example.com/`; a redirect made from the request (an HTTPRoute's) as
+ * `~301|scheme|host|port`, each part empty where the request's is kept (the port: empty for the
+ * scheme's own, `*` for the request's). Its path is the request's, as the route's rewrite left it.
+ */
+function locationValue(redirect: RouteRedirect): string {
+  if ('url' in redirect) return `${redirect.code}${CODE_SEPARATOR}${redirect.url}`
+  const { scheme = '', hostname = '', port } = redirect.parts
+  const portPart = port === undefined ? '' : port === 'request' ? REQUEST_PORT : String(port)
+  return [`${FROM_REQUEST}${redirect.code}`, scheme, hostname, portPart].join(CODE_SEPARATOR)
+}
+
+const part = (n: number) => `var(txn.location),field(${n},${CODE_SEPARATOR})`
+const FROM_REQUEST_CONDITION = `{ var(txn.location) -m beg ${FROM_REQUEST} }`
+
+/**
+ * A redirect made from the request: the scheme, host and port the value names, else the
+ * request's (the host as the frontend validated it, `txn.host`); a port the scheme has as its
+ * own (http 80, https 443) is not written, as the specification asks; the path and query are the
+ * request's, after the route's rewrite.
+ */
+function requestRedirectRules(set: SetVar): string[] {
+  const when = (...conditions: string[]) => `if ${[FROM_REQUEST_CONDITION, ...conditions].join(' ')}`
+  const location = (port: string) => `location %[var(txn.rdscheme)]://%[var(txn.rdhost)]${port}%[pathq]`
+  return [
+    set('rdscheme', part(2), when(`{ ${part(2)} -m str http https }`)),
+    set('rdscheme', 'var(txn.scheme)', when('!{ var(txn.rdscheme) -m found }')),
+    set('rdhost', part(3), when(`{ ${part(3)} -m reg ^[a-z0-9] }`)),
+    set('rdhost', 'var(txn.host)', when('!{ var(txn.rdhost) -m found }')),
+    set('rdport', part(4), when(`{ ${part(4)} -m reg ^[0-9]+$ }`)),
+    set('rdport', 'req.hdr(host),field(2,:)', when(`{ ${part(4)} -m str ${REQUEST_PORT} }`, '{ req.hdr(host) -m reg ^[^:]+:[0-9]+$ }')),
+    '    http-request unset-var(txn.rdport) if { var(txn.rdscheme) -m str http } { var(txn.rdport) -m str 80 }',
+    '    http-request unset-var(txn.rdport) if { var(txn.rdscheme) -m str https } { var(txn.rdport) -m str 443 }',
+    `    http-request return status 400 content-type text/plain string "400 Bad Request: no valid Host to redirect to" ${when('!{ var(txn.rdhost) -m found }')}`,
+    ...REDIRECT_CODES.flatMap((code) => {
+      const valued = `{ var(txn.location) -m beg ${FROM_REQUEST}${code}${CODE_SEPARATOR} }`
+      return [
+        `    http-request redirect ${location(':%[var(txn.rdport)]')} code ${code} if ${valued} { var(txn.rdport) -m found }`,
+        `    http-request redirect ${location('')} code ${code} if ${valued}`,
+      ]
+    }),
+  ]
 }
 
 /** HSTS's directives without spaces or `;`, which a runtime `set map` command line would split: `max-age=31536000+includeSubDomains+preload`. */
@@ -128,6 +175,7 @@ export function redirectBackend(set: SetVar): string[] {
       (code) =>
         `    http-request redirect location %[var(txn.location),field(2,${CODE_SEPARATOR},0)] code ${code} if { var(txn.location) -m beg ${code}${CODE_SEPARATOR} }`,
     ),
+    ...requestRedirectRules(set),
     // Only while the maps are being changed entry by entry can a route point here before its target is in.
     '    http-request return status 503 content-type text/plain string "503 Service Unavailable: the redirect is being changed"',
   ]

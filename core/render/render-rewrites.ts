@@ -1,4 +1,5 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
+import { NO_CAPTURE } from '../model/route-rewrite.ts'
 import { FILES } from './files.ts'
 import { regexRewrite } from './render-regex-paths.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
@@ -54,6 +55,8 @@ export function rewriteRules(set: SetVar): string[] {
     set('rwcapture', 'var(txn.rwrest),regsub(^/,)', `if ${captureIs('tail')}`),
     set('rwcapture', `'var(txn.rwrest),regsub("^(/?).*","\\1")'`, `if ${captureIs('slash')}`),
     set('rwcapture', regexRewrite, `if ${captureIs(REGEX_CAPTURE)}`),
+    // An HTTPRoute's ReplaceFullPath: the new path keeps nothing of the request's.
+    set('rwcapture', 'str()', `if ${captureIs(NO_CAPTURE)}`),
     set('rwpath', `${field(2)},concat(,txn.rwcapture,)`, found),
     set('rwafter', field(4), found),
     set('rwpath', 'var(txn.rwpath),concat(,txn.rwafter,)', found),

@@ -564,9 +564,26 @@ const arbitraryGateway = fc
   .map(({ name, namespace, listeners, className }) => gateway(name, listeners, { namespace, className }))
 
 /**
+ * A rule's filters and timeouts: header values that change (a runtime edit) and names that do (a
+ * reload), rewrites, redirects (one naming no Service), a timeout; and what is not honoured (a
+ * RequestMirror, a RequestRedirect without its fields), whose route is not served.
+ */
+const ruleExtras: object[] = [
+  { filters: [{ type: 'RequestRedirect' }] },
+  { filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'web', port: 80 } } }] },
+  ...['blue', 'green'].map((value) => ({ filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value }] } }] })),
+  { filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { add: [{ name: 'X-Via', value: 'gw' }], remove: ['X-Powered-By'] } }] },
+  ...['/v2', ''].map((value) => ({ filters: [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: value } } }] })),
+  { filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'internal.example.com', path: { type: 'ReplaceFullPath', replaceFullPath: '/x' } } }] },
+  ...['https', 'http'].map((scheme) => ({ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme, statusCode: 301 } }] })),
+  { filters: [{ type: 'RequestRedirect', requestRedirect: { hostname: 'b.example.com', port: 8443 } }], backends: [] },
+  ...['1s', '0s'].map((request) => ({ timeouts: { request } })),
+]
+
+/**
  * HTTPRoutes drawn onto the Ingresses' hosts and paths: attached or not (another Gateway, a
  * sectionName none has), one or two weighted Services (one of another namespace, which needs a
- * grant), and what hapedge does not honour (a RegularExpression, a filter, a header match).
+ * grant), filters and timeouts (ruleExtras), and what hapedge does not honour (a RegularExpression, a header match).
  */
 const arbitraryHttpRoute = fc
   .record({
@@ -605,7 +622,7 @@ const arbitraryHttpRoute = fc
           [{ service: 'web', weight: 0 }, { service: 'api' }],
           [{ service: 'web', namespace: 'shop' }],
         ),
-        extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, { filters: [{ type: 'RequestRedirect' }] }),
+        extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
       }),
       { minLength: 1, maxLength: 2 },
     ),

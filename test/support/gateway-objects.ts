@@ -50,6 +50,7 @@ export interface RuleSpec {
   matches?: { type?: string; value?: string; headers?: unknown[]; method?: string }[]
   backends: BackendSpec[]
   filters?: unknown[]
+  timeouts?: { request?: string; backendRequest?: string }
 }
 
 export interface HttpRouteSpec {
@@ -69,7 +70,7 @@ export function httpRoute({ name, namespace = 'default', createdAt, parents = [{
     spec: {
       parentRefs: parents,
       ...(hostnames ? { hostnames } : {}),
-      rules: rules.map(({ matches, backends, filters }) => ({
+      rules: rules.map(({ matches, backends, filters, timeouts }) => ({
         ...(matches
           ? {
               matches: matches.map(({ type, value, headers, method }) => ({
@@ -80,6 +81,7 @@ export function httpRoute({ name, namespace = 'default', createdAt, parents = [{
             }
           : {}),
         ...(filters ? { filters } : {}),
+        ...(timeouts ? { timeouts } : {}),
         backendRefs: backends.map(({ service, port = 80, weight, namespace }) => ({
           name: service,
           port,

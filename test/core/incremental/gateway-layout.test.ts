@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
-import { CLUSTER_WIDE, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
+import { FILES } from '../../../core/render/files.ts'
+import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { gateway, gatewayClass, httpRoute } from '../../support/gateway-objects.ts'
 import { ingress } from '../../support/objects.ts'
@@ -29,5 +30,20 @@ describe('a snapshot written before the Gateway API was read', () => {
     const withoutSetting = { ...old, snapshot: old.snapshot.edit(new Map([[settingsKey, JSON.stringify(record)]])).tree }
     const next = writeAfterUpgrade(withoutSetting, older, fresh, gatewayObjects.map(added))
     expect(next.snapshot.get(settingsKey)).toContain('"gateway-controller":"hapedge.io/gateway-controller"')
+  })
+
+  it('serves the HTTPRoutes whose filters it did not honour before, byte-equal to a fresh snapshot', () => {
+    const routeWith = (filters: unknown[]) => httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ filters, backends: [{ service: 'app-2' }] }] })
+    const headers = [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'blue' }] } }]
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, routeWith(headers)].map(added))
+    // The older hapedge reported every filter and did not serve the route: as this one does a RequestMirror.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'RequestMirror', requestMirror: {} }])].map(added))
+    expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
+    const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['HTTPRoute/default/r'] })
+    writeAfterUpgrade(old, older, fresh)
+    expect(fresh.files().get(FILES.headerValuesMap)).toContain('api.example.com/|P|req-set|x-team blue')
   })
 })

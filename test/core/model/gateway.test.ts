@@ -94,7 +94,7 @@ describe('an HTTPRoute', () => {
       rules: [
         { matches: [{ value: '/ok' }], backends: [{ service: 'a' }] },
         { matches: [{ type: 'RegularExpression', value: '/x(?=y)' }], backends: [{ service: 'a' }] },
-        { matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }], backends: [{ service: 'a' }], filters: [{ type: 'RequestHeaderModifier' }] },
+        { matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }], backends: [{ service: 'a' }], filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }] },
         { backends: [{ service: 'a', weight: 0 }] },
       ],
     })
@@ -105,7 +105,7 @@ describe('an HTTPRoute', () => {
         object: 'HTTPRoute default/fancy',
         reason: [
           'spec.rules[1].matches[0].path.value: the regular expression path "/x(?=y)" is not served: the regular expression has a lookahead at position 3, which hapedge does not read',
-          'spec.rules[2].filters: RequestHeaderModifier is not honoured by hapedge',
+          'spec.rules[2].filters[0]: ExtensionRef is not honoured by hapedge (it has no extension filters)',
           'spec.rules[2].matches[0].headers is not honoured by hapedge',
           'spec.rules[3].backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)',
           'the HTTPRoute is not served',

@@ -1,0 +1,243 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
+import { endpointSlice, service } from '../support/objects.ts'
+import { FILES } from '../../core/render/files.ts'
+import { request } from '../support/http-client.ts'
+import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
+import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { startServices, type ServiceBackends } from './service-backends.ts'
+
+/**
+ * HTTPRoute filters and timeouts through the real HAProxy, against loopback Services that echo
+ * the request they received: header modifiers on the request and the response, URLRewrite's
+ * hostname and paths (the specification's ReplacePrefixMatch table), RequestRedirect's parts, a
+ * rule's timeout; and the filters hapedge cannot honour, whose routes are not served.
+ */
+
+const HOST = 'filters.gw.test'
+/** The rule's timeout, and how long the slow Service keeps `/slow` waiting: well beyond it. */
+const TIMEOUT_MS = 500
+const WAIT_MS = TIMEOUT_MS * 4
+
+const prefix = (value: string) => ({ type: 'PathPrefix', value })
+const rewriteTo = (type: 'ReplaceFullPath' | 'ReplacePrefixMatch', value: string, hostname?: string) => ({
+  type: 'URLRewrite',
+  urlRewrite: {
+    ...(hostname ? { hostname } : {}),
+    path: { type, ...(type === 'ReplaceFullPath' ? { replaceFullPath: value } : { replacePrefixMatch: value }) },
+  },
+})
+
+function slowBackend(): Promise<Server> {
+  const server = createServer((request, response) => {
+    const answer = () => response.end(`answered ${request.url}`)
+    if (request.url?.endsWith('/slow')) setTimeout(answer, WAIT_MS)
+    else answer()
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+}
+
+describe('HTTPRoute filters through HAProxy', () => {
+  let services: ServiceBackends
+  let slow: Server
+  let cluster: ServedCluster
+
+  beforeAll(async () => {
+    services = await startServices(['echo'])
+    slow = await slowBackend()
+    const route = (name: string, rules: Parameters<typeof httpRoute>[0]['rules'], hostnames = [`${name}.gw.test`]) =>
+      httpRoute({ name, parents: [{ name: 'edge' }], hostnames, rules })
+    cluster = await serveCluster([
+      ...services.objects,
+      service('slow'),
+      endpointSlice('slow', [{ address: '127.0.0.1', ready: true }], [{ port: (slow.address() as AddressInfo).port }]),
+      gatewayClass(),
+      gateway('edge', [{ name: 'http', hostname: '*.gw.test' }]),
+      route(
+        'filters',
+        [
+          {
+            matches: [prefix('/headers')],
+            filters: [
+              {
+                type: 'RequestHeaderModifier',
+                requestHeaderModifier: {
+                  set: [{ name: 'X-Team', value: 'blue team' }],
+                  add: [{ name: 'X-Added', value: 'added' }],
+                  remove: ['X-Secret'],
+                },
+              },
+              { type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'X-Served', value: 'gateway' }], remove: ['Content-Type'] } },
+            ],
+            backends: [{ service: 'echo' }],
+          },
+          { matches: [prefix('/foo')], filters: [rewriteTo('ReplacePrefixMatch', '/xyz', 'internal.test')], backends: [{ service: 'echo' }] },
+          { matches: [prefix('/empty')], filters: [rewriteTo('ReplacePrefixMatch', '')], backends: [{ service: 'echo' }] },
+          { matches: [prefix('/root')], filters: [rewriteTo('ReplacePrefixMatch', '/')], backends: [{ service: 'echo' }] },
+          { matches: [{ type: 'Exact', value: '/full' }], filters: [rewriteTo('ReplaceFullPath', '/replaced')], backends: [{ service: 'echo' }] },
+          { matches: [prefix('/secure')], filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }], backends: [] },
+          {
+            matches: [prefix('/moved')],
+            filters: [
+              {
+                type: 'RequestRedirect',
+                requestRedirect: { hostname: 'other.test', port: 8080, path: { type: 'ReplacePrefixMatch', replacePrefixMatch: '/new' } },
+              },
+            ],
+            backends: [],
+          },
+          {
+            matches: [prefix('/same')],
+            filters: [{ type: 'RequestRedirect', requestRedirect: { path: { type: 'ReplaceFullPath', replaceFullPath: '/there' } } }],
+            backends: [],
+          },
+          { backends: [{ service: 'echo' }] },
+        ],
+        [HOST],
+      ),
+      route('timed', [{ timeouts: { request: `${TIMEOUT_MS}ms` }, backends: [{ service: 'slow' }] }]),
+      route('mirror', [{ filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'echo', port: 80 } } }], backends: [{ service: 'echo' }] }]),
+      route('extension', [
+        { filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }], backends: [{ service: 'echo' }] },
+      ]),
+      route('twice', [
+        {
+          filters: [
+            { type: 'RequestRedirect', requestRedirect: { scheme: 'https' } },
+            { type: 'URLRewrite', urlRewrite: { hostname: 'x.test' } },
+          ],
+          backends: [{ service: 'echo' }],
+        },
+      ]),
+      route('exact-prefix', [{ matches: [{ type: 'Exact', value: '/a' }], filters: [rewriteTo('ReplacePrefixMatch', '/b')], backends: [{ service: 'echo' }] }]),
+      route('host-header', [
+        {
+          filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'Host', value: 'evil.test' }] } }],
+          backends: [{ service: 'echo' }],
+        },
+      ]),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+    await new Promise((resolve) => slow?.close(resolve))
+  })
+
+  const echo = async (path: string, headers: Record<string, string> = {}, host = HOST) => {
+    const response = await cluster.get(host, path, { headers })
+    expect(answeredBy(response)).toBe('echo')
+    return { response, echoed: response.json() as { path: string; host: string; headers: Record<string, string> } }
+  }
+
+  it('sets, adds and removes request headers, and sets and removes response headers', async () => {
+    const { response, echoed } = await echo('/headers/x', { 'x-team': 'red', 'x-added': 'client', 'x-secret': 'hush' })
+    expect(echoed.headers['x-team']).toBe('blue team')
+    expect(echoed.headers['x-added']).toBe('client, added')
+    expect(echoed.headers['x-secret']).toBeUndefined()
+    expect([response.headers['x-served'], response.headers['content-type']]).toEqual(['gateway', undefined])
+    // Another path of the same host gets none of them.
+    const other = await echo('/elsewhere', { 'x-secret': 'hush' })
+    expect([other.echoed.headers['x-team'], other.echoed.headers['x-secret'], other.response.headers['x-served']]).toEqual([undefined, 'hush', undefined])
+  })
+
+  it("rewrites a matched prefix as the specification's table says, and the Host with URLRewrite's hostname", async () => {
+    const cases = [
+      ['/foo/bar', '/xyz/bar'],
+      ['/foo', '/xyz'],
+      ['/foo/', '/xyz/'],
+      ['/foo/bar?q=1', '/xyz/bar?q=1'],
+      ['/empty/bar', '/bar'],
+      ['/empty/', '/'],
+      ['/empty', '/'],
+      ['/root/', '/'],
+      ['/root', '/'],
+      ['/root/x', '/x'],
+    ]
+    const seen = await Promise.all(cases.map(async ([path]) => (await echo(path!)).echoed.path))
+    expect(seen).toEqual(cases.map(([, rewritten]) => rewritten))
+    expect((await echo('/foo/bar')).echoed.host).toBe('internal.test')
+    expect((await echo('/full?x=1')).echoed.path).toBe('/replaced?x=1')
+  })
+
+  it('redirects with the scheme, host, port and path the filter names, keeping the request’s other parts', async () => {
+    const secure = await cluster.get(HOST, '/secure/page?a=b')
+    expect([secure.status, secure.headers.location]).toEqual([301, `https://${HOST}/secure/page?a=b`])
+    const moved = await cluster.get(HOST, '/moved/deep/page')
+    expect([moved.status, moved.headers.location]).toEqual([302, 'http://other.test:8080/new/deep/page'])
+    // Neither scheme nor port: the port the client named stays, the default one is not written.
+    expect((await cluster.get(`${HOST}:8000`, '/same/x')).headers.location).toBe(`http://${HOST}:8000/there`)
+    expect((await cluster.get(`${HOST}:80`, '/same/x')).headers.location).toBe(`http://${HOST}/there`)
+  })
+
+  it("answers 504 when the Service is silent longer than the rule's timeout", async () => {
+    expect((await cluster.get('timed.gw.test', '/fast')).status).toBe(200)
+    expect((await cluster.get('timed.gw.test', '/slow')).status).toBe(504)
+  })
+
+  it('does not serve a route with a filter it cannot honour, and says why', async () => {
+    const reasons = new Map(cluster.model.rejections.map((rejection) => [rejection.object, rejection.reason]))
+    for (const name of ['mirror', 'extension', 'twice', 'exact-prefix', 'host-header'])
+      expect(answeredBy(await cluster.get(`${name}.gw.test`, '/a')), name).toBe('HTTP 404')
+    expect(reasons.get('HTTPRoute default/mirror')).toBe(
+      'spec.rules[0].filters[0]: RequestMirror is not honoured by hapedge: HAProxy 2.6 copies requests to another server only through an SPOE agent, which hapedge does not run; the HTTPRoute is not served',
+    )
+    expect(reasons.get('HTTPRoute default/extension')).toBe(
+      'spec.rules[0].filters[0]: ExtensionRef is not honoured by hapedge (it has no extension filters); the HTTPRoute is not served',
+    )
+    expect(reasons.get('HTTPRoute default/twice')).toBe(
+      'spec.rules[0].filters: RequestRedirect and URLRewrite in one rule; the specification allows one or the other; the HTTPRoute is not served',
+    )
+    expect(reasons.get('HTTPRoute default/exact-prefix')).toBe(
+      'spec.rules[0].filters[0].urlRewrite.path.type: ReplacePrefixMatch needs every match of the rule to be a PathPrefix, as the specification says; the HTTPRoute is not served',
+    )
+    expect(reasons.get('HTTPRoute default/host-header')).toBe(
+      'spec.rules[0].filters[0].requestHeaderModifier.set[0].name: "host" selects the route, and the Service is sent the Host the client asked for; the HTTPRoute is not served',
+    )
+  })
+})
+
+describe('HTTPRoute filter values change at runtime', () => {
+  let services: ServiceBackends
+  let cluster: RuntimeCluster
+
+  /** A header set on the request and a redirect's host: values in maps, so a change is a map edit. */
+  const site = (team: string, target: string) =>
+    httpRoute({
+      name: 'site',
+      hostnames: ['site.gw.test'],
+      rules: [
+        { filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: team }] } }], backends: [{ service: 'echo' }] },
+        { matches: [prefix('/old')], filters: [{ type: 'RequestRedirect', requestRedirect: { hostname: target } }], backends: [] },
+      ],
+    })
+  const get = (path: string) => request(`http://127.0.0.1:${cluster.httpPort}${path}`, { headers: { host: 'site.gw.test' } })
+
+  beforeAll(async () => {
+    services = await startServices(['echo'])
+    cluster = await startRuntimeCluster(
+      [...services.objects, gatewayClass(), gateway('edge', [{ name: 'http' }]), site('blue', 'a.test')],
+      'hapedge-gateway-filters',
+    )
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+  })
+
+  it('sends the new header value and redirects to the new host after map edits, without a reload', async () => {
+    expect((await get('/x')).json().headers['x-team']).toBe('blue')
+    expect((await get('/old/page')).headers.location).toBe('http://a.test/old/page')
+    const before = await cluster.workers()
+    const changed = 'green; 100% "sure"'
+    const { applied } = await cluster.atRuntime([modified(site(changed, 'b.test'))])
+    expect(new Set(applied.maps.map(({ name }) => name))).toEqual(new Set([FILES.headerValuesMap, FILES.locationExactMap, FILES.locationPrefixMap]))
+    expect((await get('/x')).json().headers['x-team']).toBe(changed)
+    expect((await get('/old/page')).headers.location).toBe('http://b.test/old/page')
+    expect(await cluster.workers()).toEqual(before)
+  })
+})
