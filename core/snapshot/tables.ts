@@ -76,8 +76,11 @@ export const TABLE = {
  *     an HTTPRoute refused for either before is read again.
  * 34: NGINX snippets translated through a vocabulary (nginx-snippet.ts): a snippet's headers become header rules (a variable's
  *     its own, with the frontend's unique-id-format) and its proxy_ssl_verify the backend's; every snippet was refused whole before.
+ * 35: HTTPRoute filters and timeouts honoured (gateway-filters.ts: header rules per HTTPRoute, the rewrite, location, upstream-host
+ *     and timeout maps; the frontend's ReplaceFullPath rule and the redirect backend's rules for a redirect made from the request):
+ *     an HTTPRoute refused for them before is read again.
  */
-export const SNAPSHOT_LAYOUT = 34
+export const SNAPSHOT_LAYOUT = 35
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -94,7 +94,11 @@ describe('an HTTPRoute', () => {
       rules: [
         { matches: [{ value: '/ok' }], backends: [{ service: 'a' }] },
         { matches: [{ type: 'RegularExpression', value: '/x(?=y)' }], backends: [{ service: 'a' }] },
-        { matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }], backends: [{ service: 'a' }], filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }] },
+        {
+          matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }],
+          backends: [{ service: 'a' }],
+          filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }],
+        },
         { backends: [{ service: 'a', weight: 0 }] },
       ],
     })
