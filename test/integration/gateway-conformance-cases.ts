@@ -534,6 +534,14 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteReferenceGrant',
   'HTTPRouteWeight',
   'HTTPRoutePathMatchOrder',
+  'HTTPRouteRequestHeaderModifier',
+  'HTTPRouteResponseHeaderModifier',
+  'HTTPRouteRedirectHostAndStatus',
+  'HTTPRouteRedirectPath',
+  'HTTPRouteRedirectPort',
+  'HTTPRouteRedirectScheme',
+  'HTTPRouteRewritePath',
+  'HTTPRouteRewriteHost',
 ])
 
 /**
