@@ -50,6 +50,6 @@ describe('hapedge forward --write-status and the Gateway API', () => {
       30_000,
     )
     expect(refused).toMatchObject({ type: 'Accepted', reason: 'UnsupportedValue', observedGeneration: 2 })
-    expect(refused.message).toContain('spec.rules[0].filters: RequestMirror is not honoured by hapedge')
+    expect(refused.message).toContain('spec.rules[0].filters[0]: RequestMirror is not honoured by hapedge')
   }, 90_000)
 })

@@ -120,7 +120,7 @@ describe('the Gateway API status hapedge computes from a generation', () => {
     expect(find(status.objects, 'HTTPRoute', 'foreign')).toMatchObject({ parents: [] })
     const filtered = find(status.objects, 'HTTPRoute', 'filtered') as Extract<GatewayObjectStatus, { parents: unknown }>
     expect(filtered.parents[0]).toMatchObject({ parentRef: { name: 'edge' }, controllerName: DEFAULT_GATEWAY_CONTROLLER })
-    expect(filtered.parents[0]!.conditions[0]!.message).toContain('spec.rules[0].filters: RequestMirror is not honoured by hapedge')
+    expect(filtered.parents[0]!.conditions[0]!.message).toContain('spec.rules[0].filters[0]: RequestMirror is not honoured by hapedge')
     const cross = find(status.objects, 'HTTPRoute', 'cross') as Extract<GatewayObjectStatus, { parents: unknown }>
     expect(cross.parents[0]!.conditions[1]!.message).toBe(
       'spec.rules[0].backendRefs[0]: no ReferenceGrant in namespace backend lets HTTPRoutes of default send to Service api (RefNotPermitted)',
