@@ -69,10 +69,17 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
   try {
     return await commitAttempts(ctx, events)
   } finally {
+    ctx.context.nodes.release()
     // Written, or given up: what this commit made is in storage or needed no more (one commit at a time per cluster).
     ctx.context.nodes.forgetMade()
   }
 }
+
+/** The share of its cluster's node cache a commit may load of what new objects name before it runs (see preload): less than it holds, so the hold keeps room for what the change reads. */
+const PRELOAD_SHARE = 0.25
+
+/** The share of its cluster's node cache a commit keeps of what it reads (see NodeCache.hold); the rest stays for what it has not read yet. */
+const HELD_SHARE = 0.5
 
 async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
   const keys = clusterKeys(ctx.cluster)
@@ -123,11 +130,13 @@ async function apply(
 ): Promise<Applied> {
   const trees = base && (await openTrees(base, loader, ctx.context, keys))
   if (trees) {
+    // What the change reads stays cached until it is committed (up to a share of the cache), so a rerun never loads it again.
+    ctx.context.nodes.hold(ctx.context.nodes.budget * HELD_SHARE)
     // The settings entry is among the likely reads, so the check after them reads from the cache.
     const reads = likelyReads(events)
     // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
     reads.snapshot.push(...new ClusterState(ctx.options, new Keyspace(trees.snapshot)).ignoredByClassReads())
-    await preload(trees.snapshot, trees.manifest, reads, loader)
+    await preload(trees.snapshot, trees.manifest, reads, loader, ctx.context.nodes.budget * PRELOAD_SHARE)
     // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
     if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
   }

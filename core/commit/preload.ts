@@ -1,8 +1,11 @@
 import { fileShape } from '../generation/file-shapes.ts'
 import type { LikelyReads } from '../incremental/likely-reads.ts'
-import { MissingNodes, type TreeRoot } from '../tree/node.ts'
+import { isLeaf, MissingNodes, type TreeRoot } from '../tree/node.ts'
 import { Tree } from '../tree/tree.ts'
+import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
+import { runLoading } from '../reading/run-loading.ts'
+import { TABLE, treeKey } from '../snapshot/tables.ts'
 
 type Missing = Map<string, { space: string; sha256: string }>
 
@@ -10,13 +13,62 @@ type Missing = Map<string, { space: string; sha256: string }>
  * Loads the paths to many keys together: each round descends every key as far as the cache
  * allows (snapshot keys, and file entries once the manifest names their file's root) and loads
  * all the nodes that stopped them, so the round trips are the trees' depth, not the keys times
- * the depth.
+ * the depth. Then, for the objects it found new, what they name (LikelyReads.ifNew), as long as
+ * what it loads for them stays within `budget` characters: loading what the cache cannot keep
+ * beside the change's own nodes would evict them, and each one missed reruns the change.
  */
-export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader): Promise<void> {
-  for (;;) {
+export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, budget = 0): Promise<void> {
+  await loadPaths(snapshot, manifest, reads, loader)
+  const added = [...(reads.ifNew ?? [])].filter(([key]) => isAbsent(snapshot, key)).map(([, named]) => named)
+  if (added.length === 0) return
+  const until = loader.stats.chars + budget
+  const within = () => loader.stats.chars < until
+  const named = merged(added)
+  await loadPaths(snapshot, manifest, named, loader, within)
+  if (!within()) return
+  const followed = await memberObjectKeys(snapshot, named.memberObjects ?? [], loader)
+  if (followed.length > 0 && within()) await loadPaths(snapshot, manifest, { snapshot: followed, files: new Map() }, loader, within)
+}
+
+/** Whether the snapshot holds nothing at `key`, its path loaded (a path evicted since counts as not absent). */
+function isAbsent(snapshot: Tree, key: string): boolean {
+  const missing: Missing = new Map()
+  return descend(snapshot, key, missing) === undefined && missing.size === 0
+}
+
+/** One set of reads holding all of `all`'s. */
+function merged(all: readonly LikelyReads[]): LikelyReads {
+  const files = new Map<string, string[]>()
+  const fileRanges = new Map<string, KeyRange[]>()
+  for (const reads of all) {
+    for (const [path, keys] of reads.files) files.set(path, [...(files.get(path) ?? []), ...keys])
+    for (const [path, ranges] of reads.fileRanges ?? []) fileRanges.set(path, [...(fileRanges.get(path) ?? []), ...ranges])
+  }
+  const union = (pick: (reads: LikelyReads) => readonly string[] | undefined) => [...new Set(all.flatMap((reads) => pick(reads) ?? []))]
+  return { snapshot: union((reads) => reads.snapshot), files, fileRanges, memberObjects: union((reads) => reads.memberObjects) }
+}
+
+/**
+ * The object keys the indexes under `prefixes` list, their ranges loaded a level per round: the
+ * engine reads each member's object next, and found one miss at a time, each rerunning the change.
+ */
+async function memberObjectKeys(snapshot: Tree, prefixes: readonly string[], loader: NodeLoader): Promise<string[]> {
+  if (prefixes.length === 0) return []
+  const ranges = prefixes.map((prefix) => [prefix, `${prefix}\uffff`] as const)
+  await loadRanges(snapshot, ranges, loader)
+  return runLoading(
+    () => ranges.flatMap(([from, to]) => [...snapshot.scan(from, to)].map((entry) => treeKey(TABLE.object, entry.key.slice(from.length)))),
+    loader,
+  )
+}
+
+/** Loads the paths to the keys, a level of every tree per round, while `more` allows another round. */
+async function loadPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, more = () => true): Promise<void> {
+  const paths = new Set([...reads.files.keys(), ...(reads.fileRanges?.keys() ?? [])])
+  while (more()) {
     const missing: Missing = new Map()
     for (const key of reads.snapshot) descend(snapshot, key, missing)
-    for (const [path, keys] of reads.files) {
+    for (const path of paths) {
       const entry = descend(manifest, path, missing)
       if (entry === undefined) continue
       const root = JSON.parse(entry) as TreeRoot
@@ -26,7 +78,8 @@ export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads
         continue
       }
       const file = new Tree(shape, root, manifest.context)
-      for (const key of keys) descend(file, key, missing)
+      for (const key of reads.files.get(path) ?? []) descend(file, key, missing)
+      for (const range of reads.fileRanges?.get(path) ?? []) descendRange(file, range, missing)
     }
     if (missing.size === 0) return
     await loader.load([...missing.values()])
@@ -42,4 +95,24 @@ function descend(tree: Tree, key: string, missing: Missing): string | undefined 
     for (const node of error.nodes) missing.set(node.sha256, node)
     return undefined
   }
+}
+
+/** Notes the nodes missing below the loaded part of the tree's nodes that hold keys in `[from, to)`. */
+function descendRange(tree: Tree, [from, to]: KeyRange, missing: Missing): void {
+  const { shape, context } = tree
+  const visit = (sha256: string, level: number) => {
+    if (!context.nodes.has(sha256)) {
+      missing.set(sha256, { space: shape.space, sha256 })
+      return
+    }
+    const node = context.nodes.node(shape, sha256, level)
+    if (isLeaf(node)) return
+    // A child holds the keys after its left neighbour's last key, up to and with its own.
+    let after: string | undefined
+    for (const child of node.children) {
+      if (child.key >= from && (after === undefined || after < to)) visit(child.sha256, level - 1)
+      after = child.key
+    }
+  }
+  visit(tree.root.sha256, tree.root.level)
 }

@@ -8,6 +8,8 @@ import { CorruptObject } from './errors.ts'
 export interface LoadStats {
   nodes: number
   bytes: number
+  /** Characters of node text loaded: what the loads add to the cache. */
+  chars: number
   rounds: number
 }
 
@@ -17,7 +19,7 @@ export interface LoadStats {
  * is refused with its key.
  */
 export class NodeLoader {
-  readonly stats: LoadStats = { nodes: 0, bytes: 0, rounds: 0 }
+  readonly stats: LoadStats = { nodes: 0, bytes: 0, chars: 0, rounds: 0 }
 
   constructor(
     private readonly store: ObjectStore,
@@ -52,6 +54,7 @@ export class NodeLoader {
     if (this.context.hash(text) !== sha256) throw new CorruptObject(key, 'content does not match its sha256')
     this.stats.nodes++
     this.stats.bytes += stored.body.byteLength
+    this.stats.chars += text.length
     this.context.nodes.add(sha256, text)
   }
 }

@@ -8,6 +8,8 @@ interface Cached {
   codec?: TreeShape['codec']
   /** Read (or added) since the eviction sweep last passed it: it is passed over once more. */
   used: boolean
+  /** The hold that read it (see hold): not evicted while that hold lasts. */
+  held?: number
 }
 
 /**
@@ -28,8 +30,36 @@ export class NodeCache {
    * list of created nodes anyway) until the change is written or given up (forgetMade).
    */
   private readonly made = new Map<string, string>()
+  /** The current hold's number (see hold), and what it may still keep, in characters; none: no hold. */
+  private holding: { id: number; room: number } | undefined
+  private holds = 0
 
   constructor(readonly budget = Number.POSITIVE_INFINITY) {}
+
+  /**
+   * Keeps every node read or added from now until release, up to `chars` characters of them (the
+   * rest are kept as usual): a change that is rerun after each node it finds missing then never
+   * evicts, while loading the next, a node its run before already read, so its reruns end. Without
+   * it, a change whose nodes nearly fill the cache ran a hundred times, each load evicting a node
+   * the run before had read. One hold at a time: a new one replaces the last.
+   */
+  hold(chars: number): void {
+    this.holding = { id: ++this.holds, room: chars }
+  }
+
+  /** Ends the hold: what it kept is evicted as usual again. */
+  release(): void {
+    this.holding = undefined
+  }
+
+  /** Marks an entry read: used, and held while a hold has room. */
+  private touch(cached: Cached): void {
+    cached.used = true
+    const holding = this.holding
+    if (holding === undefined || cached.held === holding.id || holding.room < cached.text.length) return
+    cached.held = holding.id
+    holding.room -= cached.text.length
+  }
 
   has(sha256: string): boolean {
     return this.nodes.has(sha256) || this.made.has(sha256)
@@ -60,14 +90,23 @@ export class NodeCache {
   /** Adds a node's text; a writer that just made the node passes its decoded form too, so it is never parsed back. */
   add(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
     if (this.nodes.has(sha256)) return
-    this.nodes.set(sha256, decoded ? { text, decoded: decoded.node, codec: decoded.codec, used: true } : { text, used: true })
+    const cached: Cached = decoded ? { text, decoded: decoded.node, codec: decoded.codec, used: true } : { text, used: true }
+    this.nodes.set(sha256, cached)
+    this.touch(cached)
     this.size += text.length
     this.evict()
   }
 
-  /** Forgets entries not used since the sweep last passed them, in insertion order, until the cache is within its budget. */
+  /**
+   * Forgets entries not used since the sweep last passed them, in insertion order, until the cache
+   * is within its budget, passing over held ones: when only those are left, it stays over budget
+   * until the hold ends (a hold keeps at most the characters it was given).
+   */
   private evict(): void {
-    while (this.size > this.budget) {
+    const heldId = this.holding?.id
+    // Two whole rounds without an eviction: every entry left is held.
+    let passed = 0
+    while (this.size > this.budget && passed <= 2 * this.nodes.size) {
       let next = this.sweep?.next()
       if (!next || next.done) {
         this.sweep = this.nodes.entries()
@@ -75,8 +114,11 @@ export class NodeCache {
         if (next.done) return
       }
       const [sha256, cached] = next.value
+      passed++
+      if (heldId !== undefined && cached.held === heldId) continue
       if (cached.used) cached.used = false
       else {
+        passed = 0
         this.nodes.delete(sha256)
         this.size -= cached.text.length
       }
@@ -85,7 +127,9 @@ export class NodeCache {
 
   /** The node's text, if cached. */
   text(sha256: string): string | undefined {
-    return this.entry(sha256)?.text
+    const cached = this.entry(sha256)
+    if (cached) this.touch(cached)
+    return cached?.text
   }
 
   /** The node's text; throws MissingNodes when it is not cached. */
@@ -99,7 +143,7 @@ export class NodeCache {
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
     const cached = this.entry(sha256)
     if (!cached) throw new MissingNodes([{ space: shape.space, sha256 }])
-    cached.used = true
+    this.touch(cached)
     const codec = level === 0 ? shape.codec : undefined
     if (!cached.decoded || cached.codec !== codec) {
       cached.decoded = codec ? { level: 0, entries: codec.decode(cached.text) } : decodeInternal(cached.text)
