@@ -19,4 +19,31 @@ describe('a bounded node cache', () => {
     expect(cache.has('n2')).toBe(false)
     expect(cache.bytes).toBeLessThanOrEqual(100)
   })
+
+  it('keeps what a hold read until it is released, up to the room it was given, even over budget', () => {
+    const cache = new NodeCache(100)
+    const leaf = '["k","v"]\n'
+    for (let i = 0; i < 10; i++) cache.add(`n${i}`, leaf)
+    // Room for three nodes: n0, n1 and n2 are held as read, n3 is read beyond it.
+    cache.hold(30)
+    for (const n of [0, 1, 2, 3]) cache.node(shape, `n${n}`, 0)
+    for (let i = 10; i < 30; i++) cache.add(`n${i}`, leaf)
+    expect([0, 1, 2].map((n) => cache.has(`n${n}`))).toEqual([true, true, true])
+    expect(cache.has('n3')).toBe(false)
+    expect(cache.bytes).toBeLessThanOrEqual(100)
+    cache.release()
+    for (let i = 30; i < 50; i++) cache.add(`n${i}`, leaf)
+    expect([0, 1, 2].some((n) => cache.has(`n${n}`))).toBe(false)
+  })
+
+  it('stays over budget while only held nodes are left, and comes back within it once released', () => {
+    const cache = new NodeCache(50)
+    const leaf = '["k","v"]\n'
+    cache.hold(1000)
+    for (let i = 0; i < 10; i++) cache.add(`n${i}`, leaf)
+    expect(cache.count).toBe(10)
+    cache.release()
+    cache.add('n10', leaf)
+    expect(cache.bytes).toBeLessThanOrEqual(50)
+  })
 })

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { commitEvents, type CommitContext } from '../../../core/commit/commit-events.ts'
+import { preload } from '../../../core/commit/preload.ts'
+import { likelyReads } from '../../../core/incremental/likely-reads.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { workingState } from '../../../core/reading/head.ts'
+import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { openTrees } from '../../../core/reading/open-trees.ts'
+import { readHead } from '../../../core/reading/read-head.ts'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
+import { toTlsSecret } from '../../support/certificates.ts'
+import { added, app, coldContext, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { ingress } from '../../support/objects.ts'
+
+const context = (store: ObjectStore): CommitContext => ({ store, cluster: 'prod-eu', options: {}, context: coldContext(), clock: instantClock() })
+
+const APPS = 300
+const SHARED = 'shared.example.com'
+const shop = fixtureCertificate('shop.example.com')
+const secretOf = (n: number) => toTlsSecret({ namespace: 'default', name: `app-${n}-tls`, ...shop })
+
+/** A cluster of APPS apps, each with a TLS Secret, the first `sharing` of them also given a path of one shared host (to app 0). */
+async function cluster(sharing: number): Promise<ObjectStore> {
+  const store = createMemoryStore()
+  const objects = Array.from({ length: APPS }, (_, n) => {
+    const [own, ...rest] = app(n)
+    const routes = n < sharing ? ingress({ name: `shared-${n}`, rules: [{ host: SHARED, paths: [{ path: `/app-${n}`, service: 'app-0' }] }] }) : undefined
+    return [own, ...rest, secretOf(n), ...(routes ? [routes] : [])]
+  }).flat()
+  await commitEvents(context(store), objects.map(added))
+  return store
+}
+
+/** A new Ingress on its own host that leads to app n's Service with app n's Secret, and on the shared host when asked. */
+const newIngress = (n: number, shared = false) =>
+  ingress({
+    name: `new-${n}`,
+    tls: [{ hosts: [`new-${n}.example.com`], secretName: `app-${n}-tls` }],
+    rules: [
+      { host: `new-${n}.example.com`, paths: [{ service: `app-${n}` }] },
+      ...(shared ? [{ host: SHARED, paths: [{ path: `/new-${n}`, service: `app-${n}` }] }] : []),
+    ],
+  })
+
+/**
+ * A cold commit (a function's first request, or a resync's finish whose cache has evicted the
+ * cluster) runs its change again from the start for each node it finds missing: what the
+ * events name must load before it runs, a tree level per round, however many objects they name.
+ */
+describe('what a cold commit loads before it runs', () => {
+  it('loads the Services and Secrets new Ingresses name in as many rounds for many Ingresses as for a few', async () => {
+    const store = await cluster(0)
+    const rounds = async (count: number) => {
+      const cold = await commitEvents(
+        context(store),
+        Array.from({ length: count }, (_, i) => added(newIngress(Math.floor((i * APPS) / count)))),
+      )
+      expect(cold.committed).toBe(true)
+      return cold.loaded.rounds
+    }
+    const few = await rounds(3)
+    // Spread over the whole object table: each missed alone, they were a round (and a rerun of the change) each.
+    expect(await rounds(60)).toBeLessThanOrEqual(few)
+  })
+
+  it("loads the objects and map lines of a host's other Ingresses in as many rounds for many as for some", async () => {
+    const rounds = async (sharing: number) => {
+      const cold = await commitEvents(context(await cluster(sharing)), [added(newIngress(0, true))])
+      expect(cold.committed).toBe(true)
+      return cold.loaded.rounds
+    }
+    // Both spread over several leaves of the object table and of each host map: five times the
+    // members may take a level more of the index, not a round per leaf they lie in.
+    const some = await rounds(APPS / 5)
+    expect(await rounds(APPS)).toBeLessThanOrEqual(some + 1)
+  })
+
+  it('loads nothing of what an Ingress names when it is stored already: a change of its paths reads what is served', async () => {
+    const store = await cluster(0)
+    const loads = async (event: ReturnType<typeof added>) => {
+      const keys = clusterKeys('prod-eu')
+      const context = coldContext()
+      const loader = new NodeLoader(store, keys, context)
+      const current = await readHead(store, keys)
+      const trees = await openTrees(workingState(current!.head), loader, context, keys)
+      const reads = likelyReads([event])
+      await preload(trees.snapshot, trees.manifest, { ...reads, ifNew: undefined }, loader)
+      const narrow = loader.stats.nodes
+      await preload(trees.snapshot, trees.manifest, reads, loader, Number.POSITIVE_INFINITY)
+      return loader.stats.nodes - narrow
+    }
+    const [own] = app(7)
+    // The new Ingress's Service, slices and Secret are in leaves of their own; the stored one's, none.
+    expect(await loads(added(newIngress(7)))).toBeGreaterThan(0)
+    expect(await loads(modified(own))).toBe(0)
+  })
+
+  it('loads what new Ingresses name within its budget: none with none', async () => {
+    const store = await cluster(0)
+    const keys = clusterKeys('prod-eu')
+    const context = coldContext()
+    const loader = new NodeLoader(store, keys, context)
+    const trees = await openTrees(workingState((await readHead(store, keys))!.head), loader, context, keys)
+    const reads = likelyReads(Array.from({ length: 20 }, (_, i) => added(newIngress(i * 7))))
+    await preload(trees.snapshot, trees.manifest, reads, loader, 0)
+    const narrow = loader.stats.nodes
+    await preload(trees.snapshot, trees.manifest, { ...reads, ifNew: undefined }, loader)
+    expect(loader.stats.nodes).toBe(narrow)
+  })
+})
