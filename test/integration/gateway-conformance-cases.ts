@@ -1,9 +1,8 @@
 /**
  * The Gateway API's HTTPRoute conformance cases, ported as data: each case's ShortName, its
- * manifest (test/fixtures/gateway-conformance, SOURCES.tsv), and the answers its Go test expects,
- * request by request. The Go tests' status checks (a route's Accepted or ResolvedRefs condition
- * and its reason) are kept as `conditions`: hapedge does not write the Gateway API status yet, so
- * they are checked against the reason hapedge reports the route with.
+ * manifest (test/fixtures/gateway-conformance, SOURCES.tsv), the answers its Go test expects,
+ * request by request, and the route conditions it checks (the `parents` entry for a Gateway:
+ * Accepted or ResolvedRefs, True or False with a reason).
  */
 
 export interface ConformanceRequest {
@@ -35,10 +34,14 @@ export interface ExpectedAnswer {
 }
 
 export interface ExpectedCondition {
-  /** `HTTPRoute namespace/name` */
+  /** The route, `namespace/name`. */
   route: string
+  /** The Gateway of the parents entry, `namespace/name`. */
+  gateway: string
   type: 'Accepted' | 'ResolvedRefs'
-  reason: string
+  status: 'True' | 'False'
+  /** Checked when given, as the suite does. */
+  reason?: string
 }
 
 export interface ConformanceCase {
@@ -65,7 +68,21 @@ const get = (path: string, host?: string, headers?: Record<string, string>): Con
   ...(headers ? { headers } : {}),
 })
 const notFound = (request: ConformanceRequest): ExpectedAnswer => ({ request, status: 404 })
-const route = (name: string, namespace = INFRA) => `HTTPRoute ${namespace}/${name}`
+const SAME_NAMESPACE = `${INFRA}/same-namespace`
+/** What the suite's GatewayAndHTTPRoutesMustBeAccepted and HTTPRouteMustHaveResolvedRefsConditionsTrue ask of each route. */
+const acceptedAndResolved = (gateway: string, ...routes: string[]): ExpectedCondition[] =>
+  routes.flatMap((route) => [{ route, gateway, type: 'Accepted', status: 'True' } as const, { route, gateway, type: 'ResolvedRefs', status: 'True' } as const])
+/** An invalid backendRef: the route is Accepted, its ResolvedRefs False with the reason. */
+const unresolved = (route: string, reason: string): ExpectedCondition[] => [
+  { route, gateway: SAME_NAMESPACE, type: 'Accepted', status: 'True' },
+  { route, gateway: SAME_NAMESPACE, type: 'ResolvedRefs', status: 'False', reason },
+]
+const notAccepted = (route: string, gateway: string, reason: string): ExpectedCondition[] => [{ route, gateway, type: 'Accepted', status: 'False', reason }]
+/** Not accepted, but its references resolve (the suite checks both). */
+const notAcceptedResolved = (route: string, gateway: string, reason: string): ExpectedCondition[] => [
+  ...notAccepted(route, gateway, reason),
+  { route, gateway, type: 'ResolvedRefs', status: 'True' },
+]
 
 /**
  * HTTPRouteRequestHeaderModifier and HTTPRouteResponseHeaderModifier send the same headers to the
@@ -126,12 +143,14 @@ export const CASES: ConformanceCase[] = [
     manifest: 'httproute-simple-same-namespace.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), ...v1 }],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/gateway-conformance-infra-test`),
   },
   {
     name: 'HTTPRouteCrossNamespace',
     manifest: 'httproute-cross-namespace.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), backend: 'web-backend', namespace: WEB }],
+    conditions: acceptedAndResolved(`${INFRA}/backend-namespaces`, `${WEB}/cross-namespace`),
   },
   {
     name: 'HTTPRouteExactPathMatching',
@@ -145,6 +164,7 @@ export const CASES: ConformanceCase[] = [
       notFound(get('/two/')),
       notFound(get('/Two')),
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/exact-matching`),
   },
   {
     name: 'HTTPRouteMatching',
@@ -162,6 +182,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/v2example'), ...v1 },
       { request: get('/foo/v2/example'), ...v1 },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/matching`),
   },
   {
     name: 'HTTPRouteMatchingAcrossRoutes',
@@ -178,6 +199,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/v2/example', 'example.com'), ...v2 },
       { request: get('/', 'example.com', { Version: 'two' }), ...v2 },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/matching-part1`, `${INFRA}/matching-part2`),
   },
   {
     name: 'HTTPRouteHostnameIntersection',
@@ -221,7 +243,17 @@ export const CASES: ConformanceCase[] = [
       notFound(get('/', 'third.com')),
       notFound(get('/', 'sub.third.com')),
     ],
-    conditions: [{ route: route('no-intersecting-hosts'), type: 'Accepted', reason: 'NoMatchingListenerHostname' }],
+    conditions: [
+      ...acceptedAndResolved(
+        `${INFRA}/httproute-hostname-intersection`,
+        `${INFRA}/specific-host-matches-listener-specific-host`,
+        `${INFRA}/specific-host-matches-listener-wildcard-host`,
+        `${INFRA}/wildcard-host-matches-listener-specific-host`,
+        `${INFRA}/wildcard-host-matches-listener-wildcard-host`,
+      ),
+      ...notAccepted(`${INFRA}/no-intersecting-hosts`, `${INFRA}/httproute-hostname-intersection`, 'NoMatchingListenerHostname'),
+      ...acceptedAndResolved(`${INFRA}/httproute-hostname-intersection-all`, `${INFRA}/httproute-hostname-intersection-all`),
+    ],
   },
   {
     name: 'HTTPRouteListenerHostnameMatching',
@@ -237,6 +269,7 @@ export const CASES: ConformanceCase[] = [
       notFound(get('/', 'foo.com')),
       notFound(get('/', 'no.matching.host')),
     ],
+    conditions: acceptedAndResolved(`${INFRA}/httproute-listener-hostname-matching`, `${INFRA}/backend-v1`, `${INFRA}/backend-v2`, `${INFRA}/backend-v3`),
   },
   {
     name: 'HTTPRouteHeaderMatching',
@@ -255,61 +288,63 @@ export const CASES: ConformanceCase[] = [
       { request: get('/', undefined, { Color: 'yellow' }), ...v2 },
       notFound(get('/', undefined, { Color: 'purple' })),
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/header-matching`),
   },
   {
     name: 'HTTPRouteInvalidBackendRefUnknownKind',
     manifest: 'httproute-invalid-backendref-unknown-kind.yaml',
     profile: 'Core',
     answers: [{ request: get('/v2'), status: 500 }],
-    conditions: [{ route: route('invalid-backend-ref-unknown-kind'), type: 'ResolvedRefs', reason: 'InvalidKind' }],
+    conditions: unresolved(`${INFRA}/invalid-backend-ref-unknown-kind`, 'InvalidKind'),
   },
   {
     name: 'HTTPRouteInvalidNonExistentBackendRef',
     manifest: 'httproute-invalid-nonexistent-backendref.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), status: 500 }],
-    conditions: [{ route: route('invalid-nonexistent-backend-ref'), type: 'ResolvedRefs', reason: 'BackendNotFound' }],
+    conditions: unresolved(`${INFRA}/invalid-nonexistent-backend-ref`, 'BackendNotFound'),
   },
   {
     name: 'HTTPRouteInvalidCrossNamespaceBackendRef',
     manifest: 'httproute-invalid-cross-namespace-backend-ref.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), status: 500 }],
-    conditions: [{ route: route('invalid-cross-namespace-backend-ref'), type: 'ResolvedRefs', reason: 'RefNotPermitted' }],
+    conditions: unresolved(`${INFRA}/invalid-cross-namespace-backend-ref`, 'RefNotPermitted'),
   },
   {
     name: 'HTTPRouteInvalidCrossNamespaceParentRef',
     manifest: 'httproute-invalid-cross-namespace-parent-ref.yaml',
     profile: 'Core',
     answers: [],
-    conditions: [{ route: route('invalid-cross-namespace-parent-ref', WEB), type: 'Accepted', reason: 'NotAllowedByListeners' }],
+    conditions: notAcceptedResolved(`${WEB}/invalid-cross-namespace-parent-ref`, SAME_NAMESPACE, 'NotAllowedByListeners'),
   },
   {
     name: 'HTTPRouteInvalidParentRefNotMatchingListenerPort',
     manifest: 'httproute-invalid-parentref-not-matching-listener-port.yaml',
     profile: 'Extended: HTTPRouteDestinationPortMatching',
     answers: [],
-    conditions: [{ route: route('httproute-listener-not-matching-route-port'), type: 'Accepted', reason: 'NoMatchingParent' }],
+    conditions: notAcceptedResolved(`${INFRA}/httproute-listener-not-matching-route-port`, SAME_NAMESPACE, 'NoMatchingParent'),
   },
   {
     name: 'HTTPRouteInvalidParentRefNotMatchingSectionName',
     manifest: 'httproute-invalid-parentref-not-matching-section-name.yaml',
     profile: 'Core',
     answers: [],
-    conditions: [{ route: route('httproute-listener-not-matching-section-name'), type: 'Accepted', reason: 'NoMatchingParent' }],
+    conditions: notAccepted(`${INFRA}/httproute-listener-not-matching-section-name`, SAME_NAMESPACE, 'NoMatchingParent'),
   },
   {
     name: 'HTTPRouteInvalidReferenceGrant',
     manifest: 'httproute-invalid-reference-grant.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), status: 500 }],
-    conditions: [{ route: route('reference-grant'), type: 'ResolvedRefs', reason: 'RefNotPermitted' }],
+    conditions: unresolved(`${INFRA}/reference-grant`, 'RefNotPermitted'),
   },
   {
     name: 'HTTPRouteReferenceGrant',
     manifest: 'httproute-reference-grant.yaml',
     profile: 'Core',
     answers: [{ request: get('/'), backend: 'web-backend', namespace: WEB }],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/reference-grant`),
   },
   {
     name: 'HTTPRoutePartiallyInvalidViaInvalidReferenceGrant',
@@ -319,14 +354,14 @@ export const CASES: ConformanceCase[] = [
       { request: get('/v2'), status: 500 },
       { request: get('/'), backend: 'app-backend-v1', namespace: APP },
     ],
-    conditions: [{ route: route('invalid-reference-grant'), type: 'ResolvedRefs', reason: 'RefNotPermitted' }],
+    conditions: unresolved(`${INFRA}/invalid-reference-grant`, 'RefNotPermitted'),
   },
   {
     name: 'HTTPRouteDisallowedKind',
     manifest: 'httproute-disallowed-kind.yaml',
     profile: 'Core (with TLSRoute)',
     answers: [],
-    conditions: [{ route: route('disallowed-kind'), type: 'Accepted', reason: 'NotAllowedByListeners' }],
+    conditions: notAcceptedResolved(`${INFRA}/disallowed-kind`, `${INFRA}/tlsroutes-only`, 'NotAllowedByListeners'),
   },
   {
     name: 'HTTPRouteWeight',
@@ -334,6 +369,7 @@ export const CASES: ConformanceCase[] = [
     profile: 'Core',
     answers: [{ request: get('/'), namespace: INFRA }],
     distribution: { request: get('/'), shares: { 'infra-backend-v1': 0.7, 'infra-backend-v2': 0.3, 'infra-backend-v3': 0 } },
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/weighted-backends`),
   },
   {
     name: 'HTTPRouteRequestHeaderModifier',
@@ -344,6 +380,7 @@ export const CASES: ConformanceCase[] = [
       seen: { headers: expected, absent },
       ...v1,
     })),
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/request-header-modifier`),
   },
   {
     name: 'HTTPRouteResponseHeaderModifier',
@@ -355,6 +392,7 @@ export const CASES: ConformanceCase[] = [
       absentResponseHeaders: absent,
       ...v1,
     })),
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/response-header-modifier`),
   },
   {
     name: 'HTTPRouteRedirectHostAndStatus',
@@ -364,6 +402,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/hostname-redirect'), status: 302, redirect: { host: 'example.org' } },
       { request: get('/host-and-status'), status: 301, redirect: { host: 'example.org' } },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/redirect-host-and-status`),
   },
   {
     name: 'HTTPRouteRedirectPath',
@@ -377,6 +416,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/full-path-and-host'), status: 302, redirect: { host: 'example.org', path: '/replacement-full' } },
       { request: get('/full-path-and-status'), status: 301, redirect: { path: '/replacement-full' } },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/redirect-path`),
   },
   {
     name: 'HTTPRouteRedirectPort',
@@ -388,6 +428,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/port-and-status'), status: 301, redirect: { port: '8083' } },
       { request: get('/port-and-host-and-status'), status: 302, redirect: { host: 'example.org', port: '8083' } },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/redirect-port`),
   },
   {
     name: 'HTTPRouteRedirectScheme',
@@ -399,6 +440,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/scheme-and-status'), status: 301, redirect: { scheme: 'https' } },
       { request: get('/scheme-and-host-and-status'), status: 302, redirect: { scheme: 'https', host: 'example.org' } },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/redirect-scheme`),
   },
   {
     name: 'HTTPRouteRewritePath',
@@ -418,6 +460,7 @@ export const CASES: ConformanceCase[] = [
         ...v1,
       },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/rewrite-path`),
   },
   {
     name: 'HTTPRouteRewriteHost',
@@ -432,6 +475,7 @@ export const CASES: ConformanceCase[] = [
         ...v2,
       },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/rewrite-host`),
   },
   {
     name: 'HTTPRouteQueryParamMatching',
@@ -458,6 +502,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/path5?animal=hydra'), ...v1 },
       { request: get('/?animal=hydra', undefined, { version: 'four' }), ...v3 },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/query-param-matching`),
   },
   {
     name: 'HTTPRouteMethodMatching',
@@ -477,6 +522,7 @@ export const CASES: ConformanceCase[] = [
       { request: { method: 'PATCH', path: '/path5' }, ...v1 },
       { request: { method: 'PATCH', path: '/', headers: { version: 'four' } }, ...v2 },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/method-matching`),
   },
   {
     name: 'HTTPRouteHTTPSListener',
@@ -489,6 +535,11 @@ export const CASES: ConformanceCase[] = [
       { request: { path: '/', host: 'second-example.org', sni: 'second-example.org' }, ...v1 },
       notFound({ path: '/', host: 'unknown-example.org', sni: 'unknown-example.org' }),
     ],
+    conditions: acceptedAndResolved(
+      `${INFRA}/same-namespace-with-https-listener`,
+      `${INFRA}/httproute-https-test`,
+      `${INFRA}/httproute-https-test-no-hostname`,
+    ),
   },
   {
     name: 'HTTPRouteTimeoutRequest',
@@ -499,12 +550,14 @@ export const CASES: ConformanceCase[] = [
       { request: get('/request-timeout?delay=1s'), status: 504 },
       { request: get('/disable-request-timeout?delay=1s'), namespace: INFRA },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/request-timeout`),
   },
   {
     name: 'HTTPRouteTimeoutBackendRequest',
     manifest: 'httproute-timeout-backend-request.yaml',
     profile: 'Extended: HTTPRouteBackendTimeout',
     answers: [{ request: get('/backend-timeout') }, { request: get('/backend-timeout?delay=1s'), status: 504 }],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/backend-request-timeout`),
   },
   {
     name: 'HTTPRoutePathMatchOrder',
@@ -518,6 +571,7 @@ export const CASES: ConformanceCase[] = [
       { request: get('/match/prefix/any'), ...v1 },
       { request: get('/match/any'), ...v3 },
     ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/path-matching-order`),
   },
 ]
 
@@ -532,6 +586,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteInvalidParentRefNotMatchingListenerPort',
   'HTTPRouteInvalidParentRefNotMatchingSectionName',
   'HTTPRouteReferenceGrant',
+  'HTTPRouteDisallowedKind',
   'HTTPRouteWeight',
   'HTTPRoutePathMatchOrder',
   'HTTPRouteRequestHeaderModifier',
@@ -549,10 +604,6 @@ export const PASSING: ReadonlySet<string> = new Set([
  * other failing case must be reported; one listed here that becomes reported leaves the list.
  */
 export const UNREPORTED: ReadonlyMap<string, string> = new Map([
-  [
-    'HTTPRouteInvalidNonExistentBackendRef',
-    'a backendRef to a Service that does not exist is served as a backend without servers: HTTP 503 (the specification: 500 and ResolvedRefs False, BackendNotFound), and not reported',
-  ],
   [
     'HTTPRouteHTTPSListener',
     'a TLS name no listener serves is refused in the handshake (unrecognized_name) where the suite expects an HTTP 404; the names the listeners serve pass',

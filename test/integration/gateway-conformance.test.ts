@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GatewayApiStatus } from '../../core/kube/gateway-status.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
+import { gatewayApiStatus } from '../../core/status/gateway-api-status.ts'
 import { ECHO_SET_HEADER, startConformanceEcho, type EchoServer } from '../support/conformance-echo.ts'
 import { fixtureCertificate } from '../support/fixtures.ts'
 import { gatewayClass } from '../support/gateway-objects.ts'
 import { tlsSecret } from '../support/objects.ts'
 import { answerDifferences, describeRequest, echoOf } from './conformance-answers.ts'
 import { echoEndpoints, objectName, readManifest, type ManifestObject } from './conformance-manifests.ts'
-import { CASES, PASSING, UNREPORTED, type ConformanceCase, type ConformanceRequest } from './gateway-conformance-cases.ts'
+import { CASES, PASSING, UNREPORTED, type ConformanceCase, type ConformanceRequest, type ExpectedCondition } from './gateway-conformance-cases.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 
 /**
@@ -19,6 +21,8 @@ import { serveCluster, type ServedCluster } from './serve-cluster.ts'
  */
 
 const CLASS = 'hapedge'
+/** The conditions' transition time: any; the suite reads type, status and reason. */
+const STATUS_TIME = '2024-01-01T00:00:00Z'
 const DISTRIBUTION_REQUESTS = 500
 const DISTRIBUTION_CONCURRENCY = 10
 /** The suite's tolerance, and its ten tries before it calls a distribution wrong. */
@@ -28,7 +32,7 @@ const DISTRIBUTION_TRIES = 10
 interface CaseResult {
   name: string
   differences: string[]
-  /** What hapedge reports on the case's objects and the Gateways its routes name. */
+  /** What hapedge reports on the case's objects and the Gateways its routes name: its rejections, and the routes' False conditions. */
   reports: Rejection[]
 }
 
@@ -89,18 +93,30 @@ async function runCase(conformanceCase: ConformanceCase, base: unknown[]): Promi
           : answerDifferences(answer, response, answer.request.host ?? gatewayAddress(cluster))),
       )
     }
-    for (const condition of conformanceCase.conditions ?? []) {
-      const reports = cluster.model.rejections.filter((rejection) => rejection.object === condition.route)
-      if (!reports.some((report) => report.reason.includes(condition.reason)))
-        differences.push(
-          `${condition.route}: ${condition.type} False (${condition.reason}) expected; hapedge reports ${reports.map((report) => report.reason).join('; ') || 'nothing'}`,
-        )
-    }
+    const status = gatewayApiStatus(cluster.state, STATUS_TIME)
+    differences.push(...conditionDifferences(conformanceCase.conditions ?? [], status))
     if (conformanceCase.distribution && differences.length === 0) differences.push(...(await distributionDifferences(cluster, conformanceCase.distribution)))
-    return { name: conformanceCase.name, differences, reports: reportsOf(cluster, objects) }
+    return { name: conformanceCase.name, differences, reports: reportsOf(cluster, objects, status) }
   } finally {
     await cluster.stop()
   }
+}
+
+/** A route's conditions as the suite reads them: any of its `parents` entries for the Gateway, with the type, status and (when given) reason. */
+function conditionDifferences(conditions: ExpectedCondition[], status: GatewayApiStatus): string[] {
+  return conditions.flatMap((condition) => {
+    const [namespace, name] = condition.route.split('/')
+    const route = status.objects.find((object) => object.kind === 'HTTPRoute' && object.namespace === namespace && object.name === name)
+    const parents =
+      route && 'parents' in route
+        ? route.parents.filter((parent) => `${parent.parentRef.namespace ?? namespace}/${parent.parentRef.name}` === condition.gateway)
+        : []
+    const written = parents.flatMap((parent) => parent.conditions.filter((written) => written.type === condition.type))
+    const wanted = `${condition.type} ${condition.status}${condition.reason ? ` (${condition.reason})` : ''}`
+    if (written.some((found) => found.status === condition.status && (!condition.reason || found.reason === condition.reason))) return []
+    const found = written.map((found) => `${found.type} ${found.status} (${found.reason}: ${found.message})`).join('; ') || 'none'
+    return [`HTTPRoute ${condition.route} at Gateway ${condition.gateway}: ${wanted} expected, status says ${found}`]
+  })
 }
 
 /** Where the suite sends a request without a host: the Gateway's address, which hapedge's binds are. */
@@ -143,10 +159,22 @@ async function distributionDifferences(cluster: ServedCluster, distribution: Non
 }
 
 /** The reports on the case's own objects and on the Gateways its routes attach to. */
-function reportsOf(cluster: ServedCluster, objects: ManifestObject[]): Rejection[] {
+function reportsOf(cluster: ServedCluster, objects: ManifestObject[], status: GatewayApiStatus): Rejection[] {
   const names = new Set(objects.map(objectName))
   for (const object of objects)
     for (const parent of (object.kind === 'HTTPRoute' ? object.spec?.parentRefs : undefined) ?? [])
       names.add(`Gateway ${parent.namespace ?? object.metadata.namespace}/${parent.name}`)
-  return cluster.model.rejections.filter((rejection) => names.has(rejection.object))
+  const falseConditions = status.objects.flatMap((object) =>
+    'parents' in object
+      ? object.parents.flatMap((parent) =>
+          parent.conditions
+            .filter((condition) => condition.status === 'False')
+            .map((condition) => ({
+              object: `${object.kind} ${object.namespace}/${object.name}`,
+              reason: `status.parents (${parent.parentRef.name}): ${condition.type} False, ${condition.reason}: ${condition.message}`,
+            })),
+        )
+      : [],
+  )
+  return [...cluster.model.rejections, ...falseConditions].filter((report) => names.has(report.object))
 }

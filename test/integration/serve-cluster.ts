@@ -11,7 +11,7 @@ import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
  * One cluster served end to end: objects → fullRebuild → files on disk (with manifest) →
  * `haproxy -c` (must pass) → the real HAProxy on free loopback ports.
  */
-export interface ServedCluster extends Pick<Rendered, 'model' | 'files'> {
+export interface ServedCluster extends Pick<Rendered, 'model' | 'files' | 'state'> {
   dir: string
   httpPort: number
   httpsPort: number
@@ -37,7 +37,7 @@ export async function serveCluster(objects: unknown[], options: ServeOptions = {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const httpPort = await freePort()
   const httpsPort = await freePort()
-  const { model, files, dir } = await renderToDir(objects, { ...options, httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
+  const { model, files, state, dir } = await renderToDir(objects, { ...options, httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
 
   let haproxy: RunningHaproxy | undefined
   try {
@@ -54,6 +54,7 @@ export async function serveCluster(objects: unknown[], options: ServeOptions = {
   return {
     model,
     files,
+    state,
     dir,
     httpPort,
     httpsPort,
