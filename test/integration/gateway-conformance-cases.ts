@@ -597,6 +597,8 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteRedirectScheme',
   'HTTPRouteRewritePath',
   'HTTPRouteRewriteHost',
+  'HTTPRouteTimeoutRequest',
+  'HTTPRouteTimeoutBackendRequest',
 ])
 
 /**
