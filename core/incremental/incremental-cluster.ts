@@ -16,6 +16,7 @@ import { EXTERNAL_AUTH_LUA } from '../render/external-auth-lua.ts'
 import { EXTERNAL_AUTH_LUA_FILE } from '../render/render-external-auth.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide.ts'
+import { HOST_SETTINGS } from '../model/host-redirects.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { NewNode } from '../tree/node.ts'
@@ -328,7 +329,7 @@ export class IncrementalCluster {
 
   private reconcileSettings(plan: Plan): void {
     const { settings, rejections, defaultCertificate: fallback } = deriveSettings(this.state)
-    const redirectChanged = settings['ssl-redirect'] !== this.settings['ssl-redirect']
+    const redirectChanged = HOST_SETTINGS.some((key) => settings[key] !== this.settings[key])
     if (settings['gateway-controller'] !== this.settings['gateway-controller']) touchEveryGateway(this.state, this.dirty)
     reconcileDefaultCertificate(this.genesis ? undefined : this.settings['default-ssl-certificate'], fallback, this.files, plan)
     this.settings = settings

@@ -12,6 +12,9 @@ export const HTTPS_REDIRECT_CODE = 308
 /** HSTS's max-age unless the Ingress sets one: a year, ingress-nginx's (ConfigMap) default. */
 export const HSTS_MAX_AGE = 31_536_000
 
+/** The settings a host's redirects and HSTS read: a change of one derives every host with a certificate again. */
+export const HOST_SETTINGS = ['ssl-redirect', 'hsts', 'hsts-max-age', 'hsts-include-subdomains', 'hsts-preload'] as const satisfies readonly (keyof Settings)[]
+
 export interface Hsts {
   maxAge: number
   includeSubDomains: boolean
@@ -65,11 +68,12 @@ export function hostRedirects(
   const redirects: HostRedirects = { redirectToHttps: decider !== undefined && hasRoutes }
   const code = decider?.['ssl-redirect-code']
   if (redirects.redirectToHttps && code !== undefined && code !== HTTPS_REDIRECT_CODE) redirects.redirectCode = code
-  if (tls?.hsts)
+  // The certificate's Ingress decides, else the settings (ingress-nginx's ConfigMap keys); each value the same way.
+  if (tls && (tls.hsts ?? settings.hsts))
     redirects.hsts = {
-      maxAge: tls['hsts-max-age'] ?? HSTS_MAX_AGE,
-      includeSubDomains: tls['hsts-include-subdomains'] ?? false,
-      preload: tls['hsts-preload'] ?? false,
+      maxAge: tls['hsts-max-age'] ?? settings['hsts-max-age'] ?? HSTS_MAX_AGE,
+      includeSubDomains: tls['hsts-include-subdomains'] ?? settings['hsts-include-subdomains'] ?? false,
+      preload: tls['hsts-preload'] ?? settings['hsts-preload'] ?? false,
     }
   const appRoot = firstAsking(withRules, 'app-root')?.['app-root']
   if (appRoot !== undefined) redirects.appRoot = appRoot

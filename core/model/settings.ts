@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { formatPath, issuesFromZod, prefixIssues, type Issue } from '../issues.ts'
 import { ownValue } from '../own-value.ts'
-import { cidrList, nginxSize } from '../annotations/values.ts'
+import { cidrList, nginxSize, seconds } from '../annotations/values.ts'
 import { refusalStatus } from '../annotations/limit-values.ts'
 import { edgeSettingsSchema } from './edge-settings.ts'
 import { defaultCertificateSetting } from './default-certificate.ts'
@@ -43,6 +43,11 @@ export const DEFAULT_GATEWAY_CONTROLLER = 'hapedge.io/gateway-controller'
 /** The global settings read from the ConfigMap's `data`, with their defaults. */
 export const settingsSchema = z.object({
   'ssl-redirect': flag.default(true),
+  // ingress-nginx's names (ConfigMap only there, on by default): HSTS on the HTTPS answers of every host whose Ingress says nothing of it.
+  hsts: flag.optional(),
+  'hsts-max-age': seconds.optional(),
+  'hsts-include-subdomains': flag.optional(),
+  'hsts-preload': flag.optional(),
   'timeout-connect': haproxyTime.default('5s'),
   'timeout-client': haproxyTime.default('60s'),
   'timeout-server': haproxyTime.default('60s'),

@@ -145,6 +145,36 @@ describe('redirects and HSTS', () => {
     }
   })
 
+  it('HSTS from the settings (ingress-nginx’s ConfigMap keys) on every host whose certificate’s Ingress says nothing of it; an Ingress’s own keys win', async () => {
+    const hosts = ['cm-default.test', 'cm-own.test', 'cm-off.test']
+    const certs = await Promise.all(hosts.map((host) => makeCertificate({ dir: certDir, hosts: [host], name: host.split('.')[0]! })))
+    const tls = (host: string) => ({ tls: [{ hosts: [host], secretName: `${host.split('.')[0]}-tls` }] })
+    const site = (name: string, host: string, annotations: Record<string, string>) =>
+      ingress({ name, annotations: { ...NO_HTTPS_REDIRECT, ...annotations }, rules: [{ host, paths: [prefix('/', 'site')] }], ...tls(host) })
+    const withSettings = await serveCluster([
+      ...services.objects,
+      ...hosts.map((host, i) => tlsSecret(`${host.split('.')[0]}-tls`, certs[i]!.certPem, certs[i]!.keyPem)),
+      configMap({ hsts: 'true', 'hsts-max-age': '300', 'hsts-include-subdomains': 'true' }),
+      site('cm-default', 'cm-default.test', {}),
+      site('cm-own', 'cm-own.test', { 'hapedge.io/hsts-max-age': '60', 'hapedge.io/hsts-include-subdomains': 'false' }),
+      site('cm-off', 'cm-off.test', { 'haproxy-ingress.github.io/hsts': 'false' }),
+    ])
+    try {
+      const cases: [host: string, header: string | undefined][] = [
+        ['cm-default.test', 'max-age=300; includeSubDomains'],
+        ['cm-own.test', 'max-age=60'],
+        ['cm-off.test', undefined],
+      ]
+      for (const [host, header] of cases) {
+        expect((await withSettings.https(host, '/x')).headers['strict-transport-security'], host).toBe(header)
+        expect((await withSettings.get(host, '/x')).headers['strict-transport-security'], host).toBeUndefined()
+      }
+      expect(withSettings.model.rejections).toEqual([])
+    } finally {
+      await withSettings.stop()
+    }
+  })
+
   it('from-to-www-redirect sends the other name to the host (308), keeping the port, path and query', async () => {
     await expectRedirect(cluster.get('www.bare.test', '/p/q?x=1'), 308, 'http://bare.test/p/q?x=1')
     await expectRedirect(cluster.get(withPort('prefixed.test'), '/p?x=1'), 308, `http://${withPort('www.prefixed.test')}/p?x=1`)

@@ -496,10 +496,18 @@ const arbitraryConfigMap = fc
     name: fc.constantFrom(...configMapNames),
     // The GatewayClasses served: hapedge's controller, or another's.
     gateway: fc.constantFrom<Record<string, string>>({}, {}, {}, {}, { 'gateway-controller': 'example.com/other' }),
+    // HSTS for the hosts whose Ingress says nothing of it (ingress-nginx's keys): none, on, with every value, and an unreadable one.
+    hsts: fc.constantFrom<Record<string, string>>(
+      {},
+      {},
+      { hsts: 'true' },
+      { hsts: 'true', 'hsts-max-age': '300', 'hsts-include-subdomains': 'true', 'hsts-preload': 'true' },
+      { hsts: 'often' },
+    ),
   })
-  .map(({ redirect, timeout, proxies, bodySize, fallback, name, gateway }) =>
+  .map(({ redirect, timeout, proxies, bodySize, fallback, name, gateway, hsts }) =>
     configMap(
-      { 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback, ...gateway },
+      { 'ssl-redirect': redirect, 'timeout-server': timeout, ...proxies, ...bodySize, ...fallback, ...gateway, ...hsts },
       name.split('/')[1],
       name.split('/')[0],
     ),
