@@ -79,8 +79,10 @@ export const TABLE = {
  * 35: HTTPRoute filters and timeouts honoured (gateway-filters.ts: header rules per HTTPRoute, the rewrite, location, upstream-host
  *     and timeout maps; the frontend's ReplaceFullPath rule and the redirect backend's rules for a redirect made from the request):
  *     an HTTPRoute refused for them before is read again.
+ * 36: HSTS from the settings (hsts, hsts-max-age, hsts-include-subdomains, hsts-preload: unknown settings before), for the hosts
+ *     whose certificate's Ingress says nothing of it: the settings are read again and every host derived again.
  */
-export const SNAPSHOT_LAYOUT = 35
+export const SNAPSHOT_LAYOUT = 36
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
