@@ -21,11 +21,20 @@ const pathMatch = z.object({
   value: z.string().max(1024, 'must be at most 1024 characters').optional(),
 })
 
+/**
+ * A header or query parameter match as written: its type, name and value are checked where they
+ * are read (gateway-conditions.ts), which reports what it does not serve with the field's path.
+ */
+const valueMatch = z.object({
+  type: z.string().max(63).optional(),
+  name: z.string().max(256),
+  value: z.string().max(4096),
+})
+
 const routeMatch = z.object({
   path: pathMatch.optional(),
-  /** Kept to be reported: hapedge matches on the host and the path only. */
-  headers: z.array(z.unknown()).max(16).optional(),
-  queryParams: z.array(z.unknown()).max(16).optional(),
+  headers: z.array(valueMatch).max(16).optional(),
+  queryParams: z.array(valueMatch).max(16).optional(),
   method: z.string().max(63).optional(),
 })
 
@@ -63,5 +72,6 @@ export const httpRoute = z.object({
 
 export type HttpRoute = z.infer<typeof httpRoute>
 export type HttpRouteRule = z.infer<typeof routeRule>
+export type HttpRouteMatch = z.infer<typeof routeMatch>
 export type HttpBackendRef = z.infer<typeof httpBackendRef>
 export type ParentReference = z.infer<typeof parentReference>

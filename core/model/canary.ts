@@ -9,6 +9,7 @@ import { perObject } from './per-object.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import { httpRouteVerdict } from './gateway-verdict.ts'
 import { routeSplit, SPLIT_RULE } from './route-split.ts'
+import { conditionRules } from './gateway-conditions.ts'
 
 /**
  * A canary Ingress (ingress-nginx's `canary: "true"`): its paths are not served on their own, they
@@ -64,7 +65,10 @@ export const cookieRule = (name: string) => `cookie|${name}`
  */
 export function canaryRulesOfObject(object: KubeObject | InvalidObject, state: ClusterState): [string, string[]] | undefined {
   if ('issues' in object) return undefined
-  if (object.kind === 'HTTPRoute') return splitsTraffic(object, state) ? [frontendRulesKey(objectRef(object)), [SPLIT_RULE]] : undefined
+  if (object.kind === 'HTTPRoute') {
+    const rules = httpRouteRules(object, state)
+    return rules.length > 0 ? [frontendRulesKey(objectRef(object)), rules] : undefined
+  }
   if (object.kind !== 'Ingress') return undefined
   const ingress = object
   const rule = canaryOf(ingress)
@@ -88,8 +92,11 @@ export function frontendRulesKey(ref: ObjectRef): string {
   return ref.kind === 'Ingress' ? key : `${ref.kind}:${key}`
 }
 
-/** Whether a served HTTPRoute splits a path between several Services (gateway-host.ts), which the split rules draw for. */
-function splitsTraffic(route: HttpRoute, state: ClusterState): boolean {
+/** A served HTTPRoute's frontend rules: the split's when a path splits between several Services (gateway-host.ts), and its conditions' (render-conditions.ts). */
+function httpRouteRules(route: HttpRoute, state: ClusterState): string[] {
   const verdict = httpRouteVerdict(route, state)
-  return verdict.served && verdict.rules.paths.some(({ backends }) => routeSplit(backends) !== undefined)
+  if (!verdict.served) return []
+  const { paths } = verdict.rules
+  const split = paths.some(({ backends }) => routeSplit(backends) !== undefined) ? [SPLIT_RULE] : []
+  return [...split, ...conditionRules(paths.map((path) => path.conditions))].sort()
 }

@@ -22,6 +22,8 @@ import { canaryOf } from './canary.ts'
 import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
 import type { RouteSplit } from './route-split.ts'
+import { withConditionChains, type RouteChain } from './condition-chains.ts'
+import type { MatchConditions } from './gateway-conditions.ts'
 import { hostAlias } from './server-alias.ts'
 import { compareRouteMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
@@ -60,6 +62,12 @@ export interface Route extends RouteMatch {
   rewrite?: RouteRewrite
   /** The canary Ingress that takes some of this route's requests to its Service (canary-route.ts, render-canary.ts). */
   canary?: RouteCanary
+  /** The chain of conditional matches a request of this path goes through first (condition-chains.ts): the route maps give its id. */
+  chain?: RouteChain
+  /** Its key in the maps when a chain takes it (condition-chains.ts). */
+  conditionKey?: string
+  /** An HTTPRoute match's method, header and query parameter conditions: served only through the chains of the paths it matches. */
+  conditions?: MatchConditions
   /** The HTTPRoute rule's weighted Services, when it names several: a draw per request picks one (render-split.ts). */
   split?: RouteSplit
   /** The owner's external authentication: looked up by the frontend, asked by the shipped Lua before the request goes on (render-external-auth.ts). */
@@ -122,7 +130,8 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const gateway = deriveGatewayHost(host, state, rejections)
   const collected = mergeGatewayRoutes(host, collectRoutes(host, ingresses, state, rejections, clientCerts.refused), ingresses, gateway, rejections)
   const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collected)
-  const routes = withCanaries(host, mains, canaries, state, rejections)
+  // The HTTPRoute matches with conditions last: chains end at the routes every setting has been given.
+  const routes = withConditionChains(host, withCanaries(host, mains, canaries, state, rejections), gateway.candidates, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)
   const gatewayTls = tls ? undefined : gateway.tls
   if (tls && gateway.tls && gateway.tls.secret !== tls.secret)

@@ -12,11 +12,14 @@ import type { Rejection } from './rejection.ts'
 import { compareRouteMatch, compareText } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
+import type { GatewayPath } from './gateway-route-rules.ts'
 
 /** What the HTTPRoutes attached to one host give it. */
 export interface GatewayHost {
   /** Their routes, in precedence order among themselves (not yet against the host's Ingresses). */
   routes: Route[]
+  /** Their matches with a method, header or query parameter condition, in route precedence: they go in chains (condition-chains.ts). */
+  candidates: Route[]
   /** The HTTPRoutes that own them, by owner name. */
   owners: Map<string, HttpRoute>
   /** The certificate of the oldest HTTPS listener that serves the host, and its Gateway. */
@@ -38,6 +41,7 @@ function comparePrecedence(a: { kind: string } & Parameters<typeof compareIngres
 export function deriveGatewayHost(host: string, state: ClusterState, rejections: Rejection[]): GatewayHost {
   const routes = new Map<string, Route>()
   const owners = new Map<string, HttpRoute>()
+  const candidates: Route[] = []
   let tls: GatewayHost['tls']
   let http = false
   let https = false
@@ -57,6 +61,11 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
       if (!tls && resolved.ok) tls = { secret: resolved.key, gateway }
     }
     for (const path of verdict.rules.paths) {
+      // A match with conditions is one of its path's chain (condition-chains.ts), not the path's own route.
+      if (path.conditions) {
+        candidates.push({ ...servedRoute(path, owner, route.metadata.namespace), conditions: path.conditions })
+        continue
+      }
       const key = `${path.match} ${path.path}`
       const winner = routes.get(key)
       if (winner) {
@@ -64,17 +73,24 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
         rejections.push({ object: owner, reason: `${path.at}: host "${host || '*'}" ${path.match} ${path.path} is already served by ${by}` })
         continue
       }
-      const main = path.backends[0]
-      // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
-      const backend = main?.ref ?? { namespace: route.metadata.namespace, service: '', port: 0 }
-      const served: Route = { match: path.match, path: path.path, backend, backendName: backendName(backend), owner }
-      // Several weighted Services: a draw per request picks one (render-split.ts).
-      const split = main && routeSplit(path.backends)
-      if (split) served.split = split
-      routes.set(key, withRuleFeatures(served, path.features))
+      routes.set(key, servedRoute(path, owner, route.metadata.namespace))
     }
   }
-  return { routes: [...routes.values()].sort(compareRouteMatch), owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
+  return { routes: [...routes.values()].sort(compareRouteMatch), candidates, owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
+}
+
+/**
+ * The route an HTTPRoute match is served as: its first weighted Service, a split when it has
+ * several (render-split.ts), and what its rule's filters and timeouts give it (withRuleFeatures).
+ */
+function servedRoute(path: GatewayPath, owner: string, namespace: string): Route {
+  const main = path.backends[0]
+  // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
+  const backend = main?.ref ?? { namespace, service: '', port: 0 }
+  const served: Route = { match: path.match, path: path.path, backend, backendName: backendName(backend), owner }
+  const split = main && routeSplit(path.backends)
+  if (split) served.split = split
+  return withRuleFeatures(served, path.features)
 }
 
 /**

@@ -4,6 +4,7 @@ import { httpPath } from '../syntax/fields.ts'
 import type { BackendRef } from './backend-ref.ts'
 import { backendRefRefusal } from './gateway-backend-refs.ts'
 import { readRegexPath } from './regex-path.ts'
+import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
 import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
 
@@ -19,6 +20,8 @@ export interface GatewayPath extends RouteMatch {
   backends: WeightedBackend[]
   /** What the rule's filters and timeouts give the route (gateway-filters.ts). */
   features: RuleFeatures
+  /** Its method, header and query parameter matches, if any: the path then serves only the requests that meet them. */
+  conditions?: MatchConditions
 }
 
 export interface RouteRules {
@@ -31,10 +34,11 @@ const NOT_HONOURED = 'is not honoured by hapedge'
 
 /**
  * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
- * written: hapedge matches the host and the path (Exact, PathPrefix, RegularExpression) and splits a path between
- * its weighted Services (route-split.ts); its filters and timeouts are route features (gateway-filters.ts) where
- * hapedge can honour them. Other matches, retries, session persistence and filters per backendRef it does not
- * honour, and a route served without them would mean something else, so it is not served.
+ * written: hapedge matches the host, the path (Exact, PathPrefix, RegularExpression), the method, headers and
+ * query parameters (gateway-conditions.ts) and splits a path between its weighted Services (route-split.ts); its
+ * filters and timeouts are route features (gateway-filters.ts) where hapedge can honour them. Retries, session
+ * persistence and filters per backendRef it does not honour, and a route served without them would mean something
+ * else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
   const paths: GatewayPath[] = []
@@ -65,13 +69,15 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
     matches.forEach((match, m) => {
       const where = `${at}.matches[${m}]`
-      for (const field of ['headers', 'queryParams'] as const) if ((match[field]?.length ?? 0) > 0) reasons.push(`${where}.${field} ${NOT_HONOURED}`)
-      if (match.method !== undefined) reasons.push(`${where}.method ${NOT_HONOURED}`)
+      const read = readConditions(match, where)
+      if ('refused' in read) return reasons.push(...read.refused)
       const type = match.path?.type ?? 'PathPrefix'
       const value = match.path?.value ?? '/'
       const path = readPathMatch(type, value)
       if ('refused' in path) return reasons.push(`${where}.path.${path.refused}`)
-      paths.push({ at: where, ...path, backends, features })
+      if (read.conditions && path.match === 'Regex')
+        return reasons.push(`${where}: a RegularExpression path with a method, header or query parameter match ${NOT_HONOURED}`)
+      paths.push({ at: where, ...path, backends, features, ...read })
     })
   })
   return { paths, reasons }

@@ -49,6 +49,9 @@ export const FILES = {
   clientCnMap: 'maps/client-cn.map',
   splitExactMap: 'maps/split-exact.map',
   splitPrefixMap: 'maps/split-prefix.map',
+  conditionMap: 'maps/condition.map',
+  conditionKeysMap: 'maps/condition-keys.map',
+  conditionRegexMap: 'maps/condition-regex.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -95,6 +98,9 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.clientCnMap, 32],
   [FILES.splitExactMap, 32],
   [FILES.splitPrefixMap, 32],
+  [FILES.conditionMap, 32],
+  [FILES.conditionKeysMap, 32],
+  [FILES.conditionRegexMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -13,6 +13,7 @@ import { rewriteRules } from './render-rewrites.ts'
 import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { splitRules } from './render-split.ts'
+import { conditionRules } from './render-conditions.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 import { limitRules, limitTables } from './render-limits.ts'
@@ -100,8 +101,11 @@ export function renderFrontend({
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
     set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
     set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
+    // An HTTPRoute's conditional matches, after each lookup that may give a chain of them (render-conditions.ts).
+    ...conditionRules(set, canaryRules, 'exact'),
     ...regexRouteRules(set),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
+    ...conditionRules(set, canaryRules, 'prefix'),
     set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
     // Who may reach the host, by certificate, before anything else reads the request for it.
     ...(clientCerts ? [...clientCertRules(set), ...clientCnRules(set)] : []),

@@ -18,6 +18,7 @@ import { externalAuthEntries } from './render-external-auth.ts'
 import { regexPathEntries } from './render-regex-paths.ts'
 import { clientCnEntries } from './render-client-cn.ts'
 import { splitEntries } from './render-split.ts'
+import { conditionEntries } from './render-conditions.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -57,6 +58,9 @@ export const HOST_MAPS = [
   FILES.clientCnMap,
   FILES.splitExactMap,
   FILES.splitPrefixMap,
+  FILES.conditionMap,
+  FILES.conditionKeysMap,
+  FILES.conditionRegexMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -81,7 +85,8 @@ export function sortEntries(entries: Entry[]): Entry[] {
 export function hostMapEntries(config: HostConfig | undefined, entries: HostMapEntries = {}): HostMapEntries {
   if (!config) return entries
   const { host } = config
-  for (const [map, key, route] of routeKeys(host, config.routes)) addEntry(entries, map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, routeTarget(route))
+  for (const [map, key, route] of routeKeys(host, config.routes))
+    addEntry(entries, map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, route.chain && key !== route.conditionKey ? route.chain.id : routeTarget(route))
   if (host !== '' && config.routes.length > 0) addEntry(entries, FILES.hostsMap, host, host)
   if (config.alias) addEntry(entries, FILES.hostsMap, host, config.alias)
   for (const perRoute of [
@@ -99,6 +104,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries: HostMapE
     regexPathEntries(config),
     clientCnEntries(config),
     splitEntries(config),
+    conditionEntries(config),
   ])
     for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
   return entries

@@ -2,16 +2,16 @@ import type { RouteMatch } from '../model/routes.ts'
 
 /**
  * The keys the route maps find a host's routes by, and which map: each Exact path, and each Prefix
- * path itself unless an Exact path has it, and each Regex route's key, in `exact`; each Prefix path plus `/` (`/` alone for
+ * path itself unless an Exact path has it, each Regex route's key, and each key a chain of conditions gives, in `exact`; each Prefix path plus `/` (`/` alone for
  * the root) in `prefix`, so `/aaa` never matches `/aaabbb`. The frontend looks up the exact key,
  * then the longest prefix; maps keyed by these pick the same route.
  */
-export function* routeKeys<R extends RouteMatch>(host: string, routes: readonly R[]): Iterable<['exact' | 'prefix', string, R]> {
+export function* routeKeys<R extends RouteMatch & ChainedRoute>(host: string, routes: readonly R[]): Iterable<['exact' | 'prefix', string, R]> {
   const exact = new Map<string, R>()
   // A Regex route's key is the value its line of the regex map gives (render-regex-paths.ts): its path starts with a mark no HTTP path has.
-  for (const route of routes) if (route.match !== 'Prefix') exact.set(host + route.path, route)
+  for (const route of routes) if (route.match !== 'Prefix' && !route.conditions) exact.set(host + route.path, route)
   for (const route of routes) {
-    if (route.match !== 'Prefix') continue
+    if (route.match !== 'Prefix' || route.conditions) continue
     if (route.path === '/') {
       yield ['prefix', `${host}/`, route]
       continue
@@ -20,6 +20,15 @@ export function* routeKeys<R extends RouteMatch>(host: string, routes: readonly 
     yield ['prefix', `${host}${route.path}/`, route]
   }
   for (const [key, route] of exact) yield ['exact', key, route]
+  // A route a chain of conditions can end at is found by its own key too, which the chain gives (condition-chains.ts).
+  for (const route of routes) if (route.conditionKey) yield ['exact', route.conditionKey, route]
+}
+
+/** What routeKeys reads of a route's chains: a route with conditions is found only by its own key, which every chained route has. */
+interface ChainedRoute {
+  conditionKey?: string
+  conditions?: unknown
+  chain?: unknown
 }
 
 /** The exact and the prefix map a per-route value is kept in, looked up with the same keys as the route maps. */
@@ -36,7 +45,7 @@ export interface RouteValueMaps<M extends string> {
  * routes with a value have entries (for values looked up only when the route maps already picked
  * such a route, as a redirect is).
  */
-export function routeValueEntries<R extends RouteMatch, M extends string>(
+export function routeValueEntries<R extends RouteMatch & ChainedRoute, M extends string>(
   host: string,
   routes: readonly R[],
   maps: RouteValueMaps<M>,
@@ -47,6 +56,8 @@ export function routeValueEntries<R extends RouteMatch, M extends string>(
   if (!routes.some((route) => readValue(route) !== undefined)) return []
   const entries: [M, string, string][] = []
   for (const [map, key, route] of routeKeys(host, routes)) {
+    // A path only conditional matches have holds no values: a chain its request fails leaves it for another route (condition-chains.ts).
+    if (route.chain && !route.conditionKey) continue
     const value = readValue(route) ?? fallback
     if (value !== undefined) entries.push([maps[map], key, value])
   }

@@ -590,8 +590,8 @@ const ruleExtras: object[] = [
 
 /**
  * HTTPRoutes drawn onto the Ingresses' hosts and paths: attached or not (another Gateway, a
- * sectionName none has), one or two weighted Services (one of another namespace, which needs a
- * grant), filters and timeouts (ruleExtras), and what hapedge does not honour (a RegularExpression, a header match).
+ * sectionName none has), one to three weighted Services (one of another namespace, which needs a
+ * grant), method, header and query parameter matches, filters and timeouts (ruleExtras).
  */
 const arbitraryHttpRoute = fc
   .record({
@@ -628,9 +628,30 @@ const arbitraryHttpRoute = fc
             { service: 'beta', weight: 1 },
           ],
           [{ service: 'web', weight: 0 }, { service: 'api' }],
+          [
+            { service: 'web', weight: 2 },
+            { service: 'api', weight: 1 },
+            { service: 'beta', weight: 1 },
+          ],
           [{ service: 'web', namespace: 'shop' }],
         ),
         extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
+        // Method, header and query parameter matches: chains of a path, across routes (condition-chains.ts); a name that comes and goes.
+        conditions: fc.constantFrom<object>(
+          {},
+          {},
+          {},
+          { headers: [{ name: 'x-env', value: 'canary' }] },
+          {
+            headers: [
+              { name: 'X-Env', value: 'beta' },
+              { name: 'x-team', value: 'a' },
+            ],
+          },
+          { headers: [{ type: 'RegularExpression', name: 'x-client', value: '^mobile' }] },
+          { method: 'POST' },
+          { queryParams: [{ name: 'v', value: '2' }] },
+        ),
       }),
       { minLength: 1, maxLength: 2 },
     ),
@@ -642,7 +663,7 @@ const arbitraryHttpRoute = fc
       createdAt,
       parents: [parent],
       hostnames,
-      rules: rules.map(({ path, type, backends, extra }) => ({ matches: [{ value: path, type }], backends, ...extra })),
+      rules: rules.map(({ path, type, backends, extra, conditions }) => ({ matches: [{ value: path, type, ...conditions }], backends, ...extra })),
     }),
   )
 

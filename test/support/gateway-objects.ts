@@ -47,7 +47,7 @@ export interface BackendSpec {
 }
 
 export interface RuleSpec {
-  matches?: { type?: string; value?: string; headers?: unknown[]; method?: string }[]
+  matches?: { type?: string; value?: string; headers?: unknown[]; queryParams?: unknown[]; method?: string }[]
   backends: BackendSpec[]
   filters?: unknown[]
   timeouts?: { request?: string; backendRequest?: string }
@@ -73,9 +73,10 @@ export function httpRoute({ name, namespace = 'default', createdAt, parents = [{
       rules: rules.map(({ matches, backends, filters, timeouts }) => ({
         ...(matches
           ? {
-              matches: matches.map(({ type, value, headers, method }) => ({
+              matches: matches.map(({ type, value, headers, queryParams, method }) => ({
                 ...(type || value ? { path: { ...(type ? { type } : {}), ...(value ? { value } : {}) } } : {}),
                 ...(headers ? { headers } : {}),
+                ...(queryParams ? { queryParams } : {}),
                 ...(method ? { method } : {}),
               })),
             }

@@ -95,7 +95,7 @@ describe('an HTTPRoute', () => {
         { matches: [{ value: '/ok' }], backends: [{ service: 'a' }] },
         { matches: [{ type: 'RegularExpression', value: '/x(?=y)' }], backends: [{ service: 'a' }] },
         {
-          matches: [{ value: '/h', headers: [{ name: 'x', value: '1' }] }],
+          matches: [{ value: '/h', headers: [{ name: 'x y', value: '1' }] }],
           backends: [{ service: 'a' }],
           filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }],
         },
@@ -110,7 +110,7 @@ describe('an HTTPRoute', () => {
         reason: [
           'spec.rules[1].matches[0].path.value: the regular expression path "/x(?=y)" is not served: the regular expression has a lookahead at position 3, which hapedge does not read',
           'spec.rules[2].filters[0]: ExtensionRef is not honoured by hapedge (it has no extension filters)',
-          'spec.rules[2].matches[0].headers is not honoured by hapedge',
+          'spec.rules[2].matches[0].headers[0].name: "x y" is not served: hapedge matches names of letters, digits, "-", "_" or "."',
           'spec.rules[3].backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)',
           'the HTTPRoute is not served',
         ].join('; '),
@@ -232,5 +232,28 @@ describe('an HTTPRoute change through the incremental engine', () => {
       expect(plan.maps.length).toBeGreaterThan(0)
     }
     expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 100|default_a_80|50|default_b_80|80|default_c_80|100\n')
+  })
+
+  it('a header match: a changed value or a new match of a known name is a runtime map edit; a name no match tested before is a reload', () => {
+    const matched = (...headers: { name: string; value: string }[]) =>
+      httpRoute({
+        name: 'r',
+        hostnames: ['shop.example.com'],
+        rules: [
+          ...headers.map((header) => ({ matches: [{ value: '/api', headers: [header] }], backends: [{ service: 'b' }] })),
+          { backends: [{ service: 'a' }] },
+        ],
+      })
+    const live = new LiveCluster()
+    live.apply([gatewayClass(), edge, matched({ name: 'x-env', value: 'one' }), ...services(['a', 'b'])].map(added))
+    for (const [route, reload] of [
+      [matched({ name: 'x-env', value: 'two' }), false],
+      [matched({ name: 'x-env', value: 'two' }, { name: 'X-Env', value: 'three' }), false],
+      [matched({ name: 'x-team', value: 'a' }), true],
+    ] as const) {
+      const { plan } = live.apply([modified(route)])
+      expect(plan.reload).toBe(reload)
+      expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b'])]).files))
+    }
   })
 })
