@@ -81,8 +81,10 @@ export const TABLE = {
  *     an HTTPRoute refused for them before is read again.
  * 36: HSTS from the settings (hsts, hsts-max-age, hsts-include-subdomains, hsts-preload: unknown settings before), for the hosts
  *     whose certificate's Ingress says nothing of it: the settings are read again and every host derived again.
+ * 37: HTTPRoute method, header and query parameter matches served (condition, condition-keys, condition-regex written, empty or
+ *     not, by that write): an HTTPRoute refused for them before is read again.
  */
-export const SNAPSHOT_LAYOUT = 36
+export const SNAPSHOT_LAYOUT = 37
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
