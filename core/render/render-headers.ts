@@ -21,6 +21,8 @@ const NO_HEADERS = '-'
 
 /** A route's id in the values map's keys: its host and path, and its match (routes are unique by those). */
 function routeId(host: string, route: Route): string {
+  // The conditional matches of one path share its host, path and match: each has its own key (condition-chains.ts).
+  if (route.conditions) return `${route.conditionKey}${RULE_SEPARATOR}C`
   return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}`
 }
 

@@ -597,6 +597,11 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteRedirectScheme',
   'HTTPRouteRewritePath',
   'HTTPRouteRewriteHost',
+  'HTTPRouteMatching',
+  'HTTPRouteMatchingAcrossRoutes',
+  'HTTPRouteHeaderMatching',
+  'HTTPRouteQueryParamMatching',
+  'HTTPRouteMethodMatching',
   'HTTPRouteTimeoutRequest',
   'HTTPRouteTimeoutBackendRequest',
 ])
