@@ -20,6 +20,8 @@ export function touchGatewayChange(
 ): void {
   for (const host of state.touchedRouteHosts) dirty.hosts.add(host)
   state.touchedRouteHosts.clear()
+  // A GRPCRoute's report names its Gateways of this cluster's classes: the few GRPCRoutes are reported again.
+  if (ref.kind === 'Gateway' || ref.kind === 'GatewayClass') for (const route of state.grpcRoutes()) dirty.objects.push(objectRef(route))
   if (ref.kind === 'Gateway') touchRoutes(state, state.httpRoutesOfGateway(ref.namespace!, ref.name), dirty)
   if (ref.kind === 'GatewayClass') for (const gateway of state.gateways()) if (gateway.spec.gatewayClassName === ref.name) touchGateway(state, gateway, dirty)
   if (ref.kind === 'ReferenceGrant') {
@@ -38,6 +40,7 @@ export function touchGatewaysOfSecret(state: ClusterState, secret: string, dirty
 /** Every Gateway and HTTPRoute (the Gateway controller setting changed: which classes are served; a newer layout honours more of them). */
 export function touchEveryGateway(state: ClusterState, dirty: DirtySet): void {
   for (const gateway of state.gateways()) dirty.objects.push(objectRef(gateway))
+  for (const route of state.grpcRoutes()) dirty.objects.push(objectRef(route))
   touchRoutes(state, state.httpRoutes(), dirty)
 }
 

@@ -298,7 +298,7 @@ export class IncrementalCluster {
     dirty.settings = true
     dirty.defaultBackend = true
     for (const host of state.hosts()) dirty.hosts.add(host)
-    for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes()])
+    for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes(), ...state.grpcRoutes()])
       dirty.objects.push('issues' in object ? object.ref : objectRef(object))
     dirty.objects.push(...state.dropOtherConfigMaps())
     for (const service of this.backendUses.services()) dirty.services.add(service)

@@ -21,6 +21,7 @@ const READ_KINDS = new Set([
   'GatewayClass',
   'Gateway',
   'HTTPRoute',
+  'GRPCRoute',
   'ReferenceGrant',
 ])
 

@@ -27,6 +27,7 @@ export const AUDITED_RESOURCES: readonly AuditedResource[] = [
   { group: GATEWAY_API, resource: 'gatewayclasses', kind: 'GatewayClass', apiVersion: `${GATEWAY_API}/v1`, namespaced: false, status: false },
   { group: GATEWAY_API, resource: 'gateways', kind: 'Gateway', apiVersion: `${GATEWAY_API}/v1`, namespaced: true, status: false },
   { group: GATEWAY_API, resource: 'httproutes', kind: 'HTTPRoute', apiVersion: `${GATEWAY_API}/v1`, namespaced: true, status: false },
+  { group: GATEWAY_API, resource: 'grpcroutes', kind: 'GRPCRoute', apiVersion: `${GATEWAY_API}/v1`, namespaced: true, status: false },
   { group: GATEWAY_API, resource: 'referencegrants', kind: 'ReferenceGrant', apiVersion: `${GATEWAY_API}/v1beta1`, namespaced: true, status: false },
 ]
 

@@ -16,6 +16,7 @@ export const KIND_ORDER: Readonly<Record<string, number>> = {
   ReferenceGrant: 7,
   Gateway: 8,
   HTTPRoute: 9,
+  GRPCRoute: 10,
 }
 
 /** A kind's place in KIND_ORDER; kinds it does not name come last. */

@@ -14,6 +14,7 @@ import { gatewayClass, type GatewayClass } from './gateway-class.ts'
 import { gateway, type Gateway } from './gateway.ts'
 import { httpRoute, type HttpRoute } from './gateway-http-route.ts'
 import { referenceGrant, type ReferenceGrant } from './gateway-reference-grant.ts'
+import { grpcRoute, type GrpcRoute } from './gateway-grpc-route.ts'
 
 /** Every kind hapedge reads, trimmed to the fields it uses. */
 export type KubeObject =
@@ -27,6 +28,7 @@ export type KubeObject =
   | GatewayClass
   | Gateway
   | HttpRoute
+  | GrpcRoute
   | ReferenceGrant
 export type Kind = KubeObject['kind']
 
@@ -46,6 +48,7 @@ const schemas: Record<Kind, { apiVersion: string; schema: z.ZodType<KubeObject> 
   GatewayClass: { apiVersion: 'gateway.networking.k8s.io/v1', schema: gatewayClass },
   Gateway: { apiVersion: 'gateway.networking.k8s.io/v1', schema: gateway },
   HTTPRoute: { apiVersion: 'gateway.networking.k8s.io/v1', schema: httpRoute },
+  GRPCRoute: { apiVersion: 'gateway.networking.k8s.io/v1', schema: grpcRoute },
   ReferenceGrant: { apiVersion: 'gateway.networking.k8s.io/v1beta1', schema: referenceGrant },
 }
 

@@ -22,6 +22,7 @@ import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
 import type { Gateway } from '../kube/gateway.ts'
 import type { GatewayClass } from '../kube/gateway-class.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
 import { gatewayController } from './gateway-controller.ts'
@@ -235,6 +236,11 @@ export class ClusterState {
   /** Every HTTPRoute (a scan: for a change of the Gateway controller setting). */
   httpRoutes(): HttpRoute[] {
     return [...this.objects.entries('HTTPRoute/')].map(([, route]) => route as HttpRoute)
+  }
+
+  /** Every GRPCRoute (a scan of the few a cluster has: each is reported, against its Gateways, until hapedge serves them). */
+  grpcRoutes(): GrpcRoute[] {
+    return [...this.objects.entries('GRPCRoute/')].map(([, route]) => route as GrpcRoute)
   }
 
   /** Every Gateway (a scan of the few a cluster has: for a GatewayClass's change and the full rebuild). */

@@ -25,6 +25,7 @@ import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
 import { httpRouteRejection } from './gateway-verdict.ts'
+import { grpcRouteRejection } from './gateway-grpc-verdict.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -151,7 +152,7 @@ export function deriveSettings(state: ClusterState): { settings: Settings; rejec
  * Services whose snippet is not rendered, and refused Ingresses (their annotations restrict access in a way not honoured).
  */
 export function* objectRejections(state: ClusterState): Iterable<Rejection> {
-  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes()]) {
+  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes(), ...state.grpcRoutes()]) {
     const rejection = rejectionOfObject(object, state)
     if (rejection) yield rejection
   }
@@ -163,6 +164,7 @@ export function rejectionOfObject(object: KubeObject | InvalidObject, state: Clu
   if (object.kind === 'Service') return snippetRejection(object, state.options)
   if (object.kind === 'Gateway') return gatewayRejection(object, state)
   if (object.kind === 'HTTPRoute') return httpRouteRejection(object, state)
+  if (object.kind === 'GRPCRoute') return grpcRouteRejection(object, state)
   if (object.kind !== 'Ingress' || !state.serves(object)) return undefined
   const refusal = ingressRefusal(object, state)
   return refusal === undefined ? undefined : { object: describeIngress(object), reason: refusal }

@@ -3,7 +3,7 @@ import type { ClusterState } from '../model/cluster-state.ts'
 import { gatewayController } from '../model/gateway-controller.ts'
 import { httpRouteVerdict } from '../model/gateway-verdict.ts'
 import { gatewayClassStatus, gatewayStatus, listenerKey } from './gateway-object-status.ts'
-import { routeParentsStatus, statusHttpRoute } from './route-parent-status.ts'
+import { grpcRouteParentsStatus, routeParentsStatus, statusHttpRoute } from './route-parent-status.ts'
 
 /**
  * The Gateway API status this cluster's controller owns, from the objects of one generation:
@@ -26,6 +26,11 @@ export function gatewayApiStatus(state: ClusterState, at: string): GatewayApiSta
       attached.set(listener, (attached.get(listener) ?? 0) + 1)
     const { namespace, name } = route.metadata
     objects.push({ kind: 'HTTPRoute', namespace, name, parents: routeParentsStatus(statusHttpRoute(route), verdict, state, controllerName, at) })
+  }
+  for (const route of state.grpcRoutes()) {
+    if (!(route.spec.parentRefs ?? []).some((parent) => (parent.kind ?? 'Gateway') === 'Gateway')) continue
+    const { namespace, name } = route.metadata
+    objects.push({ kind: 'GRPCRoute', namespace, name, parents: grpcRouteParentsStatus(route, state, controllerName, at) })
   }
   for (const gateway of state.gateways()) if (state.servesGatewayClass(gateway.spec.gatewayClassName)) objects.push(gatewayStatus(gateway, state, attached, at))
   return { controllerName, objects }

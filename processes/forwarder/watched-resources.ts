@@ -10,7 +10,7 @@ const SECRET_TYPES = [TLS_SECRET_TYPE, ...AUTH_SECRET_TYPES]
  * Secrets of the types it reads (`kubernetes.io/tls`, `Opaque`, `nginx.org/htpasswd`: the API
  * server filters the rest out), and ConfigMaps: the forwarder sends the settings' one and those
  * an Ingress's custom-headers names (any namespace may hold one, so the watch is cluster-wide);
- * and the Gateway API's GatewayClasses, Gateways, HTTPRoutes and ReferenceGrants.
+ * and the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes and ReferenceGrants.
  */
 export function watchedResources(): WatchedResource[] {
   return [
@@ -36,6 +36,7 @@ const GATEWAY_API_RESOURCES = [
   ['v1', 'GatewayClass', 'gatewayclasses'],
   ['v1', 'Gateway', 'gateways'],
   ['v1', 'HTTPRoute', 'httproutes'],
+  ['v1', 'GRPCRoute', 'grpcroutes'],
   ['v1beta1', 'ReferenceGrant', 'referencegrants'],
 ] as const
 

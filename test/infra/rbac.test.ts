@@ -38,7 +38,7 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
         '/configmaps',
         '/secrets',
         '/services',
-        ...['gatewayclasses', 'gateways', 'httproutes', 'referencegrants'].map((resource) => `gateway.networking.k8s.io/${resource}`),
+        ...['gatewayclasses', 'gateways', 'httproutes', 'grpcroutes', 'referencegrants'].map((resource) => `gateway.networking.k8s.io/${resource}`),
       ]
         .map((resource) => `${resource}: ${read}`)
         .sort(),
@@ -68,7 +68,7 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
 
   it("the function reads the Gateway API's GatewayClasses, Gateways and routes one by one and patches only their status", () => {
     // functions/adapters/kubernetes/gateway-status-writer.ts: get, then a merge patch of /status.
-    const kinds = ['gatewayclasses', 'gateways', 'httproutes']
+    const kinds = ['gatewayclasses', 'gateways', 'httproutes', 'grpcroutes']
     expect(grants(find('ClusterRole', 'hapedge-function-gateway-status'))).toEqual(
       [...kinds.map((kind) => `gateway.networking.k8s.io/${kind}: get`), ...kinds.map((kind) => `gateway.networking.k8s.io/${kind}/status: patch`)].sort(),
     )

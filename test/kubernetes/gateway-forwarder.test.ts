@@ -24,6 +24,7 @@ describe('hapedge forward and the Gateway API', () => {
       'GatewayClass',
       'Gateway',
       'HTTPRoute',
+      'GRPCRoute',
       'ReferenceGrant',
     ])
     expect(world.received[0]).toMatchObject({ method: 'PUT', status: 200 })

@@ -106,3 +106,13 @@ export function referenceGrant(name: string, namespace: string, from: string, se
     },
   }
 }
+
+/** Puts a step's objects into what a cluster holds, each in place of the object of the same kind and metadata: what a full rebuild is given after that step. */
+export function holdAfter(held: unknown[], step: readonly unknown[]): void {
+  const keyOf = (object: unknown) => JSON.stringify([(object as { kind: string }).kind, (object as { metadata: unknown }).metadata])
+  for (const object of step) {
+    const at = held.findIndex((other) => keyOf(other) === keyOf(object))
+    if (at >= 0) held.splice(at, 1)
+    held.push(object)
+  }
+}

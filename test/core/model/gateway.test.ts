@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { readObject } from '../../../core/kube/objects.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
-import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
+import { gateway, gatewayClass, httpRoute, referenceGrant, holdAfter } from '../../support/gateway-objects.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, endpointSlice, ingress, service, tlsSecret } from '../../support/objects.ts'
@@ -187,12 +187,7 @@ describe('an HTTPRoute change through the incremental engine', () => {
     const live = new LiveCluster()
     const seen: unknown[] = []
     for (const step of steps) {
-      const keyOf = (object: unknown) => JSON.stringify([(object as { kind: string }).kind, (object as { metadata: unknown }).metadata])
-      for (const object of step) {
-        const at = seen.findIndex((other) => keyOf(other) === keyOf(object))
-        if (at >= 0) seen.splice(at, 1)
-        seen.push(object)
-      }
+      holdAfter(seen, step)
       live.apply(step.map(modified))
       expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
     }

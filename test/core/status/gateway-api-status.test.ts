@@ -5,6 +5,7 @@ import { ClusterState } from '../../../core/model/cluster-state.ts'
 import { DEFAULT_GATEWAY_CONTROLLER } from '../../../core/model/settings.ts'
 import { nextGatewayObjectStatus } from '../../../core/status/carry-gateway-status.ts'
 import { gatewayApiStatus } from '../../../core/status/gateway-api-status.ts'
+import { GRPC_NOT_SERVED, grpcRouteRejection } from '../../../core/model/gateway-grpc-verdict.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
 import { service, tlsSecret } from '../../support/objects.ts'
@@ -181,5 +182,47 @@ describe('the status written over what an object shows', () => {
       DEFAULT_GATEWAY_CONTROLLER,
     )!
     expect(gone.parents).toEqual([theirs])
+  })
+})
+
+describe('GRPCRoute, read and reported until hapedge serves it', () => {
+  const grpc = (parents: { name: string }[], backends = [{ name: 'web', port: 80 }]) => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'GRPCRoute',
+    metadata: { name: 'echo', namespace: 'default' },
+    spec: { parentRefs: parents, rules: [{ matches: [{ method: { service: 'echo.Echo', method: 'Say' } }], backendRefs: backends }] },
+  })
+
+  it('reads it, and names the field of a malformed one', () => {
+    expect(readObject(grpc([{ name: 'edge' }])).status).toBe('object')
+    expect(readObject({ ...grpc([{ name: 'edge' }]), spec: { rules: [{ backendRefs: [{ name: 'web', weight: -1 }] }] } })).toMatchObject({
+      status: 'invalid',
+      issues: [{ path: 'spec.rules[0].backendRefs[0].weight' }],
+    })
+  })
+
+  it('reports it per parentRef of this cluster’s Gateways, with NotAllowedByListeners in its status, and not another controller’s', () => {
+    const state = stateOf([
+      gatewayClass(),
+      gatewayClass('theirs', 'example.com/other'),
+      service('web'),
+      gateway('edge', [{ name: 'http' }]),
+      gateway('other', [{ name: 'http' }], { className: 'theirs' }),
+      grpc([{ name: 'edge' }, { name: 'other' }]),
+    ])
+    expect(grpcRouteRejection(state.grpcRoutes()[0]!, state)).toEqual({
+      object: 'GRPCRoute default/echo',
+      reason: `spec.parentRefs[0]: Gateway default/edge: ${GRPC_NOT_SERVED}; the GRPCRoute is not served`,
+    })
+    const status = gatewayApiStatus(state, AT)
+    expect(summary(find(status.objects, 'GRPCRoute', 'echo'))).toEqual({
+      'echo → edge/*': ['Accepted/False/NotAllowedByListeners', 'ResolvedRefs/True/ResolvedRefs'],
+    })
+    const other = stateOf([
+      gatewayClass('theirs', 'example.com/other'),
+      gateway('other', [{ name: 'http' }], { className: 'theirs' }),
+      grpc([{ name: 'other' }]),
+    ])
+    expect(grpcRouteRejection(other.grpcRoutes()[0]!, other)).toBeUndefined()
   })
 })
