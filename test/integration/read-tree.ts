@@ -1,13 +1,18 @@
-import { readdir, readFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 
-/** Every regular file under `dir`, keyed by its path relative to `dir`. */
-export async function readTree(dir: string): Promise<Map<string, Buffer>> {
+/**
+ * Every file under `dir`, keyed by its path relative to `dir`, through symbolic links: the
+ * agent's generations link the subdirectories they share with the one before.
+ */
+export async function readTree(dir: string, prefix = ''): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>()
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    files.set(relative(dir, path), await readFile(path))
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    const key = prefix === '' ? entry.name : `${prefix}/${entry.name}`
+    const kind = entry.isSymbolicLink() ? await stat(path) : entry
+    if (kind.isDirectory()) for (const [inner, bytes] of await readTree(path, key)) files.set(inner, bytes)
+    else if (kind.isFile()) files.set(key, await readFile(path))
   }
   return files
 }
