@@ -153,7 +153,12 @@ interface Entries {
  */
 function changedEntries(before: string, after: string): { old: Entries; now: Entries; entries: number } {
   const head = lineStart(before, commonPrefix(before, after))
-  const tail = lineAfter(before, before.length - commonSuffix(before, after, Math.min(before.length, after.length) - head))
+  const shared = before.length - commonSuffix(before, after, Math.min(before.length, after.length) - head)
+  // The common tail starts lines in both texts: where it begins at a line of `before`, the text of `after` before it may end mid-line.
+  const startsLineInAfter = (at: number) =>
+    at === before.length || at - before.length + after.length === 0 || after.charCodeAt(at - before.length + after.length - 1) === 10
+  const first = lineAfter(before, shared)
+  const tail = startsLineInAfter(first) ? first : lineAfter(before, first + 1)
   const tailLength = before.length - tail
   const old = entriesOf(before.slice(head, tail))
   const now = entriesOf(after.slice(head, after.length - tailLength))

@@ -27,6 +27,13 @@ describe('how a map changes at runtime', () => {
     })
   })
 
+  it('reads whole lines when the file before is the end of a line after (a host put before a key)', () => {
+    const before = mapFile([['~/x', 'default_api_80']])
+    const after = mapFile([['a.example.com~/x', 'default_api_80']])
+    const update = mapUpdate(FILES.exactMap, before, after)
+    expect([update.add, update.set, update.del]).toEqual([[{ key: 'a.example.com~/x', value: 'default_api_80' }], [], ['~/x']])
+  })
+
   it(`swaps a map whole past ${MAX_ENTRY_LOOKUPS} keys set or deleted, whatever its size`, () => {
     const before = paths(20_000)
     const moved = (count: number) => mapFile(before.map(([key, backend], i): [string, string] => [key, i < count ? 'api' : backend]))
