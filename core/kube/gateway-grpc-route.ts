@@ -1,8 +1,5 @@
 import { z } from 'zod'
-import { hostname } from '../syntax/fields.ts'
-import { GATEWAY_API } from './gateway-class.ts'
-import { httpBackendRef, parentReference } from './gateway-http-route.ts'
-import { namespacedMetadata } from './metadata.ts'
+import { gatewayRoute, httpBackendRef } from './gateway-http-route.ts'
 
 /** A GRPCRoute rule's match as written: checked where it is read, since what hapedge does not honour is reported, not refused as malformed. */
 const grpcRouteMatch = z.object({
@@ -26,15 +23,6 @@ const grpcRouteRule = z.object({
 })
 
 /** A GRPCRoute (`gateway.networking.k8s.io/v1`): gRPC requests matched on service and method, sent to Services. */
-export const grpcRoute = z.object({
-  apiVersion: z.literal(`${GATEWAY_API}/v1`),
-  kind: z.literal('GRPCRoute'),
-  metadata: namespacedMetadata.pick({ name: true, namespace: true, creationTimestamp: true }),
-  spec: z.object({
-    parentRefs: z.array(parentReference).max(32).optional(),
-    hostnames: z.array(hostname).max(16).optional(),
-    rules: z.array(grpcRouteRule).max(16).optional(),
-  }),
-})
+export const grpcRoute = gatewayRoute('GRPCRoute', grpcRouteRule, 16)
 
 export type GrpcRoute = z.infer<typeof grpcRoute>

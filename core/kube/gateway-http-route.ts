@@ -59,16 +59,21 @@ const routeRule = z.object({
   sessionPersistence: z.unknown().optional(),
 })
 
-export const httpRoute = z.object({
-  apiVersion: z.literal(`${GATEWAY_API}/v1`),
-  kind: z.literal('HTTPRoute'),
-  metadata: namespacedMetadata.pick({ name: true, namespace: true, creationTimestamp: true }),
-  spec: z.object({
-    parentRefs: z.array(parentReference).max(32).optional(),
-    hostnames: z.array(hostname).max(16).optional(),
-    rules: z.array(routeRule).max(64).optional(),
-  }),
-})
+/** A route kind of `gateway.networking.k8s.io/v1` (HTTPRoute, GRPCRoute): its parents, hostnames and rules of its own shape. */
+export function gatewayRoute<Kind extends string, Rule extends z.ZodType>(kind: Kind, rule: Rule, maxRules: number) {
+  return z.object({
+    apiVersion: z.literal(`${GATEWAY_API}/v1`),
+    kind: z.literal(kind),
+    metadata: namespacedMetadata.pick({ name: true, namespace: true, creationTimestamp: true }),
+    spec: z.object({
+      parentRefs: z.array(parentReference).max(32).optional(),
+      hostnames: z.array(hostname).max(16).optional(),
+      rules: z.array(rule).max(maxRules).optional(),
+    }),
+  })
+}
+
+export const httpRoute = gatewayRoute('HTTPRoute', routeRule, 64)
 
 export type HttpRoute = z.infer<typeof httpRoute>
 export type HttpRouteRule = z.infer<typeof routeRule>
