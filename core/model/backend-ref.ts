@@ -18,6 +18,9 @@ export function backendRef(namespace: string, backend: IngressBackend): BackendR
 /** Where a refused Ingress's routes point (fail closed): the frontend answers 503 with the reason header there. */
 export const REFUSED_BACKEND = 'hapedge-refused'
 
+/** Where an HTTPRoute rule points whose backendRefs all fail to resolve (InvalidKind, RefNotPermitted): the specification answers 500 there. */
+export const UNRESOLVED_BACKEND = 'hapedge-unresolved'
+
 /** Where the routes of an Ingress that redirects point (temporal-redirect, permanent-redirect): the redirect is answered there. */
 export const REDIRECT_BACKEND = 'hapedge-redirect'
 

@@ -1,7 +1,7 @@
 import type { Gateway } from '../kube/gateway.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import { backendName } from './backend-ref.ts'
+import { backendName, UNRESOLVED_BACKEND } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Route } from './derive-host.ts'
 import { withRuleFeatures } from './gateway-filters.ts'
@@ -87,6 +87,8 @@ function servedRoute(path: GatewayPath, owner: string, namespace: string): Route
   const main = path.backends[0]
   // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
   const backend = main?.ref ?? { namespace, service: '', port: 0 }
+  // Its backendRefs all fail to resolve: the specification answers 500, and no Service is reached (reachesService).
+  if (path.unresolved) return { match: path.match, path: path.path, backend, backendName: UNRESOLVED_BACKEND, owner, refused: true }
   const served: Route = { match: path.match, path: path.path, backend, backendName: backendName(backend), owner }
   const split = main && routeSplit(path.backends)
   if (split) served.split = split

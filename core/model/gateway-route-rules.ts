@@ -22,12 +22,16 @@ export interface GatewayPath extends RouteMatch {
   features: RuleFeatures
   /** Its method, header and query parameter matches, if any: the path then serves only the requests that meet them. */
   conditions?: MatchConditions
+  /** Every weighted backendRef of its rule fails to resolve: the path is served, and answers 500 (UNRESOLVED_BACKEND). */
+  unresolved?: true
 }
 
 export interface RouteRules {
   paths: GatewayPath[]
   /** What hapedge does not honour or cannot resolve, each with its field path: any one and the route is not served. */
   reasons: string[]
+  /** The backendRefs that do not resolve in rules that name no other Service: reported, and those rules answer 500 while the route is served. */
+  unresolved: string[]
 }
 
 const NOT_HONOURED = 'is not honoured by hapedge'
@@ -43,28 +47,36 @@ const NOT_HONOURED = 'is not honoured by hapedge'
 export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
   const paths: GatewayPath[] = []
   const reasons: string[] = []
+  const unresolved: string[] = []
   const { namespace } = route.metadata
   route.spec.rules?.forEach((rule, r) => {
     const at = `spec.rules[${r}]`
     const features = readRuleFeatures(rule, at, reasons)
     for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
     const backends: WeightedBackend[] = []
+    // Weighted backendRefs that do not resolve: alone in their rule they answer 500, beside a Service the rule is not served (a share cannot be answered 500 yet).
+    const unresolvedHere: string[] = []
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
       const refusal = backendRefRefusal(backend, { kind: route.kind, namespace }, grantsOf)
-      if (refusal?.reason === 'InvalidKind') return reasons.push(`${where}: ${refusal.message}`)
+      // One of weight 0 takes no requests: reported, and nothing is answered for it.
+      const unresolvedRef = () => ((backend.weight ?? 1) > 0 ? unresolvedHere : unresolved).push(`${where}: ${refusal!.message}`)
+      if (refusal?.reason === 'InvalidKind') return unresolvedRef()
       if (backend.filters && backend.filters.length > 0)
         reasons.push(
           `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef (a route's features apply to every request, whichever Service it goes to)`,
         )
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
-      if (refusal) return reasons.push(`${where}: ${refusal.message}`)
+      if (refusal) return unresolvedRef()
       const to = backend.namespace ?? namespace
       const weight = backend.weight ?? 1
       if (weight > 0) backends.push({ ref: { namespace: to, service: backend.name, port: backend.port }, weight })
     })
+    const answers500 = backends.length === 0 && unresolvedHere.length > 0 && !features.redirect
+    if (answers500) unresolved.push(...unresolvedHere.map((reason) => `${reason}; this rule answers 500`))
+    else reasons.push(...unresolvedHere)
     // A rule that redirects answers every request itself: it needs no Service.
-    if (backends.length === 0 && !features.redirect)
+    if (backends.length === 0 && unresolvedHere.length === 0 && !features.redirect)
       reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
     matches.forEach((match, m) => {
@@ -77,10 +89,10 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
       if ('refused' in path) return reasons.push(`${where}.path.${path.refused}`)
       if (read.conditions && path.match === 'Regex')
         return reasons.push(`${where}: a RegularExpression path with a method, header or query parameter match ${NOT_HONOURED}`)
-      paths.push({ at: where, ...path, backends, features, ...read })
+      paths.push({ at: where, ...path, backends, features, ...read, ...(answers500 ? { unresolved: true as const } : {}) })
     })
   })
-  return { paths, reasons }
+  return { paths, reasons, unresolved }
 }
 
 /**

@@ -44,7 +44,7 @@ export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVe
           `host "${host}" (listener "${listener.name}" of Gateway ${gateway.metadata.namespace}/${gateway.metadata.name}): a Gateway API wildcard matches any number of labels, hapedge's one; not served`,
       ),
   )
-  const reasons = [...attached.reasons, ...rules.reasons, ...wildcards]
+  const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved, ...wildcards]
   const served = attached.attachments.length > 0 && rules.reasons.length === 0 && wildcards.length === 0
   return { attached, rules, reasons: served || attached.ours ? reasons : [], served }
 }

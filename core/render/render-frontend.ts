@@ -1,4 +1,4 @@
-import { REFUSED_BACKEND } from '../model/backend-ref.ts'
+import { REFUSED_BACKEND, UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines } from './files.ts'
 import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.ts'
@@ -51,6 +51,7 @@ export const NOT_FOUND_BACKEND = 'hapedge-not-found'
 /** The header a refused route answers with: the same for every route, so the frontend never changes with what is refused, and it names no annotation to strangers. */
 export const REFUSED_HEADER = 'X-Hapedge-Refused'
 export const REFUSED_REASON = 'the Ingress asks for access control that hapedge does not honour'
+const UNRESOLVED_REASON = 'no backendRef of this HTTPRoute rule resolves'
 
 /** Lowercase DNS labels separated by single dots: what a Host header must be to select a virtual host. */
 const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
@@ -150,6 +151,10 @@ export function renderFrontend({
     // Fail closed: the routes of an Ingress whose access control is not honoured are claimed, and never served open.
     `backend ${REFUSED_BACKEND}`,
     `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
+    '',
+    // An HTTPRoute rule whose backendRefs all fail to resolve: the Gateway API answers 500 (its status says why).
+    `backend ${UNRESOLVED_BACKEND}`,
+    `    http-request return status 500 content-type text/plain string "500 Internal Server Error: ${UNRESOLVED_REASON}" hdr ${REFUSED_HEADER} "${UNRESOLVED_REASON}"`,
     '',
     ...redirectBackend(set),
     ...limitTables(),

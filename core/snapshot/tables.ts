@@ -83,8 +83,10 @@ export const TABLE = {
  *     whose certificate's Ingress says nothing of it: the settings are read again and every host derived again.
  * 37: HTTPRoute method, header and query parameter matches served (condition, condition-keys, condition-regex written, empty or
  *     not, by that write): an HTTPRoute refused for them before is read again.
+ * 38: an HTTPRoute rule whose backendRefs all fail to resolve answers 500 (hapedge-unresolved) and its route is served: a route
+ *     refused for it before is derived again (markLayoutChanged touches every HTTPRoute).
  */
-export const SNAPSHOT_LAYOUT = 37
+export const SNAPSHOT_LAYOUT = 38
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

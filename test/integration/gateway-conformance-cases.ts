@@ -604,6 +604,10 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteMethodMatching',
   'HTTPRouteTimeoutRequest',
   'HTTPRouteTimeoutBackendRequest',
+  'HTTPRouteInvalidBackendRefUnknownKind',
+  'HTTPRouteInvalidCrossNamespaceBackendRef',
+  'HTTPRouteInvalidReferenceGrant',
+  'HTTPRoutePartiallyInvalidViaInvalidReferenceGrant',
 ])
 
 /**

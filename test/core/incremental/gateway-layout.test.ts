@@ -46,4 +46,19 @@ describe('a snapshot written before the Gateway API was read', () => {
     writeAfterUpgrade(old, older, fresh)
     expect(fresh.files().get(FILES.headerValuesMap)).toContain('api.example.com/|P|req-set|x-team blue')
   })
+
+  it('serves a route whose rule names only a Service it may not send to, answering 500 there, byte-equal to a fresh snapshot', () => {
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const route = (backends: { service: string; namespace?: string }[]) =>
+      httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ matches: [{ value: '/ok' }], backends: [{ service: 'app-2' }] }, { backends }] })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', namespace: 'team' }])].map(added))
+    expect(fresh.files().get(FILES.prefixMap)).toContain('hapedge-unresolved')
+    // The older hapedge refused the whole route, as this one still refuses a rule whose Services are partly out of reach.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2' }, { service: 'app-2', namespace: 'team' }])].map(added))
+    expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
+    const old = olderSnapshot(older, fresh, { layout: 37, objects: ['HTTPRoute/default/r'] })
+    writeAfterUpgrade(old, older, fresh)
+  })
 })

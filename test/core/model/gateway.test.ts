@@ -121,8 +121,12 @@ describe('an HTTPRoute', () => {
   it('a Service of another namespace needs a ReferenceGrant there; a Gateway of another controller’s class is not ours to serve or report', () => {
     const cross = httpRoute({ name: 'cross', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'a', namespace: 'team' }] }] })
     const without = fullRebuild([gatewayClass(), edge, cross, ...services(['a'], 'team')]).model
-    expect(without.hosts.size).toBe(0)
-    expect(without.rejections[0]!.reason).toContain('no ReferenceGrant in namespace team lets HTTPRoutes of default send to Service a (RefNotPermitted)')
+    // Served, as the specification asks, the rule answering 500 and reported.
+    expect(routesOf(without, 'shop.example.com')).toEqual([['Prefix', '/', 'hapedge-unresolved', 'HTTPRoute default/cross', undefined]])
+    expect(without.rejections[0]!.reason).toContain(
+      'no ReferenceGrant in namespace team lets HTTPRoutes of default send to Service a (RefNotPermitted); this rule answers 500',
+    )
+    expect(without.rejections[0]!.reason).not.toContain('not served')
     const granted = fullRebuild([gatewayClass(), edge, cross, referenceGrant('let', 'team', 'default'), ...services(['a'], 'team')]).model
     expect(routesOf(granted, 'shop.example.com')).toEqual([['Prefix', '/', 'team_a_80', 'HTTPRoute default/cross', undefined]])
     const foreign = fullRebuild([gatewayClass('hapedge', 'example.com/other'), edge, cross, ...services(['a'], 'team')]).model
