@@ -149,16 +149,21 @@ export function renderFrontend({
     '    http-request return status 404 content-type text/plain string "404 Not Found: no Ingress rule matches this request"',
     '',
     // Fail closed: the routes of an Ingress whose access control is not honoured are claimed, and never served open.
-    `backend ${REFUSED_BACKEND}`,
-    `    http-request return status 503 content-type text/plain string "503 Service Unavailable: ${REFUSED_REASON}" hdr ${REFUSED_HEADER} "${REFUSED_REASON}"`,
-    '',
+    ...refusingBackend(REFUSED_BACKEND, '503 Service Unavailable', REFUSED_REASON),
     // An HTTPRoute rule whose backendRefs all fail to resolve: the Gateway API answers 500 (its status says why).
-    `backend ${UNRESOLVED_BACKEND}`,
-    `    http-request return status 500 content-type text/plain string "500 Internal Server Error: ${UNRESOLVED_REASON}" hdr ${REFUSED_HEADER} "${UNRESOLVED_REASON}"`,
-    '',
+    ...refusingBackend(UNRESOLVED_BACKEND, '500 Internal Server Error', UNRESOLVED_REASON),
     ...redirectBackend(set),
     ...limitTables(),
   ])
+}
+
+/** A backend that answers every request itself with `status` (`503 Service Unavailable`), the reason in its body and in the refusal header. */
+function refusingBackend(name: string, status: string, reason: string): string[] {
+  return [
+    `backend ${name}`,
+    `    http-request return status ${status.slice(0, 3)} content-type text/plain string "${status}: ${reason}" hdr ${REFUSED_HEADER} "${reason}"`,
+    '',
+  ]
 }
 
 /**
