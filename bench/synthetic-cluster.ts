@@ -11,7 +11,7 @@ export const certificates = [
 
 export const INGRESSES_PER_NAMESPACE = 40
 export const SERVICES_PER_NAMESPACE = 10
-const PATHS = ['/', '/api', '/api/v1', '/static', '/assets', '/login', '/admin', '/graphql', '/health', '/docs']
+export const PATHS = ['/', '/api', '/api/v1', '/static', '/assets', '/login', '/admin', '/graphql', '/health', '/docs']
 
 export type KubeObjectLiteral = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> } } & Record<string, unknown>
 
@@ -42,6 +42,9 @@ export function endpoints(namespace: number, service: number, count: number, off
   return Array.from({ length: count }, (_, e) => `10.${namespace % 256}.${(Math.floor(namespace / 256) * 16 + service) % 256}.${((e + offset) % 250) + 1}`)
 }
 
+/** The creation time of object `i`: a second after object `i - 1`, so the oldest comes first. */
+export const createdAt = (i: number): string => new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString().replace('.000', '')
+
 /** Ingress `i` (and its TLS Secret when it has one). */
 export function syntheticIngress(i: number, random: Random, name = `app-${i}`): KubeObjectLiteral[] {
   const n = Math.floor(i / INGRESSES_PER_NAMESPACE)
@@ -63,7 +66,7 @@ export function syntheticIngress(i: number, random: Random, name = `app-${i}`): 
     ingress({
       name,
       namespace,
-      createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString().replace('.000', ''),
+      createdAt: createdAt(i),
       rules,
       ...(tls ? { tls: [{ hosts, secretName: `${name}-tls` }] } : {}),
     }),

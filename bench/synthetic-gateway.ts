@@ -1,8 +1,6 @@
 import { gateway, gatewayClass, httpRoute, type RuleSpec } from '../test/support/gateway-objects.ts'
 import type { Random } from './random.ts'
-import { INGRESSES_PER_NAMESPACE, SERVICES_PER_NAMESPACE, syntheticServices, type KubeObjectLiteral } from './synthetic-cluster.ts'
-
-const PATHS = ['/', '/api', '/api/v1', '/static', '/assets', '/login', '/admin', '/graphql', '/health', '/docs']
+import { createdAt, INGRESSES_PER_NAMESPACE, PATHS, SERVICES_PER_NAMESPACE, syntheticServices, type KubeObjectLiteral } from './synthetic-cluster.ts'
 
 /** The Gateway every synthetic HTTPRoute attaches to: one HTTP listener that takes routes from every namespace. */
 export const BENCH_GATEWAY = { name: 'edge', namespace: 'gateway' }
@@ -40,7 +38,7 @@ export function syntheticHttpRoute(i: number, random: Random, name = `route-${i}
   return httpRoute({
     name,
     namespace,
-    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString().replace('.000', ''),
+    createdAt: createdAt(i),
     parents: [BENCH_GATEWAY],
     hostnames,
     rules,
