@@ -9,6 +9,7 @@ import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, re
 import type { RedirectParts, RouteRedirect } from './route-redirect.ts'
 import { NO_CAPTURE, type RouteRewrite } from './route-rewrite.ts'
 import type { RouteTimeouts } from './route-timeouts.ts'
+import { unionOfRules } from './route-headers.ts'
 
 /**
  * What an HTTPRoute rule's filters and timeouts give each of its routes: the features the Ingress
@@ -209,7 +210,5 @@ export function withRuleFeatures(route: Route, features: RuleFeatures): Route {
 
 /** The header rules of an HTTPRoute's served routes, once each: what it adds to the frontend (header-groups.ts). */
 export function headerRulesOfRules(features: Iterable<RuleFeatures>): string[] {
-  const rules = new Set<string>()
-  for (const { headers } of features) for (const { rule } of headers ?? []) rules.add(rule)
-  return [...rules].sort(compareRules)
+  return unionOfRules([...features].map(({ headers }) => (headers ?? []).map(({ rule }) => rule)))
 }
