@@ -12,6 +12,7 @@ import { seededRandom } from './random.ts'
 import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
 import { syntheticGatewayCluster } from './synthetic-gateway.ts'
+import { gatewayStatusCost, type StatusCost } from './gateway-status-cost.ts'
 
 export interface Row {
   size: number
@@ -27,6 +28,9 @@ export interface Row {
   metadata_bytes: number
   snapshot_nodes: number
   snapshot_bytes: number
+  /** The Gateway API status the function computes after the change (the HTTPRoute rows): CPU ms and snapshot nodes read, p50. */
+  status_cpu_ms_p50?: number
+  status_nodes_p50?: number
 }
 
 export interface SizeResult {
@@ -38,6 +42,9 @@ export interface SizeResult {
   manifestBytes: number
   rows: Row[]
 }
+
+/** The commit time the status's conditions carry: any fixed one (the bench measures the computation, not the time). */
+const STATUS_TIME = '2026-01-01T00:00:00.000Z'
 
 /** What a commit of a change writes: file content (chunks), metadata (chunk lists, manifest nodes and root), snapshot nodes. */
 function written({ created }: Applied) {
@@ -76,7 +83,7 @@ export async function measureHttpRoutes(size: number, options: { samples: number
   const random = seededRandom(size)
   const objects = syntheticGatewayCluster(size, random)
   const source = new HttpRouteChangeSource(objects, size, random)
-  return measureChanges(size, objects, HTTPROUTE_CHANGE_KINDS, (kind) => source.next(kind), options)
+  return measureChanges(size, objects, HTTPROUTE_CHANGE_KINDS, (kind) => source.next(kind), { ...options, status: true })
 }
 
 /** Full rebuilds of `objects`, then each kind of change applied `samples` times to one live cluster built from them. */
@@ -85,7 +92,7 @@ async function measureChanges<Kind extends Row['change']>(
   objects: readonly KubeObjectLiteral[],
   kinds: readonly Kind[],
   next: (kind: Kind) => WatchEvent[],
-  options: { samples: number; fullRuns: number },
+  options: { samples: number; fullRuns: number; status?: boolean },
 ): Promise<SizeResult> {
   const fullMs: number[] = []
   let fullHeapMb = 0
@@ -112,6 +119,7 @@ async function measureChanges<Kind extends Row['change']>(
     let metadata = 0
     let snapshotNodes = 0
     let snapshotBytes = 0
+    const statuses: StatusCost[] = []
     for (let sample = 0; sample < options.samples; sample++) {
       const events = next(change)
       const started = performance.now()
@@ -125,6 +133,7 @@ async function measureChanges<Kind extends Row['change']>(
       snapshotNodes += wrote.snapshotNodes
       snapshotBytes += wrote.snapshotBytes
       if (applied.plan.reload) reloads++
+      if (options.status) statuses.push(gatewayStatusCost(cluster, STATUS_TIME))
     }
     const p50 = median(times)
     rows.push({
@@ -141,6 +150,12 @@ async function measureChanges<Kind extends Row['change']>(
       metadata_bytes: Math.round(metadata / options.samples),
       snapshot_nodes: round(snapshotNodes / options.samples, 1),
       snapshot_bytes: Math.round(snapshotBytes / options.samples),
+      ...(options.status
+        ? {
+            status_cpu_ms_p50: round(median(statuses.map((cost) => cost.cpuMs)), 2),
+            status_nodes_p50: median(statuses.map((cost) => cost.nodes)),
+          }
+        : {}),
     })
   }
   return { size, objects: objects.length, fullMs, fullHeapMb, coldBuildMs, manifestBytes: Buffer.byteLength(applied.generation.record.text), rows }

@@ -140,7 +140,7 @@ export function printHttpRouteReport(results: SizeResult[]): void {
   console.log(
     table(
       results.flatMap((result) => result.rows),
-      [['size', 'HTTPRoutes'], ...columns.slice(1)],
+      [['size', 'HTTPRoutes'], ...columns.slice(1), ['status_cpu_ms_p50', 'status CPU ms'], ['status_nodes_p50', 'status nodes']],
     ),
   )
   console.log('')
