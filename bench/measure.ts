@@ -1,13 +1,11 @@
-import { fullRebuild } from '../core/render/full-rebuild.ts'
-import { buildGeneration } from '../core/generation/generation.ts'
 import type { Applied } from '../core/incremental/incremental-cluster.ts'
 import type { WatchEvent } from '../core/incremental/watch-event.ts'
 import { LiveCluster } from '../core/incremental/live-cluster.ts'
-import { NodeCache } from '../core/tree/node-cache.ts'
 import type { NewNode } from '../core/tree/node.ts'
 import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
 import { CHANGE_KINDS, ChangeSource, type ChangeKind } from './changes.ts'
 import { HTTPROUTE_CHANGE_KINDS, HttpRouteChangeSource, type HttpRouteChangeKind } from './httproute-changes.ts'
+import { measureFullRebuilds, type FullRebuilds } from './full-rebuild.ts'
 import { seededRandom } from './random.ts'
 import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
@@ -36,8 +34,8 @@ export interface Row {
 export interface SizeResult {
   size: number
   objects: number
-  fullMs: number[]
-  fullHeapMb: number
+  /** The full rebuilds, on a thread of their own: their times and peak heap. */
+  full: FullRebuilds
   coldBuildMs: number
   manifestBytes: number
   rows: Row[]
@@ -56,19 +54,6 @@ function written({ created }: Applied) {
     snapshotNodes: created.snapshot.length,
     snapshotBytes: sum(created.snapshot),
   }
-}
-
-/**
- * One full rebuild: its time, and the heap while its result is alive. A function of its own, so
- * the result is out of reach when it returns: in the loop's body V8 kept the previous run's
- * alive through the next collection, and the heap counted two results.
- */
-function timeFullRebuild(objects: readonly unknown[]): { ms: number; heapMb: number } {
-  collectGarbage()
-  const started = performance.now()
-  const rendered = fullRebuild(objects)
-  buildGeneration(rendered.layout, { nodes: new NodeCache(), hash: nodeSha256 })
-  return { ms: performance.now() - started, heapMb: heapUsedMb() }
 }
 
 export async function measureSize(size: number, options: { samples: number; fullRuns: number }): Promise<SizeResult> {
@@ -94,13 +79,7 @@ async function measureChanges<Kind extends Row['change']>(
   next: (kind: Kind) => WatchEvent[],
   options: { samples: number; fullRuns: number; status?: boolean },
 ): Promise<SizeResult> {
-  const fullMs: number[] = []
-  let fullHeapMb = 0
-  for (let run = 0; run < options.fullRuns; run++) {
-    const { ms, heapMb } = timeFullRebuild(objects)
-    fullMs.push(ms)
-    fullHeapMb = Math.max(fullHeapMb, heapMb)
-  }
+  const full = await measureFullRebuilds(objects, options.fullRuns)
 
   collectGarbage()
   const coldStarted = performance.now()
@@ -108,7 +87,7 @@ async function measureChanges<Kind extends Row['change']>(
   let applied = cluster.apply(objects.map((object) => ({ type: 'ADDED' as const, object })))
   const coldBuildMs = performance.now() - coldStarted
 
-  const fullP50 = median(fullMs)
+  const fullP50 = median(full.ms)
   const rows: Row[] = []
   for (const change of kinds) {
     const times: number[] = []
@@ -158,5 +137,5 @@ async function measureChanges<Kind extends Row['change']>(
         : {}),
     })
   }
-  return { size, objects: objects.length, fullMs, fullHeapMb, coldBuildMs, manifestBytes: Buffer.byteLength(applied.generation.record.text), rows }
+  return { size, objects: objects.length, full, coldBuildMs, manifestBytes: Buffer.byteLength(applied.generation.record.text), rows }
 }

@@ -1,0 +1,41 @@
+import { GCProfiler } from 'node:v8'
+import { parentPort, workerData } from 'node:worker_threads'
+import { buildGeneration } from '../core/generation/generation.ts'
+import { fullRebuild } from '../core/render/full-rebuild.ts'
+import { NodeCache } from '../core/tree/node-cache.ts'
+import { nodeSha256 } from '../functions/adapters/hash/node-sha256.ts'
+import type { FullRebuilds } from './full-rebuild.ts'
+import { collectGarbage, heapUsedMb } from './stats.ts'
+
+// The full rebuilds of measureFullRebuilds, in this thread's own heap.
+const MB = 1024 * 1024
+const workerInput = workerData as { list?: string; runs: number }
+
+/** One rebuild, the objects to a generation: a function of its own, so nothing of it is reachable once it returns. */
+function rebuild(objects: readonly unknown[]): void {
+  // The layout alone is passed on: the state and model it was rendered from are not needed to cut and hash it.
+  buildGeneration(fullRebuild(objects).layout, { nodes: new NodeCache(), hash: nodeSha256 })
+}
+
+collectGarbage()
+const baseMb = heapUsedMb()
+// Parsed as a request parses its body; the text is then let go, as a request's is.
+const objects = (JSON.parse(workerInput.list!) as { items: unknown[] }).items
+workerInput.list = undefined
+collectGarbage()
+const inputMb = heapUsedMb() - baseMb
+const ms: number[] = []
+let peakMb = 0
+for (let run = 0; run < workerInput.runs; run++) {
+  collectGarbage()
+  const profiler = new GCProfiler()
+  profiler.start()
+  const started = performance.now()
+  rebuild(objects)
+  ms.push(performance.now() - started)
+  const atEnd = heapUsedMb()
+  // The heap only grows between collections: its peak is the largest "used" figure before one, or at the end.
+  const beforeCollections = profiler.stop().statistics.map((collection) => collection.beforeGC.heapStatistics.usedHeapSize / MB)
+  peakMb = Math.max(peakMb, atEnd, ...beforeCollections)
+}
+parentPort!.postMessage({ ms, peakMb, baseMb, inputMb } satisfies Omit<FullRebuilds, 'heapLimitMb'>)
