@@ -9,6 +9,7 @@ import { ResourceWatch, type ChangeType, type WatchedResource } from '../../func
 import { ObjectReferences } from './object-references.ts'
 import { isAuthSecretType, trimmedData } from '../../core/kube/auth-secret.ts'
 import { watchedBy, watchedResources } from './watched-resources.ts'
+import { onlyStatusChanged } from './status-echo.ts'
 
 export interface ForwarderOptions {
   kubeConfig: KubeConfig
@@ -130,8 +131,11 @@ export class Forwarder {
     const object = keptFields(trimObject(raw, resource.apiVersion, resource.kind))
     const key = objectKey(object)
     this.noteVersion(object.metadata?.resourceVersion)
+    const previous = this.mirror.get(key)
     if (type === 'DELETED') this.mirror.delete(key)
     else this.mirror.set(key, object)
+    // A status write coming back (a Gateway API status hapedge wrote, most often): kept in the mirror, not sent.
+    if (type === 'MODIFIED' && onlyStatusChanged(previous, object)) return
     if (this.sentWhileNamed(key)) return this.namedChanged(key, type, object)
     if (!NAMING_KINDS.has(resource.kind)) return this.delivery.add({ type, object })
 

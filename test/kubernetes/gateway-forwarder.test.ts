@@ -44,4 +44,28 @@ describe('hapedge forward and the Gateway API', () => {
     world.double.put(httpRoute({ name: 'more', rules: [{ backends: [{ service: 'app-1' }] }] }))
     await eventually('the watched HTTPRoute to be sent', () => keys(world.sentObjects(), 'HTTPRoute').includes('default/more') || undefined)
   })
+
+  it('does not send a change of status alone (a status write coming back), and sends the next change of the object', async () => {
+    for (const object of app(1)) world.double.put(object)
+    const shop = httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-1' }] }] })
+    world.double.put(shop)
+    await world.startForwarder()
+    await world.converged()
+    const parents = [{ parentRef: { name: 'edge' }, controllerName: 'hapedge.io/gateway-controller', conditions: [] }]
+    world.double.put({ ...shop, status: { parents } })
+    // A marker after it on another watch: once it is sent, the status change was seen and not sent.
+    world.double.put(httpRoute({ name: 'more', rules: [{ backends: [{ service: 'app-1' }] }] }))
+    await eventually('the marker HTTPRoute to be sent', () => keys(world.sentObjects(), 'HTTPRoute').includes('default/more') || undefined)
+    const sentShop = () =>
+      world.received
+        .slice(1)
+        .flatMap((write) => (write.body.events ?? []).map((event) => event.object))
+        .filter((object) => object.metadata?.name === 'shop')
+    expect(sentShop()).toEqual([])
+    // The route's own change is sent, carrying its status as read.
+    const changed = httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-2' }] }] })
+    world.double.put({ ...changed, status: { parents } })
+    await eventually('the route’s change to be sent', () => sentShop().length > 0 || undefined)
+    expect(sentShop().map((object) => object.metadata?.resourceVersion !== undefined)).toEqual([true])
+  })
 })
