@@ -31,7 +31,7 @@ import type { Settings } from './settings.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { hostClientCert } from './client-cert-host.ts'
 import type { ClientCert } from './client-cert.ts'
-import { deriveGatewayHost, mergeGatewayRoutes } from './gateway-host.ts'
+import { deepWildcardOf, deriveGatewayHost, mergeGatewayRoutes } from './gateway-host.ts'
 
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
@@ -86,6 +86,8 @@ export interface HostConfig extends HostRedirects {
   alias?: string
   /** What the host asks of its clients' certificates (client-cert-host.ts): its crt-list line asks for one, its requests are checked. */
   clientCert?: ClientCert
+  /** A wildcard HTTPRoutes alone serve: it matches names of any number of labels, as the Gateway API's does (render-wildcard-hosts.ts). */
+  deepWildcard?: true
 }
 
 export interface DerivedHost {
@@ -144,6 +146,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
   // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes.
   if (gatewayTls && gateway.httpsOnly) redirects.redirectToHttps = true
+  const deepWildcard = routes.length > 0 && deepWildcardOf(host, gateway, served, rejections)
   return {
     config: {
       host,
@@ -152,6 +155,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
       ...redirects,
       ...(alias ? { alias } : {}),
       ...(clientCerts.clientCert ? { clientCert: clientCerts.clientCert } : {}),
+      ...(deepWildcard ? { deepWildcard } : {}),
     },
     rejections,
   }

@@ -34,6 +34,25 @@ function comparePrecedence(a: { kind: string } & Parameters<typeof compareIngres
 }
 
 /**
+ * Whether a wildcard host (`*.example.com`) serves the names of more than one label under it too,
+ * as the Gateway API's wildcard does: when HTTPRoutes serve it and no Ingress of this cluster's
+ * class names it (an Ingress's wildcard matches one label, and the host's routes are one set).
+ * Where an Ingress names it as well, the HTTPRoutes are served on the names of one label only,
+ * and each is told so.
+ */
+export function deepWildcardOf(host: string, gateway: GatewayHost, ingresses: readonly Ingress[], rejections: Rejection[]): boolean {
+  if (!host.startsWith('*.') || gateway.owners.size === 0) return false
+  if (ingresses.length === 0) return true
+  const ingress = describeIngress(ingresses[0]!)
+  for (const owner of gateway.owners.keys())
+    rejections.push({
+      object: owner,
+      reason: `host "${host}" is also named by ${ingress}, whose wildcard matches one label: names of more than one label under it are not served by this HTTPRoute`,
+    })
+  return false
+}
+
+/**
  * The routes, certificate and scheme the HTTPRoutes of this cluster's Gateways give one host.
  * The same match claimed twice goes to the route first in precedence (rules in their order
  * within a route); the others are reported.

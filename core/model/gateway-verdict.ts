@@ -27,7 +27,7 @@ export function describeHttpRoute(route: HttpRoute): string {
 
 /**
  * Whether and where an HTTPRoute is served, and why not. A route is served whole or not at all:
- * one that asks for what hapedge does not honour (a filter, a header match, a wildcard host, …) is
+ * one that asks for what hapedge does not honour (a filter, a header match, …) is
  * not served, since serving the rest would send its requests where the route does not say.
  */
 export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVerdict {
@@ -36,16 +36,8 @@ export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVe
     servesClass: (name) => state.servesGatewayClass(name),
   })
   const rules = readRouteRules(route, (namespace) => state.referenceGrants(namespace))
-  const wildcards = attached.attachments.flatMap(({ gateway, listener, hosts }) =>
-    hosts
-      .filter((host) => host.startsWith('*.'))
-      .map(
-        (host) =>
-          `host "${host}" (listener "${listener.name}" of Gateway ${gateway.metadata.namespace}/${gateway.metadata.name}): a Gateway API wildcard matches any number of labels, hapedge's one; not served`,
-      ),
-  )
-  const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved, ...wildcards]
-  const served = attached.attachments.length > 0 && rules.reasons.length === 0 && wildcards.length === 0
+  const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]
+  const served = attached.attachments.length > 0 && rules.reasons.length === 0
   return { attached, rules, reasons: served || attached.ours ? reasons : [], served }
 }
 

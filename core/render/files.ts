@@ -52,6 +52,7 @@ export const FILES = {
   conditionMap: 'maps/condition.map',
   conditionKeysMap: 'maps/condition-keys.map',
   conditionRegexMap: 'maps/condition-regex.map',
+  wildcardHostsMap: 'maps/wildcard-hosts.map',
   defaultMap: 'maps/default.map',
   crtList: 'tls/crt-list.txt',
 } as const
@@ -101,6 +102,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.conditionMap, 32],
   [FILES.conditionKeysMap, 32],
   [FILES.conditionRegexMap, 32],
+  [FILES.wildcardHostsMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -14,6 +14,7 @@ import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { splitRules } from './render-split.ts'
 import { conditionRules } from './render-conditions.ts'
+import { wildcardHostRule } from './render-wildcard-hosts.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 import { limitRules, limitTables } from './render-limits.ts'
@@ -97,6 +98,7 @@ export function renderFrontend({
     ...wwwRedirectRules(set),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
+    wildcardHostRule(set),
     ...httpsPortRules(set, bindPort(httpsBind)),
     ...httpsRedirectRules(set, HTTPS_LOCATION),
     set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),

@@ -19,6 +19,7 @@ import { regexPathEntries } from './render-regex-paths.ts'
 import { clientCnEntries } from './render-client-cn.ts'
 import { splitEntries } from './render-split.ts'
 import { conditionEntries } from './render-conditions.ts'
+import { wildcardHostEntries } from './render-wildcard-hosts.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -61,6 +62,7 @@ export const HOST_MAPS = [
   FILES.conditionMap,
   FILES.conditionKeysMap,
   FILES.conditionRegexMap,
+  FILES.wildcardHostsMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -105,6 +107,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries: HostMapE
     clientCnEntries(config),
     splitEntries(config),
     conditionEntries(config),
+    wildcardHostEntries(config),
   ])
     for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
   return entries

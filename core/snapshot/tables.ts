@@ -85,8 +85,10 @@ export const TABLE = {
  *     not, by that write): an HTTPRoute refused for them before is read again.
  * 38: an HTTPRoute rule whose backendRefs all fail to resolve answers 500 (hapedge-unresolved) and its route is served: a route
  *     refused for it before is derived again (markLayoutChanged touches every HTTPRoute).
+ * 39: an HTTPRoute's wildcard host served on names of any number of labels (wildcard-hosts written, empty or not, by that write;
+ *     the frontend's lookup of it): an HTTPRoute refused for a wildcard host before is derived again.
  */
-export const SNAPSHOT_LAYOUT = 38
+export const SNAPSHOT_LAYOUT = 39
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -608,6 +608,8 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteInvalidCrossNamespaceBackendRef',
   'HTTPRouteInvalidReferenceGrant',
   'HTTPRoutePartiallyInvalidViaInvalidReferenceGrant',
+  'HTTPRouteHostnameIntersection',
+  'HTTPRouteListenerHostnameMatching',
 ])
 
 /**

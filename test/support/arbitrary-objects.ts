@@ -615,6 +615,9 @@ const arbitraryHttpRoute = fc
       ['a.example.com', 'b.example.com'],
       ['*.example.com'],
       ['x.a.example.com'],
+      // A wildcard no Ingress names: it serves names of any number of labels, the longest suffix first.
+      ['*.a.example.com'],
+      ['*.a.example.com', 'b.example.com'],
     ),
     rules: fc.array(
       fc.record({

@@ -61,4 +61,18 @@ describe('a snapshot written before the Gateway API was read', () => {
     const old = olderSnapshot(older, fresh, { layout: 37, objects: ['HTTPRoute/default/r'] })
     writeAfterUpgrade(old, older, fresh)
   })
+
+  it('serves an HTTPRoute wildcard host on names of more than one label, which it refused before, byte-equal to a fresh snapshot', () => {
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const route = (filters: unknown[]) => httpRoute({ name: 'r', hostnames: ['*.example.com'], rules: [{ filters, backends: [{ service: 'app-2' }] }] })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, route([])].map(added))
+    expect(fresh.files().get(FILES.wildcardHostsMap)).toContain('*.example.com')
+    // The older hapedge refused the route for its wildcard, as this one does a RequestMirror, and had no wildcard-hosts map.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects, route([{ type: 'RequestMirror', requestMirror: {} }])].map(added))
+    expect(older.files().get(FILES.hostsMap)).not.toContain('*.example.com')
+    const old = olderSnapshot(older, fresh, { layout: 38, objects: ['HTTPRoute/default/r'], missingFiles: [FILES.wildcardHostsMap] })
+    writeAfterUpgrade(old, older, fresh)
+  })
 })
