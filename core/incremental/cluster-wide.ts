@@ -12,6 +12,10 @@ export interface ClusterWide {
   options?: ClusterOptions
   /** SNAPSHOT_LAYOUT when it was written; absent before layouts were recorded (layout 1). */
   layout?: number
+  /** The Secret served as the default certificate (the settings', else a Gateway listener's: gateway-tls.ts); absent before layout 40, when only the settings named one. */
+  defaultCertificate?: string
+  /** The served HTTPS listeners' hostnames, as `maps/tls-listeners.map` holds them (absent before layout 40: none). */
+  tlsListeners?: string[]
 }
 
 /** The cluster-wide entry of a snapshot (undefined before its first change). */

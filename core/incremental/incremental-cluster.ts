@@ -24,7 +24,8 @@ import { Tree, type TreeContext } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
-import { reconcileCertificate, reconcileDefaultCertificate } from './reconcile-certificates.ts'
+import { reconcileCertificate, reconcileDefaultCertificate, reconcileTlsListeners } from './reconcile-certificates.ts'
+import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
 import { defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
@@ -79,6 +80,9 @@ export class IncrementalCluster {
   private readonly dirty = new DirtySet()
   private readonly genesis: boolean
   private settings: Settings
+  /** The Secret served as the default certificate, and the served HTTPS listeners' hostnames, as the snapshot holds them (ClusterWide). */
+  private defaultCertificate: string | undefined
+  private tlsListeners: readonly string[]
   /** Whether the snapshot was derived under other options than this change's (or does not say: it predates their recording). */
   private readonly optionsChanged: boolean
   /** Whether the snapshot lacks indexes this code keeps (it was written by an earlier version). */
@@ -128,6 +132,9 @@ export class IncrementalCluster {
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
     this.layoutChanged = stored !== undefined && olderLayout(stored)
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
+    // A snapshot before layout 40 served only the settings' default certificate.
+    this.defaultCertificate = stored?.defaultCertificate ?? (stored && olderLayout(stored) ? stored.settings['default-ssl-certificate'] : undefined)
+    this.tlsListeners = stored?.tlsListeners ?? []
   }
 
   apply(events: Iterable<WatchEvent>): this {
@@ -181,8 +188,13 @@ export class IncrementalCluster {
     if (ref.kind === 'Secret') {
       const secret = `${ref.namespace}/${ref.name}`
       dirty.secrets.add(secret)
-      // The default certificate's Secret: its file, and the settings' report on it.
-      if (secret === this.settings['default-ssl-certificate']) dirty.settings = true
+      // The default certificate's Secret (its file, and the settings' report on it), or one a Gateway's listener may make it.
+      if (
+        secret === this.defaultCertificate ||
+        secret === this.settings['default-ssl-certificate'] ||
+        this.state.gateways().some((gateway) => gatewayNamesSecret(gateway, secret))
+      )
+        dirty.settings = true
     }
     if (ref.kind === 'ConfigMap') {
       // The settings' own, and (any, the settings' too) one custom-headers may name: only the Ingresses naming it are derived again.
@@ -190,6 +202,8 @@ export class IncrementalCluster {
       if (configMap === this.state.options.configMap) dirty.settings = true
       dirty.configMaps.add(configMap)
     }
+    // A Gateway's HTTPS listeners give the default certificate and the misdirected-request map (gateway-tls.ts).
+    if (ref.kind === 'Gateway' || ref.kind === 'GatewayClass') dirty.settings = true
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
     touchGatewayChange(this.state, ref, previous, current, dirty)
   }
@@ -328,12 +342,22 @@ export class IncrementalCluster {
   }
 
   private reconcileSettings(plan: Plan): void {
-    const { settings, rejections, defaultCertificate: fallback } = deriveSettings(this.state)
+    const { settings, rejections, defaultCertificate: fallback, tlsListeners } = deriveSettings(this.state)
     const redirectChanged = HOST_SETTINGS.some((key) => settings[key] !== this.settings[key])
     if (settings['gateway-controller'] !== this.settings['gateway-controller']) touchEveryGateway(this.state, this.dirty)
-    reconcileDefaultCertificate(this.genesis ? undefined : this.settings['default-ssl-certificate'], fallback, this.files, plan)
+    reconcileDefaultCertificate(this.genesis ? undefined : this.defaultCertificate, fallback, this.files, plan)
+    reconcileTlsListeners(this.tlsListeners, tlsListeners, this.files)
     this.settings = settings
-    this.settingsTable.set(CLUSTER_WIDE, { settings, rejections, options: canonicalOptions(this.state.options), layout: SNAPSHOT_LAYOUT })
+    this.defaultCertificate = 'pem' in fallback ? fallback.secret : undefined
+    this.tlsListeners = tlsListeners
+    this.settingsTable.set(CLUSTER_WIDE, {
+      settings,
+      rejections,
+      options: canonicalOptions(this.state.options),
+      layout: SNAPSHOT_LAYOUT,
+      ...(this.defaultCertificate !== undefined ? { defaultCertificate: this.defaultCertificate } : {}),
+      ...(tlsListeners.length > 0 ? { tlsListeners } : {}),
+    })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
     // The same for every cluster: written by a new cluster's first write, or a newer hapedge's (which reloads for the global settings too).
     if (this.files.setText(EXTERNAL_AUTH_LUA_FILE, EXTERNAL_AUTH_LUA)) needReload(plan, 'the external authentication script changed')
@@ -360,7 +384,7 @@ export class IncrementalCluster {
     const groups = [...this.accessGroups.entries()].map(([, group]) => group)
     const accessGroups = groups.map((group) => group.name)
     const trusted = trustedProxies(this.settings).length > 0
-    const fallback = this.settings['default-ssl-certificate']
+    const fallback = this.defaultCertificate
     return renderFrontend({
       httpBind,
       httpsBind,
@@ -374,6 +398,7 @@ export class IncrementalCluster {
       // Each rule once, from the tables that count them: as many entries as distinct rules, however many Ingresses have them.
       headerRules: unionOfRules([distinctRules(this.headerRules)]),
       canaryRules: unionOfCanaryRules([distinctRules(this.canaryRules)]),
+      misdirectedRequests: this.files.count(FILES.tlsListenersMap) > 0,
       http2: this.settings['use-http2'],
       proxyProtocolFrom: proxyProtocolSources(this.settings),
     })

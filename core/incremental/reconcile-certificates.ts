@@ -8,6 +8,7 @@ import { clientCaFile, clientCertFile } from '../render/render-client-cert.ts'
 import { clientCaPem } from '../model/client-cert.ts'
 import type { HostTables } from './reconcile-hosts.ts'
 import type { DefaultCertificate } from '../model/default-certificate.ts'
+import { tlsListenerEntries } from '../render/render-misdirected.ts'
 
 /**
  * A touched Secret's certificate: its crt-list lines (one for its hosts without client
@@ -66,4 +67,10 @@ export function reconcileDefaultCertificate(before: string | undefined, after: D
   const isNew = files.text(entry.key) === undefined
   if (files.setText(entry.key, after.pem) && !isNew) plan.certificates.push(entry.key)
   if (files.setEntry(FILES.crtList, entry.key, entry.text)) needReload(plan, 'the default certificate changed')
+}
+
+/** The served HTTPS listeners' hostnames in `maps/tls-listeners.map` (render-misdirected.ts): a runtime map edit each. */
+export function reconcileTlsListeners(before: readonly string[], after: readonly string[], files: FileSet): void {
+  for (const hostname of before) if (!after.includes(hostname)) files.setEntry(FILES.tlsListenersMap, hostname, undefined)
+  for (const entry of tlsListenerEntries(after)) files.setEntry(FILES.tlsListenersMap, entry.key, entry.text)
 }

@@ -26,6 +26,7 @@ import { upstreamOf, type Upstream } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
 import { httpRouteRejection } from './gateway-verdict.ts'
 import { grpcRouteRejection } from './gateway-grpc-verdict.ts'
+import { gatewayTlsOf } from './gateway-tls.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -37,8 +38,10 @@ export interface ClusterModel {
   defaultAccess?: string
   /** Certificate files by Secret (`namespace/name`). */
   certificates: Map<string, string>
-  /** The settings' default-ssl-certificate, when it resolves: served to names no Ingress claims. */
+  /** The settings' default-ssl-certificate (else a Gateway's HTTPS listener without hostname's), when it resolves: served to names no Ingress claims. */
   defaultCertificate?: { secret: string; pem: string }
+  /** The served Gateways' HTTPS listener hostnames (`*`: one without), for the misdirected-request check (render-misdirected.ts). */
+  tlsListeners: string[]
   /** The CA bundles hosts ask their clients' certificates of, by Secret (client-cert.ts). */
   clientCas: Map<string, string>
   rejections: Rejection[]
@@ -57,7 +60,7 @@ export interface ClusterModel {
 /** The full rebuild: every host and backend derived from the current objects. */
 export function deriveCluster(state: ClusterState): ClusterModel {
   const rejections: Rejection[] = [...objectRejections(state)]
-  const { settings, rejections: settingRejections, defaultCertificate: fallback } = deriveSettings(state)
+  const { settings, rejections: settingRejections, defaultCertificate: fallback, tlsListeners } = deriveSettings(state)
   rejections.push(...settingRejections)
 
   const hosts = new Map<string, HostConfig>()
@@ -101,6 +104,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     hosts,
     backends,
     ...('pem' in fallback ? { defaultCertificate: fallback } : {}),
+    tlsListeners,
     defaultBackend: defaultBackend.name,
     ...(defaultBackend.access ? { defaultAccess: defaultBackend.access } : {}),
     certificates,
@@ -133,17 +137,28 @@ export function accessGroupOfObject(object: KubeObject | InvalidObject, state: C
   return accessGroupOf(object, state)
 }
 
-/** The cluster's settings, what is wrong with them, and the default certificate they name, resolved once for both. */
-export function deriveSettings(state: ClusterState): { settings: Settings; rejections: Rejection[]; defaultCertificate: DefaultCertificate } {
+/**
+ * The cluster's settings, what is wrong with them, the default certificate (the one they name, else
+ * a Gateway's HTTPS listener without hostname: gateway-tls.ts) resolved once for both, and the
+ * served HTTPS listeners' hostnames.
+ */
+export function deriveSettings(state: ClusterState): {
+  settings: Settings
+  rejections: Rejection[]
+  defaultCertificate: DefaultCertificate
+  tlsListeners: string[]
+} {
   const configMap = state.configMap()
   const { settings, issues } = readSettings(configMap?.data)
   const object = `ConfigMap ${state.options.configMap}`
-  const defaultCertificate = defaultCertificateOf(settings['default-ssl-certificate'], state)
-  const rejections = issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` }))
+  const gatewayTls = gatewayTlsOf(state, settings['default-ssl-certificate'])
+  const defaultCertificate = defaultCertificateOf(settings['default-ssl-certificate'] ?? gatewayTls.catchAll, state)
+  const rejections = [...issues.map((issue) => ({ object, reason: `${describeIssue(issue)} (the default is used)` })), ...gatewayTls.rejections]
   return {
     settings,
     rejections: 'rejections' in defaultCertificate ? [...rejections, ...defaultCertificate.rejections] : rejections,
     defaultCertificate,
+    tlsListeners: gatewayTls.hostnames,
   }
 }
 

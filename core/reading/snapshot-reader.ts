@@ -105,7 +105,8 @@ export class SnapshotReader {
       if (pem !== undefined) caFiles.set(path, pem)
     }
     const { name, access } = this.keyspace.table<{ name?: string; access?: string }>(TABLE.defaultBackend).get(CLUSTER_WIDE) ?? {}
-    const settings = clusterWideOf(this.snapshot)?.settings
+    const clusterWide = clusterWideOf(this.snapshot)
+    const settings = clusterWide?.settings
     if (!settings) throw new Error('the snapshot has no settings entry: it was never committed')
     return {
       settings,
@@ -121,6 +122,7 @@ export class SnapshotReader {
       clientCas,
       headerRules: new Map(this.keyspace.table<string[]>(TABLE.headerRules).entries()),
       canaryRules: new Map(this.keyspace.table<string[]>(TABLE.canaryRules).entries()),
+      tlsListeners: clusterWide?.tlsListeners ?? [],
     }
   }
 }

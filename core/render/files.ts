@@ -54,6 +54,7 @@ export const FILES = {
   conditionRegexMap: 'maps/condition-regex.map',
   wildcardHostsMap: 'maps/wildcard-hosts.map',
   defaultMap: 'maps/default.map',
+  tlsListenersMap: 'maps/tls-listeners.map',
   crtList: 'tls/crt-list.txt',
 } as const
 
@@ -103,6 +104,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.conditionKeysMap, 32],
   [FILES.conditionRegexMap, 32],
   [FILES.wildcardHostsMap, 32],
+  [FILES.tlsListenersMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

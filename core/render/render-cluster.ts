@@ -14,6 +14,7 @@ import { renderGlobal } from './render-global.ts'
 import { EXTERNAL_AUTH_LUA } from './external-auth-lua.ts'
 import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
+import { tlsListenerEntries } from './render-misdirected.ts'
 import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
 export interface RenderOptions {
@@ -52,6 +53,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         headerRules: unionOfRules(model.headerRules.values()),
         canaryRules: unionOfCanaryRules(model.canaryRules.values()),
         limitExemptRules: limitExemptRules(groupsByName(model)),
+        misdirectedRequests: model.tlsListeners.length > 0,
         http2: model.settings['use-http2'],
         proxyProtocolFrom: proxyProtocolSources(model.settings),
       }),
@@ -59,6 +61,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
+    [FILES.tlsListenersMap, tlsListenerEntries(model.tlsListeners)],
   ])
   if (fallback) {
     const entry = defaultCrtListEntry(fallback.secret)

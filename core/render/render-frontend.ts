@@ -19,6 +19,7 @@ import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 import { limitRules, limitTables } from './render-limits.ts'
 import { EXTERNAL_AUTH_RULES, externalAuthLookupRules } from './render-external-auth.ts'
+import { misdirectedRules } from './render-misdirected.ts'
 
 export interface FrontendOptions {
   httpBind: string
@@ -41,6 +42,8 @@ export interface FrontendOptions {
   canaryRules?: readonly string[]
   /** The access groups' limit-allowlist rules (render-limits.ts): their clients are not counted. */
   limitExemptRules?: readonly string[]
+  /** Some Gateway's HTTPS listener is served: a request whose Host another listener serves than its SNI name's is answered 421 (render-misdirected.ts). */
+  misdirectedRequests?: boolean
   /** HTTP/2 offered on the HTTPS bind (settings `use-http2`); on when absent. */
   http2?: boolean
   /** The proxies (validated CIDRs) whose connections begin with a PROXY protocol header (settings `use-proxy-protocol`). */
@@ -77,6 +80,7 @@ export function renderFrontend({
   headerRules = [],
   canaryRules = [],
   limitExemptRules = [],
+  misdirectedRequests = false,
   http2 = true,
   proxyProtocolFrom = [],
 }: FrontendOptions): string {
@@ -94,6 +98,7 @@ export function renderFrontend({
     // so it can never match a wildcard nor be echoed into a redirect.
     set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),
     set('path', 'path'),
+    ...(misdirectedRequests ? misdirectedRules(set) : []),
     set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
     ...wwwRedirectRules(set),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),

@@ -87,8 +87,11 @@ export const TABLE = {
  *     refused for it before is derived again (markLayoutChanged touches every HTTPRoute).
  * 39: an HTTPRoute's wildcard host served on names of any number of labels (wildcard-hosts written, empty or not, by that write;
  *     the frontend's lookup of it): an HTTPRoute refused for a wildcard host before is derived again.
+ * 40: a Gateway's HTTPS listener without hostname gives the default certificate when the settings name none, and the served HTTPS
+ *     listeners' hostnames are `maps/tls-listeners.map` (421 for a misdirected request): the settings entry records both
+ *     (defaultCertificate, tlsListeners), and the map is written, empty or not.
  */
-export const SNAPSHOT_LAYOUT = 39
+export const SNAPSHOT_LAYOUT = 40
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -547,7 +547,7 @@ const arbitraryGatewayClass = fc
   .tuple(fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'), fc.constantFrom(undefined, undefined, undefined, 'example.com/other'))
   .map(([name, controller]) => gatewayClass(name, controller))
 
-/** Listener sets: hostnames wildcard and exact, an HTTPS one with a certificate that may be missing, namespaces admitted or not, a TCP one. */
+/** Listener sets: hostnames wildcard and exact, HTTPS ones with a certificate that may be missing or without hostname, namespaces admitted or not, a TCP one. */
 const listenerSets: ListenerSpec[][] = [
   [{ name: 'web', hostname: '*.example.com' }],
   [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a' }],
@@ -560,6 +560,11 @@ const listenerSets: ListenerSpec[][] = [
     { name: 'raw', protocol: 'TCP', port: 9000 },
   ],
   [{ name: 'tls', protocol: 'HTTPS', certificate: 'tls-b', from: 'All', kinds: ['HTTPRoute'] }],
+  // Another listener without hostname (a second certificate for every name: the oldest Gateway's is served) and a wildcard one.
+  [
+    { name: 'tls', protocol: 'HTTPS', certificate: 'tls-a' },
+    { name: 'wild', protocol: 'HTTPS', hostname: '*.example.com', certificate: 'tls-a' },
+  ],
 ]
 
 const arbitraryGateway = fc
