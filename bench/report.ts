@@ -66,6 +66,8 @@ const resyncColumns: Columns<ResyncCells> = [
   ['stored_mib', 'stored MiB'],
   ['written_mib', 'written MiB'],
   ['heap_peak_mb', 'heap peak MB'],
+  ['loop_blocked_ms', 'blocked ms'],
+  ['loop_blocked_cpu_ms', 'blocked CPU ms'],
   ['quiet_p50_ms', 'quiet p50 ms'],
   ['quiet_p95_ms', 'quiet p95 ms'],
   ['quiet_samples', 'quiet n'],
@@ -344,7 +346,9 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
   const mib = (bytes: number) => (Number.isNaN(bytes) ? 'n/a' : round(bytes / 1024 / 1024, 1))
   console.log(
     `\nresyncs through hapedge serve (a separate process on loopback, local disk with fsync; put = one PUT …/objects, paged = a resync session; ` +
-      `heap peak = the largest heap used V8 reported at a collection during the resync (--trace-gc); quiet = one-Ingress events on another cluster of ` +
+      `heap peak = the largest heap used V8 reported at a collection during the resync (--trace-gc); blocked = the longest the server's event loop was held ` +
+      `during the resync, by its own sampler (hapedge_event_loop_blocked_max_seconds in /metrics), in wall time and in the CPU time the server spent meanwhile, ` +
+      `which the machine's load does not move: what the quiet cluster's events may wait; quiet = one-Ingress events on another cluster of ` +
       `${QUIET_INGRESSES} Ingresses of the same server, one at a time, during the resync):`,
   )
   const rows = results.flatMap((result) => result.rows)
@@ -388,7 +392,9 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
     const worst = Math.max(...during.map((row) => row.quiet_p95_ms))
     console.log(
       `  ${mark(during.length > 0 && worst < 100)} another cluster's one-Ingress events keep p95 < 100 ms while a 20000-Ingress cluster resyncs: worst p95 ${worst} ms ` +
-        `(${during.map((row) => `${row.path} ${row.change} ${row.quiet_p95_ms}`).join(', ')})`,
+        `(${during.map((row) => `${row.path} ${row.change} ${row.quiet_p95_ms}`).join(', ')}); beside it, the figure the machine's load does not move, ` +
+        `the CPU time of the longest stretch the server's event loop was blocked: ${Math.max(...during.map((row) => row.loop_blocked_cpu_ms))} ms ` +
+        `(${during.map((row) => `${row.path} ${row.change} ${row.loop_blocked_cpu_ms}`).join(', ')})`,
     )
   }
   if (heapCheck)

@@ -5,7 +5,7 @@ import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
 import { ChangeSource } from './changes.ts'
 import { seededRandom } from './random.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
-import { clusterRequest, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
+import { clusterRequest, eventLoopBlockedMs, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
 import { cpuSeconds, directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
 import { latency, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
@@ -33,6 +33,10 @@ export interface ResyncRow {
   /** Bytes the serve process handed to write() meanwhile (files, their temp copies, sockets). */
   written_bytes: number
   heap_peak_mb: number
+  /** The longest the server's event loop was blocked during the resync, by its own sampler: what the quiet cluster's events may wait. */
+  loop_blocked_ms: number
+  /** The CPU time the server spent in that longest stretch: the figure the machine's load does not move. */
+  loop_blocked_cpu_ms: number
   quiet_p50_ms: number
   quiet_p95_ms: number
   quiet_samples: number
@@ -118,7 +122,9 @@ export async function measureResync(size: number, paths: readonly ResyncPath[]):
   const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
   const report = (row: ResyncRow) => {
     result.rows.push(row)
-    console.error(`  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s (${row.cpu_seconds} s CPU), quiet p95 ${row.quiet_p95_ms} ms`}`)
+    console.error(
+      `  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s (${row.cpu_seconds} s CPU), loop blocked at most ${row.loop_blocked_ms} ms (${row.loop_blocked_cpu_ms} ms CPU), quiet p95 ${row.quiet_p95_ms} ms`}`,
+    )
     return row
   }
   for (const path of paths) {
@@ -168,6 +174,8 @@ async function resyncRow(
   const writtenBefore = writtenBytes(server.served.process.pid!)
   const cpuBefore = cpuSeconds(server.served.process.pid!)
   server.heap.reset()
+  // Read once to start the window the resync is measured in.
+  await eventLoopBlockedMs(url)
   const stopQuiet = quiet ? quiet.start() : async () => []
   const started = performance.now()
   let requests = 1
@@ -184,6 +192,7 @@ async function resyncRow(
   }
   const seconds = (performance.now() - started) / 1000
   const cpu = cpuSeconds(server.served.process.pid!) - cpuBefore
+  const blocked = await eventLoopBlockedMs(url)
   const quietLatency = await stopQuiet().then(latency, () => latency([]))
   const row: ResyncRow = {
     size: run.size,
@@ -197,6 +206,8 @@ async function resyncRow(
     stored_bytes: (await directoryBytes(server.data)) - storedBefore,
     written_bytes: writtenBytes(server.served.process.pid!) - writtenBefore,
     heap_peak_mb: round(server.heap.phase().peakMb, 1),
+    loop_blocked_ms: round(blocked.wall, 1),
+    loop_blocked_cpu_ms: round(blocked.cpu, 1),
     quiet_p50_ms: quietLatency.p50,
     quiet_p95_ms: quietLatency.p95,
     quiet_samples: quietLatency.samples,

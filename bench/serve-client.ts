@@ -122,3 +122,17 @@ export async function pagedResync(url: string, cluster: ClusterClient, items: re
   })
   return { answer, requests }
 }
+
+/**
+ * The longest the server's event loop was blocked since /metrics was last read, in ms of wall
+ * time and of the CPU time the server spent meanwhile (`hapedge_event_loop_blocked_max_seconds`;
+ * reading it starts a new window): what any cluster's request may have waited behind other work,
+ * the second whatever the machine's load.
+ */
+export async function eventLoopBlockedMs(url: string): Promise<{ wall: number; cpu: number }> {
+  const { status, text } = await send(`${url}/metrics`, 'GET', {})
+  const read = (clock: string) => new RegExp(`^hapedge_event_loop_blocked_max_seconds\\{clock="${clock}"\\} (\\S+)$`, 'm').exec(text)?.[1]
+  const [wall, cpu] = [read('wall'), read('cpu')]
+  if (status !== 200 || wall === undefined || cpu === undefined) throw new Error(`GET /metrics: ${status}, no hapedge_event_loop_blocked_max_seconds`)
+  return { wall: Number(wall) * 1000, cpu: Number(cpu) * 1000 }
+}

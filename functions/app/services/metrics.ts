@@ -2,6 +2,13 @@
 const CLUSTER_LABEL = 'cluster'
 
 type Labels = Record<string, string>
+
+/** Values the platform reads when /metrics is rendered (what only it can see: the Node server's event loop), one per set of labels. */
+export interface Gauge {
+  name: string
+  help: string
+  read: () => { labels: Labels; value: number }[]
+}
 /** A counter's values, keyed by their labels as written out. */
 type Series = Map<string, { labels: Labels; value: number }>
 
@@ -13,6 +20,8 @@ export class Metrics {
   private readonly counters = new Map<string, { help: string; values: Series }>()
   private readonly buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
   private readonly histograms = new Map<string, { counts: number[]; sum: number; count: number }>()
+
+  constructor(private readonly gauges: readonly Gauge[] = []) {}
 
   count(name: string, help: string, labels: Labels = {}, by = 1): void {
     let counter = this.counters.get(name)
@@ -38,6 +47,10 @@ export class Metrics {
     for (const [name, { help, values }] of this.counters) {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`)
       for (const [key, { value }] of options.perCluster ? values : withoutClusters(values)) lines.push(`${name}${key} ${value}`)
+    }
+    for (const { name, help, read } of this.gauges) {
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`)
+      for (const { labels, value } of read()) lines.push(`${name}${formatLabels(labels)} ${value}`)
     }
     const name = 'hapedge_request_duration_seconds'
     lines.push(`# HELP ${name} Time from request to response, by route.`, `# TYPE ${name} histogram`)

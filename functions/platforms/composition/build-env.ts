@@ -10,7 +10,7 @@ import { Sealer } from '../../../core/crypto/sealer.ts'
 import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import { AgentPush } from '../../app/services/agent-push.ts'
 import { ClusterMirror } from '../../app/services/cluster-mirror.ts'
-import { Metrics } from '../../app/services/metrics.ts'
+import { Metrics, type Gauge } from '../../app/services/metrics.ts'
 import { NodeCaches, type CacheBudget } from '../../app/services/node-caches.ts'
 import { Turns } from '../../app/services/turns.ts'
 import { sealedStore } from './sealed-store.ts'
@@ -33,6 +33,8 @@ export interface EnvOptions {
   secrets?: DeploymentSecrets
   /** How the function writes into a cluster's API server (HAProxyCfg status, Events). */
   writers?: ClusterWriterFactory
+  /** What the platform alone can measure, shown in /metrics. */
+  gauges?: readonly Gauge[]
 }
 
 /** The app's environment from a platform's storage and secrets. */
@@ -40,7 +42,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   if (options.adminToken.length < 16) throw new Error('the admin token must be at least 16 characters')
   const clock = options.clock ?? systemClock
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
-  const metrics = new Metrics()
+  const metrics = new Metrics(options.gauges)
   const sealer = options.secrets && new Sealer(options.secrets)
   const caches = new NodeCaches(options.hash, cache, options.gzip)
   // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.

@@ -8,6 +8,7 @@ import { clusterNodeStaging } from '../../adapters/storage/disk-staging.ts'
 import { fairStore } from '../../adapters/storage/fair-store.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
+import { eventLoopBlocked } from './event-loop-blocked.ts'
 import { nodeDeploymentSecrets } from './deployment-secret.ts'
 import { diskSecrets, type SecretKeeper } from './secret-keepers.ts'
 import { serverCacheBudget } from './server-cache.ts'
@@ -42,6 +43,7 @@ export async function nodeServer(storage: ServerStorage, environment: Record<str
     cache: serverCacheBudget(),
     limits: { resync: serverResyncBudget() },
     secrets: sealing.secrets,
+    gauges: [eventLoopBlocked()],
   })
   return { app, admin, sealing: { source: sealing.source } }
 }
