@@ -7,6 +7,8 @@ export interface GatewayLookup {
   gateway(namespace: string, name: string): Gateway | undefined
   /** Absent: every class counts (the hosts index, which the settings must not change). */
   servesClass?(name: string): boolean
+  /** Why a listener's port is not served (gateway-ports.ts); absent: every port counts (the hosts index, which the binds must not change). */
+  portRefusal?(listener: Listener): string | undefined
 }
 
 /** A listener an HTTPRoute attaches to, and the hosts it is served on there (the listener's hostname and the route's, intersected). */
@@ -91,7 +93,7 @@ export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached
     const why: string[] = []
     let hostnames = false
     for (const listener of named) {
-      const refusal = listenerRefusal(listener, gateway, route)
+      const refusal = listenerRefusal(listener, gateway, route) ?? lookup.portRefusal?.(listener)
       if (refusal) {
         why.push(`listener "${listener.name}": ${refusal}`)
         continue

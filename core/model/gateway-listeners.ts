@@ -3,6 +3,7 @@ import type { Gateway, Listener } from '../kube/gateway.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Rejection } from './rejection.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
+import { listenerPortRefusal } from './gateway-ports.ts'
 
 export const describeGateway = (gateway: Gateway) => `Gateway ${gateway.metadata.namespace}/${gateway.metadata.name}`
 
@@ -36,7 +37,7 @@ const SERVED_ROUTE_KINDS: readonly string[] = ['HTTPRoute']
  */
 export interface ListenerProblem {
   condition: 'Accepted' | 'ResolvedRefs'
-  reason: 'UnsupportedProtocol' | 'UnsupportedValue' | 'InvalidCertificateRef' | 'InvalidRouteKinds' | 'RefNotPermitted'
+  reason: 'UnsupportedProtocol' | 'PortUnavailable' | 'UnsupportedValue' | 'InvalidCertificateRef' | 'InvalidRouteKinds' | 'RefNotPermitted'
   message: string
   blocking: boolean
 }
@@ -49,6 +50,11 @@ export function listenerProblems(listener: Listener, l: number, gateway: Gateway
     problems.push({ condition, reason, message, blocking })
   if (listener.protocol !== 'HTTP' && listener.protocol !== 'HTTPS') {
     problem('Accepted', 'UnsupportedProtocol', `${at}.protocol: ${listener.protocol} is not served by hapedge (HTTP and HTTPS are)`)
+    return problems
+  }
+  const port = listenerPortRefusal(listener, state.options)
+  if (port) {
+    problem('Accepted', 'PortUnavailable', `${at}.port: ${port}`)
     return problems
   }
   const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'

@@ -1,3 +1,4 @@
+import { type Binds, listenerPortRefusal } from './gateway-ports.ts'
 import type { Gateway } from '../kube/gateway.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
@@ -10,6 +11,7 @@ export interface GatewayState {
   gateway(namespace: string, name: string): Gateway | undefined
   servesGatewayClass(name: string): boolean
   referenceGrants(namespace: string): ReferenceGrant[]
+  options: Binds
 }
 
 export interface RouteVerdict {
@@ -34,6 +36,10 @@ export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVe
   const attached = attachmentsOf(route, {
     gateway: (namespace, name) => state.gateway(namespace, name),
     servesClass: (name) => state.servesGatewayClass(name),
+    portRefusal: (listener) => {
+      const refusal = listenerPortRefusal(listener, state.options)
+      return refusal && `port ${refusal} (NotAllowedByListeners)`
+    },
   })
   const rules = readRouteRules(route, (namespace) => state.referenceGrants(namespace))
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]

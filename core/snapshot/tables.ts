@@ -90,8 +90,10 @@ export const TABLE = {
  * 40: a Gateway's HTTPS listener without hostname gives the default certificate when the settings name none, and the served HTTPS
  *     listeners' hostnames are `maps/tls-listeners.map` (421 for a misdirected request): the settings entry records both
  *     (defaultCertificate, tlsListeners), and the map is written, empty or not.
+ * 41: a Gateway listener on a port neither bind is (nor 80 for HTTP, 443 for HTTPS) is refused (PortUnavailable) and its routes not
+ *     attached there: every Gateway and HTTPRoute is derived again (markLayoutChanged touches them).
  */
-export const SNAPSHOT_LAYOUT = 40
+export const SNAPSHOT_LAYOUT = 41
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

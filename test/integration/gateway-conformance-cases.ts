@@ -562,6 +562,23 @@ export const CASES: ConformanceCase[] = [
     conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/backend-request-timeout`),
   },
   {
+    // The suite sends a request whose Host names port 8080 or 8090 to the Gateway's address on that port; hapedge serves
+    // neither (it reports those listeners PortUnavailable), so these are sent to the HTTP bind.
+    name: 'HTTPRouteListenerPortMatching',
+    manifest: 'httproute-listener-port-matching.yaml',
+    profile: 'Extended: HTTPRouteParentRefPort',
+    answers: [
+      { request: get('/', 'foo.com'), ...v1 },
+      { request: get('/', 'foo.com:8080'), ...v2 },
+      { request: get('/', 'bar.com:8080'), ...v2 },
+      { request: get('/', 'foo.com:8090'), ...v3 },
+      notFound(get('/', 'bar.com:8090')),
+    ],
+    conditions: [`${INFRA}/backend-v1`, `${INFRA}/backend-v2`, `${INFRA}/backend-v3`].flatMap((route) =>
+      acceptedAndResolved(`${INFRA}/httproute-listener-port-matching`, route),
+    ),
+  },
+  {
     name: 'HTTPRoutePathMatchOrder',
     manifest: 'httproute-path-match-order.yaml',
     profile: 'Core',

@@ -547,9 +547,14 @@ const arbitraryGatewayClass = fc
   .tuple(fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'), fc.constantFrom(undefined, undefined, undefined, 'example.com/other'))
   .map(([name, controller]) => gatewayClass(name, controller))
 
-/** Listener sets: hostnames wildcard and exact, HTTPS ones with a certificate that may be missing or without hostname, namespaces admitted or not, a TCP one. */
+/** Listener sets: hostnames wildcard and exact, a port not served, HTTPS ones with a certificate that may be missing or without hostname, namespaces admitted or not, a TCP one. */
 const listenerSets: ListenerSpec[][] = [
   [{ name: 'web', hostname: '*.example.com' }],
+  // A port neither bind serves: the listener is refused (PortUnavailable), its routes not attached there.
+  [
+    { name: 'web', hostname: '*.example.com' },
+    { name: 'alt', port: 8080 },
+  ],
   [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a' }],
   [
     { name: 'web', hostname: 'a.example.com', from: 'All' },
@@ -612,6 +617,7 @@ const arbitraryHttpRoute = fc
       { name: 'edge', sectionName: 'web' },
       { name: 'edge2', sectionName: 'tls' },
       { name: 'edge', sectionName: 'nope' },
+      { name: 'edge', sectionName: 'alt' },
     ),
     hostnames: fc.constantFrom<string[] | undefined>(
       undefined,

@@ -50,8 +50,10 @@ describe('the Gateway API status hapedge computes from a generation', () => {
       { name: 'http' },
       { name: 'https', protocol: 'HTTPS', hostname: 'shop.example.com', certificate: 'shop-tls' },
       { name: 'tcp', protocol: 'TCP', port: 9000 },
-      { name: 'missing-cert', protocol: 'HTTPS', port: 8443, certificate: 'nowhere' },
-      { name: 'kinds', port: 8080, kinds: ['HTTPRoute', 'TCPRoute'] },
+      { name: 'missing-cert', protocol: 'HTTPS', certificate: 'nowhere' },
+      { name: 'kinds', kinds: ['HTTPRoute', 'TCPRoute'] },
+      // A port neither bind is (nor 80, which a Service maps to the HTTP bind): never served there.
+      { name: 'alt-port', port: 8080 },
     ]),
     gateway('other', [{ name: 'http' }], { className: 'theirs' }),
     // Served through both HTTP listeners whose hostnames admit it.
@@ -99,11 +101,16 @@ describe('the Gateway API status hapedge computes from a generation', () => {
       ],
       // TCPRoute is not served, HTTPRoute is: the listener takes the one it can.
       'edge.kinds': [...served, 'attached 4', 'kinds HTTPRoute'],
+      'edge.alt-port': ['Accepted/False/PortUnavailable', 'Programmed/False/Invalid', ...served.slice(2), 'attached 0', 'kinds HTTPRoute'],
     })
     const tcp = (find(status.objects, 'Gateway', 'edge') as Extract<GatewayObjectStatus, { kind: 'Gateway' }>).status.listeners[2]!
     expect(tcp.conditions[0]!.message).toBe('spec.listeners[2].protocol: TCP is not served by hapedge (HTTP and HTTPS are)')
     const kinds = (find(status.objects, 'Gateway', 'edge') as Extract<GatewayObjectStatus, { kind: 'Gateway' }>).status.listeners[4]!
     expect(kinds.conditions[2]!.message).toContain('spec.listeners[4].allowedRoutes.kinds: TCPRoute not served by hapedge')
+    const altPort = (find(status.objects, 'Gateway', 'edge') as Extract<GatewayObjectStatus, { kind: 'Gateway' }>).status.listeners[5]!
+    expect(altPort.conditions[0]!.message).toBe(
+      "spec.listeners[5].port: 8080 is not served by hapedge: HTTP listeners are served on the HTTP bind's port 80, and hapedge opens no other socket",
+    )
   })
 
   it('gives each route a parents entry per parentRef of ours, Accepted and ResolvedRefs with the specification’s reasons', () => {
