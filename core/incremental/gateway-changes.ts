@@ -9,7 +9,8 @@ import type { DirtySet } from './dirty-set.ts'
  * What a Gateway API object's change touches. An HTTPRoute's hosts come from its Gateways, so the
  * state says which hosts it indexed or unindexed (an HTTPRoute's, or a Gateway's routes'); a
  * Gateway's routes' reports, a GatewayClass's Gateways and their routes, a ReferenceGrant's
- * routes (those of the namespaces it lets send to its own) are derived again.
+ * routes (those of the namespaces it lets send to its own), and a Service's routes when it comes or
+ * goes (those whose backendRefs name it) are derived again.
  */
 export function touchGatewayChange(
   state: ClusterState,
@@ -24,6 +25,9 @@ export function touchGatewayChange(
   if (ref.kind === 'Gateway' || ref.kind === 'GatewayClass') for (const route of state.grpcRoutes()) dirty.objects.push(objectRef(route))
   if (ref.kind === 'Gateway') touchRoutes(state, state.httpRoutesOfGateway(ref.namespace!, ref.name), dirty)
   if (ref.kind === 'GatewayClass') for (const gateway of state.gateways()) if (gateway.spec.gatewayClassName === ref.name) touchGateway(state, gateway, dirty)
+  // A Service that comes or goes: the HTTPRoutes naming it answer 500 for it, or send to it (gateway-backend-refs.ts).
+  const exists = (object: KubeObject | InvalidObject | undefined) => object !== undefined && !('issues' in object)
+  if (ref.kind === 'Service' && exists(previous) !== exists(current)) touchRoutes(state, state.httpRoutesOfService(`${ref.namespace}/${ref.name}`), dirty)
   if (ref.kind === 'ReferenceGrant') {
     const namespaces = new Set<string>()
     for (const grant of [previous, current])

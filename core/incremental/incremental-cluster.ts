@@ -326,6 +326,7 @@ export class IncrementalCluster {
   private markLayoutChanged(): void {
     const { dirty, state } = this
     state.indexClasses()
+    state.indexRouteServices()
     // Before any object's rules change: a snapshot before layout 32 has no counts of them.
     recountRuleUses(this.headerRules)
     recountRuleUses(this.canaryRules)

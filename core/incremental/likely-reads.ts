@@ -89,6 +89,8 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
     }
     const service = ref.kind === 'Service' ? ref.name : ref.kind === 'EndpointSlice' ? serviceOfSlice(object) : undefined
     if (service !== undefined) reads.service(namespace, service)
+    // A Service that comes or goes: the HTTPRoutes naming it (gateway-changes.ts).
+    if (ref.kind === 'Service') reads.members(TABLE.serviceHttpRoutes, `${namespace}/${ref.name}`)
     // A ConfigMap custom-headers names: the Ingresses that read it.
     if (ref.kind === 'ConfigMap') reads.members(TABLE.headersConfigMapIngresses, `${namespace}/${ref.name}`)
     if (ref.kind === 'Secret') {

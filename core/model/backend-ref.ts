@@ -18,7 +18,7 @@ export function backendRef(namespace: string, backend: IngressBackend): BackendR
 /** Where a refused Ingress's routes point (fail closed): the frontend answers 503 with the reason header there. */
 export const REFUSED_BACKEND = 'hapedge-refused'
 
-/** Where an HTTPRoute rule points whose backendRefs all fail to resolve (InvalidKind, RefNotPermitted): the specification answers 500 there. */
+/** Where an HTTPRoute rule's backendRefs that do not resolve (InvalidKind, RefNotPermitted, BackendNotFound) point, alone or as a split's place: the specification answers 500 there. */
 export const UNRESOLVED_BACKEND = 'hapedge-unresolved'
 
 /** Where the routes of an Ingress that redirects point (temporal-redirect, permanent-redirect): the redirect is answered there. */

@@ -26,6 +26,7 @@ import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
 import { gatewayController } from './gateway-controller.ts'
+import { servicesOfRoute } from './gateway-backend-refs.ts'
 
 export interface InvalidObject {
   ref: ObjectRef
@@ -70,6 +71,8 @@ export class ClusterState {
   /** HTTPRoutes under the hosts their listeners give them (gateway-attachment.ts), and under the Gateways their parentRefs name. */
   private readonly httpRoutesByHost: SetIndex
   private readonly httpRoutesByGateway: SetIndex
+  /** HTTPRoutes under the Services (`namespace/name`) their backendRefs name: one that comes or goes changes what they answer (500 or its backend). */
+  private readonly httpRoutesByService: SetIndex
   /**
    * The hosts whose HTTPRoutes were indexed or unindexed since the engine last took them: an
    * HTTPRoute's hosts depend on its Gateways, so a Gateway's change moves its routes' hosts too.
@@ -100,6 +103,7 @@ export class ClusterState {
     this.classes = keyspace.table(TABLE.ingressClass)
     this.httpRoutesByHost = keyspace.index(TABLE.hostHttpRoutes)
     this.httpRoutesByGateway = keyspace.index(TABLE.gatewayHttpRoutes)
+    this.httpRoutesByService = keyspace.index(TABLE.serviceHttpRoutes)
   }
 
   /** Applies a read object (or the news that it is malformed); returns what it replaced. */
@@ -159,6 +163,7 @@ export class ClusterState {
     if (object.kind === 'HTTPRoute') {
       this.indexRouteHosts(key, object, false)
       for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.delete(gateway, key)
+      for (const service of servicesOfRoute(object)) this.httpRoutesByService.delete(service, key)
     }
     if (object.kind === 'Gateway') this.indexGatewayRoutes(object, false)
   }
@@ -192,6 +197,7 @@ export class ClusterState {
     if (object.kind === 'HTTPRoute') {
       this.indexRouteHosts(key, object, true)
       for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.add(gateway, key)
+      for (const service of servicesOfRoute(object)) this.httpRoutesByService.add(service, key)
     }
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
@@ -226,6 +232,17 @@ export class ClusterState {
   /** The HTTPRoutes whose parentRefs name the Gateway `namespace/name`. */
   httpRoutesOfGateway(namespace: string, name: string): HttpRoute[] {
     return this.lookupAll<HttpRoute>(this.httpRoutesByGateway.members(gatewayKey(namespace, name)))
+  }
+
+  /** The HTTPRoutes whose backendRefs name the Service `namespace/name`. */
+  httpRoutesOfService(service: string): HttpRoute[] {
+    return this.lookupAll<HttpRoute>(this.httpRoutesByService.members(service))
+  }
+
+  /** Puts every HTTPRoute under the Services it names: a scan, once, for a snapshot made before that index was kept. */
+  indexRouteServices(): void {
+    for (const [key, route] of this.objects.entries('HTTPRoute/'))
+      for (const service of servicesOfRoute(route as HttpRoute)) this.httpRoutesByService.add(service, key)
   }
 
   /** The HTTPRoutes of one namespace (a range of the objects: a ReferenceGrant's change reads them). */

@@ -24,23 +24,37 @@ export function grantsBackend(grants: readonly ReferenceGrant[], fromKind: strin
   )
 }
 
+/** What resolving a route's backendRefs reads of the cluster (ClusterState gives it). */
+export interface BackendLookup {
+  referenceGrants(namespace: string): readonly ReferenceGrant[]
+  /** The Service, when it exists. */
+  service(namespace: string, name: string): object | undefined
+}
+
 /**
- * Whether a route may send to a backendRef: a Service (the only backend hapedge serves), of the
- * route's namespace or of one whose ReferenceGrant lets the route's kind and namespace send to it.
- * A Service that does not exist resolves: its requests answer 503, and the status says BackendNotFound.
+ * Why a backendRef does not resolve, if it does not: hapedge serves Services only, of the route's
+ * namespace or of one whose ReferenceGrant lets the route's kind and namespace send to it, and the
+ * Service must exist. The specification answers 500 for the requests a rule would send to it
+ * (gateway-route-rules.ts), and the route parent's ResolvedRefs names the first reason.
  */
-export function backendRefRefusal(
-  backend: BackendReference,
-  route: { kind: string; namespace: string },
-  grantsOf: (namespace: string) => readonly ReferenceGrant[],
-): UnresolvedRef | undefined {
+export function unresolvedBackendRef(backend: BackendReference, route: { kind: string; namespace: string }, cluster: BackendLookup): UnresolvedRef | undefined {
   if ((backend.group ?? '') !== '' || (backend.kind ?? 'Service') !== 'Service')
     return { reason: 'InvalidKind', message: `${backend.kind ?? 'Service'} of group "${backend.group ?? ''}" is not a backend hapedge serves (only Services)` }
   const to = backend.namespace ?? route.namespace
-  if (to !== route.namespace && !grantsBackend(grantsOf(to), route.kind, route.namespace, backend.name))
+  if (to !== route.namespace && !grantsBackend(cluster.referenceGrants(to), route.kind, route.namespace, backend.name))
     return {
       reason: 'RefNotPermitted',
       message: `no ReferenceGrant in namespace ${to} lets ${route.kind}s of ${route.namespace} send to Service ${backend.name} (RefNotPermitted)`,
     }
+  if (!cluster.service(to, backend.name)) return { reason: 'BackendNotFound', message: `Service ${to}/${backend.name} does not exist (BackendNotFound)` }
   return undefined
+}
+
+/** The Services (`namespace/name`) a route's backendRefs name, resolved or not: their coming or going changes what it answers. */
+export function servicesOfRoute(route: { metadata: { namespace: string }; spec: { rules?: { backendRefs?: BackendReference[] }[] } }): Set<string> {
+  const services = new Set<string>()
+  for (const rule of route.spec.rules ?? [])
+    for (const ref of rule.backendRefs ?? [])
+      if ((ref.group ?? '') === '' && (ref.kind ?? 'Service') === 'Service') services.add(`${ref.namespace ?? route.metadata.namespace}/${ref.name}`)
+  return services
 }

@@ -99,11 +99,13 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
 }
 
 /**
- * The route an HTTPRoute match is served as: its first weighted Service, a split when it has
- * several (render-split.ts), and what its rule's filters and timeouts give it (withRuleFeatures).
+ * The route an HTTPRoute match is served as: its first weighted Service that resolves, a split when it has
+ * several or some do not resolve (render-split.ts: their share goes to UNRESOLVED_BACKEND), and what its
+ * rule's filters and timeouts give it (withRuleFeatures).
  */
 function servedRoute(path: GatewayPath, owner: string, namespace: string): Route {
-  const main = path.backends[0]
+  // The first that resolves: a split's others, and the share of those that do not (answered 500), are the draw's.
+  const main = path.backends.find((backend) => !backend.unresolved)
   // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
   const backend = main?.ref ?? { namespace, service: '', port: 0 }
   // Its backendRefs all fail to resolve: the specification answers 500, and no Service is reached (reachesService).

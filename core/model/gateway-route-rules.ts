@@ -1,8 +1,7 @@
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
-import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import { httpPath } from '../syntax/fields.ts'
 import type { BackendRef } from './backend-ref.ts'
-import { backendRefRefusal } from './gateway-backend-refs.ts'
+import { unresolvedBackendRef, type BackendLookup } from './gateway-backend-refs.ts'
 import { readRegexPath } from './regex-path.ts'
 import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
@@ -11,6 +10,8 @@ import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
 export interface WeightedBackend {
   ref: BackendRef
   weight: number
+  /** It does not resolve (gateway-backend-refs.ts): its share of the requests is answered 500 (UNRESOLVED_BACKEND). */
+  unresolved?: true
 }
 
 /** One match of an HTTPRoute's rule, as the engine serves it: a path and the Services its requests go to. */
@@ -30,7 +31,7 @@ export interface RouteRules {
   paths: GatewayPath[]
   /** What hapedge does not honour or cannot resolve, each with its field path: any one and the route is not served. */
   reasons: string[]
-  /** The backendRefs that do not resolve in rules that name no other Service: reported, and those rules answer 500 while the route is served. */
+  /** The backendRefs that do not resolve: reported, and their rules' requests for them answered 500 while the route is served. */
   unresolved: string[]
 }
 
@@ -44,7 +45,7 @@ const NOT_HONOURED = 'is not honoured by hapedge'
  * persistence and filters per backendRef it does not honour, and a route served without them would mean something
  * else, so it is not served.
  */
-export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) => readonly ReferenceGrant[]): RouteRules {
+export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteRules {
   const paths: GatewayPath[] = []
   const reasons: string[] = []
   const unresolved: string[] = []
@@ -53,30 +54,40 @@ export function readRouteRules(route: HttpRoute, grantsOf: (namespace: string) =
     const at = `spec.rules[${r}]`
     const features = readRuleFeatures(rule, at, reasons)
     for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
+    // Its weighted backendRefs, resolved or not: the requests a rule would send to one that does not resolve are answered 500.
     const backends: WeightedBackend[] = []
-    // Weighted backendRefs that do not resolve: alone in their rule they answer 500, beside a Service the rule is not served (a share cannot be answered 500 yet).
-    const unresolvedHere: string[] = []
+    const unresolvedHere: { reason: string; weight: number }[] = []
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
-      const refusal = backendRefRefusal(backend, { kind: route.kind, namespace }, grantsOf)
-      // One of weight 0 takes no requests: reported, and nothing is answered for it.
-      const unresolvedRef = () => ((backend.weight ?? 1) > 0 ? unresolvedHere : unresolved).push(`${where}: ${refusal!.message}`)
-      if (refusal?.reason === 'InvalidKind') return unresolvedRef()
+      const refusal = unresolvedBackendRef(backend, { kind: route.kind, namespace }, cluster)
+      const weight = backend.weight ?? 1
+      const ref = { namespace: backend.namespace ?? namespace, service: backend.name, port: backend.port ?? 0 }
+      const share = () => {
+        // One of weight 0 takes no requests: reported, and nothing is answered for it.
+        if (weight === 0) return unresolved.push(`${where}: ${refusal!.message}`)
+        unresolvedHere.push({ reason: `${where}: ${refusal!.message}`, weight })
+        backends.push({ ref, weight, unresolved: true })
+      }
+      if (refusal?.reason === 'InvalidKind') return share()
       if (backend.filters && backend.filters.length > 0)
         reasons.push(
           `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef (a route's features apply to every request, whichever Service it goes to)`,
         )
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
-      if (refusal) return unresolvedRef()
-      const to = backend.namespace ?? namespace
-      const weight = backend.weight ?? 1
-      if (weight > 0) backends.push({ ref: { namespace: to, service: backend.name, port: backend.port }, weight })
+      if (refusal) return share()
+      if (weight > 0) backends.push({ ref, weight })
     })
-    const answers500 = backends.length === 0 && unresolvedHere.length > 0 && !features.redirect
-    if (answers500) unresolved.push(...unresolvedHere.map((reason) => `${reason}; this rule answers 500`))
-    else reasons.push(...unresolvedHere)
+    const total = backends.reduce((sum, { weight }) => sum + weight, 0)
+    const resolves = backends.some((backend) => !backend.unresolved)
+    const answers500 = backends.length > 0 && !resolves && !features.redirect
+    unresolved.push(
+      ...unresolvedHere.map(({ reason, weight }) => {
+        if (features.redirect) return `${reason}; this rule redirects, and sends nothing to it`
+        return resolves ? `${reason}; its share of this rule's requests (weight ${weight} of ${total}) answers 500` : `${reason}; this rule answers 500`
+      }),
+    )
     // A rule that redirects answers every request itself: it needs no Service.
-    if (backends.length === 0 && unresolvedHere.length === 0 && !features.redirect)
+    if (backends.length === 0 && !features.redirect)
       reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
     matches.forEach((match, m) => {

@@ -1,16 +1,15 @@
 import { type Binds, listenerPortRefusal } from './gateway-ports.ts'
 import type { Gateway } from '../kube/gateway.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
-import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
+import type { BackendLookup } from './gateway-backend-refs.ts'
 import { attachmentsOf, type Attached } from './gateway-attachment.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
 import type { Rejection } from './rejection.ts'
 
-/** What an HTTPRoute's verdict reads of the cluster (ClusterState gives it). */
-export interface GatewayState {
+/** What an HTTPRoute's verdict reads of the cluster (ClusterState gives it): its Gateways, and whether its backendRefs resolve. */
+export interface GatewayState extends BackendLookup {
   gateway(namespace: string, name: string): Gateway | undefined
   servesGatewayClass(name: string): boolean
-  referenceGrants(namespace: string): ReferenceGrant[]
   options: Binds
 }
 
@@ -41,7 +40,7 @@ export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVe
       return refusal && `port ${refusal} (NotAllowedByListeners)`
     },
   })
-  const rules = readRouteRules(route, (namespace) => state.referenceGrants(namespace))
+  const rules = readRouteRules(route, state)
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]
   const served = attached.attachments.length > 0 && rules.reasons.length === 0
   return { attached, rules, reasons: served || attached.ours ? reasons : [], served }

@@ -9,10 +9,13 @@ interface RoutedTo {
   split?: { backends: readonly { backendName: string; backend: BackendRef }[] }
 }
 
-/** The Service backends a route sends to: its own (unless refused or redirected), its canary's, and its split's others. */
+/** The Service backends a route sends to: its own (unless refused or redirected), its canary's, and its split's others that are Services'. */
 export function* routeBackends(route: RoutedTo): Iterable<{ name: string; ref: BackendRef; upstream?: Upstream }> {
   if (usesService(route)) yield { name: route.backendName, ref: route.backend, upstream: route.upstream }
   const { canary } = route
   if (canary) yield { name: canary.backendName, ref: canary.backend, upstream: canary.upstream }
-  for (const other of route.split?.backends.slice(1) ?? []) yield { name: other.backendName, ref: other.backend }
+  // The split's others: all but the place of the route's own backend (an HTTPRoute's first that resolves), and not UNRESOLVED_BACKEND.
+  const split = route.split?.backends ?? []
+  const own = split.findIndex((place) => place.backendName === route.backendName)
+  for (const [place, other] of split.entries()) if (place !== own && usesService(other)) yield { name: other.backendName, ref: other.backend }
 }

@@ -1,4 +1,4 @@
-import { backendName, type BackendRef } from './backend-ref.ts'
+import { backendName, UNRESOLVED_BACKEND, type BackendRef } from './backend-ref.ts'
 
 /** One Service of a split path and its weight (above 0). */
 export interface SplitBackend {
@@ -21,8 +21,12 @@ export const SPLIT_RULE = 'split'
 /** The most Services a rule names (the Gateway API's `backendRefs` limit): the frontend has a rule per place. */
 export const MOST_SPLIT_BACKENDS = 16
 
-/** A rule's weighted Services as a split, when they are two or more HAProxy backends; one is no split. */
-export function routeSplit(backends: readonly { ref: BackendRef; weight: number }[]): RouteSplit | undefined {
-  const split = backends.map(({ ref, weight }) => ({ backend: ref, backendName: backendName(ref), weight }))
+/**
+ * A rule's weighted Services as a split, when they are two or more HAProxy backends; one is no split.
+ * Those that do not resolve share UNRESOLVED_BACKEND, which answers 500: a rule naming one beside a
+ * Service that does splits, so a weight's change stays a map edit.
+ */
+export function routeSplit(backends: readonly { ref: BackendRef; weight: number; unresolved?: true }[]): RouteSplit | undefined {
+  const split = backends.map(({ ref, weight, unresolved }) => ({ backend: ref, backendName: unresolved ? UNRESOLVED_BACKEND : backendName(ref), weight }))
   return new Set(split.map((one) => one.backendName)).size > 1 ? { backends: split } : undefined
 }

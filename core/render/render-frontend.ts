@@ -55,7 +55,7 @@ export const NOT_FOUND_BACKEND = 'hapedge-not-found'
 /** The header a refused route answers with: the same for every route, so the frontend never changes with what is refused, and it names no annotation to strangers. */
 export const REFUSED_HEADER = 'X-Hapedge-Refused'
 export const REFUSED_REASON = 'the Ingress asks for access control that hapedge does not honour'
-const UNRESOLVED_REASON = 'no backendRef of this HTTPRoute rule resolves'
+const UNRESOLVED_REASON = 'the HTTPRoute backendRef this request was sent to does not resolve'
 
 /** Lowercase DNS labels separated by single dots: what a Host header must be to select a virtual host. */
 const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
@@ -157,7 +157,7 @@ export function renderFrontend({
     '',
     // Fail closed: the routes of an Ingress whose access control is not honoured are claimed, and never served open.
     ...refusingBackend(REFUSED_BACKEND, '503 Service Unavailable', REFUSED_REASON),
-    // An HTTPRoute rule whose backendRefs all fail to resolve: the Gateway API answers 500 (its status says why).
+    // An HTTPRoute backendRef that does not resolve (a rule's only ones, or its share of a split): the Gateway API answers 500 (its status says why).
     ...refusingBackend(UNRESOLVED_BACKEND, '500 Internal Server Error', UNRESOLVED_REASON),
     ...redirectBackend(set),
     ...limitTables(),

@@ -32,6 +32,7 @@ export const TABLE = {
   resourceVersion: 'resource-version',
   hostHttpRoutes: 'host-http-routes',
   gatewayHttpRoutes: 'gateway-http-routes',
+  serviceHttpRoutes: 'service-http-routes',
 } as const
 
 /**
@@ -92,8 +93,11 @@ export const TABLE = {
  *     (defaultCertificate, tlsListeners), and the map is written, empty or not.
  * 41: a Gateway listener on a port neither bind is (nor 80 for HTTP, 443 for HTTPS) is refused (PortUnavailable) and its routes not
  *     attached there: every Gateway and HTTPRoute is derived again (markLayoutChanged touches them).
+ * 42: a backendRef to a Service that does not exist does not resolve (BackendNotFound: its requests answered 500, not 503), and a
+ *     rule's share of those that do not resolve is one place of its split (hapedge-unresolved): HTTPRoutes indexed by the Services
+ *     they name (`service-http-routes`, built by that write, indexRouteServices) and derived again.
  */
-export const SNAPSHOT_LAYOUT = 41
+export const SNAPSHOT_LAYOUT = 42
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

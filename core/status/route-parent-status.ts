@@ -3,7 +3,7 @@ import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import { GRPC_NOT_SERVED, grpcRouteParents } from '../model/gateway-grpc-verdict.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
-import { backendRefRefusal, type BackendReference, type UnresolvedRef } from '../model/gateway-backend-refs.ts'
+import { unresolvedBackendRef, type BackendReference, type UnresolvedRef } from '../model/gateway-backend-refs.ts'
 import type { RouteVerdict } from '../model/gateway-verdict.ts'
 import { gatewayCondition } from './gateway-condition.ts'
 
@@ -40,11 +40,7 @@ function resolvedRefs(route: StatusRoute, state: ClusterState, at: string): Gate
   const { namespace } = route.metadata
   const unresolved: (UnresolvedRef & { at: string })[] = []
   for (const { at: where, ref } of route.backendRefs) {
-    const refusal =
-      backendRefRefusal(ref, { kind: route.kind, namespace }, (other) => state.referenceGrants(other)) ??
-      (state.service(ref.namespace ?? namespace, ref.name)
-        ? undefined
-        : ({ reason: 'BackendNotFound', message: `Service ${ref.namespace ?? namespace}/${ref.name} does not exist` } as const))
+    const refusal = unresolvedBackendRef(ref, { kind: route.kind, namespace }, state)
     if (refusal) unresolved.push({ ...refusal, at: where })
   }
   if (unresolved.length === 0) return gatewayCondition(at, 'ResolvedRefs', true, 'ResolvedRefs', 'every backendRef resolves')

@@ -630,6 +630,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteHostnameIntersection',
   'HTTPRouteListenerHostnameMatching',
   'HTTPRouteHTTPSListener',
+  'HTTPRouteInvalidNonExistentBackendRef',
 ])
 
 /**

@@ -8,6 +8,7 @@ import { writeRendered } from '../../functions/adapters/generation-files/write-r
 import { haproxySocket } from '../../processes/agent/haproxy-socket.ts'
 import { applyAtRuntime, type RuntimeApplied } from '../../processes/agent/runtime-commands.ts'
 import { parseShowProc } from '../../processes/agent/show-proc.ts'
+import { masterReload } from '../../processes/agent/master-reload.ts'
 import { freePort } from '../support/free-port.ts'
 import { haproxyAvailable, haproxyBinary } from '../support/haproxy.ts'
 import { startMasterWorker } from '../support/master-worker.ts'
@@ -26,6 +27,8 @@ export interface RuntimeCluster {
   workers(): Promise<number[]>
   /** One change through the engine and the agent's runtime commands (never a reload). */
   atRuntime(events: WatchEvent[]): Promise<{ plan: Plan; agentPlan: AgentPlan; applied: RuntimeApplied }>
+  /** One change that needs a reload (a new backend): its files written and a checked reload through the master CLI. */
+  byReload(events: WatchEvent[]): Promise<{ plan: Plan }>
   stop(): Promise<void>
 }
 
@@ -61,6 +64,13 @@ export async function startRuntimeCluster(objects: unknown[], name: string): Pro
       if (plan.reload || agentPlan.reload) throw new Error(`not a runtime change: ${[...plan.reasons, ...agentPlan.reasons].join('; ')}`)
       await writeRendered(conf, files)
       return { plan, agentPlan, applied: await applyAtRuntime(stats, agentPlan, files) }
+    },
+    byReload: async (events) => {
+      const { plan } = live.apply(events)
+      if (!plan.reload) throw new Error('not a change that reloads: use atRuntime')
+      await writeRendered(conf, live.files())
+      await masterReload(reload)
+      return { plan }
     },
     stop: async () => {
       await haproxy.stop()

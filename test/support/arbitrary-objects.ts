@@ -601,7 +601,7 @@ const ruleExtras: object[] = [
 /**
  * HTTPRoutes drawn onto the Ingresses' hosts and paths: attached or not (another Gateway, a
  * sectionName none has), one to three weighted Services (one of another namespace, which needs a
- * grant), method, header and query parameter matches, filters and timeouts (ruleExtras).
+ * grant; Services come and go, and one never exists), method, header and query parameter matches, filters and timeouts (ruleExtras).
  */
 const arbitraryHttpRoute = fc
   .record({
@@ -648,6 +648,15 @@ const arbitraryHttpRoute = fc
             { service: 'beta', weight: 1 },
           ],
           [{ service: 'web', namespace: 'shop' }],
+          // Shares that do not resolve beside one that may (another namespace's without a grant; a Service no draw makes): answered 500.
+          [
+            { service: 'api', weight: 2 },
+            { service: 'web', namespace: 'shop', weight: 1 },
+          ],
+          [
+            { service: 'ghost', weight: 1 },
+            { service: 'beta', weight: 1 },
+          ],
         ),
         extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
         // Method, header and query parameter matches: chains of a path, across routes (condition-chains.ts); a name that comes and goes.

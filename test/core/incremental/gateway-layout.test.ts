@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { FILES } from '../../../core/render/files.ts'
+import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
-import { gateway, gatewayClass, httpRoute } from '../../support/gateway-objects.ts'
-import { ingress } from '../../support/objects.ts'
+import { gateway, gatewayClass, httpRoute, type BackendSpec } from '../../support/gateway-objects.ts'
+import { ingress, service } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before the Gateway API was read: no HTTPRoute indexes, and settings without `gateway-controller`. */
@@ -49,14 +50,14 @@ describe('a snapshot written before the Gateway API was read', () => {
 
   it('serves a route whose rule names only a Service it may not send to, answering 500 there, byte-equal to a fresh snapshot', () => {
     const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
-    const route = (backends: { service: string; namespace?: string }[]) =>
+    const route = (backends: BackendSpec[]) =>
       httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ matches: [{ value: '/ok' }], backends: [{ service: 'app-2' }] }, { backends }] })
     const fresh = new LiveCluster()
     fresh.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', namespace: 'team' }])].map(added))
     expect(fresh.files().get(FILES.prefixMap)).toContain('hapedge-unresolved')
-    // The older hapedge refused the whole route, as this one still refuses a rule whose Services are partly out of reach.
+    // The older hapedge refused the whole route, as this one refuses a rule without a weighted Service.
     const older = new LiveCluster()
-    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2' }, { service: 'app-2', namespace: 'team' }])].map(added))
+    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', weight: 0 }])].map(added))
     expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
     const old = olderSnapshot(older, fresh, { layout: 37, objects: ['HTTPRoute/default/r'] })
     writeAfterUpgrade(old, older, fresh)
@@ -74,5 +75,30 @@ describe('a snapshot written before the Gateway API was read', () => {
     expect(older.files().get(FILES.hostsMap)).not.toContain('*.example.com')
     const old = olderSnapshot(older, fresh, { layout: 38, objects: ['HTTPRoute/default/r'], missingFiles: [FILES.wildcardHostsMap] })
     writeAfterUpgrade(old, older, fresh)
+  })
+
+  it('answers 500 for a Service that does not exist, alone or as a share of a split, as a fresh snapshot does, and indexes its routes by the Services they name', () => {
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const routes = [
+      httpRoute({ name: 'alone', hostnames: ['alone.example.com'], rules: [{ backends: [{ service: 'ghost' }] }] }),
+      httpRoute({ name: 'half', hostnames: ['half.example.com'], rules: [{ backends: [{ service: 'app-2' }, { service: 'ghost' }] }] }),
+    ]
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, ...routes].map(added))
+    expect(fresh.files().get(FILES.prefixMap)).toContain('alone.example.com/ hapedge-unresolved')
+    expect(fresh.files().get(FILES.splitPrefixMap)).toBe('half.example.com/ 2|default_app-2_80|1|hapedge-unresolved|2\n')
+    // The older hapedge sent them to the Service's backend, without servers (503), as this one does for a Service without endpoints.
+    const older = new LiveCluster()
+    older.apply([...app(2), service('ghost', [{ port: 80 }]), ...gatewayObjects, ...routes].map(added))
+    expect(older.files().get(FILES.backends)).toContain('backend default_ghost_80')
+    const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['Service/default/ghost'] })
+    // Nor did it index HTTPRoutes by Service.
+    const index = [...old.snapshot.prefix(treeKey(TABLE.serviceHttpRoutes, ''))].map(({ key }) => [key, undefined] as const)
+    expect(index.length).toBeGreaterThan(0)
+    const next = writeAfterUpgrade({ ...old, snapshot: old.snapshot.edit(new Map(index)).tree }, older, fresh)
+    expect([...next.snapshot.prefix(treeKey(TABLE.serviceHttpRoutes, 'default/ghost', ''))].map(({ key }) => key.split(SEPARATOR).at(-1))).toEqual([
+      'HTTPRoute/default/alone',
+      'HTTPRoute/default/half',
+    ])
   })
 })

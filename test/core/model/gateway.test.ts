@@ -17,6 +17,7 @@ const edge = gateway('edge', [
 ])
 const added = (object: unknown) => ({ type: 'ADDED' as const, object: object as Record<string, unknown> })
 const modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })
+const deleted = (object: unknown) => ({ type: 'DELETED' as const, object: object as Record<string, unknown> })
 
 const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
   model.hosts
@@ -143,6 +144,44 @@ describe('an HTTPRoute', () => {
     expect(named.hosts.size).toBe(1)
   })
 
+  it('a backendRef that does not resolve answers 500 for its share of the rule, by weight, and the rest is served; a Service that does not exist is one', () => {
+    const route = httpRoute({
+      name: 'half',
+      hostnames: ['shop.example.com'],
+      rules: [
+        { matches: [{ value: '/ghost' }], backends: [{ service: 'ghost' }] },
+        {
+          matches: [{ value: '/half' }],
+          backends: [
+            { service: 'ghost', weight: 1 },
+            { service: 'a', weight: 3 },
+            { service: 'a', namespace: 'team', weight: 2 },
+          ],
+        },
+        { matches: [{ value: '/gone' }], backends: [{ service: 'a' }, { service: 'ghost', weight: 0 }] },
+      ],
+    })
+    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a'])])
+    expect(routesOf(model, 'shop.example.com')).toEqual([
+      ['Prefix', '/ghost', 'hapedge-unresolved', 'HTTPRoute default/half', undefined],
+      ['Prefix', '/gone', 'default_a_80', 'HTTPRoute default/half', undefined],
+      ['Prefix', '/half', 'default_a_80', 'HTTPRoute default/half', ['hapedge-unresolved:1', 'default_a_80:3', 'hapedge-unresolved:2']],
+    ])
+    // No backend for a Service that does not exist: its requests never reach HAProxy's 503.
+    expect([...model.backends.keys()]).toEqual(['default_a_80'])
+    expect(model.rejections).toEqual([
+      {
+        object: 'HTTPRoute default/half',
+        reason: [
+          'spec.rules[0].backendRefs[0]: Service default/ghost does not exist (BackendNotFound); this rule answers 500',
+          "spec.rules[1].backendRefs[0]: Service default/ghost does not exist (BackendNotFound); its share of this rule's requests (weight 1 of 6) answers 500",
+          "spec.rules[1].backendRefs[2]: no ReferenceGrant in namespace team lets HTTPRoutes of default send to Service a (RefNotPermitted); its share of this rule's requests (weight 2 of 6) answers 500",
+          'spec.rules[2].backendRefs[1]: Service default/ghost does not exist (BackendNotFound)',
+        ].join('; '),
+      },
+    ])
+  })
+
   it('the same host and path as an Ingress: the older of the two serves it, the other is reported', () => {
     const old = '2024-01-01T00:00:00Z'
     const young = '2024-06-01T00:00:00Z'
@@ -231,6 +270,42 @@ describe('an HTTPRoute change through the incremental engine', () => {
       expect(plan.maps.length).toBeGreaterThan(0)
     }
     expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 100|default_a_80|50|default_b_80|80|default_c_80|100\n')
+  })
+
+  it('a Service that comes or goes re-derives the routes naming it and nothing else; the share of one that does not exist keeps its weight a map edit', () => {
+    const split = (weight: number) =>
+      httpRoute({
+        name: 'r',
+        hostnames: ['shop.example.com'],
+        rules: [
+          {
+            backends: [
+              { service: 'a', weight },
+              { service: 'ghost', weight: 1 },
+            ],
+          },
+        ],
+      })
+    const other = httpRoute({ name: 'other', hostnames: ['other.example.com'], rules: [{ backends: [{ service: 'a' }] }] })
+    const objects = [gatewayClass(), edge, split(1), other, ...services(['a'])]
+    const live = new LiveCluster()
+    live.apply(objects.map(added))
+    expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 2|default_a_80|1|hapedge-unresolved|2\n')
+    const weighted = live.apply([modified(split(3))])
+    expect(weighted.plan.reload).toBe(false)
+    expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 4|default_a_80|3|hapedge-unresolved|4\n')
+    const ghost = services(['ghost'])
+    const arrived = live.apply(ghost.map(added))
+    // Its backend is new to HAProxy (a reload); the route of other.example.com is not derived again.
+    expect(arrived.plan.reload).toBe(true)
+    expect(arrived.plan.maps.map(({ key }) => key)).toEqual(['shop.example.com/'])
+    expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 4|default_a_80|3|default_ghost_80|4\n')
+    const present = [gatewayClass(), edge, split(3), other, ...services(['a']), ...ghost]
+    expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(present).files))
+    // Its EndpointSlice changes no route; the Service going answers 500 again.
+    expect(live.apply([modified(endpointSlice('ghost', ['10.0.0.9'], [{ port: 8080 }]))]).plan.maps).toEqual([])
+    live.apply([deleted(ghost[0])])
+    expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 4|default_a_80|3|hapedge-unresolved|4\n')
   })
 
   it('a header match: a changed value or a new match of a known name is a runtime map edit; a name no match tested before is a reload', () => {
