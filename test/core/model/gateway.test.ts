@@ -159,6 +159,12 @@ describe('an HTTPRoute', () => {
           ],
         },
         { matches: [{ value: '/gone' }], backends: [{ service: 'a' }, { service: 'ghost', weight: 0 }] },
+        // A rule that redirects sends nothing to its backendRefs: reported, and its redirect served.
+        {
+          matches: [{ value: '/moved' }],
+          backends: [{ service: 'ghost' }],
+          filters: [{ type: 'RequestRedirect', requestRedirect: { hostname: 'www.example.com' } }],
+        },
       ],
     })
     const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a'])])
@@ -166,6 +172,7 @@ describe('an HTTPRoute', () => {
       ['Prefix', '/ghost', 'hapedge-unresolved', 'HTTPRoute default/half', undefined],
       ['Prefix', '/gone', 'default_a_80', 'HTTPRoute default/half', undefined],
       ['Prefix', '/half', 'default_a_80', 'HTTPRoute default/half', ['hapedge-unresolved:1', 'default_a_80:3', 'hapedge-unresolved:2']],
+      ['Prefix', '/moved', 'hapedge-redirect', 'HTTPRoute default/half', undefined],
     ])
     // No backend for a Service that does not exist: its requests never reach HAProxy's 503.
     expect([...model.backends.keys()]).toEqual(['default_a_80'])
@@ -177,6 +184,7 @@ describe('an HTTPRoute', () => {
           "spec.rules[1].backendRefs[0]: Service default/ghost does not exist (BackendNotFound); its share of this rule's requests (weight 1 of 6) answers 500",
           "spec.rules[1].backendRefs[2]: no ReferenceGrant in namespace team lets HTTPRoutes of default send to Service a (RefNotPermitted); its share of this rule's requests (weight 2 of 6) answers 500",
           'spec.rules[2].backendRefs[1]: Service default/ghost does not exist (BackendNotFound)',
+          'spec.rules[3].backendRefs[0]: Service default/ghost does not exist (BackendNotFound); this rule redirects, and sends nothing to it',
         ].join('; '),
       },
     ])
