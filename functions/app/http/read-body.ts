@@ -1,14 +1,15 @@
 import type { z } from 'zod'
 import { issuesFromZod } from '../../../core/issues.ts'
-import type { Pause } from '../../../core/slices.ts'
+import { parsingJson } from '../../../core/json-in-slices.ts'
+import { runInSlices, type Pause } from '../../../core/slices.ts'
 import { HttpError } from './http-error.ts'
 
 /**
  * The request's JSON body, refused with 413 as soon as it passes `maxBytes` (by its
  * Content-Length, or while streaming one without), then checked against `schema`; a 400 names
- * the first field that is wrong. A large body (a resync's) passes `pause`, awaited before the
- * parse and before the check: each holds the thread for as long as the body is large (half a
- * second for 20,000 Ingresses), so they wait for other clusters' small writes first.
+ * the first field that is wrong. A large body (a resync's) passes `pause`: it is parsed in slices
+ * (parsingJson), pausing between them, and the check waits for other clusters' small writes
+ * first, since it holds the thread for as long as the body is large.
  */
 export async function readJson<T extends z.ZodType>(request: Request, maxBytes: number, schema: T, pause?: Pause): Promise<z.output<T>> {
   const type = request.headers.get('content-type') ?? ''
@@ -19,7 +20,7 @@ export async function readJson<T extends z.ZodType>(request: Request, maxBytes: 
   await pause?.()
   let json: unknown
   try {
-    json = JSON.parse(text)
+    json = pause ? await runInSlices(parsingJson(text), pause) : JSON.parse(text)
   } catch (error) {
     throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`, '')
   }
