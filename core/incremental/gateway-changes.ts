@@ -1,8 +1,8 @@
 import type { Gateway } from '../kube/gateway.ts'
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import { objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import type { ClusterState, InvalidObject } from '../model/cluster-state.ts'
 import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
+import type { GatewayRoute } from '../model/gateway-verdict.ts'
 import type { DirtySet } from './dirty-set.ts'
 
 /**
@@ -21,8 +21,6 @@ export function touchGatewayChange(
 ): void {
   for (const host of state.touchedRouteHosts) dirty.hosts.add(host)
   state.touchedRouteHosts.clear()
-  // A GRPCRoute's report names its Gateways of this cluster's classes: the few GRPCRoutes are reported again.
-  if (ref.kind === 'Gateway' || ref.kind === 'GatewayClass') for (const route of state.grpcRoutes()) dirty.objects.push(objectRef(route))
   if (ref.kind === 'Gateway') touchRoutes(state, state.httpRoutesOfGateway(ref.namespace!, ref.name), dirty)
   if (ref.kind === 'GatewayClass') for (const gateway of state.gateways()) if (gateway.spec.gatewayClassName === ref.name) touchGateway(state, gateway, dirty)
   // A Service that comes or goes: the HTTPRoutes naming it answer 500 for it, or send to it (gateway-backend-refs.ts).
@@ -41,11 +39,10 @@ export function touchGatewaysOfSecret(state: ClusterState, secret: string, dirty
   for (const gateway of state.gateways()) if (gatewayNamesSecret(gateway, secret)) touchGateway(state, gateway, dirty)
 }
 
-/** Every Gateway and HTTPRoute (the Gateway controller setting changed: which classes are served; a newer layout honours more of them). */
+/** Every Gateway, HTTPRoute and GRPCRoute (the Gateway controller setting changed: which classes are served; a newer layout honours more of them). */
 export function touchEveryGateway(state: ClusterState, dirty: DirtySet): void {
   for (const gateway of state.gateways()) dirty.objects.push(objectRef(gateway))
-  for (const route of state.grpcRoutes()) dirty.objects.push(objectRef(route))
-  touchRoutes(state, state.httpRoutes(), dirty)
+  touchRoutes(state, [...state.httpRoutes(), ...state.grpcRoutes()], dirty)
 }
 
 function touchGateway(state: ClusterState, gateway: Gateway, dirty: DirtySet): void {
@@ -53,7 +50,7 @@ function touchGateway(state: ClusterState, gateway: Gateway, dirty: DirtySet): v
   touchRoutes(state, state.httpRoutesOfGateway(gateway.metadata.namespace, gateway.metadata.name), dirty)
 }
 
-function touchRoutes(state: ClusterState, routes: readonly HttpRoute[], dirty: DirtySet): void {
+function touchRoutes(state: ClusterState, routes: readonly GatewayRoute[], dirty: DirtySet): void {
   for (const route of routes) {
     dirty.objects.push(objectRef(route))
     for (const host of state.httpRouteHosts(route)) dirty.hosts.add(host)

@@ -31,7 +31,7 @@ export function reconcileFrontendRules(
   rulesOf: (object: KubeObject | InvalidObject) => string[] | undefined,
   reasons: RuleReasons,
 ): void {
-  if ((ref.kind !== 'Ingress' && ref.kind !== 'HTTPRoute') || ref.namespace === undefined) return
+  if (!['Ingress', 'HTTPRoute', 'GRPCRoute'].includes(ref.kind) || ref.namespace === undefined) return
   const { byObject, uses } = tables
   const key = frontendRulesKey(ref)
   const before = byObject.get(key) ?? []

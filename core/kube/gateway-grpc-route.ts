@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { gatewayRoute, httpBackendRef } from './gateway-http-route.ts'
+import { gatewayRoute, httpBackendRef, valueMatch } from './gateway-http-route.ts'
 
-/** A GRPCRoute rule's match as written: checked where it is read, since what hapedge does not honour is reported, not refused as malformed. */
+/** A GRPCRoute rule's match as written: checked where it is read (gateway-grpc-rules.ts), since what hapedge does not honour is reported, not refused as malformed. */
 const grpcRouteMatch = z.object({
   method: z
     .object({
@@ -10,7 +10,7 @@ const grpcRouteMatch = z.object({
       method: z.string().max(1024).optional(),
     })
     .optional(),
-  headers: z.array(z.unknown()).max(16).optional(),
+  headers: z.array(valueMatch).max(16).optional(),
 })
 
 const grpcRouteRule = z.object({
@@ -26,3 +26,5 @@ const grpcRouteRule = z.object({
 export const grpcRoute = gatewayRoute('GRPCRoute', grpcRouteRule, 16)
 
 export type GrpcRoute = z.infer<typeof grpcRoute>
+export type GrpcRouteRule = z.infer<typeof grpcRouteRule>
+export type GrpcRouteMatch = z.infer<typeof grpcRouteMatch>

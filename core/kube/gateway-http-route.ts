@@ -25,7 +25,7 @@ const pathMatch = z.object({
  * A header or query parameter match as written: its type, name and value are checked where they
  * are read (gateway-conditions.ts), which reports what it does not serve with the field's path.
  */
-const valueMatch = z.object({
+export const valueMatch = z.object({
   type: z.string().max(63).optional(),
   name: z.string().max(256),
   value: z.string().max(4096),

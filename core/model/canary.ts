@@ -6,8 +6,7 @@ import type { ClusterState, InvalidObject } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { perObject } from './per-object.ts'
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
-import { httpRouteVerdict } from './gateway-verdict.ts'
+import { type GatewayRoute, routeVerdict } from './gateway-verdict.ts'
 import { routeSplit, SPLIT_RULE } from './route-split.ts'
 import { conditionRules } from './gateway-conditions.ts'
 
@@ -65,8 +64,8 @@ export const cookieRule = (name: string) => `cookie|${name}`
  */
 export function canaryRulesOfObject(object: KubeObject | InvalidObject, state: ClusterState): [string, string[]] | undefined {
   if ('issues' in object) return undefined
-  if (object.kind === 'HTTPRoute') {
-    const rules = httpRouteRules(object, state)
+  if (object.kind === 'HTTPRoute' || object.kind === 'GRPCRoute') {
+    const rules = gatewayRouteRules(object, state)
     return rules.length > 0 ? [frontendRulesKey(objectRef(object)), rules] : undefined
   }
   if (object.kind !== 'Ingress') return undefined
@@ -92,9 +91,9 @@ export function frontendRulesKey(ref: ObjectRef): string {
   return ref.kind === 'Ingress' ? key : `${ref.kind}:${key}`
 }
 
-/** A served HTTPRoute's frontend rules: the split's when a path splits between several Services (gateway-host.ts), and its conditions' (render-conditions.ts). */
-function httpRouteRules(route: HttpRoute, state: ClusterState): string[] {
-  const verdict = httpRouteVerdict(route, state)
+/** A served HTTPRoute's or GRPCRoute's frontend rules: the split's when a path splits between several Services (gateway-host.ts), and its conditions' (render-conditions.ts). */
+function gatewayRouteRules(route: GatewayRoute, state: ClusterState): string[] {
+  const verdict = routeVerdict(route, state)
   if (!verdict.served) return []
   const { paths } = verdict.rules
   const split = paths.some(({ backends }) => routeSplit(backends) !== undefined) ? [SPLIT_RULE] : []

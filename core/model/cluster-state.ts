@@ -21,8 +21,9 @@ import type { Table } from '../snapshot/table.ts'
 import { DEFAULT_OPTIONS, type ClusterOptions } from './settings.ts'
 import type { Gateway } from '../kube/gateway.ts'
 import type { GatewayClass } from '../kube/gateway-class.ts'
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
+import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { GatewayRoute } from './gateway-verdict.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
 import { gatewayController } from './gateway-controller.ts'
@@ -68,7 +69,7 @@ export class ClusterState {
   /** Every Ingress, valid or not, under the class it asks for (those that ask for none are not in it): counted, never listed. */
   private readonly ingressesByClass: SetIndex
   private readonly classes: Table<IngressClass>
-  /** HTTPRoutes under the hosts their listeners give them (gateway-attachment.ts), and under the Gateways their parentRefs name. */
+  /** HTTPRoutes and GRPCRoutes under the hosts their listeners give them (gateway-attachment.ts), and under the Gateways their parentRefs name. */
   private readonly httpRoutesByHost: SetIndex
   private readonly httpRoutesByGateway: SetIndex
   /** HTTPRoutes under the Services (`namespace/name`) their backendRefs name: one that comes or goes changes what they answer (500 or its backend). */
@@ -160,7 +161,7 @@ export class ClusterState {
     }
     if (object.kind === 'EndpointSlice') this.slicesByService.delete(serviceKeyOfSlice(object), key)
     if (object.kind === 'IngressClass') this.classes.delete(object.metadata.name)
-    if (object.kind === 'HTTPRoute') {
+    if (object.kind === 'HTTPRoute' || object.kind === 'GRPCRoute') {
       this.indexRouteHosts(key, object, false)
       for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.delete(gateway, key)
       for (const service of servicesOfRoute(object)) this.httpRoutesByService.delete(service, key)
@@ -168,8 +169,8 @@ export class ClusterState {
     if (object.kind === 'Gateway') this.indexGatewayRoutes(object, false)
   }
 
-  /** An HTTPRoute's hosts added to or taken from their index, as its Gateways give them now. */
-  private indexRouteHosts(key: string, route: HttpRoute, add: boolean): void {
+  /** A route's hosts added to or taken from their index, as its Gateways give them now. */
+  private indexRouteHosts(key: string, route: GatewayRoute, add: boolean): void {
     for (const host of indexedHostsOf(route, (namespace, name) => this.gateway(namespace, name))) {
       if (add) this.httpRoutesByHost.add(host, key)
       else this.httpRoutesByHost.delete(host, key)
@@ -181,7 +182,7 @@ export class ClusterState {
   private indexGatewayRoutes(gateway: Gateway, before: boolean): void {
     const { namespace, name } = gateway.metadata
     for (const key of this.httpRoutesByGateway.members(gatewayKey(namespace, name))) {
-      const route = this.objects.get(key) as HttpRoute
+      const route = this.objects.get(key) as GatewayRoute
       if (before) this.indexRouteHosts(key, route, false)
       else this.indexRouteHosts(key, route, true)
     }
@@ -194,11 +195,7 @@ export class ClusterState {
     this.objects.set(key, object)
     if (!this.indexed) return
     if (object.kind === 'Gateway') this.indexGatewayRoutes(object, false)
-    if (object.kind === 'HTTPRoute') {
-      this.indexRouteHosts(key, object, true)
-      for (const gateway of parentGatewaysOf(object)) this.httpRoutesByGateway.add(gateway, key)
-      for (const service of servicesOfRoute(object)) this.httpRoutesByService.add(service, key)
-    }
+    if (object.kind === 'HTTPRoute' || object.kind === 'GRPCRoute') this.indexRoute(key, object)
     if (object.kind === 'Ingress') {
       for (const host of hostsOf(object)) this.ingressesByHost.add(host, key)
       for (const secret of secretsOf(object)) this.ingressesBySecret.add(secret, key)
@@ -219,24 +216,30 @@ export class ClusterState {
     return new Set([...this.ingressesByHost.keys(), ...this.httpRoutesByHost.keys()])
   }
 
-  /** The hosts an HTTPRoute is indexed under, as its Gateways give them now. */
-  httpRouteHosts(route: HttpRoute): Set<string> {
+  private indexRoute(key: string, route: GatewayRoute): void {
+    this.indexRouteHosts(key, route, true)
+    for (const gateway of parentGatewaysOf(route)) this.httpRoutesByGateway.add(gateway, key)
+    for (const service of servicesOfRoute(route)) this.httpRoutesByService.add(service, key)
+  }
+
+  /** The hosts a route (HTTPRoute, GRPCRoute) is indexed under, as its Gateways give them now. */
+  httpRouteHosts(route: GatewayRoute): Set<string> {
     return indexedHostsOf(route, (namespace, name) => this.gateway(namespace, name))
   }
 
-  /** The HTTPRoutes a listener would serve on this host (whatever their class: httpRouteVerdict decides). */
-  httpRoutesForHost(host: string): HttpRoute[] {
-    return this.lookupAll<HttpRoute>(this.httpRoutesByHost.members(host))
+  /** The HTTPRoutes and GRPCRoutes a listener would serve on this host (whatever their class: routeVerdict decides). */
+  httpRoutesForHost(host: string): GatewayRoute[] {
+    return this.lookupAll<GatewayRoute>(this.httpRoutesByHost.members(host))
   }
 
-  /** The HTTPRoutes whose parentRefs name the Gateway `namespace/name`. */
-  httpRoutesOfGateway(namespace: string, name: string): HttpRoute[] {
-    return this.lookupAll<HttpRoute>(this.httpRoutesByGateway.members(gatewayKey(namespace, name)))
+  /** The HTTPRoutes and GRPCRoutes whose parentRefs name the Gateway `namespace/name`. */
+  httpRoutesOfGateway(namespace: string, name: string): GatewayRoute[] {
+    return this.lookupAll<GatewayRoute>(this.httpRoutesByGateway.members(gatewayKey(namespace, name)))
   }
 
-  /** The HTTPRoutes whose backendRefs name the Service `namespace/name`. */
-  httpRoutesOfService(service: string): HttpRoute[] {
-    return this.lookupAll<HttpRoute>(this.httpRoutesByService.members(service))
+  /** The HTTPRoutes and GRPCRoutes whose backendRefs name the Service `namespace/name`. */
+  httpRoutesOfService(service: string): GatewayRoute[] {
+    return this.lookupAll<GatewayRoute>(this.httpRoutesByService.members(service))
   }
 
   /** Puts every HTTPRoute under the Services it names: a scan, once, for a snapshot made before that index was kept. */
@@ -245,9 +248,11 @@ export class ClusterState {
       for (const service of servicesOfRoute(route as HttpRoute)) this.httpRoutesByService.add(service, key)
   }
 
-  /** The HTTPRoutes of one namespace (a range of the objects: a ReferenceGrant's change reads them). */
-  httpRoutesInNamespace(namespace: string): HttpRoute[] {
-    return [...this.objects.entries(`HTTPRoute/${namespace}/`)].map(([, route]) => route as HttpRoute)
+  /** The HTTPRoutes and GRPCRoutes of one namespace (ranges of the objects: a ReferenceGrant's change reads them). */
+  httpRoutesInNamespace(namespace: string): GatewayRoute[] {
+    return [`HTTPRoute/${namespace}/`, `GRPCRoute/${namespace}/`].flatMap((prefix) =>
+      [...this.objects.entries(prefix)].map(([, route]) => route as GatewayRoute),
+    )
   }
 
   /** Every HTTPRoute (a scan: for a change of the Gateway controller setting). */
@@ -255,7 +260,7 @@ export class ClusterState {
     return [...this.objects.entries('HTTPRoute/')].map(([, route]) => route as HttpRoute)
   }
 
-  /** Every GRPCRoute (a scan of the few a cluster has: each is reported, against its Gateways, until hapedge serves them). */
+  /** Every GRPCRoute (a scan: for a change of the Gateway controller setting and the full rebuild). */
   grpcRoutes(): GrpcRoute[] {
     return [...this.objects.entries('GRPCRoute/')].map(([, route]) => route as GrpcRoute)
   }
@@ -411,7 +416,7 @@ export class ClusterState {
     ]
   }
 
-  /** Puts every Ingress under the class it asks for, its auth Secret and its headers' ConfigMap: a scan, once, for a snapshot made before those indexes were kept. */
+  /** Puts every Ingress under the class it asks for, its auth Secret and its headers' ConfigMap, and every GRPCRoute under its hosts and Gateways: a scan, once, for a snapshot made before those indexes were kept. */
   indexClasses(): void {
     for (const [key, object] of this.objects.entries('Ingress/')) {
       const requested = requestedClass(object as Ingress)
@@ -422,6 +427,8 @@ export class ClusterState {
       const headers = headersConfigMapOf(object as Ingress)
       if (headers) this.ingressesByHeadersConfigMap.add(headers, key)
     }
+    // Before layout 39 GRPCRoutes were not served, so not indexed.
+    for (const [key, route] of this.objects.entries('GRPCRoute/')) this.indexRoute(key, route as GrpcRoute)
     for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
       if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)
     }

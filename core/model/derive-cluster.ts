@@ -24,8 +24,7 @@ import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf, type Upstream } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
-import { httpRouteRejection } from './gateway-verdict.ts'
-import { grpcRouteRejection } from './gateway-grpc-verdict.ts'
+import { routeRejection } from './gateway-verdict.ts'
 import { gatewayTlsOf } from './gateway-tls.ts'
 
 /** What a cluster serves: the input of rendering. */
@@ -121,12 +120,16 @@ export function deriveCluster(state: ClusterState): ClusterModel {
         .map((group) => [group.name, group]),
     ),
     headerRules: new Map(
-      [...state.ingresses(), ...state.httpRoutes()].map((object) => headerRulesOfObject(object, state)).filter((entry) => entry !== undefined),
+      [...state.ingresses(), ...state.httpRoutes(), ...state.grpcRoutes()]
+        .map((object) => headerRulesOfObject(object, state))
+        .filter((entry) => entry !== undefined),
     ),
     caFiles,
     clientCas,
     canaryRules: new Map(
-      [...state.ingresses(), ...state.httpRoutes()].map((object) => canaryRulesOfObject(object, state)).filter((entry) => entry !== undefined),
+      [...state.ingresses(), ...state.httpRoutes(), ...state.grpcRoutes()]
+        .map((object) => canaryRulesOfObject(object, state))
+        .filter((entry) => entry !== undefined),
     ),
   }
 }
@@ -178,8 +181,7 @@ export function rejectionOfObject(object: KubeObject | InvalidObject, state: Clu
   if ('issues' in object) return rejectionOfInvalid(object, state)
   if (object.kind === 'Service') return snippetRejection(object, state.options)
   if (object.kind === 'Gateway') return gatewayRejection(object, state)
-  if (object.kind === 'HTTPRoute') return httpRouteRejection(object, state)
-  if (object.kind === 'GRPCRoute') return grpcRouteRejection(object, state)
+  if (object.kind === 'HTTPRoute' || object.kind === 'GRPCRoute') return routeRejection(object, state)
   if (object.kind !== 'Ingress' || !state.serves(object)) return undefined
   const refusal = ingressRefusal(object, state)
   return refusal === undefined ? undefined : { object: describeIngress(object), reason: refusal }

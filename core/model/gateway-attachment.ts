@@ -1,6 +1,6 @@
 import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { Gateway, Listener } from '../kube/gateway.ts'
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { GatewayRoute } from './gateway-verdict.ts'
 
 /** What attaching reads of the cluster: a Gateway by namespace and name, and whether this cluster serves a GatewayClass. */
 export interface GatewayLookup {
@@ -45,8 +45,8 @@ const SERVED_PROTOCOLS = new Set(['HTTP', 'HTTPS'])
 
 export const gatewayKey = (namespace: string, name: string) => `${namespace}/${name}`
 
-/** The Gateways (`namespace/name`) an HTTPRoute's parentRefs name: the index that re-derives a route when its Gateway changes. */
-export function parentGatewaysOf(route: HttpRoute): Set<string> {
+/** The Gateways (`namespace/name`) a route's parentRefs name: the index that re-derives a route when its Gateway changes. */
+export function parentGatewaysOf(route: GatewayRoute): Set<string> {
   const gateways = new Set<string>()
   for (const parent of route.spec.parentRefs ?? [])
     if (isGatewayParent(parent)) gateways.add(gatewayKey(parent.namespace ?? route.metadata.namespace, parent.name))
@@ -61,7 +61,7 @@ const isGatewayParent = (parent: { group?: string; kind?: string }) => (parent.g
  * absent), an HTTP or HTTPS one whose allowedRoutes admit the route's namespace and kind, and
  * whose hostname leaves some of the route's hostnames.
  */
-export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached {
+export function attachmentsOf(route: GatewayRoute, lookup: GatewayLookup): Attached {
   const attachments: Attachment[] = []
   const reasons: string[] = []
   const parents: ParentOutcome[] = []
@@ -113,7 +113,7 @@ export function attachmentsOf(route: HttpRoute, lookup: GatewayLookup): Attached
 }
 
 /** Why a listener does not take this route, if it does not: its protocol, the route's namespace or kind. */
-function listenerRefusal(listener: Listener, gateway: Gateway, route: HttpRoute): string | undefined {
+function listenerRefusal(listener: Listener, gateway: Gateway, route: GatewayRoute): string | undefined {
   if (!SERVED_PROTOCOLS.has(listener.protocol)) return `protocol ${listener.protocol} is not served by hapedge (HTTP and HTTPS are)`
   const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'
   if (from === 'Same' && route.metadata.namespace !== gateway.metadata.namespace)
@@ -121,8 +121,8 @@ function listenerRefusal(listener: Listener, gateway: Gateway, route: HttpRoute)
   if (from !== 'Same' && from !== 'All')
     return `allowedRoutes.namespaces.from ${from} is not honoured by hapedge, so it admits no route (NotAllowedByListeners)`
   const kinds = listener.allowedRoutes?.kinds
-  if (kinds && kinds.length > 0 && !kinds.some((kind) => (kind.group ?? GATEWAY_API) === GATEWAY_API && kind.kind === 'HTTPRoute'))
-    return 'allowedRoutes.kinds does not list HTTPRoute (NotAllowedByListeners)'
+  if (kinds && kinds.length > 0 && !kinds.some((kind) => (kind.group ?? GATEWAY_API) === GATEWAY_API && kind.kind === route.kind))
+    return `allowedRoutes.kinds does not list ${route.kind} (NotAllowedByListeners)`
   return undefined
 }
 
@@ -142,8 +142,8 @@ export function intersectHostnames(listener: string | undefined, route: readonly
   return [...hosts]
 }
 
-/** The hosts an HTTPRoute is indexed under: those of every listener it would attach to, whatever the class (which the settings decide). */
-export function indexedHostsOf(route: HttpRoute, gateway: GatewayLookup['gateway']): Set<string> {
+/** The hosts a route (HTTPRoute, GRPCRoute) is indexed under: those of every listener it would attach to, whatever the class (which the settings decide). */
+export function indexedHostsOf(route: GatewayRoute, gateway: GatewayLookup['gateway']): Set<string> {
   const hosts = new Set<string>()
   for (const attachment of attachmentsOf(route, { gateway }).attachments) for (const host of attachment.hosts) hosts.add(host)
   return hosts

@@ -1,6 +1,6 @@
 import { REDIRECT_CODES } from '../annotations/values.ts'
 import { httpRouteFilter, type HeaderModifier, type PathModifier } from '../kube/gateway-http-filter.ts'
-import type { HttpRouteRule } from '../kube/gateway-http-route.ts'
+import type { HttpRouteMatch, HttpRouteRule } from '../kube/gateway-http-route.ts'
 import { httpPath, isHostnameField, quote } from '../syntax/fields.ts'
 import { REDIRECT_BACKEND } from './backend-ref.ts'
 import type { Route } from './derive-host.ts'
@@ -38,12 +38,17 @@ const NOT_HONOURED = 'is not honoured by hapedge'
  * A rule's filters and timeouts read as route features, and what cannot be honoured as written,
  * each with its field path (any one and the route is not served). `at`: `spec.rules[0]`.
  */
-export function readRuleFeatures(rule: HttpRouteRule, at: string, reasons: string[]): RuleFeatures {
+export function readRuleFeatures(
+  rule: Pick<HttpRouteRule, 'filters' | 'timeouts'> & { matches?: readonly object[] },
+  at: string,
+  reasons: string[],
+): RuleFeatures {
   const features: RuleFeatures = {}
   const headers = new Map<string, string>()
   const types = new Set<string>()
   // ReplacePrefixMatch replaces what a PathPrefix matched: every match of the rule must be one (none is PathPrefix /).
-  const prefixOnly = (rule.matches ?? []).every((match) => (match.path?.type ?? 'PathPrefix') === 'PathPrefix')
+  // A GRPCRoute's matches have no path: they are the gRPC path's, never rewritten (its filters have no URLRewrite).
+  const prefixOnly = (rule.matches ?? []).every((match) => ((match as HttpRouteMatch).path?.type ?? 'PathPrefix') === 'PathPrefix')
   rule.filters?.forEach((written, f) => {
     const where = `${at}.filters[${f}]`
     const parsed = httpRouteFilter.safeParse(written)

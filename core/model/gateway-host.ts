@@ -1,12 +1,11 @@
 import type { Gateway } from '../kube/gateway.ts'
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import { backendName, UNRESOLVED_BACKEND } from './backend-ref.ts'
+import { backendVariantName, UNRESOLVED_BACKEND } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Route } from './derive-host.ts'
 import { withRuleFeatures } from './gateway-filters.ts'
 import { listenerCertificate } from './gateway-listeners.ts'
-import { describeHttpRoute, httpRouteVerdict } from './gateway-verdict.ts'
+import { describeRoute, type GatewayRoute, routeVerdict } from './gateway-verdict.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
 import { compareRouteMatch, compareText } from './routes.ts'
@@ -14,14 +13,14 @@ import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
 
-/** What the HTTPRoutes attached to one host give it. */
+/** What the HTTPRoutes and GRPCRoutes attached to one host give it. */
 export interface GatewayHost {
   /** Their routes, in precedence order among themselves (not yet against the host's Ingresses). */
   routes: Route[]
   /** Their matches with a method, header or query parameter condition, in route precedence: they go in chains (condition-chains.ts). */
   candidates: Route[]
-  /** The HTTPRoutes that own them, by owner name. */
-  owners: Map<string, HttpRoute>
+  /** The routes that own them, by owner name. */
+  owners: Map<string, GatewayRoute>
   /** The certificate of the oldest HTTPS listener that serves the host, and its Gateway. */
   tls?: { secret: string; gateway: Gateway }
   /** Only HTTPS listeners serve the host: its plain HTTP requests are redirected to HTTPS. */
@@ -59,17 +58,17 @@ export function deepWildcardOf(host: string, gateway: GatewayHost, ingresses: re
  */
 export function deriveGatewayHost(host: string, state: ClusterState, rejections: Rejection[]): GatewayHost {
   const routes = new Map<string, Route>()
-  const owners = new Map<string, HttpRoute>()
+  const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []
   let tls: GatewayHost['tls']
   let http = false
   let https = false
   for (const route of state.httpRoutesForHost(host).sort(comparePrecedence)) {
-    const verdict = httpRouteVerdict(route, state)
+    const verdict = routeVerdict(route, state)
     if (!verdict.served) continue
     const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(host))
     if (here.length === 0) continue
-    const owner = describeHttpRoute(route)
+    const owner = describeRoute(route)
     owners.set(owner, route)
     for (const { gateway, listener } of here) {
       if (listener.protocol === 'HTTP') http = true
@@ -88,7 +87,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
       const key = `${path.match} ${path.path}`
       const winner = routes.get(key)
       if (winner) {
-        const by = winner.owner === owner ? 'an earlier match of the same HTTPRoute' : winner.owner
+        const by = winner.owner === owner ? `an earlier match of the same ${route.kind}` : winner.owner
         rejections.push({ object: owner, reason: `${path.at}: host "${host || '*'}" ${path.match} ${path.path} is already served by ${by}` })
         continue
       }
@@ -99,7 +98,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
 }
 
 /**
- * The route an HTTPRoute match is served as: its first weighted Service that resolves, a split when it has
+ * The route an HTTPRoute or GRPCRoute match is served as: its first weighted Service that resolves (spoken to as its kind asks), a split when it has
  * several or some do not resolve (render-split.ts: their share goes to UNRESOLVED_BACKEND), and what its
  * rule's filters and timeouts give it (withRuleFeatures).
  */
@@ -110,8 +109,16 @@ function servedRoute(path: GatewayPath, owner: string, namespace: string): Route
   const backend = main?.ref ?? { namespace, service: '', port: 0 }
   // Its backendRefs all fail to resolve: the specification answers 500, and no Service is reached (reachesService).
   if (path.unresolved) return { match: path.match, path: path.path, backend, backendName: UNRESOLVED_BACKEND, owner, refused: true }
-  const served: Route = { match: path.match, path: path.path, backend, backendName: backendName(backend), owner }
-  const split = main && routeSplit(path.backends)
+  const { upstream } = path
+  const served: Route = {
+    match: path.match,
+    path: path.path,
+    backend,
+    backendName: backendVariantName(backend, upstream),
+    owner,
+    ...(upstream ? { upstream } : {}),
+  }
+  const split = main && routeSplit(path.backends, upstream)
   if (split) served.split = split
   return withRuleFeatures(served, path.features)
 }

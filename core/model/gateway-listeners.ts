@@ -28,7 +28,7 @@ export function routeKindsOf(protocol: string): readonly string[] {
   return protocol === 'HTTP' || protocol === 'HTTPS' ? SERVED_ROUTE_KINDS : []
 }
 
-const SERVED_ROUTE_KINDS: readonly string[] = ['HTTPRoute']
+const SERVED_ROUTE_KINDS: readonly string[] = ['HTTPRoute', 'GRPCRoute']
 
 /**
  * Where a listener falls short, as its status says it (the condition made False, the
@@ -66,7 +66,7 @@ export function listenerProblems(listener: Listener, l: number, gateway: Gateway
     problem(
       'ResolvedRefs',
       'InvalidRouteKinds',
-      `${at}.allowedRoutes.kinds: ${unknown.map((kind) => kind.kind).join(', ')} not served by hapedge on ${listener.protocol} (${routeKindsOf(listener.protocol).join(', ')} is)`,
+      `${at}.allowedRoutes.kinds: ${unknown.map((kind) => kind.kind).join(', ')} not served by hapedge on ${listener.protocol} (${routeKindsOf(listener.protocol).join(' and ')} are)`,
       unknown.length === kinds.length,
     )
   if (listener.protocol === 'HTTP') return problems

@@ -1,4 +1,4 @@
-import type { HttpRoute } from '../kube/gateway-http-route.ts'
+import type { HttpRoute, HttpRouteMatch, HttpRouteRule } from '../kube/gateway-http-route.ts'
 import { httpPath } from '../syntax/fields.ts'
 import type { BackendRef } from './backend-ref.ts'
 import { unresolvedBackendRef, type BackendLookup } from './gateway-backend-refs.ts'
@@ -6,6 +6,7 @@ import { readRegexPath } from './regex-path.ts'
 import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
 import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
+import type { Upstream } from './upstream.ts'
 
 export interface WeightedBackend {
   ref: BackendRef
@@ -23,6 +24,8 @@ export interface GatewayPath extends RouteMatch {
   features: RuleFeatures
   /** Its method, header and query parameter matches, if any: the path then serves only the requests that meet them. */
   conditions?: MatchConditions
+  /** How its Services are spoken to, when not HTTP/1.1 in clear: a GRPCRoute's in HTTP/2 (gateway-grpc-rules.ts). */
+  upstream?: Upstream
   /** Every weighted backendRef of its rule fails to resolve: the path is served, and answers 500 (UNRESOLVED_BACKEND). */
   unresolved?: true
 }
@@ -46,6 +49,29 @@ const NOT_HONOURED = 'is not honoured by hapedge'
  * else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteRules {
+  return readRules(route, cluster, readHttpMatch)
+}
+
+/** A match read as the engine serves it (its path, and its conditions if any), or what of it hapedge does not serve, with field paths. */
+export type MatchReading = { path: RouteMatch; conditions?: MatchConditions } | { refused: string[] }
+
+/** What readRules reads of a route kind: its identity and its rules' backendRefs, filters and matches. */
+interface RulesOf<Match extends object> {
+  kind: string
+  metadata: { namespace: string }
+  spec: { rules?: readonly (Pick<HttpRouteRule, 'backendRefs' | 'filters' | 'timeouts' | 'sessionPersistence'> & { retry?: unknown; matches?: Match[] })[] }
+}
+
+/**
+ * The rules of a route kind (HTTPRoute, GRPCRoute) read as paths and weighted Services: the same
+ * backendRefs, filters and timeouts; `readMatch` reads the kind's matches (`undefined`: a rule
+ * without matches).
+ */
+export function readRules<Match extends object>(
+  route: RulesOf<Match>,
+  cluster: BackendLookup,
+  readMatch: (match: Match | undefined, where: string) => MatchReading,
+): RouteRules {
   const paths: GatewayPath[] = []
   const reasons: string[] = []
   const unresolved: string[] = []
@@ -89,21 +115,27 @@ export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteR
     // A rule that redirects answers every request itself: it needs no Service.
     if (backends.length === 0 && !features.redirect)
       reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
-    const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [{}]
+    const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [undefined]
     matches.forEach((match, m) => {
       const where = `${at}.matches[${m}]`
-      const read = readConditions(match, where)
+      const read = readMatch(match, where)
       if ('refused' in read) return reasons.push(...read.refused)
-      const type = match.path?.type ?? 'PathPrefix'
-      const value = match.path?.value ?? '/'
-      const path = readPathMatch(type, value)
-      if ('refused' in path) return reasons.push(`${where}.path.${path.refused}`)
-      if (read.conditions && path.match === 'Regex')
-        return reasons.push(`${where}: a RegularExpression path with a method, header or query parameter match ${NOT_HONOURED}`)
-      paths.push({ at: where, ...path, backends, features, ...read, ...(answers500 ? { unresolved: true as const } : {}) })
+      const { path, conditions } = read
+      paths.push({ at: where, ...path, backends, features, ...(conditions ? { conditions } : {}), ...(answers500 ? { unresolved: true as const } : {}) })
     })
   })
   return { paths, reasons, unresolved }
+}
+
+/** An HTTPRoute match: its path (PathPrefix / when absent), method, headers and query parameters. */
+function readHttpMatch(match: HttpRouteMatch = {}, where: string): MatchReading {
+  const read = readConditions(match, where)
+  if ('refused' in read) return read
+  const path = readPathMatch(match.path?.type ?? 'PathPrefix', match.path?.value ?? '/')
+  if ('refused' in path) return { refused: [`${where}.path.${path.refused}`] }
+  if (read.conditions && path.match === 'Regex')
+    return { refused: [`${where}: a RegularExpression path with a method, header or query parameter match ${NOT_HONOURED}`] }
+  return { path, ...read }
 }
 
 /**
@@ -114,13 +146,19 @@ export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteR
  */
 function readPathMatch(type: string, value: string): RouteMatch | { refused: string } {
   if (type === 'RegularExpression') {
-    const read = readRegexPath(value, false)
-    return 'refused' in read ? { refused: `value: ${read.refused}` } : { match: 'Regex', path: `${REGEX_PATH_MARK}(?:${read.expression})$` }
+    const read = readRegexMatch(value)
+    return 'refused' in read ? { refused: `value: ${read.refused}` } : read
   }
   if (type !== 'Exact' && type !== 'PathPrefix') return { refused: `type: ${type} ${NOT_HONOURED} (Exact, PathPrefix and RegularExpression are)` }
   const invalid = httpPath.safeParse(value).error?.issues[0]
   if (invalid) return { refused: `value: ${invalid.message}` }
   return routeMatch({ pathType: type === 'Exact' ? 'Exact' : 'Prefix', path: value })
+}
+
+/** A regular expression that must match the whole path, case-sensitively, as the regular-expression route map serves it. */
+export function readRegexMatch(expression: string): RouteMatch | { refused: string } {
+  const read = readRegexPath(expression, false)
+  return 'refused' in read ? read : { match: 'Regex', path: `${REGEX_PATH_MARK}(?:${read.expression})$` }
 }
 
 function filterTypes(filters: readonly unknown[]): string {

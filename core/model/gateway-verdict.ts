@@ -1,12 +1,17 @@
 import { type Binds, listenerPortRefusal } from './gateway-ports.ts'
 import type { Gateway } from '../kube/gateway.ts'
+import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { BackendLookup } from './gateway-backend-refs.ts'
 import { attachmentsOf, type Attached } from './gateway-attachment.ts'
+import { readGrpcRules } from './gateway-grpc-rules.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
 import type { Rejection } from './rejection.ts'
 
-/** What an HTTPRoute's verdict reads of the cluster (ClusterState gives it): its Gateways, and whether its backendRefs resolve. */
+/** The route kinds hapedge serves: HTTPRoute, and GRPCRoute read as HTTPRoute rules on the gRPC path (gateway-grpc-rules.ts). */
+export type GatewayRoute = HttpRoute | GrpcRoute
+
+/** What a route's verdict reads of the cluster (ClusterState gives it): its Gateways, and whether its backendRefs resolve. */
 export interface GatewayState extends BackendLookup {
   gateway(namespace: string, name: string): Gateway | undefined
   servesGatewayClass(name: string): boolean
@@ -22,16 +27,16 @@ export interface RouteVerdict {
   served: boolean
 }
 
-export function describeHttpRoute(route: HttpRoute): string {
-  return `HTTPRoute ${route.metadata.namespace}/${route.metadata.name}`
+export function describeRoute(route: GatewayRoute): string {
+  return `${route.kind} ${route.metadata.namespace}/${route.metadata.name}`
 }
 
 /**
- * Whether and where an HTTPRoute is served, and why not. A route is served whole or not at all:
+ * Whether and where an HTTPRoute or a GRPCRoute is served, and why not. A route is served whole or not at all:
  * one that asks for what hapedge does not honour (a filter, a header match, …) is
  * not served, since serving the rest would send its requests where the route does not say.
  */
-export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVerdict {
+export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVerdict {
   const attached = attachmentsOf(route, {
     gateway: (namespace, name) => state.gateway(namespace, name),
     servesClass: (name) => state.servesGatewayClass(name),
@@ -40,15 +45,15 @@ export function httpRouteVerdict(route: HttpRoute, state: GatewayState): RouteVe
       return refusal && `port ${refusal} (NotAllowedByListeners)`
     },
   })
-  const rules = readRouteRules(route, state)
+  const rules = route.kind === 'GRPCRoute' ? readGrpcRules(route, state) : readRouteRules(route, state)
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]
   const served = attached.attachments.length > 0 && rules.reasons.length === 0
   return { attached, rules, reasons: served || attached.ours ? reasons : [], served }
 }
 
-/** An HTTPRoute's reasons as one report, saying whether it is served. */
-export function httpRouteRejection(route: HttpRoute, state: GatewayState): Rejection | undefined {
-  const { reasons, served } = httpRouteVerdict(route, state)
+/** A route's reasons as one report, saying whether it is served. */
+export function routeRejection(route: GatewayRoute, state: GatewayState): Rejection | undefined {
+  const { reasons, served } = routeVerdict(route, state)
   if (reasons.length === 0) return undefined
-  return { object: describeHttpRoute(route), reason: served ? reasons.join('; ') : `${reasons.join('; ')}; the HTTPRoute is not served` }
+  return { object: describeRoute(route), reason: served ? reasons.join('; ') : `${reasons.join('; ')}; the ${route.kind} is not served` }
 }

@@ -6,7 +6,7 @@ interface RoutedTo {
   backend: BackendRef
   upstream?: Upstream
   canary?: { backendName: string; backend: BackendRef; upstream?: Upstream }
-  split?: { backends: readonly { backendName: string; backend: BackendRef }[] }
+  split?: { backends: readonly { backendName: string; backend: BackendRef; upstream?: Upstream }[] }
 }
 
 /** The Service backends a route sends to: its own (unless refused or redirected), its canary's, and its split's others that are Services'. */
@@ -17,5 +17,6 @@ export function* routeBackends(route: RoutedTo): Iterable<{ name: string; ref: B
   // The split's others: all but the place of the route's own backend (an HTTPRoute's first that resolves), and not UNRESOLVED_BACKEND.
   const split = route.split?.backends ?? []
   const own = split.findIndex((place) => place.backendName === route.backendName)
-  for (const [place, other] of split.entries()) if (place !== own && usesService(other)) yield { name: other.backendName, ref: other.backend }
+  for (const [place, other] of split.entries())
+    if (place !== own && usesService(other)) yield { name: other.backendName, ref: other.backend, upstream: other.upstream }
 }

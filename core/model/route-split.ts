@@ -1,9 +1,12 @@
-import { backendName, UNRESOLVED_BACKEND, type BackendRef } from './backend-ref.ts'
+import { backendVariantName, UNRESOLVED_BACKEND, type BackendRef } from './backend-ref.ts'
+import type { Upstream } from './upstream.ts'
 
 /** One Service of a split path and its weight (above 0). */
 export interface SplitBackend {
   backend: BackendRef
   backendName: string
+  /** How it is spoken to, when not HTTP/1.1 in clear (a GRPCRoute's): its backend is the Service's for that (backendVariantName). */
+  upstream?: Upstream
   weight: number
 }
 
@@ -24,9 +27,14 @@ export const MOST_SPLIT_BACKENDS = 16
 /**
  * A rule's weighted Services as a split, when they are two or more HAProxy backends; one is no split.
  * Those that do not resolve share UNRESOLVED_BACKEND, which answers 500: a rule naming one beside a
- * Service that does splits, so a weight's change stays a map edit.
+ * Service that does splits, so a weight's change stays a map edit. `upstream`: how the Services are
+ * spoken to (a GRPCRoute's), each going to its Service's backend for that.
  */
-export function routeSplit(backends: readonly { ref: BackendRef; weight: number; unresolved?: true }[]): RouteSplit | undefined {
-  const split = backends.map(({ ref, weight, unresolved }) => ({ backend: ref, backendName: unresolved ? UNRESOLVED_BACKEND : backendName(ref), weight }))
+export function routeSplit(backends: readonly { ref: BackendRef; weight: number; unresolved?: true }[], upstream?: Upstream): RouteSplit | undefined {
+  const split = backends.map(({ ref, weight, unresolved }) =>
+    unresolved
+      ? { backend: ref, backendName: UNRESOLVED_BACKEND, weight }
+      : { backend: ref, backendName: backendVariantName(ref, upstream), ...(upstream ? { upstream } : {}), weight },
+  )
   return new Set(split.map((one) => one.backendName)).size > 1 ? { backends: split } : undefined
 }

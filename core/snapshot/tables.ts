@@ -96,8 +96,10 @@ export const TABLE = {
  * 42: a backendRef to a Service that does not exist does not resolve (BackendNotFound: its requests answered 500, not 503), and a
  *     rule's share of those that do not resolve is one place of its split (hapedge-unresolved): HTTPRoutes indexed by the Services
  *     they name (`service-http-routes`, built by that write, indexRouteServices) and derived again.
+ * 43: GRPCRoutes are served (routes on the gRPC path, HTTP/2 backends): indexed under their hosts, Gateways and Services (indexClasses),
+ *     and derived again with every Gateway's routes.
  */
-export const SNAPSHOT_LAYOUT = 42
+export const SNAPSHOT_LAYOUT = 43
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -1,9 +1,9 @@
 import type { GatewayApiStatus, GatewayObjectStatus } from '../kube/gateway-status.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { gatewayController } from '../model/gateway-controller.ts'
-import { httpRouteVerdict } from '../model/gateway-verdict.ts'
+import { type GatewayRoute, routeVerdict } from '../model/gateway-verdict.ts'
 import { gatewayClassStatus, gatewayStatus, listenerKey } from './gateway-object-status.ts'
-import { grpcRouteParentsStatus, routeParentsStatus, statusHttpRoute } from './route-parent-status.ts'
+import { routeParentsStatus, statusRoute } from './route-parent-status.ts'
 
 /**
  * The Gateway API status this cluster's controller owns, from the objects of one generation:
@@ -19,18 +19,14 @@ export function gatewayApiStatus(state: ClusterState, at: string): GatewayApiSta
     if (gatewayClass.spec.controllerName === controllerName) objects.push(gatewayClassStatus(gatewayClass.metadata.name, controllerName, at))
   // Keyed by name: objects read from a stored snapshot are not the same object twice.
   const attached = new Map<string, number>()
-  for (const route of state.httpRoutes()) {
+  const routes: GatewayRoute[] = [...state.httpRoutes(), ...state.grpcRoutes()]
+  for (const route of routes) {
     if (!(route.spec.parentRefs ?? []).some((parent) => (parent.kind ?? 'Gateway') === 'Gateway')) continue
-    const verdict = httpRouteVerdict(route, state)
+    const verdict = routeVerdict(route, state)
     for (const listener of new Set(verdict.attached.attachments.map(({ gateway, listener }) => listenerKey(gateway, listener))))
       attached.set(listener, (attached.get(listener) ?? 0) + 1)
     const { namespace, name } = route.metadata
-    objects.push({ kind: 'HTTPRoute', namespace, name, parents: routeParentsStatus(statusHttpRoute(route), verdict, state, controllerName, at) })
-  }
-  for (const route of state.grpcRoutes()) {
-    if (!(route.spec.parentRefs ?? []).some((parent) => (parent.kind ?? 'Gateway') === 'Gateway')) continue
-    const { namespace, name } = route.metadata
-    objects.push({ kind: 'GRPCRoute', namespace, name, parents: grpcRouteParentsStatus(route, state, controllerName, at) })
+    objects.push({ kind: route.kind, namespace, name, parents: routeParentsStatus(statusRoute(route), verdict, state, controllerName, at) })
   }
   for (const gateway of state.gateways()) if (state.servesGatewayClass(gateway.spec.gatewayClassName)) objects.push(gatewayStatus(gateway, state, attached, at))
   return { controllerName, objects }

@@ -1,10 +1,8 @@
 import type { GatewayCondition, RouteParentStatus } from '../kube/gateway-status.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
-import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
-import { GRPC_NOT_SERVED, grpcRouteParents } from '../model/gateway-grpc-verdict.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { unresolvedBackendRef, type BackendReference, type UnresolvedRef } from '../model/gateway-backend-refs.ts'
-import type { RouteVerdict } from '../model/gateway-verdict.ts'
+import type { GatewayRoute, RouteVerdict } from '../model/gateway-verdict.ts'
 import { gatewayCondition } from './gateway-condition.ts'
 
 /** What a route's parents' status reads of it: its identity, parentRefs and every backendRef with its field path. */
@@ -47,22 +45,10 @@ function resolvedRefs(route: StatusRoute, state: ClusterState, at: string): Gate
   return gatewayCondition(at, 'ResolvedRefs', false, unresolved[0]!.reason, unresolved.map((ref) => `${ref.at}: ${ref.message}`).join('; '))
 }
 
-/** A GRPCRoute's entries: not attached to any listener (hapedge's take HTTPRoutes only), and whether its backendRefs resolve. */
-export function grpcRouteParentsStatus(route: GrpcRoute, state: ClusterState, controllerName: string, at: string): RouteParentStatus[] {
-  const resolved = resolvedRefs(statusRoute('GRPCRoute', route), state, at)
-  return grpcRouteParents(route, state).map(({ index }) => ({
-    parentRef: route.spec.parentRefs![index]!,
-    controllerName,
-    conditions: [gatewayCondition(at, 'Accepted', false, 'NotAllowedByListeners', GRPC_NOT_SERVED), resolved],
-  }))
-}
-
-/** An HTTPRoute as its parents' status reads it. */
-export const statusHttpRoute = (route: HttpRoute) => statusRoute('HTTPRoute', route)
-
-function statusRoute(kind: StatusRoute['kind'], route: HttpRoute | GrpcRoute): StatusRoute {
+/** A route as its parents' status reads it. */
+export function statusRoute(route: GatewayRoute): StatusRoute {
   return {
-    kind,
+    kind: route.kind,
     metadata: route.metadata,
     spec: route.spec,
     backendRefs: (route.spec.rules ?? []).flatMap((rule, r) => (rule.backendRefs ?? []).map((ref, b) => ({ at: `spec.rules[${r}].backendRefs[${b}]`, ref }))),

@@ -83,16 +83,50 @@ export function httpRoute({ name, namespace = 'default', createdAt, parents = [{
           : {}),
         ...(filters ? { filters } : {}),
         ...(timeouts ? { timeouts } : {}),
-        backendRefs: backends.map(({ service, port = 80, weight, namespace }) => ({
-          name: service,
-          port,
-          ...(weight !== undefined ? { weight } : {}),
-          ...(namespace ? { namespace } : {}),
-        })),
+        backendRefs: backendRefsOf(backends),
       })),
     },
   }
 }
+
+export interface GrpcRuleSpec {
+  matches?: { method?: { type?: string; service?: string; method?: string }; headers?: unknown[] }[]
+  backends: BackendSpec[]
+  filters?: unknown[]
+}
+
+/** A GRPCRoute as an HTTPRoute is written here: its parents (the Gateway `edge` by default), hostnames and rules. */
+export function grpcRoute({
+  name,
+  namespace = 'default',
+  createdAt,
+  parents = [{ name: 'edge' }],
+  hostnames,
+  rules,
+}: Omit<HttpRouteSpec, 'rules'> & { rules: GrpcRuleSpec[] }) {
+  return {
+    apiVersion: V1,
+    kind: 'GRPCRoute',
+    metadata: { name, namespace, ...(createdAt ? { creationTimestamp: createdAt } : {}) },
+    spec: {
+      parentRefs: parents,
+      ...(hostnames ? { hostnames } : {}),
+      rules: rules.map(({ matches, backends, filters }) => ({
+        ...(matches ? { matches } : {}),
+        ...(filters ? { filters } : {}),
+        backendRefs: backendRefsOf(backends),
+      })),
+    },
+  }
+}
+
+const backendRefsOf = (backends: BackendSpec[]) =>
+  backends.map(({ service, port = 80, weight, namespace }) => ({
+    name: service,
+    port,
+    ...(weight !== undefined ? { weight } : {}),
+    ...(namespace ? { namespace } : {}),
+  }))
 
 /** A ReferenceGrant in `namespace` letting HTTPRoutes of `from` send to its Services (all, or the one named). */
 export function referenceGrant(name: string, namespace: string, from: string, service?: string) {

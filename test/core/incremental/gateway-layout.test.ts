@@ -4,7 +4,7 @@ import { FILES } from '../../../core/render/files.ts'
 import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
-import { gateway, gatewayClass, httpRoute, type BackendSpec } from '../../support/gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute, type BackendSpec } from '../../support/gateway-objects.ts'
 import { ingress, service } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
@@ -100,5 +100,21 @@ describe('a snapshot written before the Gateway API was read', () => {
       'HTTPRoute/default/alone',
       'HTTPRoute/default/half',
     ])
+  })
+
+  it('serves the GRPCRoutes it only reported before (layout 42), indexed under their hosts, byte-equal to a fresh snapshot', () => {
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const route = grpcRoute({
+      name: 'g',
+      hostnames: ['grpc.example.com'],
+      rules: [{ matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'app-2' }] }],
+    })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, route].map(added))
+    expect(fresh.files().get(FILES.prefixMap)).toContain('grpc.example.com/hapedge.Echo')
+    // The older hapedge stored the GRPCRoute, indexed nothing for it and served nothing.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects].map(added))
+    writeAfterUpgrade(olderSnapshot(older, fresh, { layout: 42, objects: ['GRPCRoute/default/g'] }), older, fresh)
   })
 })

@@ -1,37 +1,145 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
-import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
+import { readObject } from '../../../core/kube/objects.ts'
+import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
-import { gateway, gatewayClass, holdAfter } from '../../support/gateway-objects.ts'
-import { configMap, service } from '../../support/objects.ts'
+import { gateway, gatewayClass, grpcRoute, holdAfter, httpRoute } from '../../support/gateway-objects.ts'
+import { configMap, endpointSlice, service } from '../../support/objects.ts'
 
+/** GRPCRoute on the HTTPRoute engine: its matches as routes on the gRPC path, its Services spoken to in HTTP/2, a change costing what it changes. */
+
+const services = (names: string[]) => names.flatMap((name, i) => [service(name, [{ port: 80 }]), endpointSlice(name, [`10.0.0.${i + 1}`], [{ port: 8080 }])])
+const edge = gateway('edge', [{ name: 'grpc', hostname: 'grpc.example.com' }])
 const modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })
-const grpc = {
-  apiVersion: 'gateway.networking.k8s.io/v1',
-  kind: 'GRPCRoute',
-  metadata: { name: 'echo', namespace: 'default' },
-  spec: { parentRefs: [{ name: 'edge' }], rules: [{ backendRefs: [{ name: 'web', port: 80 }] }] },
-}
+const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
+  model.hosts
+    .get(host)
+    ?.routes.map((route) => [route.match, route.path, route.backendName, route.split?.backends.map((one) => `${one.backendName}:${one.weight}`)])
+const H2C = /^default_(\w+)_80_[0-9a-f]{12}$/
 
-describe('GRPCRoute on the engine', () => {
-  it('is reported while its Gateway is this cluster’s, and the report follows its Gateway, class and controller setting as a full rebuild says', () => {
+describe('a GRPCRoute', () => {
+  const route = grpcRoute({
+    name: 'echo',
+    rules: [
+      { matches: [{ method: { service: 'hapedge.Echo', method: 'Say' } }], backends: [{ service: 'a' }] },
+      {
+        matches: [{ method: { service: 'hapedge.Echo' } }],
+        backends: [
+          { service: 'b', weight: 1 },
+          { service: 'c', weight: 3 },
+        ],
+      },
+      {
+        matches: [{ method: { method: 'Ping' } }, { method: { type: 'RegularExpression', service: 'hapedge\\.v[0-9]+\\.Echo' } }],
+        backends: [{ service: 'c' }],
+      },
+      { backends: [{ service: 'a' }] },
+    ],
+  })
+
+  it('is served as routes on /<service>/<method>: Exact, the service’s prefix, a regular expression for a method alone or RegularExpression, / without matches', () => {
+    const { model } = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b', 'c'])])
+    expect(model.rejections).toEqual([])
+    const routes = routesOf(model, 'grpc.example.com')!
+    expect(routes.map(([match, path]) => `${match} ${path}`)).toEqual([
+      'Prefix /',
+      'Prefix /hapedge.Echo',
+      'Exact /hapedge.Echo/Say',
+      'Regex ~(?:/(?:hapedge\\.v[0-9]+\\.Echo)/(?:[^\\/]+))$',
+      'Regex ~(?:/[^\\/]+/Ping)$',
+    ])
+    // Every Service of the route, the split's too, goes to its HTTP/2 backend, not the Service's HTTP/1.1 one.
+    for (const [, , backend, split] of routes) {
+      expect(backend).toMatch(H2C)
+      for (const one of split ?? []) expect(one).toMatch(/^default_\w+_80_[0-9a-f]{12}:\d$/)
+    }
+    const backends = model.backends
+    expect([...backends.keys()].every((name) => H2C.test(name))).toBe(true)
+    expect([...backends.values()].map((backend) => backend.upstream?.protocol)).toEqual(['GRPC', 'GRPC', 'GRPC'])
+    const rendered = fullRebuild([gatewayClass(), edge, route, ...services(['a', 'b', 'c'])]).files.get(FILES.backends)!
+    const servers = rendered.split('\n').filter((line) => /^\s*(server|default-server|server-template) /.test(line))
+    expect(servers.length).toBeGreaterThan(0)
+    expect(servers.filter((line) => !line.includes(' proto h2'))).toEqual([])
+  })
+
+  it('matches headers as an HTTPRoute does, and reports what it does not serve with the field path, then is not served', () => {
+    const headers = grpcRoute({
+      name: 'headers',
+      rules: [
+        { matches: [{ method: { service: 'hapedge.Echo', method: 'Say' }, headers: [{ name: 'version', value: 'two' }] }], backends: [{ service: 'b' }] },
+      ],
+    })
+    const served = fullRebuild([gatewayClass(), edge, route, headers, ...services(['a', 'b', 'c'])])
+    expect(served.model.rejections).toEqual([])
+    const say = served.model.hosts.get('grpc.example.com')?.routes.find((one) => one.path === '/hapedge.Echo/Say')
+    expect(say?.chain?.entries.map((entry) => entry.conditions)).toEqual([{ values: [{ dimension: 'hversion', exact: 'two' }] }, undefined])
+    const refused = grpcRoute({
+      name: 'refused',
+      rules: [
+        { matches: [{ method: { method: 'Say' }, headers: [{ name: 'version', value: 'two' }] }], backends: [{ service: 'b' }] },
+        { matches: [{ method: { type: 'Prefix', service: 'x' } }, { method: { service: 'not a service' } }], backends: [{ service: 'b' }] },
+        { filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.test' } }], backends: [{ service: 'b' }] },
+      ],
+    })
+    const { model } = fullRebuild([gatewayClass(), edge, refused, ...services(['b'])])
+    expect(model.hosts.get('grpc.example.com')).toBeUndefined()
+    expect(model.rejections.map((rejection) => rejection.reason.split('; '))).toEqual([
+      [
+        'spec.rules[2].filters[0].type: "URLRewrite" is not a GRPCRoute filter',
+        'spec.rules[0].matches[0]: a method match without a service, or of type RegularExpression, beside header matches is not honoured by hapedge',
+        'spec.rules[1].matches[0].method.type: "Prefix" is not honoured by hapedge (Exact and RegularExpression are)',
+        'spec.rules[1].matches[1].method.service: "not a service" is not a gRPC service name',
+        'the GRPCRoute is not served',
+      ],
+    ])
+  })
+
+  it('attaches only to listeners that take GRPCRoutes, and reads its ReferenceGrants as from GRPCRoute', () => {
+    const httpOnly = gateway('edge', [{ name: 'grpc', hostname: 'grpc.example.com', kinds: ['HTTPRoute'] }])
+    const { model } = fullRebuild([gatewayClass(), httpOnly, route, ...services(['a', 'b', 'c'])])
+    expect(model.hosts.size).toBe(0)
+    expect(model.rejections[0]!.reason).toContain('allowedRoutes.kinds does not list GRPCRoute (NotAllowedByListeners)')
+    expect(readObject(grpcRoute({ name: 'bad', rules: [{ backends: [{ service: 'a', weight: -1 }] }] }))).toMatchObject({
+      status: 'invalid',
+      issues: [{ path: 'spec.rules[0].backendRefs[0].weight' }],
+    })
+  })
+
+  it('follows its Gateway, class, controller setting and an HTTPRoute beside it, incrementally as a full rebuild says', () => {
     const steps: unknown[][] = [
-      [service('web'), grpc],
-      [gatewayClass(), gateway('edge', [{ name: 'http' }])],
+      [...services(['a', 'b', 'c']), route],
+      [gatewayClass(), edge],
+      [
+        httpRoute({
+          name: 'web',
+          hostnames: ['grpc.example.com'],
+          rules: [{ matches: [{ type: 'PathPrefix', value: '/web' }], backends: [{ service: 'a' }] }],
+        }),
+      ],
+      [
+        grpcRoute({
+          name: 'echo',
+          rules: [
+            {
+              matches: [{ method: { service: 'hapedge.Echo' } }],
+              backends: [
+                { service: 'b', weight: 2 },
+                { service: 'c', weight: 0 },
+              ],
+            },
+          ],
+        }),
+      ],
       [configMap({ 'gateway-controller': 'example.com/other' })],
       [configMap({})],
       [gatewayClass('hapedge', 'example.com/other')],
     ]
     const live = new LiveCluster()
     const seen: unknown[] = []
-    const reported: string[][] = []
     for (const step of steps) {
       holdAfter(seen, step)
-      const applied = live.apply(step.map(modified))
-      const rejections = new SnapshotReader(applied.snapshot).rejections()
-      expect(rejections).toEqual(fullRebuild(seen).model.rejections)
-      reported.push(rejections.map((rejection) => rejection.object))
+      live.apply(step.map(modified))
+      expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
     }
-    expect(reported).toEqual([[], ['GRPCRoute default/echo'], [], ['GRPCRoute default/echo'], []])
   })
 })

@@ -5,7 +5,7 @@ import { ClusterState } from '../../../core/model/cluster-state.ts'
 import { DEFAULT_GATEWAY_CONTROLLER } from '../../../core/model/settings.ts'
 import { nextGatewayObjectStatus } from '../../../core/status/carry-gateway-status.ts'
 import { gatewayApiStatus } from '../../../core/status/gateway-api-status.ts'
-import { GRPC_NOT_SERVED, grpcRouteRejection } from '../../../core/model/gateway-grpc-verdict.ts'
+import { routeRejection } from '../../../core/model/gateway-verdict.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
 import { service, tlsSecret } from '../../support/objects.ts'
@@ -88,8 +88,8 @@ describe('the Gateway API status hapedge computes from a generation', () => {
     const served = ['Accepted/True/Accepted', 'Programmed/True/Programmed', 'ResolvedRefs/True/ResolvedRefs', 'Conflicted/False/NoConflicts']
     expect(summary(find(status.objects, 'Gateway', 'edge'))).toEqual({
       edge: ['Accepted/True/ListenersNotValid', 'Programmed/True/Programmed'],
-      'edge.http': [...served, 'attached 4', 'kinds HTTPRoute'],
-      'edge.https': [...served, 'attached 4', 'kinds HTTPRoute'],
+      'edge.http': [...served, 'attached 4', 'kinds HTTPRoute,GRPCRoute'],
+      'edge.https': [...served, 'attached 4', 'kinds HTTPRoute,GRPCRoute'],
       'edge.tcp': ['Accepted/False/UnsupportedProtocol', 'Programmed/False/Invalid', ...served.slice(2), 'attached 0', 'kinds '],
       'edge.missing-cert': [
         'Accepted/True/Accepted',
@@ -97,11 +97,11 @@ describe('the Gateway API status hapedge computes from a generation', () => {
         'ResolvedRefs/False/InvalidCertificateRef',
         served[3],
         'attached 4',
-        'kinds HTTPRoute',
+        'kinds HTTPRoute,GRPCRoute',
       ],
       // TCPRoute is not served, HTTPRoute is: the listener takes the one it can.
       'edge.kinds': [...served, 'attached 4', 'kinds HTTPRoute'],
-      'edge.alt-port': ['Accepted/False/PortUnavailable', 'Programmed/False/Invalid', ...served.slice(2), 'attached 0', 'kinds HTTPRoute'],
+      'edge.alt-port': ['Accepted/False/PortUnavailable', 'Programmed/False/Invalid', ...served.slice(2), 'attached 0', 'kinds HTTPRoute,GRPCRoute'],
     })
     const tcp = (find(status.objects, 'Gateway', 'edge') as Extract<GatewayObjectStatus, { kind: 'Gateway' }>).status.listeners[2]!
     expect(tcp.conditions[0]!.message).toBe('spec.listeners[2].protocol: TCP is not served by hapedge (HTTP and HTTPS are)')
@@ -193,7 +193,7 @@ describe('the status written over what an object shows', () => {
   })
 })
 
-describe('GRPCRoute, read and reported until hapedge serves it', () => {
+describe('GRPCRoute', () => {
   const grpc = (parents: { name: string }[], backends = [{ name: 'web', port: 80 }]) => ({
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'GRPCRoute',
@@ -209,28 +209,31 @@ describe('GRPCRoute, read and reported until hapedge serves it', () => {
     })
   })
 
-  it('reports it per parentRef of this cluster’s Gateways, with NotAllowedByListeners in its status, and not another controller’s', () => {
+  it('is served where it attaches, with its status per parentRef of this cluster’s Gateways as an HTTPRoute’s, and another controller’s is not reported', () => {
     const state = stateOf([
       gatewayClass(),
       gatewayClass('theirs', 'example.com/other'),
       service('web'),
       gateway('edge', [{ name: 'http' }]),
+      gateway('grpc-less', [{ name: 'http', kinds: ['HTTPRoute'] }]),
       gateway('other', [{ name: 'http' }], { className: 'theirs' }),
-      grpc([{ name: 'edge' }, { name: 'other' }]),
+      grpc([{ name: 'edge' }, { name: 'grpc-less' }, { name: 'other' }]),
     ])
-    expect(grpcRouteRejection(state.grpcRoutes()[0]!, state)).toEqual({
+    expect(routeRejection(state.grpcRoutes()[0]!, state)).toEqual({
       object: 'GRPCRoute default/echo',
-      reason: `spec.parentRefs[0]: Gateway default/edge: ${GRPC_NOT_SERVED}; the GRPCRoute is not served`,
+      reason:
+        'spec.parentRefs[1]: not attached to Gateway default/grpc-less: listener "http": allowedRoutes.kinds does not list GRPCRoute (NotAllowedByListeners)',
     })
     const status = gatewayApiStatus(state, AT)
     expect(summary(find(status.objects, 'GRPCRoute', 'echo'))).toEqual({
-      'echo → edge/*': ['Accepted/False/NotAllowedByListeners', 'ResolvedRefs/True/ResolvedRefs'],
+      'echo → edge/*': ['Accepted/True/Accepted', 'ResolvedRefs/True/ResolvedRefs'],
+      'echo → grpc-less/*': ['Accepted/False/NotAllowedByListeners', 'ResolvedRefs/True/ResolvedRefs'],
     })
     const other = stateOf([
       gatewayClass('theirs', 'example.com/other'),
       gateway('other', [{ name: 'http' }], { className: 'theirs' }),
       grpc([{ name: 'other' }]),
     ])
-    expect(grpcRouteRejection(other.grpcRoutes()[0]!, other)).toBeUndefined()
+    expect(routeRejection(other.grpcRoutes()[0]!, other)).toBeUndefined()
   })
 })
