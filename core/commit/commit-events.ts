@@ -136,7 +136,7 @@ async function apply(
     const reads = likelyReads(events)
     // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
     reads.snapshot.push(...new ClusterState(ctx.options, new Keyspace(trees.snapshot)).ignoredByClassReads())
-    await preload(trees.snapshot, trees.manifest, reads, loader, ctx.context.nodes.budget * PRELOAD_SHARE)
+    await preload(trees.snapshot, trees.manifest, reads, loader, ctx.context.nodes.budget * PRELOAD_SHARE, ctx.pause)
     // New options derive the whole cluster again: load it level by level, not node by node as the scan would.
     if (await runLoading(() => rederivesAll(trees.snapshot, ctx.options), loader)) await walkGeneration(base!, loader, ctx.context, { leaves: true })
   }

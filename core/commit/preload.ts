@@ -6,6 +6,7 @@ import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
+import { runInSlices, runToEnd, type Pause } from '../slices.ts'
 
 type Missing = Map<string, { space: string; sha256: string }>
 
@@ -17,17 +18,17 @@ type Missing = Map<string, { space: string; sha256: string }>
  * what it loads for them stays within `budget` characters: loading what the cache cannot keep
  * beside the change's own nodes would evict them, and each one missed reruns the change.
  */
-export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, budget = 0): Promise<void> {
-  await loadPaths(snapshot, manifest, reads, loader)
+export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, budget = 0, pause?: Pause): Promise<void> {
+  await loadPaths(snapshot, manifest, reads, loader, () => true, pause)
   const added = [...(reads.ifNew ?? [])].filter(([key]) => isAbsent(snapshot, key)).map(([, named]) => named)
   if (added.length === 0) return
   const until = loader.stats.chars + budget
   const within = () => loader.stats.chars < until
   const named = merged(added)
-  await loadPaths(snapshot, manifest, named, loader, within)
+  await loadPaths(snapshot, manifest, named, loader, within, pause)
   if (!within()) return
   const followed = await memberObjectKeys(snapshot, named.memberObjects ?? [], loader)
-  if (followed.length > 0 && within()) await loadPaths(snapshot, manifest, { snapshot: followed, files: new Map() }, loader, within)
+  if (followed.length > 0 && within()) await loadPaths(snapshot, manifest, { snapshot: followed, files: new Map() }, loader, within, pause)
 }
 
 /** Whether the snapshot holds nothing at `key`, its path loaded (a path evicted since counts as not absent). */
@@ -62,28 +63,48 @@ async function memberObjectKeys(snapshot: Tree, prefixes: readonly string[], loa
   )
 }
 
-/** Loads the paths to the keys, a level of every tree per round, while `more` allows another round. */
-async function loadPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, more = () => true): Promise<void> {
+/**
+ * Loads the paths to the keys, a level of every tree per round, while `more` allows another round.
+ * Given `pause`, each round's descents run in slices (see runInSlices): a resync's commit descends
+ * thousands of keys a round, which held the thread for a fifth of a second.
+ */
+async function loadPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, more = () => true, pause?: Pause): Promise<void> {
   const paths = new Set([...reads.files.keys(), ...(reads.fileRanges?.keys() ?? [])])
   while (more()) {
-    const missing: Missing = new Map()
-    for (const key of reads.snapshot) descend(snapshot, key, missing)
-    for (const path of paths) {
-      const entry = descend(manifest, path, missing)
-      if (entry === undefined) continue
-      const root = JSON.parse(entry) as TreeRoot
-      const shape = fileShape(path)
-      if (!shape) {
-        if (!manifest.context.nodes.has(root.sha256)) missing.set(root.sha256, { space: manifest.shape.space, sha256: root.sha256 })
-        continue
-      }
-      const file = new Tree(shape, root, manifest.context)
-      for (const key of reads.files.get(path) ?? []) descend(file, key, missing)
-      for (const range of reads.fileRanges?.get(path) ?? []) descendRange(file, range, missing)
-    }
+    const round = missingOnPaths(snapshot, manifest, reads, paths)
+    const missing = pause ? await runInSlices(round, pause) : runToEnd(round)
     if (missing.size === 0) return
     await loader.load([...missing.values()])
   }
+}
+
+/** One round of loadPaths: the nodes that stop each key's descent, as steps, one per key. */
+function* missingOnPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, paths: ReadonlySet<string>): Generator<void, Missing> {
+  const missing: Missing = new Map()
+  for (const key of reads.snapshot) {
+    descend(snapshot, key, missing)
+    yield
+  }
+  for (const path of paths) {
+    const entry = descend(manifest, path, missing)
+    if (entry === undefined) continue
+    const root = JSON.parse(entry) as TreeRoot
+    const shape = fileShape(path)
+    if (!shape) {
+      if (!manifest.context.nodes.has(root.sha256)) missing.set(root.sha256, { space: manifest.shape.space, sha256: root.sha256 })
+      continue
+    }
+    const file = new Tree(shape, root, manifest.context)
+    for (const key of reads.files.get(path) ?? []) {
+      descend(file, key, missing)
+      yield
+    }
+    for (const range of reads.fileRanges?.get(path) ?? []) {
+      descendRange(file, range, missing)
+      yield
+    }
+  }
+  return missing
 }
 
 /** The key's value if its path is loaded; otherwise notes the node that is missing. */

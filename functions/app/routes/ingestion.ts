@@ -15,6 +15,7 @@ import { refOfKey } from '../../../core/ingest/listed-state.ts'
 import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
 import { capWarnings, latestWarnings } from '../../../core/ingest/write-warnings.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
+import { runInSlices } from '../../../core/slices.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
 import type { AppEnv } from '../app-env.ts'
 import { inBackground } from '../http/in-background.ts'
@@ -57,10 +58,20 @@ export function ingestionRoutes(env: AppEnv) {
     // A list of tens of thousands of objects takes seconds to compare: in the background, in slices.
     const { keys: listed, events } = await listedResync(trees?.snapshot, list.items, commit.options, loader, env.turns.pause)
     // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
-    const named = new Set(listed.map((key) => describeRef(refOfKey(key))))
+    const named = await runInSlices(describedKeys(listed), env.turns.pause)
     return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
   })
   return routes
+}
+
+/** How rejections name the objects at `keys` (`Ingress ns/name`), as steps (see runInSlices): a resync lists tens of thousands. */
+function* describedKeys(keys: readonly string[]): Generator<void, Set<string>> {
+  const named = new Set<string>()
+  for (const key of keys) {
+    named.add(describeRef(refOfKey(key)))
+    yield
+  }
+  return named
 }
 
 export function commitContext(env: AppEnv, c: ClusterContext, record = c.get('record')): CommitContext {

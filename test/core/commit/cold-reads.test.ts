@@ -109,4 +109,22 @@ describe('what a cold commit loads before it runs', () => {
     await preload(trees.snapshot, trees.manifest, { ...reads, ifNew: undefined }, loader)
     expect(loader.stats.nodes).toBe(narrow)
   })
+
+  it('descends a resync’s many keys in slices when given a pause, loading the nodes it loads at once', async () => {
+    const store = await cluster(0)
+    const keys = clusterKeys('prod-eu')
+    const preloaded = async (pause?: () => Promise<void>) => {
+      const context = coldContext()
+      const loader = new NodeLoader(store, keys, context)
+      const trees = await openTrees(workingState((await readHead(store, keys))!.head), loader, context, keys)
+      const before = loader.stats.nodes
+      await preload(trees.snapshot, trees.manifest, likelyReads(Array.from({ length: APPS }, (_, n) => modified(app(n)[0]!))), loader, 0, pause)
+      return loader.stats.nodes - before
+    }
+    let pauses = 0
+    const sliced = await preloaded(async () => void pauses++)
+    // Hundreds of keys a round are more steps than one slice holds.
+    expect(pauses).toBeGreaterThan(0)
+    expect(sliced).toBe(await preloaded())
+  })
 })
