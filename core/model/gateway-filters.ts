@@ -5,7 +5,7 @@ import { httpPath, isHostnameField, quote } from '../syntax/fields.ts'
 import { REDIRECT_BACKEND } from './backend-ref.ts'
 import type { Route } from './derive-host.ts'
 import { readRuleTimeouts } from './gateway-timeouts.ts'
-import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, refusedHeader, RULE_SEPARATOR } from './header-rules.ts'
+import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, refusedHeader, RULE_SEPARATOR, ruleParts } from './header-rules.ts'
 import type { RedirectParts, RouteRedirect } from './route-redirect.ts'
 import { NO_CAPTURE, type RouteRewrite } from './route-rewrite.ts'
 import type { RouteTimeouts } from './route-timeouts.ts'
@@ -105,6 +105,45 @@ export function readRuleFeatures(
   const timeouts = readRuleTimeouts(rule.timeouts, `${at}.timeouts`, reasons)
   if (timeouts) features.timeouts = timeouts
   return features
+}
+
+/**
+ * The header filters of a rule's one weighted backendRef: every request of the rule goes to it, so
+ * they are served as the rule's own, after them (the specification's order). Any other filter of a
+ * backendRef, and a header both change (the frontend runs removals, sets and additions each in one
+ * place), is reported.
+ */
+export function addBackendHeaderFilters(filters: readonly unknown[], where: string, features: RuleFeatures, reasons: string[]): void {
+  const added = new Map<string, string>()
+  const types = new Set<string>()
+  filters.forEach((written, f) => {
+    const at = `${where}.filters[${f}]`
+    const parsed = httpRouteFilter.safeParse(written)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      return reasons.push(`${[at, ...issue.path].join('.')}: ${issue.message}`)
+    }
+    const filter = parsed.data
+    if (types.has(filter.type)) return reasons.push(`${at}: a second ${filter.type} filter on one backendRef; the specification allows one`)
+    types.add(filter.type)
+    if (filter.type === 'RequestHeaderModifier') return readHeaderModifier(filter.requestHeaderModifier, 'req', `${at}.requestHeaderModifier`, added, reasons)
+    if (filter.type === 'ResponseHeaderModifier')
+      return readHeaderModifier(filter.responseHeaderModifier, 'res', `${at}.responseHeaderModifier`, added, reasons)
+    reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)`)
+  })
+  if (added.size === 0) return
+  const header = (rule: string) => `${rule.slice(0, 3)}${RULE_SEPARATOR}${ruleParts(rule).name}`
+  const own = new Map((features.headers ?? []).map(({ rule, value }) => [rule, value]))
+  const both = [...new Set([...own.keys()].map(header))].filter((name) => [...added.keys()].some((rule) => header(rule) === name))
+  if (both.length > 0)
+    return void reasons.push(
+      `${where}.filters: ${both.map((name) => name.split(RULE_SEPARATOR)[1]).join(', ')} changed by the rule's filters too ${NOT_HONOURED}`,
+    )
+  if (features.redirect) return void reasons.push(`${where}.filters: header modifiers of a rule that redirects ${NOT_HONOURED} (it forwards nothing)`)
+  const merged = new Map([...own, ...added])
+  if (merged.size > MAX_HEADER_RULES)
+    return void reasons.push(`${where}.filters: ${merged.size} header changes; hapedge makes ${MAX_HEADER_RULES} at most per route`)
+  features.headers = [...merged].map(([rule, value]) => ({ rule, value })).sort((a, b) => compareRules(a.rule, b.rule))
 }
 
 /** The lists of a header modifier, in the order the frontend runs them (header-rules.ts HEADER_OPS). */

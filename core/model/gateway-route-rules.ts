@@ -5,7 +5,7 @@ import { unresolvedBackendRef, type BackendLookup } from './gateway-backend-refs
 import { readRegexPath } from './regex-path.ts'
 import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
-import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
+import { addBackendHeaderFilters, readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
 import type { Upstream } from './upstream.ts'
 
 export interface WeightedBackend {
@@ -44,9 +44,9 @@ const NOT_HONOURED = 'is not honoured by hapedge'
  * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
  * written: hapedge matches the host, the path (Exact, PathPrefix, RegularExpression), the method, headers and
  * query parameters (gateway-conditions.ts) and splits a path between its weighted Services (route-split.ts); its
- * filters and timeouts are route features (gateway-filters.ts) where hapedge can honour them. Retries, session
- * persistence and filters per backendRef it does not honour, and a route served without them would mean something
- * else, so it is not served.
+ * filters and timeouts are route features (gateway-filters.ts) where hapedge can honour them, and so are the header
+ * filters of a rule's one weighted backendRef. Retries, session persistence and filters of a backendRef among several
+ * it does not honour, and a route served without them would mean something else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteRules {
   return readRules(route, cluster, readHttpMatch)
@@ -83,6 +83,7 @@ export function readRules<Match extends object>(
     // Its weighted backendRefs, resolved or not: the requests a rule would send to one that does not resolve are answered 500.
     const backends: WeightedBackend[] = []
     const unresolvedHere: { reason: string; weight: number }[] = []
+    const weighted = rule.backendRefs?.filter((backend) => (backend.weight ?? 1) > 0).length ?? 0
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
       const refusal = unresolvedBackendRef(backend, { kind: route.kind, namespace }, cluster)
@@ -95,10 +96,14 @@ export function readRules<Match extends object>(
         backends.push({ ref, weight, unresolved: true })
       }
       if (refusal?.reason === 'InvalidKind') return share()
-      if (backend.filters && backend.filters.length > 0)
-        reasons.push(
-          `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef (a route's features apply to every request, whichever Service it goes to)`,
-        )
+      // A backendRef of weight 0 takes no request, so its filters never apply; the one weighted backendRef of a rule takes every one.
+      if (backend.filters && backend.filters.length > 0 && weight > 0) {
+        if (weighted === 1) addBackendHeaderFilters(backend.filters, where, features, reasons)
+        else
+          reasons.push(
+            `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef of a rule that splits its requests between several (a rule's features apply to every request, whichever Service it goes to)`,
+          )
+      }
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
       if (refusal) return share()
       if (weight > 0) backends.push({ ref, weight })

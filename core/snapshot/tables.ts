@@ -98,8 +98,10 @@ export const TABLE = {
  *     they name (`service-http-routes`, built by that write, indexRouteServices) and derived again.
  * 43: GRPCRoutes are served (routes on the gRPC path, HTTP/2 backends): indexed under their hosts, Gateways and Services (indexClasses),
  *     and derived again with every Gateway's routes.
+ * 44: the header filters of a rule's one weighted backendRef are served as the rule's own (they were refused): an HTTPRoute refused for
+ *     them before is derived again (markLayoutChanged touches every HTTPRoute).
  */
-export const SNAPSHOT_LAYOUT = 43
+export const SNAPSHOT_LAYOUT = 44
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

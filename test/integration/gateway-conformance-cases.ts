@@ -383,6 +383,18 @@ export const CASES: ConformanceCase[] = [
     conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/request-header-modifier`),
   },
   {
+    // The same routes with each rule's filter on its one backendRef, and the same answers.
+    name: 'HTTPRouteBackendRequestHeaderModifier',
+    manifest: 'httproute-request-header-modifier-backend.yaml',
+    profile: 'Extended: HTTPRouteBackendRequestHeaderModification',
+    answers: HEADER_MODIFICATIONS.map(({ path, sent, expected, absent }) => ({
+      request: get(path, undefined, sent),
+      seen: { headers: expected, absent },
+      ...v1,
+    })),
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/request-header-modifier`),
+  },
+  {
     name: 'HTTPRouteResponseHeaderModifier',
     manifest: 'httproute-response-header-modifier.yaml',
     profile: 'Extended: HTTPResponseHeaderModification',
@@ -631,6 +643,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteListenerHostnameMatching',
   'HTTPRouteHTTPSListener',
   'HTTPRouteInvalidNonExistentBackendRef',
+  'HTTPRouteBackendRequestHeaderModifier',
 ])
 
 /**

@@ -657,6 +657,13 @@ const arbitraryHttpRoute = fc
             { service: 'ghost', weight: 1 },
             { service: 'beta', weight: 1 },
           ],
+          // Header filters of a rule's one weighted backendRef (the rule's own), values that change and a name that comes; one of a split (reported).
+          [{ service: 'web', filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'x-backend', value: 'web' }] } }] }],
+          [{ service: 'web', filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { add: [{ name: 'x-served-by', value: 'web-2' }] } }] }],
+          [
+            { service: 'api', weight: 1, filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { remove: ['x-debug'] } }] },
+            { service: 'beta', weight: 1 },
+          ],
         ),
         extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
         // Method, header and query parameter matches: chains of a path, across routes (condition-chains.ts); a name that comes and goes.

@@ -44,6 +44,8 @@ export interface BackendSpec {
   port?: number
   weight?: number
   namespace?: string
+  /** The backendRef's own filters. */
+  filters?: unknown[]
 }
 
 export interface RuleSpec {
@@ -121,11 +123,12 @@ export function grpcRoute({
 }
 
 const backendRefsOf = (backends: BackendSpec[]) =>
-  backends.map(({ service, port = 80, weight, namespace }) => ({
+  backends.map(({ service, port = 80, weight, namespace, filters }) => ({
     name: service,
     port,
     ...(weight !== undefined ? { weight } : {}),
     ...(namespace ? { namespace } : {}),
+    ...(filters ? { filters } : {}),
   }))
 
 /** A ReferenceGrant in `namespace` letting HTTPRoutes of `from` send to its Services (all, or the one named). */

@@ -117,13 +117,42 @@ describe('HTTPRoute filters', () => {
     for (const [rule, reason] of cases) expect(served(rule)).toBe(`${reason}; the HTTPRoute is not served`)
   })
 
-  it('filters of one backendRef are reported: a route’s features apply whichever Service a request goes to', () => {
-    const route = httpRoute({ name: 'r', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'a' }] }] })
-    route.spec.rules[0]!.backendRefs[0] = { ...route.spec.rules[0]!.backendRefs[0]!, filters: [headerFilter('RequestHeaderModifier', {})] } as never
-    const { model } = fullRebuild([...objects, route])
-    expect(model.rejections[0]?.reason).toBe(
-      "spec.rules[0].backendRefs[0].filters: RequestHeaderModifier is not honoured by hapedge per backendRef (a route's features apply to every request, whichever Service it goes to); the HTTPRoute is not served",
-    )
+  it('header filters of a rule’s one weighted backendRef are the rule’s own, after its filters; a backendRef of weight 0 takes none', () => {
+    const route = served({
+      filters: [headerFilter('RequestHeaderModifier', { set: [{ name: 'X-Rule', value: 'rule' }] })],
+      backends: [
+        { service: 'a', filters: [headerFilter('ResponseHeaderModifier', { add: [{ name: 'X-Backend', value: 'a' }] })] },
+        { service: 'b', weight: 0, filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'b.internal' } }] },
+      ],
+    })
+    expect(typeof route === 'object' && route.headers).toEqual([
+      { rule: 'req-set|x-rule', value: 'rule' },
+      { rule: 'res-add|x-backend', value: 'a' },
+    ])
+  })
+
+  it('reports the filters of a backendRef among several weighted ones, other filter types on one, and a header both levels change', () => {
+    const request = (name: string) => headerFilter('RequestHeaderModifier', { set: [{ name, value: 'v' }] })
+    const cases: [Partial<RuleSpec>, string][] = [
+      [
+        {
+          backends: [
+            { service: 'a', filters: [request('X-A')] },
+            { service: 'a', port: 81 },
+          ],
+        },
+        "spec.rules[0].backendRefs[0].filters: RequestHeaderModifier is not honoured by hapedge per backendRef of a rule that splits its requests between several (a rule's features apply to every request, whichever Service it goes to)",
+      ],
+      [
+        { backends: [{ service: 'a', filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'a.internal' } }] }] },
+        'spec.rules[0].backendRefs[0].filters[0]: URLRewrite is not honoured by hapedge on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)',
+      ],
+      [
+        { filters: [request('X-A')], backends: [{ service: 'a', filters: [request('x-a')] }] },
+        "spec.rules[0].backendRefs[0].filters: x-a changed by the rule's filters too is not honoured by hapedge",
+      ],
+    ]
+    for (const [rule, reason] of cases) expect(served(rule)).toBe(`${reason}; the HTTPRoute is not served`)
   })
 })
 
