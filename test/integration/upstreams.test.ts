@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js'
+import { grpcCall, grpcServer } from './grpc-echo.ts'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
@@ -29,43 +30,6 @@ function named(name: string, held: ServerResponse[]) {
     response.setHeader('x-server', name)
     response.end(`${name} HTTP/${request.httpVersion}`)
   }
-}
-
-/** A gRPC service with one unary method and no protobuf: bytes in, bytes out. */
-const ECHO = {
-  say: {
-    path: '/hapedge.Echo/Say',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (value: Buffer) => value,
-    requestDeserialize: (value: Buffer) => value,
-    responseSerialize: (value: Buffer) => value,
-    responseDeserialize: (value: Buffer) => value,
-  },
-} as const
-
-async function grpcServer(name: string, credentials: grpc.ServerCredentials): Promise<{ server: grpc.Server; port: number }> {
-  const server = new grpc.Server()
-  server.addService(ECHO, {
-    say: (call: grpc.ServerUnaryCall<Buffer, Buffer>, reply: grpc.sendUnaryData<Buffer>) => reply(null, Buffer.from(`${name} got ${call.request}`)),
-  })
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', credentials, (error, port) => (error ? reject(error) : resolve(port))),
-  )
-  return { server, port }
-}
-
-/** One gRPC call through HAProxy's HTTP bind (h2c), with the Ingress's host as authority. */
-function grpcCall(port: number, host: string, message: string): Promise<string> {
-  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo')
-  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_authority': host })
-  return new Promise<string>((resolve, reject) =>
-    (client as unknown as { say: (m: Buffer, d: grpc.CallOptions, cb: (e: Error | null, r?: Buffer) => void) => void }).say(
-      Buffer.from(message),
-      { deadline: Date.now() + 5000 },
-      (error, reply) => (error ? reject(error) : resolve(String(reply))),
-    ),
-  ).finally(() => client.close())
 }
 
 describe('backend settings (backend-protocol, proxy-ssl, load-balance, upstream-hash-by, affinity, service-upstream)', () => {

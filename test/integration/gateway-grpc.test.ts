@@ -1,0 +1,81 @@
+import * as grpc from '@grpc/grpc-js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gateway, gatewayClass, grpcRoute } from '../support/gateway-objects.ts'
+import { endpointSlice, service } from '../support/objects.ts'
+import { grpcCall, grpcServer } from './grpc-echo.ts'
+import { serveCluster, type ServedCluster } from './serve-cluster.ts'
+
+/**
+ * GRPCRoute through the real HAProxy with real gRPC calls: a client speaking h2c (prior knowledge)
+ * to HAProxy's HTTP bind, HAProxy speaking HTTP/2 to gRPC servers on loopback, each answering with
+ * its name: a service and method, a service alone, a header, a split by weight, and a method no
+ * route takes.
+ */
+
+const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say']
+const HOST = 'grpc.gw.test'
+
+describe('GRPCRoute through HAProxy', () => {
+  const servers: grpc.Server[] = []
+  let cluster: ServedCluster
+
+  beforeAll(async () => {
+    const names = ['exact', 'service', 'header', 'one', 'two']
+    const objects: unknown[] = []
+    for (const name of names) {
+      const { server, port } = await grpcServer(name, grpc.ServerCredentials.createInsecure(), PATHS)
+      servers.push(server)
+      objects.push(service(name), endpointSlice(name, ['127.0.0.1'], [{ port }]))
+    }
+    cluster = await serveCluster([
+      ...objects,
+      gatewayClass(),
+      gateway('edge', [{ name: 'http', hostname: HOST }]),
+      grpcRoute({
+        name: 'echo',
+        rules: [
+          { matches: [{ method: { service: 'hapedge.Echo', method: 'Say' } }], backends: [{ service: 'exact' }] },
+          { matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'service' }] },
+          {
+            matches: [{ method: { service: 'hapedge.Echo', method: 'Say' }, headers: [{ name: 'x-env', value: 'canary' }] }],
+            backends: [{ service: 'header' }],
+          },
+          {
+            matches: [{ method: { service: 'weighted.Echo' } }],
+            backends: [
+              { service: 'one', weight: 1 },
+              { service: 'two', weight: 1 },
+            ],
+          },
+        ],
+      }),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    for (const server of servers) server.forceShutdown()
+  })
+
+  const call = (path: string, metadata: Record<string, string> = {}) => grpcCall(cluster.httpPort, HOST, 'hi', path, metadata)
+
+  it('a service and method go where they are matched Exact, the service’s other methods where the service alone is', async () => {
+    expect(await call('/hapedge.Echo/Say')).toBe('exact got hi')
+    expect(await call('/hapedge.Echo/Ping')).toBe('service got hi')
+  })
+
+  it('a header match takes the calls that carry it, before the same method without one', async () => {
+    expect(await call('/hapedge.Echo/Say', { 'x-env': 'canary' })).toBe('header got hi')
+    expect(await call('/hapedge.Echo/Say', { 'x-env': 'other' })).toBe('exact got hi')
+  })
+
+  it('calls are split between weighted Services, each spoken to in HTTP/2', async () => {
+    const answers = new Set<string>()
+    for (let i = 0; i < 40 && answers.size < 2; i++) answers.add(await call('/weighted.Echo/Say'))
+    expect([...answers].sort()).toEqual(['one got hi', 'two got hi'])
+  })
+
+  it('a method no route takes is answered as HAProxy’s 404, which the client sees as UNIMPLEMENTED', async () => {
+    await expect(call('/other.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED })
+  })
+})

@@ -1,0 +1,54 @@
+import * as grpc from '@grpc/grpc-js'
+
+/** A unary method of no protobuf, bytes in and bytes out, at a gRPC path (`/hapedge.Echo/Say`). */
+function unary(path: string) {
+  return {
+    path,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (value: Buffer) => value,
+    requestDeserialize: (value: Buffer) => value,
+    responseSerialize: (value: Buffer) => value,
+    responseDeserialize: (value: Buffer) => value,
+  } as const
+}
+
+/** A gRPC server on loopback answering each of `paths` (`/hapedge.Echo/Say` by default) with `<name> got <message>`. */
+export async function grpcServer(
+  name: string,
+  credentials: grpc.ServerCredentials,
+  paths: readonly string[] = ['/hapedge.Echo/Say'],
+): Promise<{ server: grpc.Server; port: number }> {
+  const server = new grpc.Server()
+  for (const path of paths)
+    server.register(
+      path,
+      (call: grpc.ServerUnaryCall<Buffer, Buffer>, reply: grpc.sendUnaryData<Buffer>) => reply(null, Buffer.from(`${name} got ${call.request}`)),
+      (value: Buffer) => value,
+      (value: Buffer) => value,
+      'unary',
+    )
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', credentials, (error, port) => (error ? reject(error) : resolve(port))),
+  )
+  return { server, port }
+}
+
+/**
+ * One unary gRPC call through HAProxy's HTTP bind (h2c, prior knowledge), with `host` as authority:
+ * the answer, or the error whose `code` is the gRPC status the client saw.
+ */
+export function grpcCall(port: number, host: string, message: string, path = '/hapedge.Echo/Say', metadata: Record<string, string> = {}): Promise<string> {
+  const Client = grpc.makeGenericClientConstructor({ call: unary(path) }, 'Echo')
+  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_authority': host })
+  const sent = new grpc.Metadata()
+  for (const [key, value] of Object.entries(metadata)) sent.set(key, value)
+  return new Promise<string>((resolve, reject) =>
+    (client as unknown as { call: (m: Buffer, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: Error | null, r?: Buffer) => void) => void }).call(
+      Buffer.from(message),
+      sent,
+      { deadline: Date.now() + 5000 },
+      (error, reply) => (error ? reject(error) : resolve(String(reply))),
+    ),
+  ).finally(() => client.close())
+}
