@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import type { ClusterOptions } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
-import { gateway, gatewayClass, httpRoute, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
 import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
 /**
@@ -697,6 +697,69 @@ const arbitraryHttpRoute = fc
     }),
   )
 
+/**
+ * GRPCRoutes beside the HTTPRoutes, on the same hosts: a service and method (Exact), a service
+ * alone (a prefix), a method alone or RegularExpression (regular expressions of the path), none
+ * (`/`, which an HTTPRoute's PathPrefix / may claim too), a header, a split, header filters and a
+ * filter GRPCRoute has not (reported).
+ */
+const arbitraryGrpcRoute = fc
+  .record({
+    name: fc.constantFrom('g1', 'g2'),
+    namespace: fc.constantFrom('default', 'default', 'shop'),
+    createdAt: fc.constantFrom(...times),
+    parent: fc.constantFrom<{ name: string; sectionName?: string }>(
+      { name: 'edge' },
+      { name: 'edge' },
+      { name: 'edge2', sectionName: 'tls' },
+      { name: 'edge', sectionName: 'nope' },
+    ),
+    hostnames: fc.constantFrom<string[] | undefined>(undefined, ['a.example.com'], ['a.example.com', 'b.example.com'], ['*.a.example.com']),
+    rules: fc.array(
+      fc.record({
+        method: fc.constantFrom<object | undefined>(
+          { service: 'hapedge.Echo', method: 'Say' },
+          { service: 'hapedge.Echo', method: 'Say' },
+          { service: 'hapedge.Echo' },
+          { method: 'Ping' },
+          { type: 'RegularExpression', service: 'hapedge\\.v[0-9]+' },
+          undefined,
+        ),
+        headers: fc.constantFrom<object[] | undefined>(undefined, undefined, [{ name: 'x-env', value: 'canary' }]),
+        backends: fc.constantFrom<BackendSpec[]>(
+          [{ service: 'web' }],
+          [
+            { service: 'api', weight: 3 },
+            { service: 'beta', weight: 1 },
+          ],
+          [{ service: 'ghost' }],
+          [{ service: 'web', namespace: 'shop' }],
+        ),
+        filters: fc.constantFrom<object[] | undefined>(
+          undefined,
+          undefined,
+          [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'grpc' }] } }],
+          [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.example.com' } }],
+        ),
+      }),
+      { minLength: 1, maxLength: 2 },
+    ),
+  })
+  .map(({ name, namespace, createdAt, parent, hostnames, rules }) =>
+    grpcRoute({
+      name,
+      namespace,
+      createdAt,
+      parents: [parent],
+      hostnames,
+      rules: rules.map(({ method, headers, backends, filters }) => ({
+        matches: method || headers ? [{ ...(method ? { method } : {}), ...(headers ? { headers } : {}) }] : undefined,
+        backends,
+        filters,
+      })),
+    }),
+  )
+
 const arbitraryReferenceGrant = fc.constantFrom(referenceGrant('let', 'shop', 'default'), referenceGrant('let', 'shop', 'default', 'api'))
 
 export const arbitraryObject = fc.oneof(
@@ -714,6 +777,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 3, arbitrary: arbitraryGatewayClass },
   { weight: 3, arbitrary: arbitraryGateway },
   { weight: 6, arbitrary: arbitraryHttpRoute },
+  { weight: 2, arbitrary: arbitraryGrpcRoute },
   { weight: 1, arbitrary: arbitraryReferenceGrant },
 )
 
@@ -726,6 +790,7 @@ export const arbitraryGatewayObject = fc.oneof(
   { weight: 2, arbitrary: arbitraryGatewayClass },
   { weight: 3, arbitrary: arbitraryGateway },
   { weight: 6, arbitrary: arbitraryHttpRoute },
+  { weight: 3, arbitrary: arbitraryGrpcRoute },
   { weight: 1, arbitrary: arbitraryReferenceGrant },
   { weight: 2, arbitrary: arbitraryService },
   { weight: 2, arbitrary: arbitrarySlice },
