@@ -10,7 +10,7 @@ import { seededRandom } from './random.ts'
 import { collectGarbage, heapUsedMb, median, percentile, round } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
 import { syntheticGatewayCluster } from './synthetic-gateway.ts'
-import { gatewayStatusCost, type StatusCost } from './gateway-status-cost.ts'
+import { gatewayStatusChangeCost, wholeGatewayStatusCost, type StatusCost } from './gateway-status-cost.ts'
 
 export interface Row {
   size: number
@@ -26,7 +26,7 @@ export interface Row {
   metadata_bytes: number
   snapshot_nodes: number
   snapshot_bytes: number
-  /** The Gateway API status the function computes after the change (the HTTPRoute rows): CPU ms and snapshot nodes read, p50. */
+  /** The Gateway API status the function's writer reads after the change (the HTTPRoute rows: what changed since the last): CPU ms and snapshot nodes read, p50. */
   status_cpu_ms_p50?: number
   status_nodes_p50?: number
 }
@@ -39,6 +39,8 @@ export interface SizeResult {
   coldBuildMs: number
   manifestBytes: number
   rows: Row[]
+  /** The whole Gateway API status after the changes (the HTTPRoute rows): read as kept, and computed over every object. */
+  wholeStatus?: { stored: StatusCost; computed: StatusCost }
 }
 
 /** The commit time the status's conditions carry: any fixed one (the bench measures the computation, not the time). */
@@ -101,6 +103,7 @@ async function measureChanges<Kind extends Row['change']>(
     const statuses: StatusCost[] = []
     for (let sample = 0; sample < options.samples; sample++) {
       const events = next(change)
+      const before = cluster.current.snapshot.root
       const started = performance.now()
       applied = cluster.apply(events)
       times.push(performance.now() - started)
@@ -112,7 +115,7 @@ async function measureChanges<Kind extends Row['change']>(
       snapshotNodes += wrote.snapshotNodes
       snapshotBytes += wrote.snapshotBytes
       if (applied.plan.reload) reloads++
-      if (options.status) statuses.push(gatewayStatusCost(cluster, STATUS_TIME))
+      if (options.status) statuses.push(await gatewayStatusChangeCost(cluster, before, STATUS_TIME))
     }
     const p50 = median(times)
     rows.push({
@@ -137,5 +140,9 @@ async function measureChanges<Kind extends Row['change']>(
         : {}),
     })
   }
-  return { size, objects: objects.length, full, coldBuildMs, manifestBytes: Buffer.byteLength(applied.generation.record.text), rows }
+  const wholeStatus = options.status
+    ? { stored: wholeGatewayStatusCost(cluster, STATUS_TIME, 'stored'), computed: wholeGatewayStatusCost(cluster, STATUS_TIME, 'computed') }
+    : undefined
+  const manifestBytes = Buffer.byteLength(applied.generation.record.text)
+  return { size, objects: objects.length, full, coldBuildMs, manifestBytes, rows, ...(wholeStatus ? { wholeStatus } : {}) }
 }

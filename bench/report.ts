@@ -157,6 +157,12 @@ export function printHttpRouteReport(results: SizeResult[]): void {
       `${result.size} HTTPRoutes (${result.objects} objects): full rebuild p50 ${round(median(result.full.ms), 1)} ms, ${fullHeap(result)}; ` +
         `incremental cold build ${round(result.coldBuildMs, 1)} ms`,
     )
+    const whole = result.wholeStatus
+    if (whole)
+      console.log(
+        `  the whole Gateway API status (${whole.stored.objects} objects, GET …/gateway-status): read as kept ${round(whole.stored.cpuMs, 1)} CPU ms, ` +
+          `${whole.stored.nodes} nodes; computed over every object ${round(whole.computed.cpuMs, 1)} CPU ms, ${whole.computed.nodes} nodes`,
+      )
   }
   const target = results.find((result) => result.size === 20_000) ?? results[results.length - 1]!
   const oneRoute = target.rows.filter((row) => row.change !== 'httproute-weight')
@@ -164,6 +170,14 @@ export function printHttpRouteReport(results: SizeResult[]): void {
   const minRatio = Math.min(...oneRoute.map((row) => row.ratio))
   console.log(`\ntargets (at ${target.size} HTTPRoutes, the Ingress rows' targets):`)
   console.log(`  ${mark(minRatio >= 200)} one-HTTPRoute change ≥ 200× faster than the full rebuild: lowest ratio ${minRatio}×`)
+  const whole = target.wholeStatus
+  if (whole) {
+    const most = Math.max(...target.rows.map((row) => row.status_nodes_p50 ?? 0))
+    console.log(
+      `  ${mark(most * 100 < whole.computed.nodes)} the Gateway API status a one-HTTPRoute change has written reads < 1% of the nodes the whole status does: ` +
+        `most ${most} nodes p50 (the whole, computed: ${whole.computed.nodes})`,
+    )
+  }
   console.log(
     `  ${mark(weight.reload_share === 0)} a weight change is applied at runtime: reloads in ${Math.round(weight.reload_share * 100)}% of changes, ${weight.bytes_written} bytes written`,
   )

@@ -42,6 +42,7 @@ import { unionOfRules } from '../model/route-headers.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
 import { touchEveryGateway, touchGatewayChange, touchGatewaysOfSecret } from './gateway-changes.ts'
+import { reconcileGatewayStatus, type GatewayStatusTables } from './reconcile-gateway-status.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -98,6 +99,7 @@ export class IncrementalCluster {
   private readonly accessGroups: Table<AccessGroup>
   private readonly headerRules: RuleTables
   private readonly canaryRules: RuleTables
+  private readonly gatewayStatus: GatewayStatusTables
   private stale = 0
 
   constructor(
@@ -127,6 +129,11 @@ export class IncrementalCluster {
     this.accessGroups = this.keyspace.table(TABLE.accessGroup)
     this.headerRules = { byObject: this.keyspace.table(TABLE.headerRules), uses: this.keyspace.table(TABLE.headerRuleUses) }
     this.canaryRules = { byObject: this.keyspace.table(TABLE.canaryRules), uses: this.keyspace.table(TABLE.canaryRuleUses) }
+    this.gatewayStatus = {
+      statuses: this.keyspace.table(TABLE.gatewayStatus),
+      reads: this.keyspace.table(TABLE.routeStatusReads),
+      listenerRoutes: this.keyspace.index(TABLE.listenerRoutes),
+    }
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
@@ -267,6 +274,7 @@ export class IncrementalCluster {
       reconcileCanaryRules(ref, this.state, this.canaryRules, plan)
       yield
     }
+    reconcileGatewayStatus(this.state, dirty, this.gatewayStatus)
 
     const { state, files, backendUses } = this
     const touchedSecrets = new Set(dirty.secrets)

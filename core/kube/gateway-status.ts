@@ -46,6 +46,14 @@ export interface GatewayApiStatus {
   objects: GatewayObjectStatus[]
 }
 
+/**
+ * The statuses that changed since a snapshot whose status was written (gatewayStatusChangeOfHead):
+ * the others stand as written. `removed`: the objects (`Kind/ns/name`) that no longer have one.
+ */
+export interface GatewayStatusChange extends GatewayApiStatus {
+  removed: string[]
+}
+
 /** Where each kind lives in the API (group gateway.networking.k8s.io). */
 export const GATEWAY_STATUS_RESOURCES = {
   GatewayClass: { version: 'v1', plural: 'gatewayclasses' },

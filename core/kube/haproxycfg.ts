@@ -96,3 +96,17 @@ export interface HAProxyCfg {
   spec: HAProxyCfgSpec
   status?: HAProxyCfgStatus
 }
+
+/**
+ * Caps that keep a status (the HAProxyCfg's, a Gateway API condition's message) far below etcd's 1.5 MiB object limit at any cluster size: a generation
+ * has dozens of files, but rejections and pods grow with the cluster.
+ */
+export const STATUS_LIMITS = {
+  files: 500,
+  reloadReasons: 20,
+  rejected: 100,
+  warnings: 100,
+  pods: 200,
+  /** Characters of a reason, a message or an agent's error. */
+  text: 1024,
+} as const

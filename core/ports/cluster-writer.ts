@@ -1,6 +1,6 @@
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
-import type { GatewayApiStatus } from '../kube/gateway-status.ts'
+import type { GatewayApiStatus, GatewayStatusChange } from '../kube/gateway-status.ts'
 import type { HAProxyCfgStatus, ResourceTarget } from '../kube/haproxycfg.ts'
 
 /** A cluster's API server credentials, as opened from its record for a writer. */
@@ -39,9 +39,10 @@ export interface ClusterWriter {
    * The Gateway API's status (`.../status` of each GatewayClass, Gateway and route listed),
    * written only where it changed: a route keeps other controllers' `parents` entries. An
    * object that no longer exists is skipped. Writers of clusters without the Gateway API may
-   * lack it.
+   * lack it. A GatewayStatusChange (what changed since a status this writer wrote) leaves the
+   * objects it does not list as they were written.
    */
-  writeGatewayStatus?(status: GatewayApiStatus): Promise<GatewayStatusResult>
+  writeGatewayStatus?(status: GatewayApiStatus | GatewayStatusChange): Promise<GatewayStatusResult>
 }
 
 export interface GatewayStatusResult {

@@ -33,6 +33,9 @@ export const TABLE = {
   hostHttpRoutes: 'host-http-routes',
   gatewayHttpRoutes: 'gateway-http-routes',
   serviceHttpRoutes: 'service-http-routes',
+  gatewayStatus: 'gateway-status',
+  routeStatusReads: 'route-status-reads',
+  listenerRoutes: 'listener-routes',
 } as const
 
 /**
@@ -100,8 +103,10 @@ export const TABLE = {
  *     and derived again with every Gateway's routes.
  * 44: the header filters of a rule's one weighted backendRef are served as the rule's own (they were refused): an HTTPRoute refused for
  *     them before is derived again (markLayoutChanged touches every HTTPRoute).
+ * 45: the Gateway API status kept per object (`gateway-status`, with `route-status-reads` and `listener-routes`:
+ *     reconcile-gateway-status.ts), computed for what a commit touches; that write computes every one.
  */
-export const SNAPSHOT_LAYOUT = 44
+export const SNAPSHOT_LAYOUT = 45
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -5,21 +5,7 @@ import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { statusConditions } from './status-conditions.ts'
-import type { HAProxyCfgStatus, StatusFile, StatusPod } from '../kube/haproxycfg.ts'
-
-/**
- * Caps that keep a status far below etcd's 1.5 MiB object limit at any cluster size: a generation
- * has dozens of files, but rejections and pods grow with the cluster.
- */
-export const STATUS_LIMITS = {
-  files: 500,
-  reloadReasons: 20,
-  rejected: 100,
-  warnings: 100,
-  pods: 200,
-  /** Characters of a reason, a message or an agent's error. */
-  text: 1024,
-} as const
+import { STATUS_LIMITS, type HAProxyCfgStatus, type StatusFile, type StatusPod } from '../kube/haproxycfg.ts'
 
 /** What a commit knows, and what agents reported, from which the status is built. */
 export interface CommitFacts {

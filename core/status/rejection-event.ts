@@ -3,7 +3,7 @@ import type { HashText } from '../hash.ts'
 import { apiVersionOf, type Kind } from '../kube/objects.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
-import { STATUS_LIMITS } from './haproxycfg-status.ts'
+import { STATUS_LIMITS } from '../kube/haproxycfg.ts'
 
 /** A core/v1 Event, the fields hapedge sets (what `kubectl describe ingress` shows under Events). */
 export interface RejectionEvent {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayApiStatus } from '../../core/kube/gateway-status.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
-import { gatewayApiStatus } from '../../core/status/gateway-api-status.ts'
+import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.ts'
 import { ECHO_SET_HEADER, startConformanceEcho, type EchoServer } from '../support/conformance-echo.ts'
 import { fixtureCertificate } from '../support/fixtures.ts'
 import { gatewayClass } from '../support/gateway-objects.ts'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClusterState } from '../../core/model/cluster-state.ts'
 import { Keyspace } from '../../core/snapshot/keyspace.ts'
-import { gatewayApiStatus } from '../../core/status/gateway-api-status.ts'
+import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.ts'
 import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
 import { request } from '../support/http-client.ts'
 import { added, modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'

@@ -1,6 +1,6 @@
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node'
 import { GATEWAY_API } from '../../../core/kube/gateway-class.ts'
-import { GATEWAY_STATUS_RESOURCES, type GatewayApiStatus, type GatewayObjectStatus } from '../../../core/kube/gateway-status.ts'
+import { GATEWAY_STATUS_RESOURCES, type GatewayApiStatus, type GatewayObjectStatus, type GatewayStatusChange } from '../../../core/kube/gateway-status.ts'
 import type { GatewayStatusResult } from '../../../core/ports/cluster-writer.ts'
 import { canonicalJson } from '../../../core/status/canonical-json.ts'
 import { nextGatewayObjectStatus, type ReadObject } from '../../../core/status/carry-gateway-status.ts'
@@ -17,9 +17,10 @@ const ATTEMPTS = 3
  * Writes the Gateway API's status object by object: read, merge (nextGatewayObjectStatus),
  * merge-patch `.../status` naming the resourceVersion read, so a write in between makes it 409
  * and it is decided again on a fresh read. What it computed for an object and found written is
- * remembered, so an unchanged status costs no request at the next commit.
+ * remembered, so an unchanged status costs no request at the next commit. A change (what changed
+ * since a status written) is written the same way, and what it does not list stays remembered.
  */
-export function gatewayStatusWriter(kubeConfig: KubeConfig): (status: GatewayApiStatus) => Promise<GatewayStatusResult> {
+export function gatewayStatusWriter(kubeConfig: KubeConfig): (status: GatewayApiStatus | GatewayStatusChange) => Promise<GatewayStatusResult> {
   const api = kubeConfig.makeApiClient(CustomObjectsApi)
   let settled = new Map<string, string>()
   const place = (object: GatewayObjectStatus) => {
@@ -41,7 +42,10 @@ export function gatewayStatusWriter(kubeConfig: KubeConfig): (status: GatewayApi
   }
   return async (status) => {
     const result: GatewayStatusResult = { written: 0, unchanged: 0, missing: 0, errors: [] }
-    const next = new Map<string, string>()
+    // A whole status replaces what is remembered; a change updates it.
+    const change = 'removed' in status
+    const next = change ? settled : new Map<string, string>()
+    if (change) for (const key of status.removed) next.delete(key)
     for (const object of status.objects) {
       const key = objectKey(object)
       // Times left out: the same status computed from a later commit is the same status.
@@ -53,6 +57,7 @@ export function gatewayStatusWriter(kubeConfig: KubeConfig): (status: GatewayApi
       }
       const outcome = await writeOne(object, status.controllerName)
       if (outcome === 'written' || outcome === 'unchanged') next.set(key, computed)
+      else next.delete(key)
       if (outcome === 'written') result.written++
       else if (outcome === 'unchanged') result.unchanged++
       else if (outcome === 'missing') result.missing++

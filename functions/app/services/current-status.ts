@@ -3,7 +3,9 @@ import { readHead } from '../../../core/reading/read-head.ts'
 import { optionsOf, type ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import type { HAProxyCfgStatus } from '../../../core/kube/haproxycfg.ts'
 import type { GatewayApiStatus } from '../../../core/kube/gateway-status.ts'
-import { gatewayStatusOfHead } from '../../../core/status/gateway-status-of-head.ts'
+import { gatewayStatusChangeOfHead, gatewayStatusOfHead } from '../../../core/status/gateway-status-of-head.ts'
+import type { GatewayStatusChange } from '../../../core/kube/gateway-status.ts'
+import type { TreeRoot } from '../../../core/tree/node.ts'
 import { statusOfHead } from '../../../core/status/status-of-head.ts'
 import type { AppEnv } from '../app-env.ts'
 import { agentsOf } from './agent-reports.ts'
@@ -34,4 +36,24 @@ export async function currentGatewayStatus(
     current.head,
     env.clock.now(),
   )
+}
+
+/**
+ * The Gateway API status of HEAD as the mirror writes it: what changed since the snapshot `since`
+ * whose status it wrote (whole without one), and HEAD's snapshot, to name as `since` next time.
+ * No status when HEAD's snapshot is `since` (an agent's report, a commit that changed nothing):
+ * nothing is read. Undefined before the first generation; a null status for an older layout.
+ */
+export async function gatewayStatusToWrite(
+  env: Pick<AppEnv, 'store' | 'caches' | 'clock'>,
+  record: ClusterRecord,
+  since: TreeRoot | undefined,
+): Promise<{ snapshot: TreeRoot; status?: GatewayApiStatus | GatewayStatusChange | null } | undefined> {
+  const current = await readHead(env.store, clusterKeys(record.id))
+  if (!current) return undefined
+  const { head } = current
+  if (since?.sha256 === head.snapshot.sha256) return { snapshot: head.snapshot }
+  const sources = { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id) }
+  const status = since ? await gatewayStatusChangeOfHead(sources, head, env.clock.now(), since) : await gatewayStatusOfHead(sources, head, env.clock.now())
+  return { snapshot: head.snapshot, status }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { sha256Text } from '../../../core/hash.ts'
-import { haproxyCfgStatus, STATUS_LIMITS } from '../../../core/status/haproxycfg-status.ts'
+import { STATUS_LIMITS } from '../../../core/kube/haproxycfg.ts'
+import { haproxyCfgStatus } from '../../../core/status/haproxycfg-status.ts'
 import { rejectionEvent, warningReports } from '../../../core/status/rejection-event.ts'
 import { carryConditions } from '../../../core/status/status-conditions.ts'
 import { pointerOf } from '../../../core/status/status-pointer.ts'

@@ -1,6 +1,6 @@
 import { clip } from '../clip.ts'
 import type { GatewayCondition } from '../kube/gateway-status.ts'
-import { STATUS_LIMITS } from './haproxycfg-status.ts'
+import { STATUS_LIMITS } from '../kube/haproxycfg.ts'
 
 /** A condition as computed: its transition time is `at` (the commit's), kept by the writer where the status did not change. */
 export function gatewayCondition(at: string, type: string, ok: boolean, reason: string, message: string): GatewayCondition {
