@@ -1,7 +1,3 @@
-import type { ObjectStore } from '../../../core/ports/object-store.ts'
-import { createS3Client } from '../../adapters/storage/s3-client.ts'
-import { createS3Store } from '../../adapters/storage/s3-store.ts'
-
 /** Where a platform's clusters are kept in S3 and how it reaches them: the Lambda's, and `hapedge serve --store`'s. */
 export interface S3Location {
   bucket: string
@@ -41,16 +37,6 @@ export function regionIn(environment: Record<string, string | undefined>, proble
   const region = environment.AWS_REGION?.trim()
   if (!region) problems.push(`AWS_REGION is not set: the region of the bucket (${note})`)
   return region ?? ''
-}
-
-/** The S3 store at `location`, every key under its prefix. */
-export function s3StoreAt(location: S3Location): ObjectStore {
-  const client = createS3Client({
-    region: location.region,
-    forcePathStyle: location.forcePathStyle,
-    ...(location.endpoint ? { endpoint: location.endpoint } : {}),
-  })
-  return createS3Store({ client, bucket: location.bucket, ...(location.prefix ? { prefix: location.prefix } : {}) })
 }
 
 /** `s3://BUCKET[/PREFIX]` as a bucket and a key prefix ending in `/`; undefined when it is not one (no bucket name, an empty or dot segment). */

@@ -4,7 +4,7 @@ import { nodeGzip } from '../../adapters/gzip/node-gzip.ts'
 import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { deploymentSecrets } from '../composition/deployment-secrets.ts'
 import { platformApp } from '../composition/platform-app.ts'
-import { s3StoreAt } from '../composition/s3-location.ts'
+import { s3StoreAt } from '../composition/s3-store-at.ts'
 import { readLambdaConfig, type LambdaConfig } from './lambda-config.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { StorageError } from '../../../core/ports/object-store.ts'
 import { ignoredConditions } from '../../adapters/storage/conditions-probe.ts'
-import { s3StoreAt, s3Url, type S3Location } from '../composition/s3-location.ts'
+import { s3Url, type S3Location } from '../composition/s3-location.ts'
 import { DEPLOYMENT_PREFIX, storeSecrets } from './secret-keepers.ts'
 import type { ServerStorage } from './server.ts'
 
@@ -16,6 +16,8 @@ export class UnusableStore extends Error {
  * fails, or several replicas would overwrite each other's HEAD.
  */
 export async function s3Storage(location: S3Location): Promise<ServerStorage> {
+  // Imported here: the AWS SDK takes about 4 MB of heap, which a server on local disk (`--data`) does without.
+  const { s3StoreAt } = await import('../composition/s3-store-at.ts')
   const store = s3StoreAt(location)
   const url = s3Url(location)
   const at = location.endpoint ? ` at ${location.endpoint}` : ''
