@@ -1,16 +1,20 @@
 import type { Gateway } from '../kube/gateway.ts'
 import { objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
+import type { Namespace } from '../kube/namespace.ts'
 import type { ClusterState, InvalidObject } from '../model/cluster-state.ts'
+import { attachmentsOf, gatewayKey, parentGatewaysOf } from '../model/gateway-attachment.ts'
 import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
 import type { GatewayRoute } from '../model/gateway-verdict.ts'
+import { namespaceRefusal, namespacesFrom } from '../model/gateway-namespaces.ts'
 import type { DirtySet } from './dirty-set.ts'
 
 /**
  * What a Gateway API object's change touches. An HTTPRoute's hosts come from its Gateways, so the
  * state says which hosts it indexed or unindexed (an HTTPRoute's, or a Gateway's routes'); a
  * Gateway's routes' reports, a GatewayClass's Gateways and their routes, a ReferenceGrant's
- * routes (those of the namespaces it lets send to its own), and a Service's routes when it comes or
- * goes (those whose backendRefs name it) are derived again.
+ * routes (those of the namespaces it lets send to its own), a Service's routes when it comes or
+ * goes (those whose backendRefs name it), and a Namespace's routes whose attachment its labels
+ * change, are derived again.
  */
 export function touchGatewayChange(
   state: ClusterState,
@@ -32,6 +36,40 @@ export function touchGatewayChange(
       if (grant && !('issues' in grant) && grant.kind === 'ReferenceGrant') for (const from of grant.spec.from) namespaces.add(from.namespace)
     for (const namespace of namespaces) touchRoutes(state, state.httpRoutesInNamespace(namespace), dirty)
   }
+  if (ref.kind === 'Namespace') touchNamespaceChange(state, ref.name, asNamespace(previous), asNamespace(current), dirty)
+}
+
+const asNamespace = (object: KubeObject | InvalidObject | undefined) => (object && !('issues' in object) && object.kind === 'Namespace' ? object : undefined)
+
+/**
+ * The HTTPRoutes of a Namespace whose attachment its change (of labels, or its coming or going)
+ * changes: a Selector listener that selected it and no longer does, or the reverse. Only the
+ * Gateways (a scan of the few a cluster has) are read when none of their Selectors turns; then
+ * the namespace's routes that name such a Gateway are attached both ways and compared.
+ */
+function touchNamespaceChange(state: ClusterState, name: string, before: Namespace | undefined, after: Namespace | undefined, dirty: DirtySet): void {
+  const turned = new Set<string>()
+  for (const gateway of state.gateways()) {
+    const turns = gateway.spec.listeners.some(
+      (listener) =>
+        namespacesFrom(listener) === 'Selector' &&
+        namespaceRefusal(listener, gateway, name, () => before) !== namespaceRefusal(listener, gateway, name, () => after),
+    )
+    if (turns) turned.add(gatewayKey(gateway.metadata.namespace, gateway.metadata.name))
+  }
+  if (turned.size === 0) return
+  const attached = (route: GatewayRoute, namespace: Namespace | undefined) =>
+    JSON.stringify(
+      attachmentsOf(route, {
+        gateway: (namespace, name) => state.gateway(namespace, name),
+        servesClass: (name) => state.servesGatewayClass(name),
+        namespace: () => namespace,
+      }).parents.map(({ index, attachments, refusal }) => [index, attachments.map(({ listener, hosts }) => [listener.name, hosts]), refusal]),
+    )
+  const moved = state
+    .httpRoutesInNamespace(name)
+    .filter((route) => [...parentGatewaysOf(route)].some((gateway) => turned.has(gateway)) && attached(route, before) !== attached(route, after))
+  touchRoutes(state, moved, dirty)
 }
 
 /** The Gateways whose HTTPS listeners serve a changed Secret (a scan of the few Gateways a cluster has): their hosts and reports. */

@@ -344,7 +344,9 @@ export class IncrementalCluster {
       dirty.objects.push(objectRef(ingress))
       for (const host of hostsOf(ingress)) dirty.hosts.add(host)
     }
-    // And every Gateway's and HTTPRoute's (32: a split's maps and frontend rule; 35: filters and timeouts).
+    // And every Gateway's and HTTPRoute's (32: a split's maps and frontend rule; 35: filters and timeouts), indexed
+    // under the hosts this layout attaches them to (46: Selector listeners).
+    state.indexEveryRouteHosts()
     touchEveryGateway(state, dirty)
     // Backends are rendered again too: a layout may add rules to every one (8: set-timeout).
     for (const service of this.backendUses.services()) dirty.services.add(service)

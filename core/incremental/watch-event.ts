@@ -23,6 +23,7 @@ const READ_KINDS = new Set([
   'HTTPRoute',
   'GRPCRoute',
   'ReferenceGrant',
+  'Namespace',
 ])
 
 /**

@@ -22,6 +22,8 @@ export const AUDITED_RESOURCES: readonly AuditedResource[] = [
   { group: '', resource: 'services', kind: 'Service', apiVersion: 'v1', namespaced: true, status: true },
   { group: '', resource: 'secrets', kind: 'Secret', apiVersion: 'v1', namespaced: true, status: false },
   { group: '', resource: 'configmaps', kind: 'ConfigMap', apiVersion: 'v1', namespaced: true, status: false },
+  // Their labels are what a Gateway listener's allowedRoutes Selector reads.
+  { group: '', resource: 'namespaces', kind: 'Namespace', apiVersion: 'v1', namespaced: false, status: false },
   { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', apiVersion: 'discovery.k8s.io/v1', namespaced: true, status: false },
   // The Gateway API's: their status subresource changes status alone (CRDs), which hapedge does not read.
   { group: GATEWAY_API, resource: 'gatewayclasses', kind: 'GatewayClass', apiVersion: `${GATEWAY_API}/v1`, namespaced: false, status: false },

@@ -14,9 +14,10 @@ export const KIND_ORDER: Readonly<Record<string, number>> = {
   Ingress: 5,
   GatewayClass: 6,
   ReferenceGrant: 7,
-  Gateway: 8,
-  HTTPRoute: 9,
-  GRPCRoute: 10,
+  Namespace: 8,
+  Gateway: 9,
+  HTTPRoute: 10,
+  GRPCRoute: 11,
 }
 
 /** A kind's place in KIND_ORDER; kinds it does not name come last. */

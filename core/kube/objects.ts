@@ -15,6 +15,7 @@ import { gateway, type Gateway } from './gateway.ts'
 import { httpRoute, type HttpRoute } from './gateway-http-route.ts'
 import { referenceGrant, type ReferenceGrant } from './gateway-reference-grant.ts'
 import { grpcRoute, type GrpcRoute } from './gateway-grpc-route.ts'
+import { namespace, type Namespace } from './namespace.ts'
 
 /** Every kind hapedge reads, trimmed to the fields it uses. */
 export type KubeObject =
@@ -30,6 +31,7 @@ export type KubeObject =
   | HttpRoute
   | GrpcRoute
   | ReferenceGrant
+  | Namespace
 export type Kind = KubeObject['kind']
 
 export interface ObjectRef {
@@ -50,10 +52,11 @@ const schemas: Record<Kind, { apiVersion: string; schema: z.ZodType<KubeObject> 
   HTTPRoute: { apiVersion: 'gateway.networking.k8s.io/v1', schema: httpRoute },
   GRPCRoute: { apiVersion: 'gateway.networking.k8s.io/v1', schema: grpcRoute },
   ReferenceGrant: { apiVersion: 'gateway.networking.k8s.io/v1beta1', schema: referenceGrant },
+  Namespace: { apiVersion: 'v1', schema: namespace },
 }
 
 /** The kinds without a namespace. */
-export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(['IngressClass', 'GatewayClass'])
+export const CLUSTER_SCOPED_KINDS: ReadonlySet<string> = new Set(['IngressClass', 'GatewayClass', 'Namespace'])
 
 /** The API group and version hapedge reads a kind at. */
 export function apiVersionOf(kind: Kind): string {

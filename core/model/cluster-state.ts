@@ -25,6 +25,7 @@ import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { GatewayRoute } from './gateway-verdict.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
+import type { Namespace } from '../kube/namespace.ts'
 import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
 import { gatewayController } from './gateway-controller.ts'
 import { servicesOfRoute } from './gateway-backend-refs.ts'
@@ -279,6 +280,11 @@ export class ClusterState {
     return this.objects.get(`Gateway/${namespace}/${name}`) as Gateway | undefined
   }
 
+  /** A Namespace (its name and labels: a Gateway listener's allowedRoutes Selector reads them). */
+  namespace(name: string): Namespace | undefined {
+    return this.objects.get(`Namespace/${name}`) as Namespace | undefined
+  }
+
   /** Whether this cluster serves the GatewayClass: its controllerName is the `gateway-controller` setting. */
   servesGatewayClass(name: string): boolean {
     const gatewayClass = this.objects.get(`GatewayClass/${name}`) as GatewayClass | undefined
@@ -432,6 +438,12 @@ export class ClusterState {
     for (const [key, invalid] of this.invalidObjects.entries('Ingress/')) {
       if (invalid.requestedClass !== undefined) this.ingressesByClass.add(classKey(invalid.requestedClass), key)
     }
+  }
+
+  /** Puts every HTTPRoute and GRPCRoute under the hosts its Gateways give it now: a scan, once, for a snapshot whose index left out what a newer layout attaches (46: Selector listeners). */
+  indexEveryRouteHosts(): void {
+    for (const prefix of ['HTTPRoute/', 'GRPCRoute/'])
+      for (const [key, route] of this.objects.entries(prefix)) this.indexRouteHosts(key, route as GatewayRoute, true)
   }
 
   private lookupAll<T extends KubeObject>(keys: Iterable<string>): T[] {

@@ -1,6 +1,8 @@
 import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { Gateway, Listener } from '../kube/gateway.ts'
 import type { GatewayRoute } from './gateway-verdict.ts'
+import type { Namespace } from '../kube/namespace.ts'
+import { namespaceRefusal } from './gateway-namespaces.ts'
 
 /** What attaching reads of the cluster: a Gateway by namespace and name, and whether this cluster serves a GatewayClass. */
 export interface GatewayLookup {
@@ -9,6 +11,8 @@ export interface GatewayLookup {
   servesClass?(name: string): boolean
   /** Why a listener's port is not served (gateway-ports.ts); absent: every port counts (the hosts index, which the binds must not change). */
   portRefusal?(listener: Listener): string | undefined
+  /** A Namespace by name, whose labels a `Selector` listener reads. Absent: a Selector admits every namespace (the hosts index, which Namespace labels must not change). */
+  namespace?(name: string): Namespace | undefined
 }
 
 /** A listener an HTTPRoute attaches to, and the hosts it is served on there (the listener's hostname and the route's, intersected). */
@@ -93,7 +97,7 @@ export function attachmentsOf(route: GatewayRoute, lookup: GatewayLookup): Attac
     const why: string[] = []
     let hostnames = false
     for (const listener of named) {
-      const refusal = listenerRefusal(listener, gateway, route) ?? lookup.portRefusal?.(listener)
+      const refusal = listenerRefusal(listener, gateway, route, lookup) ?? lookup.portRefusal?.(listener)
       if (refusal) {
         why.push(`listener "${listener.name}": ${refusal}`)
         continue
@@ -113,13 +117,10 @@ export function attachmentsOf(route: GatewayRoute, lookup: GatewayLookup): Attac
 }
 
 /** Why a listener does not take this route, if it does not: its protocol, the route's namespace or kind. */
-function listenerRefusal(listener: Listener, gateway: Gateway, route: GatewayRoute): string | undefined {
+function listenerRefusal(listener: Listener, gateway: Gateway, route: GatewayRoute, lookup: GatewayLookup): string | undefined {
   if (!SERVED_PROTOCOLS.has(listener.protocol)) return `protocol ${listener.protocol} is not served by hapedge (HTTP and HTTPS are)`
-  const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'
-  if (from === 'Same' && route.metadata.namespace !== gateway.metadata.namespace)
-    return `allowedRoutes admits routes of namespace ${gateway.metadata.namespace} only (NotAllowedByListeners)`
-  if (from !== 'Same' && from !== 'All')
-    return `allowedRoutes.namespaces.from ${from} is not honoured by hapedge, so it admits no route (NotAllowedByListeners)`
+  const namespace = namespaceRefusal(listener, gateway, route.metadata.namespace, lookup.namespace)
+  if (namespace) return namespace
   const kinds = listener.allowedRoutes?.kinds
   if (kinds && kinds.length > 0 && !kinds.some((kind) => (kind.group ?? GATEWAY_API) === GATEWAY_API && kind.kind === route.kind))
     return `allowedRoutes.kinds does not list ${route.kind} (NotAllowedByListeners)`

@@ -4,6 +4,7 @@ import type { ClusterState } from './cluster-state.ts'
 import type { Rejection } from './rejection.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { listenerPortRefusal } from './gateway-ports.ts'
+import { HONOURED_FROM, listenerSelector, namespacesFrom } from './gateway-namespaces.ts'
 
 export const describeGateway = (gateway: Gateway) => `Gateway ${gateway.metadata.namespace}/${gateway.metadata.name}`
 
@@ -57,9 +58,12 @@ export function listenerProblems(listener: Listener, l: number, gateway: Gateway
     problem('Accepted', 'PortUnavailable', `${at}.port: ${port}`)
     return problems
   }
-  const from = listener.allowedRoutes?.namespaces?.from ?? 'Same'
-  if (from !== 'Same' && from !== 'All')
+  const from = namespacesFrom(listener)
+  if (!HONOURED_FROM.has(from))
     problem('Accepted', 'UnsupportedValue', `${at}.allowedRoutes.namespaces.from: ${from} is not honoured by hapedge, so the listener admits no route`)
+  const selector = from === 'Selector' ? listenerSelector(listener) : undefined
+  if (selector && 'invalid' in selector)
+    problem('Accepted', 'UnsupportedValue', `${at}.allowedRoutes.namespaces.selector ${selector.invalid}, so the listener admits no route`)
   const kinds = listener.allowedRoutes?.kinds ?? []
   const unknown = kinds.filter((kind) => (kind.group ?? GATEWAY_API) !== GATEWAY_API || !routeKindsOf(listener.protocol).includes(kind.kind))
   if (unknown.length > 0)

@@ -3,6 +3,7 @@ import type { Gateway } from '../kube/gateway.ts'
 import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { BackendLookup } from './gateway-backend-refs.ts'
+import type { Namespace } from '../kube/namespace.ts'
 import { attachmentsOf, type Attached } from './gateway-attachment.ts'
 import { readGrpcRules } from './gateway-grpc-rules.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
@@ -16,6 +17,7 @@ export interface GatewayState extends BackendLookup {
   gateway(namespace: string, name: string): Gateway | undefined
   servesGatewayClass(name: string): boolean
   options: Binds
+  namespace(name: string): Namespace | undefined
 }
 
 export interface RouteVerdict {
@@ -44,6 +46,7 @@ export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVer
       const refusal = listenerPortRefusal(listener, state.options)
       return refusal && `port ${refusal} (NotAllowedByListeners)`
     },
+    namespace: (name) => state.namespace(name),
   })
   const rules = route.kind === 'GRPCRoute' ? readGrpcRules(route, state) : readRouteRules(route, state)
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]

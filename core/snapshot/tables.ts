@@ -105,8 +105,11 @@ export const TABLE = {
  *     them before is derived again (markLayoutChanged touches every HTTPRoute).
  * 45: the Gateway API status kept per object (`gateway-status`, with `route-status-reads` and `listener-routes`:
  *     reconcile-gateway-status.ts), computed for what a commit touches; that write computes every one.
+ * 46: a Gateway listener's allowedRoutes Selector honoured over the Namespaces' labels (Namespace objects kept, name and labels;
+ *     an older snapshot holds none, so a Selector admits no route until a resync brings them): every HTTPRoute and GRPCRoute is indexed again
+ *     under the hosts such a listener may give it.
  */
-export const SNAPSHOT_LAYOUT = 45
+export const SNAPSHOT_LAYOUT = 46
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -10,7 +10,7 @@ const SECRET_TYPES = [TLS_SECRET_TYPE, ...AUTH_SECRET_TYPES]
  * Secrets of the types it reads (`kubernetes.io/tls`, `Opaque`, `nginx.org/htpasswd`: the API
  * server filters the rest out), and ConfigMaps: the forwarder sends the settings' one and those
  * an Ingress's custom-headers names (any namespace may hold one, so the watch is cluster-wide);
- * and the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes and ReferenceGrants.
+ * Namespaces (their labels, for a Gateway listener's allowedRoutes Selector); and the Gateway API's GatewayClasses, Gateways, HTTPRoutes, GRPCRoutes and ReferenceGrants.
  */
 export function watchedResources(): WatchedResource[] {
   return [
@@ -21,6 +21,7 @@ export function watchedResources(): WatchedResource[] {
     // A field selector takes no "or": one watch per Secret type hapedge reads.
     ...SECRET_TYPES.map((type) => ({ apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', fieldSelector: `type=${type}` })),
     { apiVersion: 'v1', kind: 'ConfigMap', path: '/api/v1/configmaps' },
+    { apiVersion: 'v1', kind: 'Namespace', path: '/api/v1/namespaces' },
     // The Gateway API's kinds, where its CRDs are installed: a cluster without them lists none (optional).
     ...GATEWAY_API_RESOURCES.map(([version, kind, plural]) => ({
       apiVersion: `gateway.networking.k8s.io/${version}`,

@@ -38,6 +38,7 @@ describe('RBAC under infra/cluster/: least privilege, rule by rule', () => {
         '/configmaps',
         '/secrets',
         '/services',
+        '/namespaces',
         ...['gatewayclasses', 'gateways', 'httproutes', 'grpcroutes', 'referencegrants'].map((resource) => `gateway.networking.k8s.io/${resource}`),
       ]
         .map((resource) => `${resource}: ${read}`)

@@ -644,6 +644,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteHTTPSListener',
   'HTTPRouteInvalidNonExistentBackendRef',
   'HTTPRouteBackendRequestHeaderModifier',
+  'HTTPRouteCrossNamespace',
 ])
 
 /**

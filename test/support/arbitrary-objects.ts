@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import type { ClusterOptions } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
-import { gateway, gatewayClass, grpcRoute, httpRoute, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
 import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
 /**
@@ -570,6 +570,12 @@ const listenerSets: ListenerSpec[][] = [
     { name: 'tls', protocol: 'HTTPS', certificate: 'tls-a' },
     { name: 'wild', protocol: 'HTTPS', hostname: '*.example.com', certificate: 'tls-a' },
   ],
+  // Selectors over the Namespaces' labels (arbitraryNamespace): a label changed attaches or detaches the routes of its namespace.
+  [{ name: 'web', hostname: '*.example.com', from: 'Selector', selector: { matchLabels: { team: 'web' } } }],
+  [
+    { name: 'web', from: 'Selector', selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['test'] }] } },
+    { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a', from: 'Selector', selector: { matchLabels: { team: 'web' } } },
+  ],
 ]
 
 const arbitraryGateway = fc
@@ -760,6 +766,14 @@ const arbitraryGrpcRoute = fc
     }),
   )
 
+/** The Namespaces of the routes, with labels the Selector listeners read (listenerSets). */
+const arbitraryNamespace = fc
+  .tuple(
+    fc.constantFrom('default', 'shop'),
+    fc.constantFrom<Record<string, string> | undefined>(undefined, { team: 'web' }, { team: 'web', env: 'test' }, { env: 'prod' }),
+  )
+  .map(([name, labels]) => namespace(name, labels))
+
 const arbitraryReferenceGrant = fc.constantFrom(referenceGrant('let', 'shop', 'default'), referenceGrant('let', 'shop', 'default', 'api'))
 
 export const arbitraryObject = fc.oneof(
@@ -779,6 +793,7 @@ export const arbitraryObject = fc.oneof(
   { weight: 6, arbitrary: arbitraryHttpRoute },
   { weight: 2, arbitrary: arbitraryGrpcRoute },
   { weight: 1, arbitrary: arbitraryReferenceGrant },
+  { weight: 1, arbitrary: arbitraryNamespace },
 )
 
 /**
@@ -792,11 +807,25 @@ export const arbitraryGatewayObject = fc.oneof(
   { weight: 6, arbitrary: arbitraryHttpRoute },
   { weight: 3, arbitrary: arbitraryGrpcRoute },
   { weight: 1, arbitrary: arbitraryReferenceGrant },
+  { weight: 2, arbitrary: arbitraryNamespace },
   { weight: 2, arbitrary: arbitraryService },
   { weight: 2, arbitrary: arbitrarySlice },
   { weight: 1, arbitrary: arbitrarySecret },
   { weight: 2, arbitrary: arbitraryIngress },
   { weight: 1, arbitrary: arbitraryConfigMap },
+)
+
+/**
+ * Namespaces whose labels change under Gateways and their HTTPRoutes, and little else: a label
+ * that turns a Selector listener's choice, with no other change to the route after it, is rare
+ * in arbitraryGatewayObject's pool.
+ */
+export const arbitraryNamespaceObject = fc.oneof(
+  { weight: 1, arbitrary: arbitraryGatewayClass },
+  { weight: 2, arbitrary: arbitraryGateway },
+  { weight: 3, arbitrary: arbitraryHttpRoute },
+  { weight: 1, arbitrary: arbitraryGrpcRoute },
+  { weight: 5, arbitrary: arbitraryNamespace },
 )
 
 /** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */

@@ -15,6 +15,8 @@ export interface ListenerSpec {
   /** A Secret of the Gateway's namespace, for HTTPS. */
   certificate?: string
   from?: 'Same' | 'All' | 'Selector'
+  /** `allowedRoutes.namespaces.selector`, with `from: Selector`. */
+  selector?: unknown
   kinds?: string[]
 }
 
@@ -25,18 +27,28 @@ export function gateway(name: string, listeners: ListenerSpec[], { namespace = '
     metadata: { name, namespace },
     spec: {
       gatewayClassName: className,
-      listeners: listeners.map(({ name, protocol = 'HTTP', port, hostname, certificate, from, kinds }) => ({
+      listeners: listeners.map(({ name, protocol = 'HTTP', port, hostname, certificate, from, selector, kinds }) => ({
         name,
         protocol,
         port: port ?? (protocol === 'HTTPS' ? 443 : 80),
         ...(hostname ? { hostname } : {}),
         ...(certificate ? { tls: { mode: 'Terminate', certificateRefs: [{ kind: 'Secret', name: certificate }] } } : {}),
         ...(from || kinds
-          ? { allowedRoutes: { ...(from ? { namespaces: { from } } : {}), ...(kinds ? { kinds: kinds.map((kind) => ({ kind })) } : {}) } }
+          ? {
+              allowedRoutes: {
+                ...(from ? { namespaces: { from, ...(selector ? { selector } : {}) } } : {}),
+                ...(kinds ? { kinds: kinds.map((kind) => ({ kind })) } : {}),
+              },
+            }
           : {}),
       })),
     },
   }
+}
+
+/** A Namespace with its labels, as a Selector listener reads them. */
+export function namespace(name: string, labels?: Record<string, string>) {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(labels ? { labels } : {}) } }
 }
 
 export interface BackendSpec {

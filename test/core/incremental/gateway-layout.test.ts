@@ -4,7 +4,7 @@ import { FILES } from '../../../core/render/files.ts'
 import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
-import { gateway, gatewayClass, grpcRoute, httpRoute, type BackendSpec } from '../../support/gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, type BackendSpec } from '../../support/gateway-objects.ts'
 import { ingress, service } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
@@ -116,5 +116,25 @@ describe('a snapshot written before the Gateway API was read', () => {
     const older = new LiveCluster()
     older.apply([...app(2), ...gatewayObjects].map(added))
     writeAfterUpgrade(olderSnapshot(older, fresh, { layout: 42, objects: ['GRPCRoute/default/g'] }), older, fresh)
+  })
+
+  it('serves the routes a Selector listener admits, which it refused and did not index before, once the Namespaces come, byte-equal to a fresh snapshot', () => {
+    const route = httpRoute({
+      name: 'r',
+      namespace: 'shop',
+      hostnames: ['api.example.com'],
+      parents: [{ name: 'edge', namespace: 'default' }],
+      rules: [{ backends: [{ service: 'app-2' }] }],
+    })
+    const selecting = gateway('edge', [{ name: 'web', from: 'Selector', selector: { matchLabels: { team: 'web' } } }])
+    const shop = namespace('shop', { team: 'web' })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), gatewayClass(), selecting, route, shop].map(added))
+    expect(fresh.files().get(FILES.hostsMap)).toContain('api.example.com')
+    // The older hapedge admitted no route through a Selector, so it indexed none under the listener's hosts (as Same does another namespace's), and read no Namespace.
+    const older = new LiveCluster()
+    older.apply([...app(2), gatewayClass(), gateway('edge', [{ name: 'web' }]), route].map(added))
+    const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['Gateway/default/edge'] })
+    writeAfterUpgrade(old, older, fresh, [added(shop)])
   })
 })

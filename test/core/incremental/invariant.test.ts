@@ -14,7 +14,7 @@ import { ClusterState } from '../../../core/model/cluster-state.ts'
 import { Keyspace } from '../../../core/snapshot/keyspace.ts'
 import { gatewayApiStatus } from '../../../core/gateway-status/gateway-api-status.ts'
 import { storedGatewayStatus } from '../../../core/gateway-status/stored-gateway-status.ts'
-import { arbitraryGatewayObject, arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
+import { arbitraryGatewayObject, arbitraryNamespaceObject, arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
@@ -153,7 +153,7 @@ describe('the incremental path equals the full rebuild', () => {
     )
   }, 60_000)
 
-  it('for Gateway API objects drawn together (GatewayClasses, Gateways, HTTPRoutes, ReferenceGrants, what they name, Ingresses they conflict with)', () => {
+  it('for Gateway API objects drawn together (GatewayClasses, Gateways, HTTPRoutes, ReferenceGrants, Namespaces, what they name, Ingresses they conflict with)', () => {
     fc.assert(
       fc.property(
         fc.array(stepOf(arbitraryGatewayObject), { minLength: 15, maxLength: 40 }),
@@ -162,6 +162,18 @@ describe('the incremental path equals the full rebuild', () => {
         holdsEqualToFullRebuild,
       ),
       { numRuns: 200 },
+    )
+  }, 60_000)
+
+  it("for Namespaces whose labels change under Gateways' Selector listeners and their HTTPRoutes", () => {
+    fc.assert(
+      fc.property(
+        fc.array(stepOf(arbitraryNamespaceObject), { minLength: 10, maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
+        fc.integer(),
+        holdsEqualToFullRebuild,
+      ),
+      { numRuns: 150 },
     )
   }, 60_000)
 })
