@@ -1,7 +1,8 @@
 import * as grpc from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gateway, gatewayClass, grpcRoute } from '../support/gateway-objects.ts'
-import { endpointSlice, service } from '../support/objects.ts'
+import { fixtureCertificate } from '../support/fixtures.ts'
+import { endpointSlice, service, tlsSecret } from '../support/objects.ts'
 import { grpcCall, grpcServer } from './grpc-echo.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 
@@ -14,6 +15,8 @@ import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 
 const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say']
 const HOST = 'grpc.gw.test'
+const TLS_HOST = 'shop.example.com'
+const certificate = fixtureCertificate(TLS_HOST)
 
 describe('GRPCRoute through HAProxy', () => {
   const servers: grpc.Server[] = []
@@ -30,7 +33,11 @@ describe('GRPCRoute through HAProxy', () => {
     cluster = await serveCluster([
       ...objects,
       gatewayClass(),
-      gateway('edge', [{ name: 'http', hostname: HOST }]),
+      tlsSecret('shop-tls', certificate.certPem, certificate.keyPem),
+      gateway('edge', [
+        { name: 'http', hostname: HOST },
+        { name: 'https', protocol: 'HTTPS', hostname: TLS_HOST, certificate: 'shop-tls' },
+      ]),
       grpcRoute({
         name: 'echo',
         rules: [
@@ -73,6 +80,10 @@ describe('GRPCRoute through HAProxy', () => {
     const answers = new Set<string>()
     for (let i = 0; i < 40 && answers.size < 2; i++) answers.add(await call('/weighted.Echo/Say'))
     expect([...answers].sort()).toEqual(['one got hi', 'two got hi'])
+  })
+
+  it('an HTTPS listener takes gRPC over TLS, HTTP/2 chosen by ALPN', async () => {
+    expect(await grpcCall(cluster.httpsPort, TLS_HOST, 'hi', '/hapedge.Echo/Say', {}, certificate.certPem)).toBe('exact got hi')
   })
 
   it('a method no route takes is answered as HAProxy’s 404, which the client sees as UNIMPLEMENTED', async () => {

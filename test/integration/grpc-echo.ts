@@ -35,12 +35,21 @@ export async function grpcServer(
 }
 
 /**
- * One unary gRPC call through HAProxy's HTTP bind (h2c, prior knowledge), with `host` as authority:
+ * One unary gRPC call through HAProxy's HTTP bind (h2c, prior knowledge), or its HTTPS bind, with `host` as authority:
  * the answer, or the error whose `code` is the gRPC status the client saw.
  */
-export function grpcCall(port: number, host: string, message: string, path = '/hapedge.Echo/Say', metadata: Record<string, string> = {}): Promise<string> {
+export function grpcCall(
+  port: number,
+  host: string,
+  message: string,
+  path = '/hapedge.Echo/Say',
+  metadata: Record<string, string> = {},
+  /** Over TLS (ALPN h2) to the HTTPS bind, `host` as SNI, trusting this CA. */
+  ca?: string,
+): Promise<string> {
   const Client = grpc.makeGenericClientConstructor({ call: unary(path) }, 'Echo')
-  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { 'grpc.default_authority': host })
+  const credentials = ca ? grpc.credentials.createSsl(Buffer.from(ca)) : grpc.credentials.createInsecure()
+  const client = new Client(`127.0.0.1:${port}`, credentials, { 'grpc.default_authority': host, ...(ca ? { 'grpc.ssl_target_name_override': host } : {}) })
   const sent = new grpc.Metadata()
   for (const [key, value] of Object.entries(metadata)) sent.set(key, value)
   return new Promise<string>((resolve, reject) =>
