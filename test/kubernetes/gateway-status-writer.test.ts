@@ -65,7 +65,14 @@ describe('the Gateway API status writer against an API server double', () => {
     ])
     const edge = double.find(gateway('edge', [])) as KubeObject & { status: { listeners: { name: string; attachedRoutes: number }[]; conditions: unknown[] } }
     expect(edge.status.listeners).toMatchObject([
-      { name: 'http', attachedRoutes: 1, supportedKinds: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }] },
+      {
+        name: 'http',
+        attachedRoutes: 1,
+        supportedKinds: [
+          { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
+          { group: 'gateway.networking.k8s.io', kind: 'GRPCRoute' },
+        ],
+      },
     ])
     expect(double.find(gatewayClass())!.status).toMatchObject({ conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted' }] })
 
