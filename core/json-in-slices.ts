@@ -46,6 +46,8 @@ export function* parsingJson(text: string): Generator<void, unknown> {
 }
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
+/** JSON's own whitespace, and nothing else (String.prototype.trim takes more, which JSON.parse refuses). */
+const JSON_SPACE = /^[ \t\n\r]*$/
 const [QUOTE, BACKSLASH, COMMA, COLON] = [0x22, 0x5c, 0x2c, 0x3a]
 const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY] = [0x7b, 0x7d, 0x5b, 0x5d]
 
@@ -101,7 +103,7 @@ function* arrayMembers(text: string): Generator<void, ArrayMember[] | undefined>
     } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
       if (depth === 2 && member && code === CLOSE_ARRAY) {
         // An empty array has no element; anything else before the `]` is one (JSON.parse judges it).
-        if (member.elements.length > 0 || text.slice(elementStart, at).trim() !== '') member.elements.push([elementStart, at])
+        if (member.elements.length > 0 || !JSON_SPACE.test(text.slice(elementStart, at))) member.elements.push([elementStart, at])
         member.end = at + 1
         members.push(member)
         member = undefined

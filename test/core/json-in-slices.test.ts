@@ -38,7 +38,7 @@ describe('parsingJson', () => {
 
   it('answers or refuses as JSON.parse does when the text is cut, changed or malformed anywhere', () => {
     const damaged = fc
-      .tuple(listText, fc.nat(), fc.constantFrom('', ',', ']', '[', '}', '{', '"', '\\', ' ', 'x', ',,', '1'))
+      .tuple(listText, fc.nat(), fc.constantFrom('', ',', ']', '[', '}', '{', '"', '\\', ' ', '\u00a0', 'x', ',,', '1'))
       .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + (insert === '' ? 1 : 0)))
     fc.assert(
       fc.property(damaged, (text) => {
@@ -57,6 +57,7 @@ describe('parsingJson', () => {
       '{"items":[1,]}',
       '{"items":[,1]}',
       '{"items":[ ]}',
+      '{"items":[\u00a0]}',
       '[1,2]',
       ' {"items":[1] } x',
     ])
