@@ -1,5 +1,5 @@
 import { REDIRECT_CODES } from '../annotations/values.ts'
-import { httpRouteFilter, type HeaderModifier, type PathModifier } from '../kube/gateway-http-filter.ts'
+import { httpRouteFilter, type HeaderModifier, type HttpRouteFilter, type PathModifier } from '../kube/gateway-http-filter.ts'
 import type { HttpRouteMatch, HttpRouteRule } from '../kube/gateway-http-route.ts'
 import { httpPath, isHostnameField, quote } from '../syntax/fields.ts'
 import { REDIRECT_BACKEND } from './backend-ref.ts'
@@ -35,6 +35,36 @@ const ONCE_PER_RULE = new Set(['RequestHeaderModifier', 'ResponseHeaderModifier'
 const NOT_HONOURED = 'is not honoured by hapedge'
 
 /**
+ * The filters of `where` (a rule or a backendRef) that parse, each with its field path; a
+ * malformed one, or a second of a type `once` says the specification allows once `within`, is
+ * reported and left out.
+ */
+function readFilters(
+  filters: readonly unknown[] | undefined,
+  where: string,
+  once: (type: string) => boolean,
+  within: string,
+  reasons: string[],
+): [string, HttpRouteFilter][] {
+  const read: [string, HttpRouteFilter][] = []
+  const types = new Set<string>()
+  filters?.forEach((written, f) => {
+    const at = `${where}.filters[${f}]`
+    const parsed = httpRouteFilter.safeParse(written)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      reasons.push(`${[at, ...issue.path].join('.')}: ${issue.message}`)
+    } else if (types.has(parsed.data.type) && once(parsed.data.type))
+      reasons.push(`${at}: a second ${parsed.data.type} filter ${within}; the specification allows one`)
+    else {
+      types.add(parsed.data.type)
+      read.push([at, parsed.data])
+    }
+  })
+  return read
+}
+
+/**
  * A rule's filters and timeouts read as route features, and what cannot be honoured as written,
  * each with its field path (any one and the route is not served). `at`: `spec.rules[0]`.
  */
@@ -45,55 +75,12 @@ export function readRuleFeatures(
 ): RuleFeatures {
   const features: RuleFeatures = {}
   const headers = new Map<string, string>()
-  const types = new Set<string>()
+  const filters = readFilters(rule.filters, at, (type) => ONCE_PER_RULE.has(type), 'in one rule', reasons)
+  const types = new Set(filters.map(([, filter]) => filter.type))
   // ReplacePrefixMatch replaces what a PathPrefix matched: every match of the rule must be one (none is PathPrefix /).
   // A GRPCRoute's matches have no path: they are the gRPC path's, never rewritten (its filters have no URLRewrite).
   const prefixOnly = (rule.matches ?? []).every((match) => ((match as HttpRouteMatch).path?.type ?? 'PathPrefix') === 'PathPrefix')
-  rule.filters?.forEach((written, f) => {
-    const where = `${at}.filters[${f}]`
-    const parsed = httpRouteFilter.safeParse(written)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      return reasons.push(`${[where, ...issue.path].join('.')}: ${issue.message}`)
-    }
-    const filter = parsed.data
-    if (types.has(filter.type) && ONCE_PER_RULE.has(filter.type))
-      return reasons.push(`${where}: a second ${filter.type} filter in one rule; the specification allows one`)
-    types.add(filter.type)
-    switch (filter.type) {
-      case 'RequestHeaderModifier':
-        return readHeaderModifier(filter.requestHeaderModifier, 'req', `${where}.requestHeaderModifier`, headers, reasons)
-      case 'ResponseHeaderModifier':
-        return readHeaderModifier(filter.responseHeaderModifier, 'res', `${where}.responseHeaderModifier`, headers, reasons)
-      case 'RequestRedirect': {
-        const redirect = filter.requestRedirect
-        if (!redirect) return reasons.push(`${where}.requestRedirect: is required for a filter of type RequestRedirect`)
-        features.redirect = readRedirect(redirect, `${where}.requestRedirect`, reasons)
-        const rewrite = redirect.path && readPathModifier(redirect.path, `${where}.requestRedirect.path`, prefixOnly, reasons)
-        if (rewrite) features.rewrite = { path: rewrite }
-        return
-      }
-      case 'URLRewrite': {
-        const rewrite = filter.urlRewrite
-        if (!rewrite) return reasons.push(`${where}.urlRewrite: is required for a filter of type URLRewrite`)
-        if (rewrite.hostname !== undefined) {
-          if (isPreciseHostname(rewrite.hostname)) features.upstreamHost = rewrite.hostname
-          else reasons.push(`${where}.urlRewrite.hostname: ${quote(rewrite.hostname)} must be a DNS name without wildcard`)
-        }
-        const path = rewrite.path && readPathModifier(rewrite.path, `${where}.urlRewrite.path`, prefixOnly, reasons)
-        if (path) features.rewrite = { path }
-        return
-      }
-      case 'RequestMirror':
-        return reasons.push(
-          `${where}: RequestMirror ${NOT_HONOURED}: HAProxy 2.6 copies requests to another server only through an SPOE agent, which hapedge does not run`,
-        )
-      case 'ExtensionRef':
-        return reasons.push(`${where}: ExtensionRef ${NOT_HONOURED} (it has no extension filters)`)
-      default:
-        return reasons.push(`${where}.type: ${quote(filter.type)} is not a filter hapedge knows (UnsupportedValue)`)
-    }
-  })
+  for (const [where, filter] of filters) readRuleFilter(filter, where, prefixOnly, features, headers, reasons)
   if (types.has('RequestRedirect') && types.has('URLRewrite'))
     reasons.push(`${at}.filters: RequestRedirect and URLRewrite in one rule; the specification allows one or the other`)
   if (features.redirect && headers.size > 0)
@@ -107,6 +94,50 @@ export function readRuleFeatures(
   return features
 }
 
+/** One filter of a rule, read into its features (header changes into `headers`), or reported. */
+function readRuleFilter(
+  filter: HttpRouteFilter,
+  where: string,
+  prefixOnly: boolean,
+  features: RuleFeatures,
+  headers: Map<string, string>,
+  reasons: string[],
+): void {
+  switch (filter.type) {
+    case 'RequestHeaderModifier':
+      return readHeaderModifier(filter.requestHeaderModifier, 'req', `${where}.requestHeaderModifier`, headers, reasons)
+    case 'ResponseHeaderModifier':
+      return readHeaderModifier(filter.responseHeaderModifier, 'res', `${where}.responseHeaderModifier`, headers, reasons)
+    case 'RequestRedirect': {
+      const redirect = filter.requestRedirect
+      if (!redirect) return void reasons.push(`${where}.requestRedirect: is required for a filter of type RequestRedirect`)
+      features.redirect = readRedirect(redirect, `${where}.requestRedirect`, reasons)
+      const rewrite = redirect.path && readPathModifier(redirect.path, `${where}.requestRedirect.path`, prefixOnly, reasons)
+      if (rewrite) features.rewrite = { path: rewrite }
+      return
+    }
+    case 'URLRewrite': {
+      const rewrite = filter.urlRewrite
+      if (!rewrite) return void reasons.push(`${where}.urlRewrite: is required for a filter of type URLRewrite`)
+      if (rewrite.hostname !== undefined) {
+        if (isPreciseHostname(rewrite.hostname)) features.upstreamHost = rewrite.hostname
+        else reasons.push(`${where}.urlRewrite.hostname: ${quote(rewrite.hostname)} must be a DNS name without wildcard`)
+      }
+      const path = rewrite.path && readPathModifier(rewrite.path, `${where}.urlRewrite.path`, prefixOnly, reasons)
+      if (path) features.rewrite = { path }
+      return
+    }
+    case 'RequestMirror':
+      return void reasons.push(
+        `${where}: RequestMirror ${NOT_HONOURED}: HAProxy 2.6 copies requests to another server only through an SPOE agent, which hapedge does not run`,
+      )
+    case 'ExtensionRef':
+      return void reasons.push(`${where}: ExtensionRef ${NOT_HONOURED} (it has no extension filters)`)
+    default:
+      return void reasons.push(`${where}.type: ${quote(filter.type)} is not a filter hapedge knows (UnsupportedValue)`)
+  }
+}
+
 /**
  * The header filters of a rule's one weighted backendRef: every request of the rule goes to it, so
  * they are served as the rule's own, after them (the specification's order). Any other filter of a
@@ -115,22 +146,11 @@ export function readRuleFeatures(
  */
 export function addBackendHeaderFilters(filters: readonly unknown[], where: string, features: RuleFeatures, reasons: string[]): void {
   const added = new Map<string, string>()
-  const types = new Set<string>()
-  filters.forEach((written, f) => {
-    const at = `${where}.filters[${f}]`
-    const parsed = httpRouteFilter.safeParse(written)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!
-      return reasons.push(`${[at, ...issue.path].join('.')}: ${issue.message}`)
-    }
-    const filter = parsed.data
-    if (types.has(filter.type)) return reasons.push(`${at}: a second ${filter.type} filter on one backendRef; the specification allows one`)
-    types.add(filter.type)
-    if (filter.type === 'RequestHeaderModifier') return readHeaderModifier(filter.requestHeaderModifier, 'req', `${at}.requestHeaderModifier`, added, reasons)
-    if (filter.type === 'ResponseHeaderModifier')
-      return readHeaderModifier(filter.responseHeaderModifier, 'res', `${at}.responseHeaderModifier`, added, reasons)
-    reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)`)
-  })
+  for (const [at, filter] of readFilters(filters, where, () => true, 'on one backendRef', reasons)) {
+    if (filter.type === 'RequestHeaderModifier') readHeaderModifier(filter.requestHeaderModifier, 'req', `${at}.requestHeaderModifier`, added, reasons)
+    else if (filter.type === 'ResponseHeaderModifier') readHeaderModifier(filter.responseHeaderModifier, 'res', `${at}.responseHeaderModifier`, added, reasons)
+    else reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)`)
+  }
   if (added.size === 0) return
   const header = (rule: string) => `${rule.slice(0, 3)}${RULE_SEPARATOR}${ruleParts(rule).name}`
   const own = new Map((features.headers ?? []).map(({ rule, value }) => [rule, value]))
