@@ -23,7 +23,7 @@ export interface Attachment {
 }
 
 /** Why a parentRef attaches nowhere, as the specification's `Accepted` reasons name it. */
-export type ParentRefusal = 'NoMatchingParent' | 'NotAllowedByListeners' | 'NoMatchingListenerHostname'
+export type ParentRefusal = 'NoMatchingParent' | 'NotAllowedByListeners' | 'NoMatchingListenerHostname' | 'Conflicted'
 
 /** One parentRef of this cluster's (it names a Gateway of a class this cluster serves), and what came of it: the route's status entry. */
 export interface ParentOutcome {

@@ -6,9 +6,10 @@ import type { Route } from './derive-host.ts'
 import { withRuleFeatures } from './gateway-filters.ts'
 import { listenerCertificate } from './gateway-listeners.ts'
 import { describeRoute, type GatewayRoute, routeVerdict } from './gateway-verdict.ts'
-import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
+import { compareRoutePrecedence } from './gateway-kind-conflict.ts'
+import { describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
-import { compareRouteMatch, compareText } from './routes.ts'
+import { compareRouteMatch } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
@@ -25,11 +26,6 @@ export interface GatewayHost {
   tls?: { secret: string; gateway: Gateway }
   /** Only HTTPS listeners serve the host: its plain HTTP requests are redirected to HTTPS. */
   httpsOnly: boolean
-}
-
-/** The precedence the specification gives routes, the one Ingresses have: the oldest, then namespace/name; kind breaks a tie. */
-function comparePrecedence(a: { kind: string } & Parameters<typeof compareIngressPrecedence>[0], b: typeof a): number {
-  return compareIngressPrecedence(a, b) || compareText(a.kind, b.kind)
 }
 
 /**
@@ -63,7 +59,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   let tls: GatewayHost['tls']
   let http = false
   let https = false
-  for (const route of state.httpRoutesForHost(host).sort(comparePrecedence)) {
+  for (const route of state.httpRoutesForHost(host).sort(compareRoutePrecedence)) {
     const verdict = routeVerdict(route, state)
     if (!verdict.served) continue
     const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(host))
@@ -142,7 +138,7 @@ export function mergeGatewayRoutes(
     const other = merged.get(key)
     const ingress = other && byOwner.get(other.owner)
     const httpRoute = gateway.owners.get(route.owner)!
-    const [winner, loser] = !other || !ingress || comparePrecedence(httpRoute, ingress) < 0 ? [route, other] : [other, route]
+    const [winner, loser] = !other || !ingress || compareRoutePrecedence(httpRoute, ingress) < 0 ? [route, other] : [other, route]
     if (loser)
       rejections.push({
         object: loser.owner,

@@ -4,7 +4,8 @@ import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { BackendLookup } from './gateway-backend-refs.ts'
 import type { Namespace } from '../kube/namespace.ts'
-import { attachmentsOf, type Attached } from './gateway-attachment.ts'
+import { attachmentsOf, type Attached, type GatewayLookup } from './gateway-attachment.ts'
+import { withoutKindConflicts } from './gateway-kind-conflict.ts'
 import { readGrpcRules } from './gateway-grpc-rules.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
 import type { Rejection } from './rejection.ts'
@@ -18,6 +19,7 @@ export interface GatewayState extends BackendLookup {
   servesGatewayClass(name: string): boolean
   options: Binds
   namespace(name: string): Namespace | undefined
+  routesOfKindForHost(kind: GatewayRoute['kind'], host: string): GatewayRoute[]
 }
 
 export interface RouteVerdict {
@@ -39,7 +41,7 @@ export function describeRoute(route: GatewayRoute): string {
  * not served, since serving the rest would send its requests where the route does not say.
  */
 export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVerdict {
-  const attached = attachmentsOf(route, {
+  const lookup: GatewayLookup = {
     gateway: (namespace, name) => state.gateway(namespace, name),
     servesClass: (name) => state.servesGatewayClass(name),
     portRefusal: (listener) => {
@@ -47,6 +49,10 @@ export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVer
       return refusal && `port ${refusal} (NotAllowedByListeners)`
     },
     namespace: (name) => state.namespace(name),
+  }
+  const attached = withoutKindConflicts(route, attachmentsOf(route, lookup), {
+    routesOfKindForHost: (kind, host) => state.routesOfKindForHost(kind, host),
+    attachmentsOf: (other) => attachmentsOf(other, lookup).attachments,
   })
   const rules = route.kind === 'GRPCRoute' ? readGrpcRules(route, state) : readRouteRules(route, state)
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]

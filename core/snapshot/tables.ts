@@ -108,8 +108,10 @@ export const TABLE = {
  * 46: a Gateway listener's allowedRoutes Selector honoured over the Namespaces' labels (Namespace objects kept, name and labels;
  *     an older snapshot holds none, so a Selector admits no route until a resync brings them): every HTTPRoute and GRPCRoute is indexed again
  *     under the hosts such a listener may give it.
+ * 47: an HTTPRoute and a GRPCRoute on one listener with a hostname in common: only the older is accepted there (both were
+ *     served): every route is derived again (markLayoutChanged touches them all).
  */
-export const SNAPSHOT_LAYOUT = 46
+export const SNAPSHOT_LAYOUT = 47
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
