@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../support/http-client.ts'
 import type { ConformanceEcho } from '../support/conformance-echo.ts'
-import type { ConformanceRequest, ExpectedAnswer } from './gateway-conformance-cases.ts'
+import { expect } from 'vitest'
+import { PASSING, UNREPORTED, type ConformanceRequest, type ExpectedAnswer } from './gateway-conformance-cases.ts'
 
 /**
  * What differs between an answer and what the conformance suite expects of it, each as one line
@@ -83,4 +84,17 @@ function redirectDifferences(expected: ExpectedAnswer, response: HttpResponse, s
     differences.push(`redirected to port ${target.port || '(default)'}, expected ${expected.redirect.port}`)
   if (target.pathname !== wanted.path) differences.push(`redirected to path ${target.pathname}, expected ${wanted.path}`)
   return differences
+}
+
+/**
+ * A ported case's verdict: one PASSING lists has no differences; any other fails, and is either
+ * reported by hapedge (`reports` on its objects) or named in UNREPORTED with what hapedge does instead.
+ */
+export function expectVerdict(name: string, differences: string[], reports: unknown[]): void {
+  if (PASSING.has(name)) expect(differences).toEqual([])
+  else {
+    expect(differences, `${name} passes: add it to PASSING`).not.toEqual([])
+    if (UNREPORTED.has(name)) expect(reports, `${name} is reported now: remove it from UNREPORTED`).toEqual([])
+    else expect(reports, `${name} fails and hapedge says nothing of its objects`).not.toEqual([])
+  }
 }

@@ -12,7 +12,7 @@ export interface ManifestObject {
 }
 
 const GATEWAY_API_GROUP = 'gateway.networking.k8s.io/'
-const GATEWAY_API_KINDS: ReadonlySet<string> = new Set(['GatewayClass', 'Gateway', 'HTTPRoute', 'ReferenceGrant'])
+const GATEWAY_API_KINDS: ReadonlySet<string> = new Set(['GatewayClass', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'ReferenceGrant'])
 const CREATED = '2024-01-01T00:00:00Z'
 
 /**
