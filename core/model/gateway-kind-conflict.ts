@@ -50,7 +50,8 @@ function olderOfOtherKind(route: GatewayRoute, { gateway, listener, hosts }: Att
       const there = lookup
         .attachmentsOf(other)
         .some((theirs) => sameGateway(theirs.gateway, gateway) && theirs.listener.name === listener.name && theirs.hosts.includes(host))
-      if (there) return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}, older, is attached there on host "${host || '*'}"`
+      if (there)
+        return `${other.kind} ${other.metadata.namespace}/${other.metadata.name}, first (the older, then by namespace/name), is attached there on host "${host || '*'}"`
     }
   return undefined
 }

@@ -110,8 +110,10 @@ export const TABLE = {
  *     under the hosts such a listener may give it.
  * 47: an HTTPRoute and a GRPCRoute on one listener with a hostname in common: only the older is accepted there (both were
  *     served): every route is derived again (markLayoutChanged touches them all).
+ * 48: 47's report names the accepted route as first (the older, then by namespace/name), not "older" (a tie of the two goes by
+ *     namespace/name, then kind): every route is derived again.
  */
-export const SNAPSHOT_LAYOUT = 47
+export const SNAPSHOT_LAYOUT = 48
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

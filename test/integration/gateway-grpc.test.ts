@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gateway, gatewayClass, grpcRoute } from '../support/gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute } from '../support/gateway-objects.ts'
 import { fixtureCertificate } from '../support/fixtures.ts'
 import { endpointSlice, service, tlsSecret } from '../support/objects.ts'
 import { grpcCall, grpcServer } from './grpc-echo.ts'
@@ -56,6 +56,12 @@ describe('GRPCRoute through HAProxy', () => {
           },
         ],
       }),
+      // On the GRPCRoute's listener and host, and not older (a tie goes to GRPCRoute by kind): not accepted there, so not served.
+      httpRoute({
+        name: 'rival',
+        parents: [{ name: 'edge', sectionName: 'http' }],
+        rules: [{ matches: [{ type: 'PathPrefix', value: '/other.Echo' }], backends: [{ service: 'one' }] }],
+      }),
     ])
   })
 
@@ -88,5 +94,11 @@ describe('GRPCRoute through HAProxy', () => {
 
   it('a method no route takes is answered as HAProxy’s 404, which the client sees as UNIMPLEMENTED', async () => {
     await expect(call('/other.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED })
+  })
+
+  it('an HTTPRoute on the GRPCRoute’s listener and host that is not older is refused there and not served (the 404 above is its path)', () => {
+    expect(cluster.model.rejections.filter((rejection) => rejection.object === 'HTTPRoute default/rival').map((rejection) => rejection.reason)).toEqual([
+      'spec.parentRefs[0]: not attached to Gateway default/edge there: listener "http": GRPCRoute default/echo, first (the older, then by namespace/name), is attached there on host "grpc.gw.test" (Conflicted); the HTTPRoute is not served',
+    ])
   })
 })

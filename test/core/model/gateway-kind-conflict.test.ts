@@ -53,7 +53,7 @@ describe('an HTTPRoute and a GRPCRoute on one listener and hostname', () => {
       expect(model.rejections).toEqual([
         {
           object: `${newer} default/${loser}`,
-          reason: `spec.parentRefs[0]: not attached to Gateway default/edge there: listener "api": ${older} default/${loser === 'web' ? 'echo' : 'web'}, older, is attached there on host "api.example.com" (Conflicted); the ${newer} is not served`,
+          reason: `spec.parentRefs[0]: not attached to Gateway default/edge there: listener "api": ${older} default/${loser === 'web' ? 'echo' : 'web'}, first (the older, then by namespace/name), is attached there on host "api.example.com" (Conflicted); the ${newer} is not served`,
         },
       ])
       const status = gatewayApiStatus(state, AT).objects
