@@ -2,7 +2,7 @@ import type { Gateway } from '../kube/gateway.ts'
 import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { GatewayObjectStatus } from '../kube/gateway-status.ts'
-import { objectKey, type ObjectRef } from '../kube/objects.ts'
+import { objectKey, objectRef, type ObjectRef, refOfKey } from '../kube/objects.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { gatewayController } from '../model/gateway-controller.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
@@ -48,7 +48,7 @@ export function reconcileGatewayStatus(state: ClusterState, dirty: DirtySet, tab
     if (ROUTE_KINDS.has(ref.kind)) routes.add(key)
     else if (ref.kind === 'Gateway') gateways.add(key)
     else if (ref.kind === 'GatewayClass') classes = true
-    else if (ref.kind === 'ReferenceGrant' || ref.kind === 'Service') for (const route of state.grpcRoutes()) routes.add(objectKey(routeRef(route)))
+    else if (ref.kind === 'ReferenceGrant' || ref.kind === 'Service') for (const route of state.grpcRoutes()) routes.add(objectKey(objectRef(route)))
   }
 
   for (const key of routes) {
@@ -106,11 +106,3 @@ function attachedCounts(gateway: Gateway, listenerRoutes: SetIndex): Map<string,
 
 /** `Gateway/ns/name` of a `listenerKey` (`ns/name/listener`: none of the three holds a slash). */
 const gatewayOfListener = (listener: string) => `Gateway/${listener.slice(0, listener.lastIndexOf('/'))}`
-
-const routeRef = (route: GrpcRoute): ObjectRef => ({ kind: 'GRPCRoute', namespace: route.metadata.namespace, name: route.metadata.name })
-
-/** The ref of an object key (`Kind/name` or `Kind/ns/name`). */
-function refOfKey(key: string): ObjectRef {
-  const [kind, first, second] = key.split('/') as [ObjectRef['kind'], string, string | undefined]
-  return second === undefined ? { kind, name: first } : { kind, namespace: first, name: second }
-}

@@ -1,7 +1,7 @@
 import { recordVersion, type SeenVersion } from '../incremental/resource-version.ts'
 import { changedRef, objectChange, type ObjectChange } from '../incremental/watch-event.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
-import { objectKey, type Kind, type KubeObject, type ObjectRef } from '../kube/objects.ts'
+import { objectKey, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import { ClusterState, type InvalidObject } from '../model/cluster-state.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
@@ -129,10 +129,4 @@ function storedTexts(text: (table: (typeof OBJECT_TABLES)[number]) => string | u
   if (invalid !== undefined) texts.invalid = invalid
   if (version !== undefined) texts.version = version
   return texts
-}
-
-/** The object of a key `Kind/ns/name` (or `Kind/name`), as objectKey made it. */
-export function refOfKey(key: string): ObjectRef {
-  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
-  return rest.length === 2 ? { kind, namespace: rest[0], name: rest[1]! } : { kind, name: rest[0]! }
 }

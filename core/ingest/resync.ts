@@ -12,7 +12,6 @@ import {
   listedStates,
   listing,
   OBJECT_TABLES,
-  refOfKey,
   resyncEvent,
   sameTexts,
   type ListedItem,
@@ -20,6 +19,7 @@ import {
   type StoredTexts,
 } from './listed-state.ts'
 import { kindRank } from '../kube/kind-order.ts'
+import { refOfKey } from '../kube/objects.ts'
 
 /** Above every object key (`Kind/ns/name`): the open end of a range. */
 const END = '\uffff'

@@ -122,6 +122,12 @@ export function objectKey(ref: ObjectRef): string {
   return ref.namespace === undefined ? `${ref.kind}/${ref.name}` : `${ref.kind}/${ref.namespace}/${ref.name}`
 }
 
+/** The object of a key `Kind/ns/name` (or `Kind/name`), as objectKey made it. */
+export function refOfKey(key: string): ObjectRef {
+  const [kind, ...rest] = key.split('/') as [Kind, ...string[]]
+  return rest.length === 2 ? { kind, namespace: rest[0], name: rest[1]! } : { kind, name: rest[0]! }
+}
+
 /** `Ingress shop/web`: how an object is named to people. */
 export function describeRef(ref: ObjectRef): string {
   return ref.namespace === undefined ? `${ref.kind} ${ref.name}` : `${ref.kind} ${ref.namespace}/${ref.name}`
