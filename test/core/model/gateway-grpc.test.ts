@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { readObject } from '../../../core/kube/objects.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
-import { gateway, gatewayClass, grpcRoute, holdAfter, httpRoute } from '../../support/gateway-objects.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute } from '../../support/gateway-objects.ts'
+import { expectEachStepAsFullRebuild } from '../../support/steps-as-full-rebuild.ts'
 import { configMap, endpointSlice, service } from '../../support/objects.ts'
 
 /** GRPCRoute on the HTTPRoute engine: its matches as routes on the gRPC path, its Services spoken to in HTTP/2, a change costing what it changes. */
 
 const services = (names: string[]) => names.flatMap((name, i) => [service(name, [{ port: 80 }]), endpointSlice(name, [`10.0.0.${i + 1}`], [{ port: 8080 }])])
 const edge = gateway('edge', [{ name: 'grpc', hostname: 'grpc.example.com' }])
-const modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })
+const _modified = (object: unknown) => ({ type: 'MODIFIED' as const, object: object as Record<string, unknown> })
 const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
   model.hosts
     .get(host)
@@ -134,12 +134,6 @@ describe('a GRPCRoute', () => {
       [configMap({})],
       [gatewayClass('hapedge', 'example.com/other')],
     ]
-    const live = new LiveCluster()
-    const seen: unknown[] = []
-    for (const step of steps) {
-      holdAfter(seen, step)
-      live.apply(step.map(modified))
-      expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
-    }
+    expectEachStepAsFullRebuild(steps)
   })
 })

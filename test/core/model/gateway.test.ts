@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { readObject } from '../../../core/kube/objects.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
-import { gateway, gatewayClass, httpRoute, referenceGrant, holdAfter } from '../../support/gateway-objects.ts'
+import { gateway, gatewayClass, httpRoute, referenceGrant } from '../../support/gateway-objects.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
+import { expectEachStepAsFullRebuild } from '../../support/steps-as-full-rebuild.ts'
 import { configMap, endpointSlice, ingress, service, tlsSecret } from '../../support/objects.ts'
 
 /** The Gateway API on the Ingress engine: which HTTPRoutes are served where, what is reported, and that a change costs what it changes. */
@@ -235,13 +236,7 @@ describe('an HTTPRoute change through the incremental engine', () => {
       [configMap({})],
       [gatewayClass('hapedge', 'example.com/other')],
     ]
-    const live = new LiveCluster()
-    const seen: unknown[] = []
-    for (const step of steps) {
-      holdAfter(seen, step)
-      live.apply(step.map(modified))
-      expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild(seen).files))
-    }
+    expectEachStepAsFullRebuild(steps)
   })
 
   it('a Secret an HTTPS listener names that arrives after its routes re-derives their host, which then serves its certificate', () => {
