@@ -2,7 +2,7 @@ import type { Gateway } from '../kube/gateway.ts'
 import type { GrpcRoute } from '../kube/gateway-grpc-route.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { GatewayObjectStatus } from '../kube/gateway-status.ts'
-import { objectKey, objectRef, type ObjectRef, refOfKey } from '../kube/objects.ts'
+import { objectKey, type ObjectRef, refOfKey } from '../kube/objects.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { gatewayController } from '../model/gateway-controller.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
@@ -32,7 +32,7 @@ const ROUTE_KINDS: ReadonlySet<string> = new Set(['HTTPRoute', 'GRPCRoute'])
  * what it changes: the routes and Gateways among its objects (which the engine has already
  * widened to a Gateway's routes, a GatewayClass's Gateways, a ReferenceGrant's namespaces, a
  * Secret's Gateways, a Service's routes when it came or went, the controller setting's
- * everything), the GRPCRoutes (few) when a ReferenceGrant or a Service changed, the Gateways
+ * everything; GRPCRoutes as HTTPRoutes), the Gateways
  * whose listeners gained or lost a route, and the GatewayClasses when one of them or the
  * settings changed. Equal to gatewayApiStatus over the same objects (the
  * property test holds them together).
@@ -48,7 +48,6 @@ export function reconcileGatewayStatus(state: ClusterState, dirty: DirtySet, tab
     if (ROUTE_KINDS.has(ref.kind)) routes.add(key)
     else if (ref.kind === 'Gateway') gateways.add(key)
     else if (ref.kind === 'GatewayClass') classes = true
-    else if (ref.kind === 'ReferenceGrant' || ref.kind === 'Service') for (const route of state.grpcRoutes()) routes.add(objectKey(objectRef(route)))
   }
 
   for (const key of routes) {
