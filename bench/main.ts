@@ -41,6 +41,8 @@ const { values } = parseArgs({
     'fleet-events': { type: 'string', default: '1000' },
     'resync-sizes': { type: 'string', default: '20000,100000' },
     'resync-paths': { type: 'string', default: 'put,paged' },
+    // Unset: 3 runs below 100,000 Ingresses, 1 at 100,000 and beyond (where one run takes many minutes).
+    'resync-runs': { type: 'string' },
     'resync-heap-objects': { type: 'string', default: '100000' },
     'replica-writes': { type: 'string', default: '200' },
     'skip-worker-bundle': { type: 'boolean', default: false },
@@ -63,6 +65,15 @@ const storageSizes = sizesOf('storage-sizes')
 const resyncSizes = sizesOf('resync-sizes')
 const resyncPaths = values['resync-paths'].split(',').filter(Boolean) as ResyncPath[]
 if (resyncPaths.some((path) => path !== 'put' && path !== 'paged')) throw new Error(`--resync-paths: put, paged or both, got ${values['resync-paths']}`)
+/** How many times the resync rows run at `size`, each on fresh servers: each row prints their median and spread. */
+const resyncRuns = (size: number) => {
+  const given = values['resync-runs']
+  if (given === undefined) return size >= 100_000 ? 1 : 3
+  if (!/^[1-9]\d*$/.test(given)) throw new Error(`--resync-runs: a whole number of at least 1, got ${given}`)
+  return Number(given)
+}
+// Checked before hours of other parts run.
+resyncRuns(0)
 if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-gc (npm run bench does) for steadier heap figures')
 
 // Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
@@ -135,8 +146,11 @@ if (httpSize > 0) {
 // Resyncs after the in-process rows: each runs its own server, and the 100,000-Ingress ones leave the most files for the disk to write back.
 const resyncs: ResyncResult[] = []
 for (const size of resyncSizes) {
-  console.error(`measuring resyncs of ${size} Ingresses through hapedge serve (${resyncPaths.join(', ')})…`)
-  resyncs.push(await measureResync(size, resyncPaths))
+  const runs = resyncRuns(size)
+  console.error(
+    `measuring resyncs of ${size} Ingresses through hapedge serve (${resyncPaths.join(', ')}; ${runs} run${runs > 1 ? 's' : ''}, each on fresh servers)…`,
+  )
+  resyncs.push(await measureResync(size, resyncPaths, runs))
 }
 if (heapObjects > 0) console.error(`measuring a paged resync of ${heapObjects} objects through hapedge serve under --max-old-space-size=64…`)
 const heapCheck = heapObjects > 0 ? await measureResyncHeap(heapObjects) : undefined

@@ -52,7 +52,13 @@ const sealingColumns: Columns<SealingRow> = [
   ['sealed_warm_ms_p50', 'sealed warm ms'],
 ]
 
-type ResyncCells = Omit<ResyncRow, 'error' | 'stored_bytes' | 'written_bytes'> & { stored_mib: number | string; written_mib: number | string; outcome: string }
+type ResyncCells = Omit<ResyncRow, 'error' | 'stored_bytes' | 'written_bytes' | 'seconds_runs' | 'cpu_seconds_runs'> & {
+  stored_mib: number | string
+  written_mib: number | string
+  seconds_spread: string
+  cpu_seconds_spread: string
+  outcome: string
+}
 
 const resyncColumns: Columns<ResyncCells> = [
   ['size', 'Ingresses'],
@@ -60,8 +66,11 @@ const resyncColumns: Columns<ResyncCells> = [
   ['path', 'path'],
   ['objects', 'objects'],
   ['changed_objects', 'changed'],
+  ['runs', 'runs'],
   ['seconds', 'seconds'],
+  ['seconds_spread', 'spread s'],
   ['cpu_seconds', 'CPU s'],
+  ['cpu_seconds_spread', 'CPU spread'],
   ['requests', 'requests'],
   ['stored_mib', 'stored MiB'],
   ['written_mib', 'written MiB'],
@@ -355,11 +364,15 @@ export function printWorkerBundleReport({ files, bytes, gzipBytes }: WorkerBundl
   )
 }
 
+/** The lowest and highest of a row's runs (`8.1–9.7`), or its one run's figure. */
+const spread = (values: readonly number[]) => (values.length < 2 ? String(values[0] ?? 'n/a') : `${Math.min(...values)}–${Math.max(...values)}`)
+
 /** Prints the resync rows through hapedge serve, the quiet cluster beside each, and the issue's targets for them. */
 export function printResyncReport(results: readonly ResyncResult[], heapCheck?: HeapCheck): void {
   const mib = (bytes: number) => (Number.isNaN(bytes) ? 'n/a' : round(bytes / 1024 / 1024, 1))
   console.log(
     `\nresyncs through hapedge serve (a separate process on loopback, local disk with fsync; put = one PUT …/objects, paged = a resync session; ` +
+      `each row the median of its runs (each on fresh servers), spread = its lowest and highest run; ` +
       `heap peak = the largest heap used V8 reported at a collection during the resync (--trace-gc); blocked = the longest the server's event loop was held ` +
       `during the resync, by its own sampler (hapedge_event_loop_blocked_max_seconds in /metrics), in wall time and in the CPU time the server spent meanwhile, ` +
       `which the machine's load does not move: what the quiet cluster's events may wait; quiet = one-Ingress events on another cluster of ` +
@@ -368,10 +381,12 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
   const rows = results.flatMap((result) => result.rows)
   console.log(
     table(
-      rows.map(({ error, stored_bytes, written_bytes, ...row }) => ({
+      rows.map(({ error, stored_bytes, written_bytes, seconds_runs, cpu_seconds_runs, ...row }) => ({
         ...row,
         stored_mib: mib(stored_bytes),
         written_mib: mib(written_bytes),
+        seconds_spread: spread(seconds_runs),
+        cpu_seconds_spread: spread(cpu_seconds_runs),
         outcome: error ?? 'done',
       })),
       resyncColumns,
@@ -392,12 +407,14 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
 
   console.log('\ntargets (resyncs):')
   const at = (size: number, change: string) => rows.filter((row) => row.size === size && row.change === change && !row.error)
+  // Each row is the median of its runs already; of the two paths, the faster.
   const fastest = (size: number, change: string) => Math.min(...at(size, change).map((row) => row.seconds))
   if (rows.some((row) => row.size === 20_000)) {
     const noop = fastest(20_000, 'resync-noop')
     const full = fastest(20_000, 'resync-full-alone')
     const beside = fastest(20_000, 'resync-full')
-    const seconds = (value: number) => (Number.isFinite(value) ? `${value} s` : 'none finished')
+    const runs = Math.max(...rows.filter((row) => row.size === 20_000).map((row) => row.runs))
+    const seconds = (value: number) => (Number.isFinite(value) ? `${value} s${runs > 1 ? ` (median of ${runs} runs)` : ''}` : 'none finished')
     console.log(`  ${mark(noop < 3)} a no-op resync at 20000 Ingresses < 3 s: ${seconds(noop)}`)
     console.log(
       `  ${mark(full < 8)} a full resync into an empty cluster at 20000 Ingresses < 8 s: ${seconds(full)} with nothing else running (${seconds(beside)} beside the quiet cluster's events, which it yields to)`,

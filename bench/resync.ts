@@ -7,7 +7,7 @@ import { seededRandom } from './random.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
 import { clusterRequest, eventLoopBlockedMs, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
 import { cpuSeconds, directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
-import { latency, round, type Latency } from './stats.ts'
+import { latency, median, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
 
 export const RESYNC_KINDS = ['resync-full', 'resync-noop', 'resync-1pct'] as const
@@ -40,6 +40,11 @@ export interface ResyncRow {
   quiet_p50_ms: number
   quiet_p95_ms: number
   quiet_samples: number
+  /** Runs that finished, each on fresh servers: the figures above are their medians (a failed run is left out, and named in `error`). */
+  runs: number
+  /** Each finished run's wall and CPU seconds, in the order they ran: the spread beside the median. */
+  seconds_runs: number[]
+  cpu_seconds_runs: number[]
   /** Why the resync did not finish: the server's answer or its exit. */
   error?: string
 }
@@ -62,10 +67,14 @@ export interface HeapCheck {
 export interface ResyncResult {
   size: number
   objects: number
-  /** The quiet cluster's events with nothing else running, per path's server. */
+  /** The quiet cluster's events with nothing else running, per path's server (every run's samples together). */
   quietAlone: Partial<Record<ResyncPath, Latency>>
+  /** One row per path and kind: the median of its runs. */
   rows: ResyncRow[]
 }
+
+/** One run's figures for a row: what resyncRow measures. */
+type ResyncRun = Omit<ResyncRow, 'runs' | 'seconds_runs' | 'cpu_seconds_runs'>
 
 const QUIET_ALONE_EVENTS = 40
 const CHANGED_SHARE = 0.01
@@ -110,53 +119,97 @@ function changedList(objects: KubeObjectLiteral[], size: number): { items: KubeO
  * Resyncs through the real `hapedge serve` on local disk, one server per path: a cluster of
  * `size` Ingresses resynced into an empty cluster, with the same list, and with 1% of its
  * objects changed; each with its time, the bytes it stored and wrote, the server's peak heap,
- * and the one-Ingress events of another, small cluster of the same server meanwhile.
+ * and the one-Ingress events of another, small cluster of the same server meanwhile. All of it
+ * `runs` times, on fresh servers each time: each row is the median of its runs, with their spread
+ * (one resync is not a figure: on a shared machine two runs of the same commit differ by a second).
  */
-export async function measureResync(size: number, paths: readonly ResyncPath[]): Promise<ResyncResult> {
+export async function measureResync(size: number, paths: readonly ResyncPath[], runs = 1): Promise<ResyncResult> {
   const objects = syntheticCluster(size, seededRandom(size))
   const lists: Record<(typeof RESYNC_KINDS)[number], { items: KubeObjectLiteral[]; changed: number }> = {
     'resync-full': { items: objects, changed: objects.length },
     'resync-noop': { items: objects, changed: 0 },
     'resync-1pct': changedList(objects, size),
   }
-  const result: ResyncResult = { size, objects: objects.length, quietAlone: {}, rows: [] }
-  const report = (row: ResyncRow) => {
-    result.rows.push(row)
+  const measured: ResyncRun[] = []
+  const quietAlone: Partial<Record<ResyncPath, number[]>> = {}
+  const report = (row: ResyncRun, run: number) => {
+    measured.push(row)
     console.error(
-      `  ${row.path} ${row.change}: ${row.error ?? `${row.seconds} s (${row.cpu_seconds} s CPU), loop blocked at most ${row.loop_blocked_ms} ms (${row.loop_blocked_cpu_ms} ms CPU), quiet p95 ${row.quiet_p95_ms} ms`}`,
+      `  ${runs > 1 ? `run ${run + 1}/${runs} ` : ''}${row.path} ${row.change}: ${row.error ?? `${row.seconds} s (${row.cpu_seconds} s CPU), loop blocked at most ${row.loop_blocked_ms} ms (${row.loop_blocked_cpu_ms} ms CPU), quiet p95 ${row.quiet_p95_ms} ms`}`,
     )
     return row
   }
-  for (const path of paths) {
-    const lone = await startTraced()
-    try {
-      const cluster = await registerCluster(lone.served.url, lone.served.adminToken, `alone-${path}`)
-      report(await resyncRow(lone, cluster, { size, path, change: 'resync-full-alone', items: objects, changed: objects.length }))
-    } finally {
-      await lone.close()
-    }
-    const server = await startTraced()
-    let quiet: QuietClient | undefined
-    try {
-      const { url, adminToken } = server.served
-      const quietCluster = await registerCluster(url, adminToken, 'quiet')
-      await sendWrite(url, quietCluster, { objects: syntheticCluster(QUIET_INGRESSES, seededRandom(7)) })
-      quiet = new QuietClient(url, quietCluster)
-      result.quietAlone[path] = latency(await quiet.alone(QUIET_ALONE_EVENTS))
-
-      const big = await registerCluster(url, adminToken, `big-${path}`)
-      for (const change of RESYNC_KINDS) {
-        const row = report(await resyncRow(server, big, { size, path, change, ...lists[change] }, quiet))
-        // The rest of the path starts from what this one left: without it, there is nothing to measure.
-        if (row.error) break
+  for (let run = 0; run < runs; run++)
+    for (const path of paths) {
+      const lone = await startTraced()
+      try {
+        const cluster = await registerCluster(lone.served.url, lone.served.adminToken, `alone-${path}`)
+        report(await resyncRow(lone, cluster, { size, path, change: 'resync-full-alone', items: objects, changed: objects.length }), run)
+      } finally {
+        await lone.close()
       }
-    } finally {
-      await quiet?.close()
-      await server.close()
+      const server = await startTraced()
+      let quiet: QuietClient | undefined
+      try {
+        const { url, adminToken } = server.served
+        const quietCluster = await registerCluster(url, adminToken, 'quiet')
+        await sendWrite(url, quietCluster, { objects: syntheticCluster(QUIET_INGRESSES, seededRandom(7)) })
+        quiet = new QuietClient(url, quietCluster)
+        quietAlone[path] = [...(quietAlone[path] ?? []), ...(await quiet.alone(QUIET_ALONE_EVENTS))]
+
+        const big = await registerCluster(url, adminToken, `big-${path}`)
+        for (const change of RESYNC_KINDS) {
+          const row = report(await resyncRow(server, big, { size, path, change, ...lists[change] }, quiet), run)
+          // The rest of the path starts from what this one left: without it, there is nothing to measure.
+          if (row.error) break
+        }
+      } finally {
+        await quiet?.close()
+        await server.close()
+      }
     }
-  }
-  return result
+  const rows = paths.flatMap((path) =>
+    (['resync-full-alone', ...RESYNC_KINDS] as const).flatMap((change) => {
+      const ofRow = measured.filter((row) => row.path === path && row.change === change)
+      return ofRow.length > 0 ? [medianRow(ofRow)] : []
+    }),
+  )
+  return { size, objects: objects.length, quietAlone: Object.fromEntries(Object.entries(quietAlone).map(([path, ms]) => [path, latency(ms)])), rows }
 }
+
+/** The runs of one row as one: each figure the median of the finished runs', the first failure named; a row none of whose runs finished is the first run's. */
+function medianRow(runs: readonly ResyncRun[]): ResyncRow {
+  const finished = runs.filter((run) => !run.error)
+  const failed = runs.filter((run) => run.error)
+  const error = failed.length > 0 ? `${failed.length} of ${runs.length} runs failed: ${failed[0]!.error}` : undefined
+  const base = {
+    ...(finished[0] ?? runs[0]!),
+    runs: finished.length,
+    seconds_runs: finished.map((run) => run.seconds),
+    cpu_seconds_runs: finished.map((run) => run.cpu_seconds),
+  }
+  if (finished.length === 0) return { ...base, error }
+  const of = (figure: MedianFigure) => median(finished.map((run) => run[figure]))
+  const row: ResyncRow = { ...base, ...(Object.fromEntries(MEDIAN_FIGURES.map((figure) => [figure, of(figure)])) as Pick<ResyncRow, MedianFigure>) }
+  if (error) row.error = error
+  return row
+}
+
+/** The figures a row gives as the median of its runs (each on its own: the median run by time need not be the median by heap). */
+const MEDIAN_FIGURES = [
+  'seconds',
+  'cpu_seconds',
+  'requests',
+  'stored_bytes',
+  'written_bytes',
+  'heap_peak_mb',
+  'loop_blocked_ms',
+  'loop_blocked_cpu_ms',
+  'quiet_p50_ms',
+  'quiet_p95_ms',
+  'quiet_samples',
+] as const satisfies readonly (keyof ResyncRun)[]
+type MedianFigure = (typeof MEDIAN_FIGURES)[number]
 
 type TracedServe = Awaited<ReturnType<typeof startTraced>>
 type Cluster = Awaited<ReturnType<typeof registerCluster>>
@@ -167,7 +220,7 @@ async function resyncRow(
   cluster: Cluster,
   run: { size: number; path: ResyncPath; change: ResyncKind; items: KubeObjectLiteral[]; changed: number },
   quiet?: QuietClient,
-): Promise<ResyncRow> {
+): Promise<ResyncRun> {
   const { url } = server.served
   const body = run.path === 'put' ? listBody(run.items) : undefined
   const storedBefore = await directoryBytes(server.data)
@@ -194,7 +247,7 @@ async function resyncRow(
   const cpu = cpuSeconds(server.served.process.pid!) - cpuBefore
   const blocked = await eventLoopBlockedMs(url)
   const quietLatency = await stopQuiet().then(latency, () => latency([]))
-  const row: ResyncRow = {
+  const row: ResyncRun = {
     size: run.size,
     objects: run.items.length,
     path: run.path,
