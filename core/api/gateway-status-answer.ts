@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { GatewayApiStatus } from '../kube/gateway-status.ts'
+import { generation } from '../fleet/fleet-requests.ts'
+import type { GatewayApiStatus, GatewayStatusChange } from '../kube/gateway-status.ts'
 import type { Assert, Same } from './same-type.ts'
 
 const condition = z.object({
@@ -20,8 +21,18 @@ const parentRef = z.object({
   port: z.number().int().optional(),
 })
 
-/** `GET …/gateway-status`: the Gateway API status of the newest generation, as the function writes it (`objects` empty before layout 28's first write). */
+/** `GET …/gateway-status?since=`: the generation whose status was written last, to be given only what changed since. */
+export const gatewayStatusQuery = z.strictObject({ since: generation.optional() })
+
+/**
+ * `GET …/gateway-status`: the Gateway API status of the newest generation (`generation`), as the
+ * function writes it (`objects` empty before layout 28's first write). With `removed`, it is
+ * what changed since the generation `since` named: the objects whose status changed, and those
+ * whose status went; without, it is whole (no `since`, or one no longer retained).
+ */
 export const gatewayStatusAnswer = z.object({
+  generation: z.number().int(),
+  removed: z.array(z.string()).optional(),
   controllerName: z.string(),
   objects: z.array(
     z.discriminatedUnion('kind', [
@@ -54,4 +65,5 @@ export const gatewayStatusAnswer = z.object({
 
 export type GatewayStatusAnswer = z.infer<typeof gatewayStatusAnswer>
 
-export type GatewayStatusAnswerIsGatewayApiStatus = Assert<Same<GatewayStatusAnswer, GatewayApiStatus>>
+export type GatewayStatusAnswerIsGatewayApiStatus = Assert<Same<Omit<GatewayStatusAnswer, 'generation' | 'removed'>, GatewayApiStatus>>
+export type GatewayStatusAnswerHoldsAChange = Assert<Same<Required<Omit<GatewayStatusAnswer, 'generation'>>, GatewayStatusChange>>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-const generation = z.coerce.number({ error: 'must be a generation number' }).int('must be a whole number').min(1, 'generations start at 1')
+export const generation = z.coerce.number({ error: 'must be a generation number' }).int('must be a whole number').min(1, 'generations start at 1')
 
 /** `POST /v1/clusters/{id}/rollback`: the retained generation whose content to serve. */
 export const rollbackRequest = z.strictObject({ generation })

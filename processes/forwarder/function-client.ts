@@ -76,9 +76,9 @@ export class FunctionClient {
     return this.read('status', statusAnswer)
   }
 
-  /** The Gateway API status the function computes for the cluster's newest generation. */
-  gatewayStatus(): Promise<GatewayStatusAnswer> {
-    return this.read('gateway-status', gatewayStatusAnswer)
+  /** The Gateway API status the function computes for the cluster's newest generation: whole, or what changed since the generation `since`. */
+  gatewayStatus(since?: number): Promise<GatewayStatusAnswer> {
+    return this.read(since === undefined ? 'gateway-status' : `gateway-status?since=${since}`, gatewayStatusAnswer)
   }
 
   private async read<Schema extends z.ZodType>(route: string, schema: Schema): Promise<z.infer<Schema>> {

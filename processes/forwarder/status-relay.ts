@@ -1,4 +1,4 @@
-import type { GatewayApiStatus } from '../../core/kube/gateway-status.ts'
+import type { GatewayStatusAnswer } from '../../core/api/gateway-status-answer.ts'
 import type { AnnotationWarning } from '../../core/model/ingress-annotations.ts'
 import type { Rejection } from '../../core/model/rejection.ts'
 import type { ClusterWriter } from '../../core/ports/cluster-writer.ts'
@@ -7,7 +7,8 @@ import type { HAProxyCfgStatus, ResourceTarget } from '../../core/kube/haproxycf
 /** Where the relay reads what to write: the function (`GET …/status`, `GET …/gateway-status`). */
 export interface StatusSource {
   status(): Promise<HAProxyCfgStatus>
-  gatewayStatus(): Promise<GatewayApiStatus>
+  /** Whole, or what changed since the generation `since` (then with `removed`). */
+  gatewayStatus(since?: number): Promise<GatewayStatusAnswer>
 }
 
 /**
@@ -22,6 +23,8 @@ export class StatusRelay {
   private rejected: Rejection[] = []
   private warnings: AnnotationWarning[] = []
   private again = false
+  /** The generation whose Gateway API status was written without a failure: the next write asks only what changed since. */
+  private gatewayWritten: number | undefined
 
   constructor(
     private readonly source: StatusSource,
@@ -45,14 +48,19 @@ export class StatusRelay {
     return this.running ?? Promise.resolve()
   }
 
-  /** The Gateway API's status, where the cluster has any of its objects; a failure is logged, and the next answer writes it again. */
+  /**
+   * The Gateway API's status, where the cluster has any of its objects: what changed since the
+   * generation it last wrote without a failure (whole the first time, and when the function no
+   * longer retains that generation). A failure is logged, and the next answer covers its objects again.
+   */
   private async writeGatewayStatus(): Promise<void> {
     if (!this.writer.writeGatewayStatus) return
     try {
-      const status = await this.source.gatewayStatus()
-      if (status.objects.length === 0) return
-      const written = await this.writer.writeGatewayStatus(status)
+      const { generation, ...status } = await this.source.gatewayStatus(this.gatewayWritten)
+      const anything = status.objects.length > 0 || (status.removed?.length ?? 0) > 0
+      const written = anything ? await this.writer.writeGatewayStatus(status) : { errors: [] }
       for (const error of written.errors) this.log(`Gateway API status not written: ${error}`)
+      if (written.errors.length === 0) this.gatewayWritten = generation
     } catch (error) {
       this.log(`Gateway API status: ${error instanceof Error ? error.message : String(error)}`)
     }

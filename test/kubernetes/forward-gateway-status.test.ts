@@ -42,7 +42,12 @@ describe('hapedge forward --write-status and the Gateway API', () => {
       [DEFAULT_GATEWAY_CONTROLLER, 'edge', ['Accepted/True/Accepted', 'ResolvedRefs/True/ResolvedRefs']],
     ])
     // Now it asks for a filter hapedge does not honour: it is not served, and its status says why.
-    world.double.put(httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-1' }], filters: [{ type: 'RequestMirror' }] }] }) as KubeObject)
+    world.double.put(
+      httpRoute({
+        name: 'shop',
+        rules: [{ backends: [{ service: 'app-1' }], filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }] }],
+      }) as KubeObject,
+    )
     const refused = await eventually(
       'the route not accepted',
       () =>
@@ -50,6 +55,6 @@ describe('hapedge forward --write-status and the Gateway API', () => {
       30_000,
     )
     expect(refused).toMatchObject({ type: 'Accepted', reason: 'UnsupportedValue', observedGeneration: 2 })
-    expect(refused.message).toContain('spec.rules[0].filters[0]: RequestMirror is not honoured by hapedge')
+    expect(refused.message).toContain('spec.rules[0].filters[0]: ExtensionRef is not honoured by hapedge')
   }, 90_000)
 })

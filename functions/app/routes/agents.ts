@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import type { AgentReportAnswer, AgentsAnswer } from '../../../core/api/agent-answers.ts'
-import type { GatewayStatusAnswer } from '../../../core/api/gateway-status-answer.ts'
+import { gatewayStatusQuery, type GatewayStatusAnswer } from '../../../core/api/gateway-status-answer.ts'
 import type { StatusAnswer } from '../../../core/api/status-answer.ts'
 import { generationsBehind } from '../../../core/registry/agent-behind.ts'
 import { notifyUrlWarning } from '../../../core/registry/agent-origins.ts'
@@ -11,9 +11,9 @@ import { agentsOf, recordReport, type StoredReport } from '../services/agent-rep
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
-import { currentGatewayStatus, currentStatus } from '../services/current-status.ts'
+import { currentStatus, gatewayStatusSince } from '../services/current-status.ts'
 import { inBackground } from '../http/in-background.ts'
-import { readJson } from '../http/read-body.ts'
+import { readJson, readQuery } from '../http/read-body.ts'
 
 /** Agents report what their HAProxy runs (`POST …/agents/{pod}`); the cluster's status lists them with how far behind each is. */
 export function agentRoutes(env: AppEnv) {
@@ -38,12 +38,13 @@ export function agentRoutes(env: AppEnv) {
     return c.json(status satisfies StatusAnswer, 200, { 'cache-control': 'no-store' })
   })
 
-  // The Gateway API status as the function would write it, likewise; no objects for a snapshot of a layout before the Gateway API.
+  // The Gateway API status as the function would write it, likewise, whole or what changed since a generation; no objects for a snapshot of a layout before the Gateway API.
   routes.get('/gateway-status', async (c) => {
-    const status = await currentGatewayStatus(env, c.get('record'))
-    if (status === undefined) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
-    const answer = status ?? { controllerName: '', objects: [] }
-    return c.json(answer satisfies GatewayStatusAnswer, 200, { 'cache-control': 'no-store' })
+    const { since } = readQuery(c.req.query(), gatewayStatusQuery)
+    const current = await gatewayStatusSince(env, c.get('record'), since)
+    if (current === undefined) throw new HttpError(404, `cluster ${c.get('record').id} has no generation yet: send its objects first`)
+    const status = current.status ?? { controllerName: '', objects: [] }
+    return c.json({ generation: current.generation, ...status } satisfies GatewayStatusAnswer, 200, { 'cache-control': 'no-store' })
   })
 
   routes.get('/agents', async (c) => {

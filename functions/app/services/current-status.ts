@@ -1,10 +1,11 @@
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { readGenerationRecord } from '../../../core/reading/generation-records.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { optionsOf, type ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import type { HAProxyCfgStatus } from '../../../core/kube/haproxycfg.ts'
-import type { GatewayApiStatus } from '../../../core/kube/gateway-status.ts'
 import { gatewayStatusChangeOfHead, gatewayStatusOfHead } from '../../../core/status/gateway-status-of-head.ts'
-import type { GatewayStatusChange } from '../../../core/kube/gateway-status.ts'
+import type { GatewayApiStatus, GatewayStatusChange } from '../../../core/kube/gateway-status.ts'
+import type { Head } from '../../../core/reading/head.ts'
 import type { TreeRoot } from '../../../core/tree/node.ts'
 import { statusOfHead } from '../../../core/status/status-of-head.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -24,19 +25,7 @@ export async function currentStatus(env: Pick<AppEnv, 'store' | 'caches' | 'cloc
   )
 }
 
-/** The Gateway API status of what the cluster's HEAD names now; undefined before the first generation, null for a snapshot of an older layout. */
-export async function currentGatewayStatus(
-  env: Pick<AppEnv, 'store' | 'caches' | 'clock'>,
-  record: ClusterRecord,
-): Promise<GatewayApiStatus | null | undefined> {
-  const current = await readHead(env.store, clusterKeys(record.id))
-  if (!current) return undefined
-  return gatewayStatusOfHead(
-    { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id) },
-    current.head,
-    env.clock.now(),
-  )
-}
+type StatusEnv = Pick<AppEnv, 'store' | 'caches' | 'clock'>
 
 /**
  * The Gateway API status of HEAD as the mirror writes it: what changed since the snapshot `since`
@@ -45,7 +34,7 @@ export async function currentGatewayStatus(
  * nothing is read. Undefined before the first generation; a null status for an older layout.
  */
 export async function gatewayStatusToWrite(
-  env: Pick<AppEnv, 'store' | 'caches' | 'clock'>,
+  env: StatusEnv,
   record: ClusterRecord,
   since: TreeRoot | undefined,
 ): Promise<{ snapshot: TreeRoot; status?: GatewayApiStatus | GatewayStatusChange | null } | undefined> {
@@ -53,7 +42,29 @@ export async function gatewayStatusToWrite(
   if (!current) return undefined
   const { head } = current
   if (since?.sha256 === head.snapshot.sha256) return { snapshot: head.snapshot }
+  return { snapshot: head.snapshot, status: await statusSince(env, record, head, since) }
+}
+
+/**
+ * `GET …/gateway-status?since=`: HEAD's generation and its Gateway API status, what changed since
+ * the generation `since` (a forwarder's `--write-status` names the one it wrote last) or whole:
+ * without `since`, or for one no longer retained or newer than HEAD (a cluster sent again from
+ * nothing). Undefined before the first generation; a null status for an older layout.
+ */
+export async function gatewayStatusSince(
+  env: StatusEnv,
+  record: ClusterRecord,
+  since: number | undefined,
+): Promise<{ generation: number; status: GatewayApiStatus | GatewayStatusChange | null } | undefined> {
+  const keys = clusterKeys(record.id)
+  const current = await readHead(env.store, keys)
+  if (!current) return undefined
+  const { head } = current
+  const written = since !== undefined && since <= head.generation ? await readGenerationRecord(env.store, keys, since) : undefined
+  return { generation: head.generation, status: await statusSince(env, record, head, written?.snapshot) }
+}
+
+function statusSince(env: StatusEnv, record: ClusterRecord, head: Head, since: TreeRoot | undefined) {
   const sources = { store: env.store, cluster: record.id, options: optionsOf(record), context: env.caches.for(record.id) }
-  const status = since ? await gatewayStatusChangeOfHead(sources, head, env.clock.now(), since) : await gatewayStatusOfHead(sources, head, env.clock.now())
-  return { snapshot: head.snapshot, status }
+  return since ? gatewayStatusChangeOfHead(sources, head, env.clock.now(), since) : gatewayStatusOfHead(sources, head, env.clock.now())
 }
