@@ -74,6 +74,8 @@ export interface Route extends RouteMatch {
   externalAuth?: ExternalAuth
   /** The owner's rate and connection limits: looked up and counted by the frontend (render-limits.ts). */
   limits?: RouteLimits
+  /** A GRPCRoute match of no service does not take these services' calls: their matches of the service alone come first (gateway-host.ts). */
+  exceptServices?: string[]
 }
 
 export interface HostConfig extends HostRedirects {

@@ -2,7 +2,7 @@ import type { GrpcRoute, GrpcRouteMatch } from '../kube/gateway-grpc-route.ts'
 import { quote } from '../syntax/fields.ts'
 import type { BackendLookup } from './gateway-backend-refs.ts'
 import { readConditions } from './gateway-conditions.ts'
-import { type MatchReading, readRegexMatch, readRules, type RouteRules } from './gateway-route-rules.ts'
+import { type GatewayPath, type MatchReading, readRegexMatch, readRules, type RouteRules } from './gateway-route-rules.ts'
 import { routeMatch, type RouteMatch } from './routes.ts'
 import type { Upstream } from './upstream.ts'
 
@@ -21,7 +21,8 @@ const GRPC_FILTERS = new Set(['RequestHeaderModifier', 'ResponseHeaderModifier',
  * A GRPCRoute's rules as the engine serves HTTPRoute rules: a gRPC request is a POST to
  * `/<service>/<method>`, so a match is a path (service and method: Exact; service only: the
  * prefix `/<service>`; a method only, or RegularExpression: a regular expression of the whole
- * path), its headers the same conditions, its backendRefs and header filters the same; its
+ * path, which leaves to the host's matches of a service alone their services' calls when it
+ * names no service), its headers the same conditions, its backendRefs and header filters the same; its
  * Services are spoken to in HTTP/2 (GRPC_UPSTREAM).
  */
 export function readGrpcRules(route: GrpcRoute, cluster: BackendLookup): RouteRules {
@@ -48,15 +49,19 @@ function readGrpcMatch(match: GrpcRouteMatch = {}, where: string): MatchReading 
   return { path, ...read }
 }
 
-function grpcPath(method: GrpcRouteMatch['method'], at: string): RouteMatch | { refused: string } {
+type GrpcPath = RouteMatch & Pick<GatewayPath, 'anyService'>
+
+function grpcPath(method: GrpcRouteMatch['method'], at: string): GrpcPath | { refused: string } {
   if (!method) return routeMatch({ pathType: 'Prefix', path: '/' })
   // Empty is omitted, as the specification says ("if left empty or omitted, will match any").
   const service = method.service || undefined
   const name = method.method || undefined
   if (service === undefined && name === undefined) return { refused: `${at}: names neither a service nor a method` }
-  const regex = (expression: string) => {
+  // A match without a service is marked: the specification ranks a matching service's characters before a method's.
+  const regex = (expression: string): GrpcPath | { refused: string } => {
     const read = readRegexMatch(expression)
-    return 'refused' in read ? { refused: `${at}: ${read.refused}` } : read
+    if ('refused' in read) return { refused: `${at}: ${read.refused}` }
+    return service === undefined ? { ...read, anyService: true } : read
   }
   const type = method.type ?? 'Exact'
   if (type === 'RegularExpression') return regex(`/(?:${service ?? ANY_NAME})/(?:${name ?? ANY_NAME})`)

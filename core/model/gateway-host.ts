@@ -9,7 +9,7 @@ import { describeRoute, type GatewayRoute, routeVerdict } from './gateway-verdic
 import { compareRoutePrecedence } from './gateway-kind-conflict.ts'
 import { describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
-import { compareRouteMatch } from './routes.ts'
+import { compareRouteMatch, compareText } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
@@ -56,6 +56,9 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   const routes = new Map<string, Route>()
   const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []
+  // The keys of the GRPCRoute matches of no service, and the services matched alone (withServicesFirst).
+  const anyService = new Set<string>()
+  const services: string[] = []
   let tls: GatewayHost['tls']
   let http = false
   let https = false
@@ -88,9 +91,25 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
         continue
       }
       routes.set(key, servedRoute(path, owner, route.metadata.namespace))
+      if (path.anyService) anyService.add(key)
+      if (route.kind === 'GRPCRoute' && path.match === 'Prefix' && path.path !== '/') services.push(path.path.slice(1))
     }
   }
+  withServicesFirst(routes, anyService, services)
   return { routes: [...routes.values()].sort(compareRouteMatch), candidates, owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
+}
+
+/**
+ * The GRPCRoute specification's precedence ranks the characters of a matching service before
+ * those of a matching method: a call a match of its service alone takes (a prefix) is not taken
+ * by a match of no service (a regular expression, which the frontend tries first), so the latter
+ * leaves out the host's services matched alone. A match of a service alone with header matches
+ * is a chain's and is not left out: where its headers are met, the match of no service comes first.
+ */
+function withServicesFirst(routes: Map<string, Route>, anyService: ReadonlySet<string>, services: readonly string[]): void {
+  if (anyService.size === 0 || services.length === 0) return
+  const exceptServices = [...new Set(services)].sort(compareText)
+  for (const key of anyService) routes.set(key, { ...routes.get(key)!, exceptServices })
 }
 
 /**

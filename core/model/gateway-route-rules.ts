@@ -28,6 +28,8 @@ export interface GatewayPath extends RouteMatch {
   upstream?: Upstream
   /** Every weighted backendRef of its rule fails to resolve: the path is served, and answers 500 (UNRESOLVED_BACKEND). */
   unresolved?: true
+  /** A GRPCRoute match that names no service (gateway-grpc-rules.ts): the host's matches of a service alone come first (gateway-host.ts). */
+  anyService?: true
 }
 
 export interface RouteRules {
@@ -53,7 +55,7 @@ export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteR
 }
 
 /** A match read as the engine serves it (its path, and its conditions if any), or what of it hapedge does not serve, with field paths. */
-export type MatchReading = { path: RouteMatch; conditions?: MatchConditions } | { refused: string[] }
+export type MatchReading = { path: RouteMatch & Pick<GatewayPath, 'anyService'>; conditions?: MatchConditions } | { refused: string[] }
 
 /** What readRules reads of a route kind: its identity and its rules' backendRefs, filters and matches. */
 interface RulesOf<Match extends object> {

@@ -24,11 +24,17 @@ export type RegexPathMap = typeof FILES.pathRegexMap | typeof FILES.rewriteRegex
 /** Ranks are written in four digits, so the longest expression a route can have ranks first. */
 const RANK_BASE = 10_000
 
-/** The map_reg key of a `Regex` route: the host, then the route's expression, anchored at the start of `host + path` only (not at its end, as ingress-nginx's `^`). */
+/**
+ * The map_reg key of a `Regex` route: the host, then the route's expression, anchored at the start
+ * of `host + path` only (not at its end, as ingress-nginx's `^`). A GRPCRoute match of no service
+ * is kept off the paths of the services it leaves to others (exceptServices) by a lookahead
+ * hapedge writes from names the specification's pattern admits, not from a cluster's expression.
+ */
 export function regexRouteKey(host: string, route: Route): string {
   const expression = route.path.slice(REGEX_PATH_MARK.length)
   const rank = String(RANK_BASE - 1 - Math.min(expression.length, RANK_BASE - 1)).padStart(4, '0')
-  return `^${regexLiteral(host)}(?#${rank})(?:${expression})`
+  const except = route.exceptServices ? `(?!/(?:${route.exceptServices.map(regexLiteral).join('|')})/)` : ''
+  return `^${regexLiteral(host)}(?#${rank})${except}(?:${expression})`
 }
 
 /** Where a rewrite of a host with a regex target falls through: a route of the host without one (never read: its rewrite map value does not ask for the regex). */

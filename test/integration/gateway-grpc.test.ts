@@ -9,11 +9,11 @@ import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 /**
  * GRPCRoute through the real HAProxy with real gRPC calls: a client speaking h2c (prior knowledge)
  * to HAProxy's HTTP bind, HAProxy speaking HTTP/2 to gRPC servers on loopback, each answering with
- * its name: a service and method, a service alone, a header, a split by weight, and a method no
- * route takes.
+ * its name: a service and method, a service alone, a method alone, a header, a split by weight,
+ * and a method no route takes.
  */
 
-const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say']
+const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say', '/other.Echo/Ping']
 const HOST = 'grpc.gw.test'
 const TLS_HOST = 'shop.example.com'
 const certificate = fixtureCertificate(TLS_HOST)
@@ -23,7 +23,7 @@ describe('GRPCRoute through HAProxy', () => {
   let cluster: ServedCluster
 
   beforeAll(async () => {
-    const names = ['exact', 'service', 'header', 'one', 'two']
+    const names = ['exact', 'service', 'header', 'one', 'two', 'method']
     const objects: unknown[] = []
     for (const name of names) {
       const { server, port } = await grpcServer(name, grpc.ServerCredentials.createInsecure(), PATHS)
@@ -43,6 +43,7 @@ describe('GRPCRoute through HAProxy', () => {
         rules: [
           { matches: [{ method: { service: 'hapedge.Echo', method: 'Say' } }], backends: [{ service: 'exact' }] },
           { matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'service' }] },
+          { matches: [{ method: { method: 'Ping' } }], backends: [{ service: 'method' }] },
           {
             matches: [{ method: { service: 'hapedge.Echo', method: 'Say' }, headers: [{ name: 'x-env', value: 'canary' }] }],
             backends: [{ service: 'header' }],
@@ -74,6 +75,11 @@ describe('GRPCRoute through HAProxy', () => {
 
   it('a service and method go where they are matched Exact, the service’s other methods where the service alone is', async () => {
     expect(await call('/hapedge.Echo/Say')).toBe('exact got hi')
+    expect(await call('/hapedge.Echo/Ping')).toBe('service got hi')
+  })
+
+  it('a method alone takes its calls to the services no match of the service alone takes: the service’s characters rank first', async () => {
+    expect(await call('/other.Echo/Ping')).toBe('method got hi')
     expect(await call('/hapedge.Echo/Ping')).toBe('service got hi')
   })
 

@@ -705,66 +705,73 @@ const arbitraryHttpRoute = fc
 
 /**
  * GRPCRoutes beside the HTTPRoutes, on the same hosts: a service and method (Exact), a service
- * alone (a prefix), a method alone or RegularExpression (regular expressions of the path), none
+ * alone (a prefix, which a method alone on its host leaves to it), a method alone or RegularExpression (regular expressions of the path), none
  * (`/`, which an HTTPRoute's PathPrefix / may claim too), a header, a split, header filters and a
  * filter GRPCRoute has not (reported).
  */
-const arbitraryGrpcRoute = fc
-  .record({
-    name: fc.constantFrom('g1', 'g2'),
-    namespace: fc.constantFrom('default', 'default', 'shop'),
-    createdAt: fc.constantFrom(...times),
-    parent: fc.constantFrom<{ name: string; sectionName?: string }>(
-      { name: 'edge' },
-      { name: 'edge' },
-      { name: 'edge2', sectionName: 'tls' },
-      { name: 'edge', sectionName: 'nope' },
-    ),
-    hostnames: fc.constantFrom<string[] | undefined>(undefined, ['a.example.com'], ['a.example.com', 'b.example.com'], ['*.a.example.com']),
-    rules: fc.array(
-      fc.record({
-        method: fc.constantFrom<object | undefined>(
-          { service: 'hapedge.Echo', method: 'Say' },
-          { service: 'hapedge.Echo', method: 'Say' },
-          { service: 'hapedge.Echo' },
-          { method: 'Ping' },
-          { type: 'RegularExpression', service: 'hapedge\\.v[0-9]+' },
-          undefined,
-        ),
-        headers: fc.constantFrom<object[] | undefined>(undefined, undefined, [{ name: 'x-env', value: 'canary' }]),
-        backends: fc.constantFrom<BackendSpec[]>(
-          [{ service: 'web' }],
-          [
-            { service: 'api', weight: 3 },
-            { service: 'beta', weight: 1 },
-          ],
-          [{ service: 'ghost' }],
-          [{ service: 'web', namespace: 'shop' }],
-        ),
-        filters: fc.constantFrom<object[] | undefined>(
-          undefined,
-          undefined,
-          [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'grpc' }] } }],
-          [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.example.com' } }],
-        ),
+const grpcRouteOf = (methods: readonly (object | undefined)[], filters: readonly (object[] | undefined)[]) =>
+  fc
+    .record({
+      name: fc.constantFrom('g1', 'g2'),
+      namespace: fc.constantFrom('default', 'default', 'shop'),
+      createdAt: fc.constantFrom(...times),
+      parent: fc.constantFrom<{ name: string; sectionName?: string }>(
+        { name: 'edge' },
+        { name: 'edge' },
+        { name: 'edge2', sectionName: 'tls' },
+        { name: 'edge', sectionName: 'nope' },
+      ),
+      hostnames: fc.constantFrom<string[] | undefined>(undefined, ['a.example.com'], ['a.example.com', 'b.example.com'], ['*.a.example.com']),
+      rules: fc.array(
+        fc.record({
+          method: fc.constantFrom(...methods),
+          headers: fc.constantFrom<object[] | undefined>(undefined, undefined, [{ name: 'x-env', value: 'canary' }]),
+          backends: fc.constantFrom<BackendSpec[]>(
+            [{ service: 'web' }],
+            [
+              { service: 'api', weight: 3 },
+              { service: 'beta', weight: 1 },
+            ],
+            [{ service: 'ghost' }],
+            [{ service: 'web', namespace: 'shop' }],
+          ),
+          filters: fc.constantFrom(...filters),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    })
+    .map(({ name, namespace, createdAt, parent, hostnames, rules }) =>
+      grpcRoute({
+        name,
+        namespace,
+        createdAt,
+        parents: [parent],
+        hostnames,
+        rules: rules.map(({ method, headers, backends, filters }) => ({
+          matches: method || headers ? [{ ...(method ? { method } : {}), ...(headers ? { headers } : {}) }] : undefined,
+          backends,
+          filters,
+        })),
       }),
-      { minLength: 1, maxLength: 2 },
-    ),
-  })
-  .map(({ name, namespace, createdAt, parent, hostnames, rules }) =>
-    grpcRoute({
-      name,
-      namespace,
-      createdAt,
-      parents: [parent],
-      hostnames,
-      rules: rules.map(({ method, headers, backends, filters }) => ({
-        matches: method || headers ? [{ ...(method ? { method } : {}), ...(headers ? { headers } : {}) }] : undefined,
-        backends,
-        filters,
-      })),
-    }),
-  )
+    )
+
+const arbitraryGrpcRoute = grpcRouteOf(
+  [
+    { service: 'hapedge.Echo', method: 'Say' },
+    { service: 'hapedge.Echo', method: 'Say' },
+    { service: 'hapedge.Echo' },
+    { service: 'other.Echo' },
+    { method: 'Ping' },
+    { type: 'RegularExpression', service: 'hapedge\\.v[0-9]+' },
+    undefined,
+  ],
+  [
+    undefined,
+    undefined,
+    [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'grpc' }] } }],
+    [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.example.com' } }],
+  ],
+)
 
 /** The Namespaces of the routes, with labels the Selector listeners read (listenerSets). */
 const arbitraryNamespace = fc
@@ -826,6 +833,18 @@ export const arbitraryNamespaceObject = fc.oneof(
   { weight: 3, arbitrary: arbitraryHttpRoute },
   { weight: 1, arbitrary: arbitraryGrpcRoute },
   { weight: 5, arbitrary: arbitraryNamespace },
+)
+
+/**
+ * GRPCRoutes under their Gateways and Services, and little else: in arbitraryGatewayObject's pool
+ * an HTTPRoute often claims their listener first, so a match of a service alone that comes or
+ * goes beside a method alone on one host (which then leaves that service's calls to it) is rare.
+ */
+export const arbitraryGrpcObject = fc.oneof(
+  { weight: 1, arbitrary: arbitraryGatewayClass },
+  { weight: 2, arbitrary: arbitraryGateway },
+  { weight: 6, arbitrary: grpcRouteOf([{ service: 'hapedge.Echo' }, { service: 'other.Echo' }, { method: 'Ping' }, { method: 'Say' }], [undefined]) },
+  { weight: 2, arbitrary: arbitraryService },
 )
 
 /** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */

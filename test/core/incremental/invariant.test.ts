@@ -14,7 +14,14 @@ import { ClusterState } from '../../../core/model/cluster-state.ts'
 import { Keyspace } from '../../../core/snapshot/keyspace.ts'
 import { gatewayApiStatus } from '../../../core/gateway-status/gateway-api-status.ts'
 import { storedGatewayStatus } from '../../../core/gateway-status/stored-gateway-status.ts'
-import { arbitraryGatewayObject, arbitraryNamespaceObject, arbitraryObject, arbitraryOptions, identityOf } from '../../support/arbitrary-objects.ts'
+import {
+  arbitraryGatewayObject,
+  arbitraryGrpcObject,
+  arbitraryNamespaceObject,
+  arbitraryObject,
+  arbitraryOptions,
+  identityOf,
+} from '../../support/arbitrary-objects.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
@@ -162,6 +169,18 @@ describe('the incremental path equals the full rebuild', () => {
         holdsEqualToFullRebuild,
       ),
       { numRuns: 200 },
+    )
+  }, 60_000)
+
+  it('for GRPCRoutes whose matches of a service alone come and go beside a method alone on their hosts', () => {
+    fc.assert(
+      fc.property(
+        fc.array(stepOf(arbitraryGrpcObject), { minLength: 10, maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
+        fc.integer(),
+        holdsEqualToFullRebuild,
+      ),
+      { numRuns: 100 },
     )
   }, 60_000)
 

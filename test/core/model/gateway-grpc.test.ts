@@ -105,6 +105,27 @@ describe('a GRPCRoute', () => {
     })
   })
 
+  it('leaves to a match of a service alone its calls, where a method alone matches them too: the service’s characters rank first, incrementally as a full rebuild says', () => {
+    const method = grpcRoute({ name: 'method', rules: [{ matches: [{ method: { method: 'Ping' } }], backends: [{ service: 'a' }] }] })
+    const serviceAlone = (...names: string[]) =>
+      grpcRoute({ name: 'service', rules: [{ matches: names.map((name) => ({ method: { service: name } })), backends: [{ service: 'b' }] }] })
+    const regexLines = (objects: unknown[]) =>
+      fullRebuild([gatewayClass(), edge, ...services(['a', 'b']), ...objects])
+        .files.get(FILES.pathRegexMap)!
+        .split('\n')
+        .filter(Boolean)
+    expect(regexLines([method])).toEqual(['^grpc\\.example\\.com(?#9982)(?:(?:/[^\\/]+/Ping)$) grpc.example.com~(?:/[^\\/]+/Ping)$'])
+    expect(regexLines([method, serviceAlone('b.Echo', 'a.Echo')])).toEqual([
+      '^grpc\\.example\\.com(?#9982)(?!/(?:a\\.Echo|b\\.Echo)/)(?:(?:/[^\\/]+/Ping)$) grpc.example.com~(?:/[^\\/]+/Ping)$',
+    ])
+    expectEachStepAsFullRebuild([
+      [gatewayClass(), edge, ...services(['a', 'b']), method],
+      [serviceAlone('a.Echo')],
+      [serviceAlone('a.Echo', 'b.Echo')],
+      [grpcRoute({ name: 'service', rules: [{ matches: [{ method: { service: 'a.Echo', method: 'Say' } }], backends: [{ service: 'b' }] }] })],
+    ])
+  })
+
   it('follows its Gateway, class, controller setting and an HTTPRoute beside it, incrementally as a full rebuild says', () => {
     const steps: unknown[][] = [
       [...services(['a', 'b', 'c']), route],
