@@ -112,8 +112,10 @@ export const TABLE = {
  *     served): every route is derived again (markLayoutChanged touches them all).
  * 48: 47's report names the accepted route as first (the older, then by namespace/name), not "older" (a tie of the two goes by
  *     namespace/name, then kind): every route is derived again.
+ * 49: a GRPCRoute match of no service leaves to the matches of a service alone on its host their services' calls (a lookahead
+ *     in its path-regex line): every host is derived again.
  */
-export const SNAPSHOT_LAYOUT = 48
+export const SNAPSHOT_LAYOUT = 49
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
