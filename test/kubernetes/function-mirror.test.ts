@@ -120,4 +120,24 @@ describe('the function mirrors each commit into the cluster', () => {
     const written = /hapedge_gateway_status_writes_total\{cluster="prod",outcome="written"\} (\d+)/
     expect(await eventually('the third write counted', async () => (await metrics()).match(written)?.[1] === '3')).toBe(true)
   })
+  it('carries on in a new process: after a restart it writes what changed since the generation written, not every object', async () => {
+    const restarted = createApp(buildEnv({ store, adminToken: ADMIN, hash: sha256Text, secrets: { current: SECRET }, writers: kubernetesWriters }))
+    const route = httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'gone' }] }] })
+    double.put(route)
+    const posted = await restarted.request('/v1/clusters/prod/events', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [put(route)] }),
+    })
+    expect(posted.status).toBe(200)
+    const resolved = () => (double.find(route)?.status as { parents?: { conditions: { type: string; reason: string }[] }[] } | undefined)?.parents?.[0]
+    await eventually('the route’s BackendNotFound written', () => resolved()?.conditions.some((condition) => condition.reason === 'BackendNotFound'))
+    const counted = async () => (await restarted.request('/metrics', { headers: { authorization: `Bearer ${ADMIN}` } })).text()
+    const series = await eventually('the write counted', async () => {
+      const text = await counted()
+      return /hapedge_gateway_status_writes_total\{cluster="prod",outcome="written"\} 1/.test(text) ? text : undefined
+    })
+    // Whole, it would have read the GatewayClass and the Gateway again and counted them unchanged.
+    expect(series).not.toMatch(/hapedge_gateway_status_writes_total\{cluster="prod",outcome="unchanged"\}/)
+  })
 })

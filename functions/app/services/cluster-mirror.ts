@@ -6,8 +6,10 @@ import type { ClusterWriter, ClusterWriterFactory } from '../../../core/ports/cl
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import { openAccess } from '../../../core/registry/kubernetes-access.ts'
-import { currentStatus, gatewayStatusToWrite } from './current-status.ts'
-import type { TreeRoot } from '../../../core/tree/node.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { sha256Hex } from '../../../core/hash.ts'
+import { currentStatus, gatewayStatusSince } from './current-status.ts'
+import { readGatewayStatusWritten, storeGatewayStatusWritten, type GatewayStatusWritten } from './gateway-status-written.ts'
 import type { Metrics } from './metrics.ts'
 import type { NodeCaches } from './node-caches.ts'
 
@@ -29,8 +31,8 @@ export interface MirrorOptions {
 export class ClusterMirror {
   private readonly writers = new Map<string, { sealed: string; writer: Promise<ClusterWriter> }>()
   private readonly queues = new Map<string, Promise<void>>()
-  /** Per cluster, the snapshot whose Gateway API status its writer wrote whole, without a failure: the next write is what changed since. */
-  private readonly gatewayWritten = new Map<string, TreeRoot>()
+  /** Per cluster, the generation whose Gateway API status its writer wrote without a failure, as stored (gateway-status-written.ts): the next write is what changed since. */
+  private readonly gatewayWritten = new Map<string, GatewayStatusWritten>()
 
   constructor(private readonly options: MirrorOptions) {}
 
@@ -78,17 +80,23 @@ export class ClusterMirror {
   }
 
   /**
-   * The Gateway API's status of HEAD, where the writer writes it: what changed since the snapshot
-   * whose status it last wrote without a failure (all of it the first time), nothing when HEAD's
-   * snapshot is that one (an agent's report). Counted per object by outcome, each failure logged;
-   * a failure leaves the snapshot it started from, so the next call covers its objects again.
-   * Its own failure leaves the Events after it alone.
+   * The Gateway API's status of HEAD, where the writer writes it: what changed since the
+   * generation whose status was last written to this API server without a failure (kept in
+   * storage, so a new process carries on; all of it the first time), nothing when that is HEAD's
+   * (an agent's report). Counted per object by outcome, each failure logged; a failure leaves the
+   * generation it started from, so the next call covers its objects again. Its own failure
+   * leaves the Events after it alone.
    */
   private async writeGatewayStatus(record: ClusterRecord, writer: ClusterWriter): Promise<void> {
     if (!writer.writeGatewayStatus) return
     const help = 'Gateway API status writes (GatewayClasses, Gateways, routes) after a commit or report, by cluster and outcome.'
     try {
-      const next = await gatewayStatusToWrite(this.options, record, this.gatewayWritten.get(record.id))
+      const keys = clusterKeys(record.id)
+      const credentials = await sha256Hex(record.kubernetes!.sealed)
+      const known = this.gatewayWritten.get(record.id) ?? (await readGatewayStatusWritten(this.options.store, keys))
+      // Written to another API server (the credentials changed): this one is given all of it.
+      const since = known?.credentials === credentials ? known.generation : undefined
+      const next = await gatewayStatusSince(this.options, record, since, 'skip')
       if (!next?.status) return
       const { status } = next
       // A change with objects taken out only is still given: the writer forgets what it wrote for them.
@@ -97,7 +105,10 @@ export class ClusterMirror {
       const { written, unchanged, missing, errors } = result
       this.countOutcomes('hapedge_gateway_status_writes_total', help, record, { written, unchanged, missing, failed: errors.length })
       for (const error of errors) console.error(`hapedge: cluster ${record.id}: Gateway API status not written: ${error}`)
-      if (errors.length === 0) this.gatewayWritten.set(record.id, next.snapshot)
+      if (errors.length > 0) return
+      const done = { generation: next.generation, credentials }
+      this.gatewayWritten.set(record.id, done)
+      await storeGatewayStatusWritten(this.options.store, keys, done)
     } catch (error) {
       this.countOutcomes('hapedge_gateway_status_writes_total', help, record, { failed: 1 })
       console.error(`hapedge: cluster ${record.id}: Gateway API status not written: ${error instanceof Error ? error.message : String(error)}`)
@@ -114,8 +125,6 @@ export class ClusterMirror {
     const known = this.writers.get(record.id)
     if (known?.sealed === access.sealed) return known.writer
     const writer = openAccess(this.options.sealer!, record.dataKey!, record.id, access).then((credentials) => this.options.writers!(credentials, record.id))
-    // Another cluster's API server, perhaps: its status is written whole.
-    this.gatewayWritten.delete(record.id)
     writer.catch(() => this.writers.delete(record.id))
     this.writers.set(record.id, { sealed: access.sealed, writer })
     return writer
