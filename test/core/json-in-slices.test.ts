@@ -53,6 +53,9 @@ describe('parsingJson', () => {
       '{"items":[1],"items":2}',
       '{"items":2,"items":[1]}',
       '{"it\\"ems":[{"a":"]"},"[,"]}',
+      // Runs of backslashes before a quote: an even run leaves it closing the string, an odd one escapes it.
+      '{"items":["\\\\",{"a\\\\\\"":"],"},"\\\\\\\\"],"b":"\\\\"}',
+      '{"items":["\\\\"]}',
       '{"__proto__":[1,{"b":[2,3]}]}',
       '{"items":[1,]}',
       '{"items":[,1]}',
