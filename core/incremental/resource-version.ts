@@ -74,8 +74,13 @@ export function recordVersion(versions: Table<SeenVersion>, key: string, event: 
   const deletion = event.type === 'DELETED'
   const resync = isResyncEvent(event)
   if (!resync && repeatsSeen(seen, version, deletion)) return false
-  const after = resync && deletion ? undefined : versionAfter(seen, version, deletion)
+  const after = resync ? resyncVersion(event) : versionAfter(seen, version, deletion)
   if (after) versions.set(key, after)
   else if (seen) versions.delete(key)
   return true
+}
+
+/** What a resync's event leaves recorded, whatever was seen before: the list is the truth, and its deletions leave no tombstone. */
+export function resyncVersion(event: WatchEvent): SeenVersion | undefined {
+  return event.type === 'DELETED' ? undefined : versionAfter(undefined, resourceVersionOf(event.object), false)
 }

@@ -1,10 +1,8 @@
-import { recordVersion, type SeenVersion } from '../incremental/resource-version.ts'
-import { changedRef, objectChange, type ObjectChange } from '../incremental/watch-event.ts'
-import type { ResyncEvent } from '../incremental/resource-version.ts'
+import { resyncVersion, type ResyncEvent } from '../incremental/resource-version.ts'
+import { changedRef, objectChange } from '../incremental/watch-event.ts'
 import { objectKey, type KubeObject, type ObjectRef } from '../kube/objects.ts'
-import { ClusterState, type InvalidObject } from '../model/cluster-state.ts'
-import type { ClusterOptions } from '../model/settings.ts'
-import { Keyspace } from '../snapshot/keyspace.ts'
+import { storedForm, type InvalidObject } from '../model/cluster-state.ts'
+import { DEFAULT_OPTIONS, type ClusterOptions } from '../model/settings.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
@@ -30,8 +28,8 @@ export const resyncEvent = (item: Record<string, unknown>): ResyncEvent => ({ ty
 
 /**
  * For each object a list names what a resync leaves at its key, in key order: the texts the snapshot's `object`, `invalid` and
- * `resource-version` tables would hold. They come from the engine's own rules (ClusterState and
- * the version record) run over an in-memory keyspace, so a malformed ConfigMap other than the settings one
+ * `resource-version` tables would hold. They come from the engine's own rules (what ClusterState
+ * stores for a read object, and the version a resync records), so a malformed ConfigMap other than the settings one
  * holds only its version, an item of a kind hapedge reads but a form it does not (a Secret of
  * another type) removes the object and holds its version, a later item of the same key wins. TLS Secrets are taken as
  * valid: the check of their certificate is async and costly, so it runs only on the events a
@@ -41,29 +39,31 @@ export function listedStates(items: readonly Record<string, unknown>[], options:
   return runToEnd(listing(items, options))
 }
 
-/** `listedStates` as steps, one per item (see runInSlices): a list of 40,000 objects takes a second to read. */
+/**
+ * `listedStates` as steps, one per item (see runInSlices): a list of 40,000 objects takes a second
+ * to read. What a key holds after a resync comes from its last item alone (a read object replaces
+ * what was there, and a resync's version ignores what was seen), so each item's texts are taken as
+ * it is read, with no cluster state: the trimmed objects of a whole list are never held together.
+ */
 export function* listing(items: readonly Record<string, unknown>[], options: Partial<ClusterOptions> = {}): Generator<void, ListedState[]> {
-  const keyspace = Keyspace.inMemory()
-  // Without indexes: the texts compared are the objects' own, and an index never changes one.
-  const state = new ClusterState(options, keyspace, false)
-  const versions = keyspace.table<SeenVersion>(TABLE.resourceVersion)
-  const last = yield* lastPerKey(items, (key, ref, event, change) => {
-    recordVersion(versions, key, event)
-    if ('remove' in change) state.remove(ref)
-    else state.apply(change.put)
-  })
-  const listed: ListedState[] = []
-  for (const [key, { ref, item }] of last) {
+  const settings = { ...DEFAULT_OPTIONS, ...options }
+  const last = new Map<string, ListedState>()
+  for (const item of items) {
+    const event = resyncEvent(item)
+    const change = objectChange(event)
+    if ('ignore' in change) continue
+    const ref = changedRef(change)
+    const key = objectKey(ref)
     // The texts the tables would store (Table.edits writes JSON.stringify of each value); the indexes' entries are not needed.
-    const stored = state.get(ref)
-    const seen = versions.get(key)
+    const stored = 'remove' in change ? undefined : storedForm(change.put, settings)
+    const seen = resyncVersion(event)
     const texts: ListedState = { key, item }
     if (stored) texts[isInvalid(stored) ? 'invalid' : 'object'] = JSON.stringify(stored)
     if (seen) texts.version = JSON.stringify(seen)
-    listed.push(texts)
+    last.set(key, texts)
     yield
   }
-  return listed.sort(byKey)
+  return [...last.values()].sort(byKey)
 }
 
 /**
@@ -78,20 +78,14 @@ export function* listedItems(items: readonly Record<string, unknown>[]): Generat
 
 export type ListedItem = Pick<ListedState, 'key' | 'item'>
 
-/** The last item listed at each object key (`Kind/ns/name`), each read as a resync's event once and shown to `read`; a step per item. */
-function* lastPerKey(
-  items: readonly Record<string, unknown>[],
-  read?: (key: string, ref: ObjectRef, event: ResyncEvent, change: Exclude<ObjectChange, { ignore: string }>) => void,
-): Generator<void, Map<string, { ref: ObjectRef; item: Record<string, unknown> }>> {
+/** The last item listed at each object key (`Kind/ns/name`), each read as a resync's event once; a step per item. */
+function* lastPerKey(items: readonly Record<string, unknown>[]): Generator<void, Map<string, { ref: ObjectRef; item: Record<string, unknown> }>> {
   const last = new Map<string, { ref: ObjectRef; item: Record<string, unknown> }>()
   for (const item of items) {
-    const event = resyncEvent(item)
-    const change = objectChange(event)
+    const change = objectChange(resyncEvent(item))
     if ('ignore' in change) continue
     const ref = changedRef(change)
-    const key = objectKey(ref)
-    read?.(key, ref, event, change)
-    last.set(key, { ref, item })
+    last.set(objectKey(ref), { ref, item })
     yield
   }
   return last

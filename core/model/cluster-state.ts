@@ -48,6 +48,22 @@ export interface IgnoredIngresses {
 const classKey = (requested: string) => requested.replaceAll('%', '%25').replaceAll(SEPARATOR, '%01')
 
 /**
+ * What a read object leaves at its key once applied, whatever was there before: the object, or
+ * what is kept of a malformed one (undefined: nothing). A malformed ConfigMap other than the
+ * settings' is no ConfigMap to read headers from: the one it replaces goes, and nothing is kept.
+ */
+export function storedForm(
+  read: Exclude<ReadResult, { status: 'skipped' }>,
+  options: Pick<ClusterOptions, 'configMap'>,
+): KubeObject | InvalidObject | undefined {
+  if (read.status === 'object') return read.object
+  if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== options.configMap) return undefined
+  const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
+  if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
+  return invalid
+}
+
+/**
  * The objects of one cluster that hapedge reads, with the indexes that say which hosts and
  * backends each object feeds. It holds every Ingress whatever its class, so a class change is
  * a lookup, not a re-read. Everything lives in a keyspace: in memory for the full rebuild, or
@@ -112,11 +128,9 @@ export class ClusterState {
   apply(read: ReadResult): KubeObject | InvalidObject | undefined {
     if (read.status === 'skipped') return undefined
     if (read.status === 'invalid') {
-      // A malformed ConfigMap other than the settings' is no ConfigMap to read headers from: the one it replaces goes.
-      if (read.ref.kind === 'ConfigMap' && `${read.ref.namespace}/${read.ref.name}` !== this.options.configMap) return this.remove(read.ref)
       const previous = this.remove(read.ref)
-      const invalid: InvalidObject = { ref: read.ref, issues: read.issues }
-      if (read.requestedClass !== undefined) invalid.requestedClass = read.requestedClass
+      const invalid = storedForm(read, this.options) as InvalidObject | undefined
+      if (!invalid) return previous
       this.invalidObjects.set(objectKey(read.ref), invalid)
       if (this.indexed && read.ref.kind === 'Ingress' && read.requestedClass !== undefined)
         this.ingressesByClass.add(classKey(read.requestedClass), objectKey(read.ref))
