@@ -1,7 +1,7 @@
 import type { GatewayCondition, RouteParentStatus } from '../kube/gateway-status.ts'
 import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
-import { unresolvedBackendRef, type BackendReference, type UnresolvedRef } from '../model/gateway-backend-refs.ts'
+import { mirrorBackendRefs, unresolvedBackendRef, type BackendReference, type UnresolvedRef } from '../model/gateway-backend-refs.ts'
 import type { GatewayRoute, RouteVerdict } from '../model/gateway-verdict.ts'
 import { gatewayCondition } from './gateway-condition.ts'
 
@@ -51,6 +51,9 @@ export function statusRoute(route: GatewayRoute): StatusRoute {
     kind: route.kind,
     metadata: route.metadata,
     spec: route.spec,
-    backendRefs: (route.spec.rules ?? []).flatMap((rule, r) => (rule.backendRefs ?? []).map((ref, b) => ({ at: `spec.rules[${r}].backendRefs[${b}]`, ref }))),
+    backendRefs: [
+      ...(route.spec.rules ?? []).flatMap((rule, r) => (rule.backendRefs ?? []).map((ref, b) => ({ at: `spec.rules[${r}].backendRefs[${b}]`, ref }))),
+      ...mirrorBackendRefs(route.spec.rules),
+    ],
   }
 }

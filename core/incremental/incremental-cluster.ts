@@ -12,8 +12,7 @@ import { canonicalOptions, type ClusterOptions, proxyProtocolSources, type Setti
 import { CHUNKED_FILES, FILES } from '../render/files.ts'
 import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
-import { EXTERNAL_AUTH_LUA } from '../render/external-auth-lua.ts'
-import { EXTERNAL_AUTH_LUA_FILE } from '../render/render-external-auth.ts'
+import { SHIPPED_LUA } from '../render/shipped-lua.ts'
 import { Keyspace, SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide.ts'
 import { HOST_SETTINGS } from '../model/host-redirects.ts'
@@ -371,7 +370,7 @@ export class IncrementalCluster {
     })
     if (this.files.setText(FILES.global, renderGlobal(settings))) needReload(plan, 'global settings changed')
     // The same for every cluster: written by a new cluster's first write, or a newer hapedge's (which reloads for the global settings too).
-    if (this.files.setText(EXTERNAL_AUTH_LUA_FILE, EXTERNAL_AUTH_LUA)) needReload(plan, 'the external authentication script changed')
+    for (const [file, script] of SHIPPED_LUA) if (this.files.setText(file, script)) needReload(plan, `the shipped Lua ${file} changed`)
     if (!redirectChanged) return
     const { bySecret } = this.hostTables
     for (const secret of bySecret.keys()) for (const host of bySecret.members(secret)) this.dirty.hosts.add(host)

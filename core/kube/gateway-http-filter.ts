@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { portNumber } from '../syntax/fields.ts'
+import { httpBackendRef } from './gateway-http-route.ts'
 
 /**
  * An HTTPRoute filter as written (gateway.networking.k8s.io/v1 HTTPRouteFilter). The rule keeps its
@@ -22,6 +23,18 @@ const pathModifier = z.object({
   replacePrefixMatch: z.string().max(1024).optional(),
 })
 
+/** RequestMirror: a Service sent a copy of each request (or `percent`, or `fraction`, of them: experimental since v1.2). */
+const requestMirror = z.object({
+  backendRef: httpBackendRef.pick({ group: true, kind: true, name: true, namespace: true, port: true }),
+  percent: z.number().int('must be an integer').min(0, 'must be 0 to 100').max(100, 'must be 0 to 100').optional(),
+  fraction: z
+    .object({
+      numerator: z.number().int('must be an integer').min(0, 'must be 0 or more').max(1_000_000, 'must be at most 1000000'),
+      denominator: z.number().int('must be an integer').min(1, 'must be 1 or more').max(1_000_000, 'must be at most 1000000').optional(),
+    })
+    .optional(),
+})
+
 export const httpRouteFilter = z.object({
   type: z.string().min(1).max(253),
   requestHeaderModifier: headerModifier.optional(),
@@ -36,11 +49,13 @@ export const httpRouteFilter = z.object({
     })
     .optional(),
   urlRewrite: z.object({ hostname: z.string().max(253).optional(), path: pathModifier.optional() }).optional(),
+  requestMirror: requestMirror.optional(),
 })
 
 export type HttpRouteFilter = z.infer<typeof httpRouteFilter>
 export type HeaderModifier = z.infer<typeof headerModifier>
 export type PathModifier = z.infer<typeof pathModifier>
+export type RequestMirrorFilter = z.infer<typeof requestMirror>
 
 /** A rule's `timeouts`, Gateway API durations (`1h`, `500ms`, `1m30s`): read in gateway-timeouts.ts. */
 export const httpRouteTimeouts = z.object({ request: z.string().max(64).optional(), backendRequest: z.string().max(64).optional() })

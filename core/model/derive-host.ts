@@ -22,6 +22,7 @@ import { canaryOf } from './canary.ts'
 import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
 import type { RouteSplit } from './route-split.ts'
+import type { RouteMirror } from './route-mirror.ts'
 import { withConditionChains, type RouteChain } from './condition-chains.ts'
 import type { MatchConditions } from './gateway-conditions.ts'
 import { hostAlias } from './server-alias.ts'
@@ -76,6 +77,8 @@ export interface Route extends RouteMatch {
   limits?: RouteLimits
   /** A GRPCRoute match of no service does not take these services' calls: their matches of the service alone come first (gateway-host.ts). */
   exceptServices?: string[]
+  /** An HTTPRoute rule's RequestMirror Services: looked up by the frontend, each sent a copy of its share of the requests by the shipped Lua (render-mirror.ts). */
+  mirrors?: RouteMirror[]
 }
 
 export interface HostConfig extends HostRedirects {

@@ -1,5 +1,6 @@
 import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
+import type { RequestMirrorFilter } from '../kube/gateway-http-filter.ts'
 
 /** A route's backendRef as both route kinds write it. */
 export interface BackendReference {
@@ -50,11 +51,25 @@ export function unresolvedBackendRef(backend: BackendReference, route: { kind: s
   return undefined
 }
 
-/** The Services (`namespace/name`) a route's backendRefs name, resolved or not: their coming or going changes what it answers. */
-export function servicesOfRoute(route: { metadata: { namespace: string }; spec: { rules?: { backendRefs?: BackendReference[] }[] } }): Set<string> {
+/** The Services (`namespace/name`) a route's backendRefs and RequestMirror filters name, resolved or not: their coming or going changes what it answers. */
+export function servicesOfRoute(route: {
+  metadata: { namespace: string }
+  spec: { rules?: { backendRefs?: BackendReference[]; filters?: readonly unknown[] }[] }
+}): Set<string> {
   const services = new Set<string>()
-  for (const rule of route.spec.rules ?? [])
-    for (const ref of rule.backendRefs ?? [])
-      if ((ref.group ?? '') === '' && (ref.kind ?? 'Service') === 'Service') services.add(`${ref.namespace ?? route.metadata.namespace}/${ref.name}`)
+  const refs = [...(route.spec.rules ?? []).flatMap((rule) => rule.backendRefs ?? []), ...mirrorBackendRefs(route.spec.rules).map(({ ref }) => ref)]
+  for (const ref of refs)
+    if ((ref.group ?? '') === '' && (ref.kind ?? 'Service') === 'Service') services.add(`${ref.namespace ?? route.metadata.namespace}/${ref.name}`)
   return services
+}
+
+/** The RequestMirror backendRefs of a route's rules, with their field paths, as written (resolved or not): its status and Service index read them. */
+export function mirrorBackendRefs(rules: readonly { filters?: readonly unknown[] }[] | undefined): { at: string; ref: RequestMirrorFilter['backendRef'] }[] {
+  return (rules ?? []).flatMap((rule, r) =>
+    (rule.filters ?? []).flatMap((filter, f) => {
+      const mirror = filter as { type?: unknown; requestMirror?: { backendRef?: RequestMirrorFilter['backendRef'] } } | null
+      const ref = mirror?.type === 'RequestMirror' ? mirror.requestMirror?.backendRef : undefined
+      return typeof ref?.name === 'string' ? [{ at: `spec.rules[${r}].filters[${f}].requestMirror.backendRef`, ref }] : []
+    }),
+  )
 }

@@ -5,10 +5,12 @@ import { httpPath, isHostnameField, quote } from '../syntax/fields.ts'
 import { REDIRECT_BACKEND } from './backend-ref.ts'
 import type { Route } from './derive-host.ts'
 import { readRuleTimeouts } from './gateway-timeouts.ts'
+import { readRequestMirror, type MirrorResolution } from './gateway-mirror.ts'
 import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, refusedHeader, RULE_SEPARATOR, ruleParts } from './header-rules.ts'
 import type { RedirectParts, RouteRedirect } from './route-redirect.ts'
 import { NO_CAPTURE, type RouteRewrite } from './route-rewrite.ts'
 import type { RouteTimeouts } from './route-timeouts.ts'
+import type { RouteMirror } from './route-mirror.ts'
 import { unionOfRules } from './route-headers.ts'
 
 /**
@@ -27,6 +29,8 @@ export interface RuleFeatures {
   upstreamHost?: string
   /** The rule's `timeouts` (gateway-timeouts.ts). */
   timeouts?: RouteTimeouts
+  /** RequestMirror: the Services that resolve, each sent a copy of its share of the requests (gateway-mirror.ts). */
+  mirrors?: RouteMirror[]
 }
 
 /** The filter types the specification allows once per rule (RequestMirror may repeat). */
@@ -71,6 +75,7 @@ function readFilters(
 export function readRuleFeatures(
   rule: Pick<HttpRouteRule, 'filters' | 'timeouts'> & { matches?: readonly object[] },
   at: string,
+  mirrors: MirrorResolution,
   reasons: string[],
 ): RuleFeatures {
   const features: RuleFeatures = {}
@@ -80,9 +85,11 @@ export function readRuleFeatures(
   // ReplacePrefixMatch replaces what a PathPrefix matched: every match of the rule must be one (none is PathPrefix /).
   // A GRPCRoute's matches have no path: they are the gRPC path's, never rewritten (its filters have no URLRewrite).
   const prefixOnly = (rule.matches ?? []).every((match) => ((match as HttpRouteMatch).path?.type ?? 'PathPrefix') === 'PathPrefix')
-  for (const [where, filter] of filters) readRuleFilter(filter, where, prefixOnly, features, headers, reasons)
+  for (const [where, filter] of filters) readRuleFilter(filter, where, { prefixOnly, mirrors }, features, headers, reasons)
   if (types.has('RequestRedirect') && types.has('URLRewrite'))
     reasons.push(`${at}.filters: RequestRedirect and URLRewrite in one rule; the specification allows one or the other`)
+  if (features.redirect && types.has('RequestMirror'))
+    reasons.push(`${at}.filters: RequestMirror beside a RequestRedirect ${NOT_HONOURED}: the rule answers the redirect itself, forwarding nothing`)
   if (features.redirect && headers.size > 0)
     reasons.push(
       `${at}.filters: header modifiers beside a RequestRedirect ${NOT_HONOURED}: it answers the redirect itself, forwarding nothing, and its own answers get no response headers`,
@@ -98,7 +105,7 @@ export function readRuleFeatures(
 function readRuleFilter(
   filter: HttpRouteFilter,
   where: string,
-  prefixOnly: boolean,
+  { prefixOnly, mirrors }: { prefixOnly: boolean; mirrors: MirrorResolution },
   features: RuleFeatures,
   headers: Map<string, string>,
   reasons: string[],
@@ -127,10 +134,11 @@ function readRuleFilter(
       if (path) features.rewrite = { path }
       return
     }
-    case 'RequestMirror':
-      return void reasons.push(
-        `${where}: RequestMirror ${NOT_HONOURED}: HAProxy 2.6 copies requests to another server only through an SPOE agent, which hapedge does not run`,
-      )
+    case 'RequestMirror': {
+      const mirror = readRequestMirror(filter.requestMirror, `${where}.requestMirror`, mirrors, reasons)
+      if (mirror) (features.mirrors ??= []).push(mirror)
+      return
+    }
     case 'ExtensionRef':
       return void reasons.push(`${where}: ExtensionRef ${NOT_HONOURED} (it has no extension filters)`)
     default:
@@ -258,7 +266,7 @@ const isPreciseHostname = (name: string) => isHostnameField(name) && !name.start
 
 /** A route of an HTTPRoute with its rule's features: a redirect answers (REDIRECT_BACKEND, no Service drawn); the others go with the request. */
 export function withRuleFeatures(route: Route, features: RuleFeatures): Route {
-  const { redirect, rewrite, headers, upstreamHost, timeouts } = features
+  const { redirect, rewrite, headers, upstreamHost, timeouts, mirrors } = features
   if (redirect) {
     const { split: _, ...answered } = route
     return { ...answered, backendName: REDIRECT_BACKEND, redirect, ...(rewrite ? { rewrite } : {}) }
@@ -269,6 +277,7 @@ export function withRuleFeatures(route: Route, features: RuleFeatures): Route {
     ...(rewrite ? { rewrite } : {}),
     ...(upstreamHost ? { upstreamHost } : {}),
     ...(timeouts ? { timeouts } : {}),
+    ...(mirrors ? { mirrors } : {}),
   }
 }
 

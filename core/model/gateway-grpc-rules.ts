@@ -14,7 +14,7 @@ const SERVICE = /^\.?[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*$/
 const METHOD = /^[A-Za-z_][A-Za-z_0-9]*$/
 /** A service or method the match leaves open: one segment of the gRPC path. */
 const ANY_NAME = '[^/]+'
-/** The filter types of a GRPCRoute rule (RequestMirror and ExtensionRef are reported as not honoured where HTTPRoute's are). */
+/** The filter types of a GRPCRoute rule (RequestMirror and ExtensionRef are reported as not honoured: ExtensionRef where HTTPRoute's is). */
 const GRPC_FILTERS = new Set(['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestMirror', 'ExtensionRef'])
 
 /**
@@ -31,6 +31,9 @@ export function readGrpcRules(route: GrpcRoute, cluster: BackendLookup): RouteRu
     rule.filters?.forEach((filter, f) => {
       const type = (filter as { type?: unknown } | null)?.type
       if (typeof type === 'string' && !GRPC_FILTERS.has(type)) foreign.push(`spec.rules[${r}].filters[${f}].type: ${quote(type)} is not a GRPCRoute filter`)
+      // The shipped Lua sends its copies with HAProxy's HTTP client, in HTTP/1.1, which a gRPC Service does not speak.
+      if (type === 'RequestMirror')
+        foreign.push(`spec.rules[${r}].filters[${f}]: RequestMirror is not honoured by hapedge on a GRPCRoute (its copies would be sent in HTTP/1.1)`)
     }),
   )
   const read = readRules(route, cluster, readGrpcMatch)

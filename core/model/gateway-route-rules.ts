@@ -80,7 +80,7 @@ export function readRules<Match extends object>(
   const { namespace } = route.metadata
   route.spec.rules?.forEach((rule, r) => {
     const at = `spec.rules[${r}]`
-    const features = readRuleFeatures(rule, at, reasons)
+    const features = readRuleFeatures(rule, at, { route: { kind: route.kind, namespace }, cluster, unresolved }, reasons)
     for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
     // Its weighted backendRefs, resolved or not: the requests a rule would send to one that does not resolve are answered 500.
     const backends: WeightedBackend[] = []

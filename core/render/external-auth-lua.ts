@@ -11,15 +11,10 @@
  * frontend's rules answer, and anything but "pass" (an error in the script included) is refused.
  */
 
+import { HTTP_CLIENT_TRIES, LUA_HTTP } from './lua-http.ts'
+
 /** How long the auth service has to answer, in milliseconds, all tries together: later is a 500, never a pass. */
 export const AUTH_TIMEOUT_MS = 10_000
-
-/**
- * HAProxy 2.6's HTTP client sends a request again (3 retries, which 2.6 cannot change) when the
- * server does not answer within its `timeout`: measured on 2.6.12, a silent server is asked 4
- * times, so each try gets a quarter of AUTH_TIMEOUT_MS.
- */
-const HTTP_CLIENT_TRIES = 4
 
 export const EXTERNAL_AUTH_ACTION = 'hapedge-external-auth'
 
@@ -30,22 +25,8 @@ export const EXTERNAL_AUTH_LUA = `-- Rendered by hapedge. Do not edit: the next 
 -- txn.extauthverdict for the frontend's rules, which let only "pass" through.
 -- Per try: HAProxy 2.6's HTTP client tries ${HTTP_CLIENT_TRIES} times in all.
 local TIMEOUT_MS = ${AUTH_TIMEOUT_MS / HTTP_CLIENT_TRIES}
-local CALLS = { GET = "get", HEAD = "head", POST = "post", PUT = "put", DELETE = "delete" }
-local NOT_SENT = {
-  ["connection"] = true, ["keep-alive"] = true, ["proxy-connection"] = true, ["te"] = true, ["trailer"] = true,
-  ["transfer-encoding"] = true, ["upgrade"] = true, ["host"] = true, ["content-length"] = true, ["expect"] = true,
-}
 
-local function fields(value)
-  local list = {}
-  for field in (value .. "|"):gmatch("([^|]*)|") do list[#list + 1] = field end
-  return list
-end
-
-local function given(field)
-  return field ~= nil and field ~= "" and field ~= "-"
-end
-
+${LUA_HTTP}
 -- NGINX's set_escape_uri: everything but unreserved characters percent-encoded.
 local function escape(text)
   return (text:gsub("[^A-Za-z0-9%-%._~]", function(c) return string.format("%%%02X", c:byte()) end))
@@ -64,9 +45,8 @@ end
 
 core.register_action("${EXTERNAL_AUTH_ACTION}", { "http-req" }, function(txn)
   local route = fields(txn:get_var("txn.extauth") or "")
-  local call = CALLS[route[1]]
   local url = route[2]
-  if call == nil or not given(url) then return end
+  if CALLS[route[1]] == nil or not given(url) then return end
   local uri = txn.f:pathq() or "/"
   local scheme = txn:get_var("txn.scheme") or "http"
   local host = txn:get_var("txn.host") or ""
@@ -79,25 +59,15 @@ core.register_action("${EXTERNAL_AUTH_ACTION}", { "http-req" }, function(txn)
       for name in route[6]:gmatch("[^,]+") do only[name] = true end
     end
   end
-  local headers = {}
-  for name, values in pairs(txn.http:req_get_headers()) do
-    if not NOT_SENT[name] and (only == nil or only[name]) then
-      local list = {}
-      for i = 0, #values do
-        if values[i] ~= nil then list[#list + 1] = values[i] end
-      end
-      headers[name] = list
-    end
-  end
+  local headers = request_headers(txn, only)
   headers["x-original-uri"] = { uri }
   headers["x-original-url"] = { scheme .. "://" .. http_host .. uri }
   headers["x-original-method"] = { txn.f:method() }
   headers["x-scheme"] = { scheme }
   headers["x-real-ip"] = { txn.f:src() }
   headers["x-auth-request-redirect"] = { given(route[5]) and route[5] or uri }
-  local client = core.httpclient()
-  local ok, answer = pcall(client[call], client, { url = url, headers = headers, timeout = TIMEOUT_MS })
-  if not ok or type(answer) ~= "table" or type(answer.status) ~= "number" then return end
+  local answer = send(route[1], { url = url, headers = headers, timeout = TIMEOUT_MS })
+  if answer == nil then return end
   local status = answer.status
   local answered = answer.headers or {}
   if status >= 200 and status < 300 then

@@ -55,6 +55,8 @@ export const FILES = {
   wildcardHostsMap: 'maps/wildcard-hosts.map',
   defaultMap: 'maps/default.map',
   tlsListenersMap: 'maps/tls-listeners.map',
+  mirrorExactMap: 'maps/mirror-exact.map',
+  mirrorPrefixMap: 'maps/mirror-prefix.map',
   crtList: 'tls/crt-list.txt',
 } as const
 
@@ -105,6 +107,8 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.conditionRegexMap, 32],
   [FILES.wildcardHostsMap, 32],
   [FILES.tlsListenersMap, 32],
+  [FILES.mirrorExactMap, 32],
+  [FILES.mirrorPrefixMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -11,8 +11,7 @@ import { unionOfRules } from '../model/route-headers.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
 import { proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
-import { EXTERNAL_AUTH_LUA } from './external-auth-lua.ts'
-import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
+import { SHIPPED_LUA } from './shipped-lua.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { tlsListenerEntries } from './render-misdirected.ts'
 import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
@@ -39,7 +38,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
   const layout: Layout = new Map<string, string | Entry[]>([
     [FILES.global, renderGlobal(model.settings)],
-    [EXTERNAL_AUTH_LUA_FILE, EXTERNAL_AUTH_LUA],
+    ...SHIPPED_LUA,
     [
       FILES.frontend,
       renderFrontend({

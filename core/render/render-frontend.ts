@@ -20,6 +20,7 @@ import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-acces
 import { limitRules, limitTables } from './render-limits.ts'
 import { EXTERNAL_AUTH_RULES, externalAuthLookupRules } from './render-external-auth.ts'
 import { misdirectedRules } from './render-misdirected.ts'
+import { MIRROR_RULES, mirrorLookupRules } from './render-mirror.ts'
 
 export interface FrontendOptions {
   httpBind: string
@@ -122,6 +123,7 @@ export function renderFrontend({
     ...headerLookupRules(set, headerRules),
     ...corsRequestRules(set),
     ...externalAuthLookupRules(set),
+    ...mirrorLookupRules(set),
     // A route with source ranges names its access group after its backend (render-maps.ts).
     ...(accessGroups.length > 0
       ? [
@@ -149,6 +151,8 @@ export function renderFrontend({
     ...splitRules(set, canaryRules),
     ...renderCanaryRules(set, canaryRules),
     UPSTREAM_HOST_RULE,
+    // The request copied as its Service is sent it (render-mirror.ts).
+    ...MIRROR_RULES,
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',
     `    default_backend ${NOT_FOUND_BACKEND}`,
     '',

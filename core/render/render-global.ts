@@ -2,7 +2,7 @@ import type { Settings } from '../model/settings.ts'
 import { lines } from './files.ts'
 import { bodySizeDefault } from './render-body-size.ts'
 import { limitStatusDefaults } from './render-limits.ts'
-import { EXTERNAL_AUTH_LUA_FILE } from './render-external-auth.ts'
+import { SHIPPED_LUA } from './shipped-lua.ts'
 
 /**
  * `global` and `defaults`: what every proxy inherits, and HAProxy's Prometheus exporter when the
@@ -23,10 +23,11 @@ export function renderGlobal(settings: Settings): string {
     ...optional('close-spread-time', (time) => `close-spread-time ${time}`),
     ...bodySizeDefault(settings['proxy-body-size']),
     ...limitStatusDefaults(settings),
-    // Always loaded: the first Ingress asking for external authentication is a map edit, not a reload (render-external-auth.ts).
+    // Always loaded: the first Ingress asking for external authentication, or the first RequestMirror, needs no reload for
+    // its script (render-external-auth.ts, render-mirror.ts).
     // lua-load, not lua-load-per-thread: the latter opens the file when the threads start, after default-path has
     // returned to the directory HAProxy was started in, so the relative path fails where the agent starts it.
-    `    lua-load ${EXTERNAL_AUTH_LUA_FILE}`,
+    ...[...SHIPPED_LUA.keys()].map((file) => `    lua-load ${file}`),
     '',
     'defaults',
     '    mode http',

@@ -20,6 +20,7 @@ import { clientCnEntries } from './render-client-cn.ts'
 import { splitEntries } from './render-split.ts'
 import { conditionEntries } from './render-conditions.ts'
 import { wildcardHostEntries } from './render-wildcard-hosts.ts'
+import { mirrorEntries } from './render-mirror.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -63,6 +64,8 @@ export const HOST_MAPS = [
   FILES.conditionKeysMap,
   FILES.conditionRegexMap,
   FILES.wildcardHostsMap,
+  FILES.mirrorExactMap,
+  FILES.mirrorPrefixMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -108,6 +111,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries: HostMapE
     splitEntries(config),
     conditionEntries(config),
     wildcardHostEntries(config),
+    mirrorEntries(config),
   ])
     for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
   return entries

@@ -31,6 +31,8 @@ export interface ExpectedAnswer {
   absentResponseHeaders?: string[]
   /** The redirect's target; the scheme defaults to `http`, the host to the request's, the path to the request's. */
   redirect?: { scheme?: string; host?: string; port?: string; path?: string }
+  /** The Services that must be sent a copy of the request (RequestMirror): their echoes are asked whether its path reached them. */
+  mirroredTo?: { backend: string; namespace: string }[]
 }
 
 export interface ExpectedCondition {
@@ -395,6 +397,24 @@ export const CASES: ConformanceCase[] = [
     conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/request-header-modifier`),
   },
   {
+    name: 'HTTPRouteRequestMirror',
+    manifest: 'httproute-request-mirror.yaml',
+    profile: 'Extended: HTTPRouteRequestMirror',
+    answers: [
+      { request: get('/mirror'), ...v1, mirroredTo: [v2] },
+      {
+        request: get('/mirror-and-modify-headers', undefined, { 'X-Header-Remove': 'remove-val', 'X-Header-Add-Append': 'append-val-1' }),
+        seen: {
+          headers: { 'X-Header-Add': 'header-val-1', 'X-Header-Add-Append': 'append-val-1,header-val-2', 'X-Header-Set': 'set-overwrites-values' },
+          absent: ['X-Header-Remove'],
+        },
+        ...v1,
+        mirroredTo: [v2],
+      },
+    ],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/httproute-request-mirror`),
+  },
+  {
     name: 'HTTPRouteResponseHeaderModifier',
     manifest: 'httproute-response-header-modifier.yaml',
     profile: 'Extended: HTTPResponseHeaderModification',
@@ -649,6 +669,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteInvalidNonExistentBackendRef',
   'HTTPRouteBackendRequestHeaderModifier',
   'HTTPRouteCrossNamespace',
+  'HTTPRouteRequestMirror',
 ])
 
 /**

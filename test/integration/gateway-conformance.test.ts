@@ -10,6 +10,7 @@ import { answerDifferences, describeRequest, echoOf, expectVerdict } from './con
 import { echoEndpoints, objectName, readManifest, type ManifestObject } from './conformance-manifests.ts'
 import { CASES, UNREPORTED, type ConformanceCase, type ConformanceRequest, type ExpectedCondition } from './gateway-conformance-cases.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { eventually } from '../support/eventually.ts'
 
 /**
  * The Gateway API's HTTPRoute conformance cases (gateway-conformance-cases.ts), each through the
@@ -28,6 +29,8 @@ const DISTRIBUTION_CONCURRENCY = 10
 /** The suite's tolerance, and its ten tries before it calls a distribution wrong. */
 const DISTRIBUTION_TOLERANCE = 0.05
 const DISTRIBUTION_TRIES = 10
+/** How long a mirror's echo is waited for, as the suite waits for its pod's log. */
+const MIRROR_WAIT_MS = 10_000
 
 interface CaseResult {
   name: string
@@ -38,13 +41,19 @@ interface CaseResult {
 
 describe('the Gateway API conformance cases for HTTPRoute, through HAProxy', () => {
   const echoes: EchoServer[] = []
+  /** Each Service's echo by `namespace/name`, for the cases that ask whether a copy reached one (RequestMirror). */
+  const echoesByService = new Map<string, EchoServer>()
   let base: unknown[] = []
   const results: CaseResult[] = []
 
   beforeAll(async () => {
     const manifest = await readManifest('base.yaml', CLASS)
     const services = manifest.filter((object) => object.kind === 'Service')
-    for (const service of services) echoes.push(await startConformanceEcho(service.metadata.name, service.metadata.namespace ?? 'default'))
+    for (const service of services) {
+      const namespace = service.metadata.namespace ?? 'default'
+      echoes.push(await startConformanceEcho(service.metadata.name, namespace))
+      echoesByService.set(`${namespace}/${service.metadata.name}`, echoes.at(-1)!)
+    }
     const { certPem, keyPem } = fixtureCertificate('shop.example.com')
     base = [
       gatewayClass(CLASS),
@@ -69,13 +78,13 @@ describe('the Gateway API conformance cases for HTTPRoute, through HAProxy', () 
   })
 
   it.concurrent.each(CASES.map((conformanceCase) => [conformanceCase.name, conformanceCase] as const))('%s', async (name, conformanceCase) => {
-    const result = await runCase(conformanceCase, base)
+    const result = await runCase(conformanceCase, base, echoesByService)
     results.push(result)
     expectVerdict(name, result.differences, result.reports)
   })
 })
 
-async function runCase(conformanceCase: ConformanceCase, base: unknown[]): Promise<CaseResult> {
+async function runCase(conformanceCase: ConformanceCase, base: unknown[], echoes: ReadonlyMap<string, EchoServer>): Promise<CaseResult> {
   const objects = await readManifest(conformanceCase.manifest, CLASS)
   const cluster = await serveCluster([...base, ...objects])
   try {
@@ -87,6 +96,7 @@ async function runCase(conformanceCase: ConformanceCase, base: unknown[]): Promi
           ? [`${describeRequest(answer.request)}: no HTTP answer (${response.message.split('\n')[0]})`]
           : answerDifferences(answer, response, answer.request.host ?? gatewayAddress(cluster))),
       )
+      for (const mirror of answer.mirroredTo ?? []) differences.push(...(await mirrorDifferences(answer.request, mirror, echoes)))
     }
     const status = gatewayApiStatus(cluster.state, STATUS_TIME)
     differences.push(...conditionDifferences(conformanceCase.conditions ?? [], status))
@@ -112,6 +122,13 @@ function conditionDifferences(conditions: ExpectedCondition[], status: GatewayAp
     const found = written.map((found) => `${found.type} ${found.status} (${found.reason}: ${found.message})`).join('; ') || 'none'
     return [`HTTPRoute ${condition.route} at Gateway ${condition.gateway}: ${wanted} expected, status says ${found}`]
   })
+}
+
+/** The suite's ExpectMirroredRequest: the mirror's echo is sent the request's path, soon (the copy goes its own way, after the answer). */
+async function mirrorDifferences(request: ConformanceRequest, mirror: { backend: string; namespace: string }, echoes: ReadonlyMap<string, EchoServer>) {
+  const echo = echoes.get(`${mirror.namespace}/${mirror.backend}`)
+  const copied = echo && (await eventually(`a copy at ${mirror.backend}`, () => echo.received(request.path), MIRROR_WAIT_MS).catch(() => false))
+  return copied ? [] : [`${describeRequest(request)}: no copy reached ${mirror.backend} within ${MIRROR_WAIT_MS} ms`]
 }
 
 /** Where the suite sends a request without a host: the Gateway's address, which hapedge's binds are. */

@@ -589,12 +589,18 @@ const arbitraryGateway = fc
 
 /**
  * A rule's filters and timeouts: header values that change (a runtime edit) and names that do (a
- * reload), rewrites, redirects (one naming no Service), a timeout; and what is not honoured (a
- * RequestMirror, a RequestRedirect without its fields), whose route is not served.
+ * reload), rewrites, redirects (one naming no Service), a timeout, mirrors (their share and Service a
+ * runtime edit, one of another namespace that needs a grant, one to a Service no draw makes, which
+ * is reported and dropped); and what is not honoured (a RequestRedirect without its fields, a mirror
+ * beside a redirect), whose route is not served.
  */
+const mirrorTo = (name: string, more: object = {}) => ({ type: 'RequestMirror', requestMirror: { backendRef: { name, port: 80 }, ...more } })
 const ruleExtras: object[] = [
   { filters: [{ type: 'RequestRedirect' }] },
-  { filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'web', port: 80 } } }] },
+  { filters: [mirrorTo('web')] },
+  ...[{ percent: 50 }, { fraction: { numerator: 1, denominator: 3 } }].map((share) => ({ filters: [mirrorTo('beta', share)] })),
+  { filters: [{ ...mirrorTo('web'), requestMirror: { backendRef: { name: 'web', namespace: 'shop', port: 80 } } }, mirrorTo('ghost')] },
+  { filters: [mirrorTo('api'), { type: 'RequestRedirect', requestRedirect: { scheme: 'https' } }] },
   ...['blue', 'green'].map((value) => ({ filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value }] } }] })),
   { filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { add: [{ name: 'X-Via', value: 'gw' }], remove: ['X-Powered-By'] } }] },
   ...['/v2', ''].map((value) => ({ filters: [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: value } } }] })),

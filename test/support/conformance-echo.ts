@@ -17,6 +17,8 @@ export interface ConformanceEcho {
 export interface EchoServer {
   host: string
   port: number
+  /** Whether a request for this target (query included) has reached it: echo-basic logs each one, which the suite reads for RequestMirror. */
+  received(path: string): boolean
   close(): Promise<void>
 }
 
@@ -30,7 +32,9 @@ export const ECHO_SET_HEADER = 'x-echo-set-header'
  * as long as a `delay` query parameter says (`1s`, `500ms`) before it answers, for timeouts.
  */
 export async function startConformanceEcho(service: string, namespace: string): Promise<EchoServer> {
+  const received = new Set<string>()
   const server = createServer((req, res) => {
+    received.add(req.url ?? '')
     req.resume()
     req.on('end', async () => {
       await delayAsked(req.url ?? '')
@@ -57,6 +61,7 @@ export async function startConformanceEcho(service: string, namespace: string): 
   return {
     host: '127.0.0.1',
     port: (server.address() as AddressInfo).port,
+    received: (path) => received.has(path),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))

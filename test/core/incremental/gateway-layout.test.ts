@@ -39,9 +39,11 @@ describe('a snapshot written before the Gateway API was read', () => {
     const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
     const fresh = new LiveCluster()
     fresh.apply([...app(2), ...gatewayObjects, routeWith(headers)].map(added))
-    // The older hapedge reported every filter and did not serve the route: as this one does a RequestMirror.
+    // The older hapedge reported every filter and did not serve the route: as this one does an ExtensionRef.
     const older = new LiveCluster()
-    older.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'RequestMirror', requestMirror: {} }])].map(added))
+    older.apply(
+      [...app(2), ...gatewayObjects, routeWith([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added),
+    )
     expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
     const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['HTTPRoute/default/r'] })
     writeAfterUpgrade(old, older, fresh)
@@ -69,9 +71,9 @@ describe('a snapshot written before the Gateway API was read', () => {
     const fresh = new LiveCluster()
     fresh.apply([...app(2), ...gatewayObjects, route([])].map(added))
     expect(fresh.files().get(FILES.wildcardHostsMap)).toContain('*.example.com')
-    // The older hapedge refused the route for its wildcard, as this one does a RequestMirror, and had no wildcard-hosts map.
+    // The older hapedge refused the route for its wildcard, as this one does an ExtensionRef, and had no wildcard-hosts map.
     const older = new LiveCluster()
-    older.apply([...app(2), ...gatewayObjects, route([{ type: 'RequestMirror', requestMirror: {} }])].map(added))
+    older.apply([...app(2), ...gatewayObjects, route([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added))
     expect(older.files().get(FILES.hostsMap)).not.toContain('*.example.com')
     const old = olderSnapshot(older, fresh, { layout: 38, objects: ['HTTPRoute/default/r'], missingFiles: [FILES.wildcardHostsMap] })
     writeAfterUpgrade(old, older, fresh)

@@ -59,7 +59,10 @@ describe('the Gateway API status hapedge computes from a generation', () => {
     // Served through both HTTP listeners whose hostnames admit it.
     httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'web' }] }] }),
     // Attached, but a filter hapedge does not honour: not served at all, so not Accepted.
-    httpRoute({ name: 'filtered', rules: [{ backends: [{ service: 'web' }], filters: [{ type: 'RequestMirror' }] }] }),
+    httpRoute({
+      name: 'filtered',
+      rules: [{ backends: [{ service: 'web' }], filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }] }],
+    }),
     // No listener of that name; a hostname no listener admits.
     httpRoute({ name: 'lost', parents: [{ name: 'edge', sectionName: 'nope' }], rules: [{ backends: [{ service: 'web' }] }] }),
     httpRoute({
@@ -129,7 +132,7 @@ describe('the Gateway API status hapedge computes from a generation', () => {
     expect(find(status.objects, 'HTTPRoute', 'foreign')).toMatchObject({ parents: [] })
     const filtered = find(status.objects, 'HTTPRoute', 'filtered') as Extract<GatewayObjectStatus, { parents: unknown }>
     expect(filtered.parents[0]).toMatchObject({ parentRef: { name: 'edge' }, controllerName: DEFAULT_GATEWAY_CONTROLLER })
-    expect(filtered.parents[0]!.conditions[0]!.message).toContain('spec.rules[0].filters[0]: RequestMirror is not honoured by hapedge')
+    expect(filtered.parents[0]!.conditions[0]!.message).toContain('spec.rules[0].filters[0]: ExtensionRef is not honoured by hapedge')
     const cross = find(status.objects, 'HTTPRoute', 'cross') as Extract<GatewayObjectStatus, { parents: unknown }>
     expect(cross.parents[0]!.conditions[1]!.message).toBe(
       'spec.rules[0].backendRefs[0]: no ReferenceGrant in namespace backend lets HTTPRoutes of default send to Service api (RefNotPermitted)',

@@ -1,0 +1,101 @@
+import { HTTP_CLIENT_TRIES, LUA_HTTP } from './lua-http.ts'
+
+/**
+ * The Lua hapedge ships for an HTTPRoute's RequestMirror, loaded by every generation
+ * (render-global.ts) beside the external authentication's and written as one of its files. HAProxy
+ * 2.6 has no `http-request mirror`; a SPOE agent would be one more process to run beside each
+ * HAProxy. What a route asks for is data (its map value, render-mirror.ts), so a changed mirror is
+ * a runtime map edit and only a new hapedge changes this file (a reload).
+ *
+ * The copy is sent by a task of its own (`core.register_task`): the action returns at once, so
+ * the client's request goes on to its Service whatever the mirror does, and the copy's answer is
+ * discarded. The mirror's endpoint is one of its Service's backend servers HAProxy would send to
+ * (the runtime API keeps them), drawn per copy, so an endpoint's change is the backend's own edit.
+ */
+
+/** How long a mirror has to answer a copy, in milliseconds, all tries together: then the copy is given up. */
+export const MIRROR_TIMEOUT_MS = 10_000
+
+/**
+ * The largest body copied, in bytes: the frontend waits for a mirrored request's body up to this
+ * (render-mirror.ts); a request whose body is larger (or not whole in time) is not copied, since a
+ * copy without all of its body would be another request.
+ */
+export const MIRROR_BODY_BOUND = 8192
+
+/** The most copies in flight per HAProxy (its Lua state): a mirror that answers slowly or never costs no more, and later copies are not sent. */
+export const MOST_MIRRORS_IN_FLIGHT = 256
+
+export const MIRROR_ACTION = 'hapedge-mirror'
+
+export const MIRROR_LUA = `-- Rendered by hapedge. Do not edit: the next generation replaces it.
+-- RequestMirror: the route's mirrors are a map value hapedge validated, BACKEND|NUMERATOR|DENOMINATOR each, separated
+-- by ",", in txn.mirror. Each is drawn per request (NUMERATOR of DENOMINATOR); a copy of the request (method, path and
+-- query, headers, and its body when whole within ${MIRROR_BODY_BOUND} bytes) is sent to one ready server of BACKEND by a
+-- task, and its answer discarded: the client's request goes on to its Service unchanged.
+-- Per try: HAProxy 2.6's HTTP client tries ${HTTP_CLIENT_TRIES} times in all.
+local TIMEOUT_MS = ${MIRROR_TIMEOUT_MS / HTTP_CLIENT_TRIES}
+local BODY_BOUND = ${MIRROR_BODY_BOUND}
+local MOST_IN_FLIGHT = ${MOST_MIRRORS_IN_FLIGHT}
+local in_flight = 0
+
+${LUA_HTTP}
+math.randomseed(core.now().sec * 1000000 + core.now().usec)
+
+-- A server of the backend that takes requests (not in maintenance, down or draining: an empty slot is in
+-- maintenance), drawn at random, as a URL's host and port; nil when it has none.
+local function endpoint(backend)
+  local proxy = core.backends[backend]
+  if proxy == nil then return nil end
+  local ready = {}
+  for _, server in pairs(proxy.servers) do
+    local status = server:get_stats().status or ""
+    if status == "no check" or status:sub(1, 2) == "UP" then ready[#ready + 1] = server end
+  end
+  if #ready == 0 then return nil end
+  local host, port = ready[math.random(#ready)]:get_addr():match("^(.*):(%d+)$")
+  if host == nil then return nil end
+  if host:find(":", 1, true) then host = "[" .. host .. "]" end
+  return host .. ":" .. port
+end
+
+-- The request as the route's Service is sent it, or false when it cannot be copied whole: a method HAProxy's
+-- client cannot send, or a body larger than BODY_BOUND (the frontend waited for it up to BODY_BOUND bytes, so one
+-- without Content-Length below that is whole).
+local function copy_of(txn)
+  local method = txn.f:method()
+  if CALLS[method] == nil then return false end
+  local length = txn.f:req_body_len() or 0
+  local declared = tonumber(txn.f:req_fhdr("content-length") or "")
+  if declared ~= nil and (length ~= declared or length > BODY_BOUND) then return false end
+  if declared == nil and length >= BODY_BOUND then return false end
+  local headers = request_headers(txn, nil)
+  headers["host"] = { txn.f:req_fhdr("host") }
+  local body = nil
+  if length > 0 or declared ~= nil then
+    body = txn.f:req_body() or ""
+    headers["content-length"] = { tostring(#body) }
+  end
+  return { method = method, uri = txn.f:pathq() or "/", headers = headers, body = body }
+end
+
+core.register_action("${MIRROR_ACTION}", { "http-req" }, function(txn)
+  local copy = nil
+  for target in (txn:get_var("txn.mirror") or ""):gmatch("[^,]+") do
+    local mirror = fields(target)
+    local numerator, denominator = tonumber(mirror[2]), tonumber(mirror[3])
+    if numerator ~= nil and denominator ~= nil and denominator >= 1 and math.random(denominator) <= numerator then
+      local address = endpoint(mirror[1])
+      if copy == nil then copy = copy_of(txn) end
+      if address ~= nil and copy and in_flight < MOST_IN_FLIGHT then
+        in_flight = in_flight + 1
+        local request = { url = "http://" .. address .. copy.uri, headers = copy.headers, body = copy.body, timeout = TIMEOUT_MS }
+        core.register_task(function()
+          send(copy.method, request)
+          in_flight = in_flight - 1
+        end)
+      end
+    end
+  end
+end, 0)
+`

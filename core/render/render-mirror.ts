@@ -1,0 +1,49 @@
+import type { HostConfig } from '../model/derive-host.ts'
+import type { RouteMirror } from '../model/route-mirror.ts'
+import { FILES } from './files.ts'
+import { MIRROR_ACTION, MIRROR_BODY_BOUND } from './mirror-lua.ts'
+import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+
+/**
+ * RequestMirror: a route's mirrors (each a Service's backend and the share of requests it is
+ * copied) are one map value the shipped Lua reads at request time (mirror-lua.ts), so a changed
+ * share, or another Service HAProxy has a backend for, is a runtime map edit; the rules and the
+ * Lua are the same for every cluster, so the first mirror needs no reload but for its backend.
+ */
+
+/** The Lua file every generation ships and loads (relative to the configuration directory). */
+export const MIRROR_LUA_FILE = 'lua/mirror.lua'
+
+export type MirrorMap = typeof FILES.mirrorExactMap | typeof FILES.mirrorPrefixMap
+
+const MIRROR_MAPS = { exact: FILES.mirrorExactMap, prefix: FILES.mirrorPrefixMap } as const
+
+/** What a route of a host with mirrors has when it has none: never a backend name, which starts with a letter or digit. */
+const NONE = '-'
+
+/** The mirror entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's mirrors. */
+export function mirrorEntries(config: HostConfig): Iterable<[MirrorMap, string, string]> {
+  return routeValueEntries(config.host, config.routes, MIRROR_MAPS, (route) => route.mirrors && mirrorValue(route.mirrors), NONE)
+}
+
+/** `BACKEND|NUMERATOR|DENOMINATOR` per mirror, separated by `,` (backend names hold neither: backend-ref.ts). */
+export function mirrorValue(mirrors: readonly RouteMirror[]): string {
+  return mirrors.map(({ backendName, numerator, denominator }) => `${backendName}|${numerator}|${denominator}`).join(',')
+}
+
+/** In the frontend, once the request key is known: the route's mirrors, looked up as its backend was. */
+export function mirrorLookupRules(set: SetVar): string[] {
+  return routeValueLookup(set, 'mirror', MIRROR_MAPS)
+}
+
+const MIRRORED = '{ var(txn.mirror) -m reg ^[a-z0-9] }'
+
+/**
+ * Last before the backend is chosen, so the copy is the request the route's Service is sent: its
+ * body waited for (up to MIRROR_BODY_BOUND bytes, as long as NGINX's client_body_timeout waits by
+ * default), then the copies sent by the Lua's tasks, the action returning at once.
+ */
+export const MIRROR_RULES: readonly string[] = [
+  `    http-request wait-for-body time 60s at-least ${MIRROR_BODY_BOUND} if ${MIRRORED}`,
+  `    http-request lua.${MIRROR_ACTION} if ${MIRRORED}`,
+]
