@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { FILES } from '../../../core/render/files.ts'
+import { MIRROR_LUA_FILE } from '../../../core/render/render-mirror.ts'
 import { SEPARATOR } from '../../../core/snapshot/separator.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE, treeKey } from '../../../core/snapshot/tables.ts'
 import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, type BackendSpec } from '../../support/gateway-objects.ts'
-import { ingress, service } from '../../support/objects.ts'
+import { endpointSlice, ingress, service } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before the Gateway API was read: no HTTPRoute indexes, and settings without `gateway-controller`. */
@@ -31,6 +32,23 @@ describe('a snapshot written before the Gateway API was read', () => {
     const withoutSetting = { ...old, snapshot: old.snapshot.edit(new Map([[settingsKey, JSON.stringify(record)]])).tree }
     const next = writeAfterUpgrade(withoutSetting, older, fresh, gatewayObjects.map(added))
     expect(next.snapshot.get(settingsKey)).toContain('"gateway-controller":"hapedge.io/gateway-controller"')
+  })
+
+  it('serves the RequestMirror it refused before from maps and a script it did not have, and indexes the route under its mirror Service, byte-equal to a fresh snapshot', () => {
+    const routeWith = (filters: unknown[]) => httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ filters, backends: [{ service: 'app-2' }] }] })
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'mirror', port: 80 } } }])].map(added))
+    // The older hapedge reported a RequestMirror and did not serve the route, nor index it under the Service it mirrors to.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added))
+    const missingFiles = [FILES.mirrorExactMap, FILES.mirrorPrefixMap, MIRROR_LUA_FILE]
+    const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['HTTPRoute/default/r'], missingFiles })
+    // The same snapshot, indexes included: a mirror Service that comes derives the route again, which then mirrors to it.
+    writeAfterUpgrade(old, older, fresh)
+    const mirror = [service('mirror', [{ port: 80 }]), endpointSlice('mirror', ['10.9.0.1'])]
+    fresh.apply(mirror.map(added))
+    expect(fresh.files().get(FILES.mirrorPrefixMap)).toBe('api.example.com/ default_mirror_80|1|1\n')
   })
 
   it('serves the HTTPRoutes whose filters it did not honour before, byte-equal to a fresh snapshot', () => {
