@@ -114,8 +114,11 @@ export const TABLE = {
  *     namespace/name, then kind): every route is derived again.
  * 49: a GRPCRoute match of no service leaves to the matches of a service alone on its host their services' calls (a lookahead
  *     in its path-regex line): every host is derived again.
+ * 50: an HTTPRoute's RequestMirror served (mirror-exact, mirror-prefix and lua/mirror.lua written, empty or not, by that write;
+ *     `global` loads the script): HTTPRoutes indexed under the Services they mirror to (indexRouteServices), and every route
+ *     derived again (markLayoutChanged touches them all).
  */
-export const SNAPSHOT_LAYOUT = 49
+export const SNAPSHOT_LAYOUT = 50
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

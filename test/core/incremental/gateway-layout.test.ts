@@ -41,7 +41,9 @@ describe('a snapshot written before the Gateway API was read', () => {
     fresh.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'mirror', port: 80 } } }])].map(added))
     // The older hapedge reported a RequestMirror and did not serve the route, nor index it under the Service it mirrors to.
     const older = new LiveCluster()
-    older.apply([...app(2), ...gatewayObjects, routeWith([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added))
+    older.apply(
+      [...app(2), ...gatewayObjects, routeWith([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added),
+    )
     const missingFiles = [FILES.mirrorExactMap, FILES.mirrorPrefixMap, MIRROR_LUA_FILE]
     const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['HTTPRoute/default/r'], missingFiles })
     // The same snapshot, indexes included: a mirror Service that comes derives the route again, which then mirrors to it.

@@ -46,7 +46,9 @@ describe('RequestMirror', () => {
   })
 
   it('serves the route without a mirror whose Service does not resolve, and says so in its ResolvedRefs', () => {
-    const { mirrors, reason } = rebuilt({ filters: [mirrorTo('ghost'), { ...mirrorTo('m'), requestMirror: { backendRef: { name: 'm', namespace: 'shop', port: 80 } } }] })
+    const { mirrors, reason } = rebuilt({
+      filters: [mirrorTo('ghost'), { ...mirrorTo('m'), requestMirror: { backendRef: { name: 'm', namespace: 'shop', port: 80 } } }],
+    })
     expect(mirrors).toBeUndefined()
     expect(reason).toBe(
       'spec.rules[0].filters[0].requestMirror.backendRef: Service default/ghost does not exist (BackendNotFound); nothing is mirrored to it; ' +
@@ -55,7 +57,10 @@ describe('RequestMirror', () => {
     const { state } = fullRebuild([...objects, routeWith({ filters: [mirrorTo('ghost')] })])
     const status = gatewayApiStatus(state, '2024-01-01T00:00:00Z').objects.find((object) => object.kind === 'HTTPRoute')
     const conditions = status && 'parents' in status ? status.parents[0]!.conditions : []
-    expect(conditions.map(({ type, status, reason }) => `${type}/${status}/${reason}`)).toEqual(['Accepted/True/Accepted', 'ResolvedRefs/False/BackendNotFound'])
+    expect(conditions.map(({ type, status, reason }) => `${type}/${status}/${reason}`)).toEqual([
+      'Accepted/True/Accepted',
+      'ResolvedRefs/False/BackendNotFound',
+    ])
   })
 
   it('does not serve what it cannot honour as written, and says why', () => {
