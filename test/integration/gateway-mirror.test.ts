@@ -32,7 +32,7 @@ interface Recorder {
   port: number
 }
 
-async function startRecorder(): Promise<Recorder> {
+async function startRecorder(host = '127.0.0.1'): Promise<Recorder> {
   const copies: Copy[] = []
   const server = createServer((incoming, response) => {
     const chunks: Buffer[] = []
@@ -42,7 +42,7 @@ async function startRecorder(): Promise<Recorder> {
       response.end('recorded')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   return { server, copies, port: (server.address() as AddressInfo).port }
 }
 
@@ -58,21 +58,27 @@ async function closedPort(): Promise<number> {
 const close = (server: Server | undefined) => new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
 const prefix = (value: string) => [{ type: 'PathPrefix', value }]
 const mirrorTo = (name: string, more: Record<string, unknown> = {}) => ({ type: 'RequestMirror', requestMirror: { backendRef: { name, port: 80 }, ...more } })
-const recorderObjects = (name: string, port: number) => [service(name), endpointSlice(name, [{ address: '127.0.0.1', ready: true }], [{ port }])]
+const recorderObjects = (name: string, port: number, address = '127.0.0.1') => [
+  service(name),
+  endpointSlice(name, [{ address, ready: true }], [{ port }], { addressType: address.includes(':') ? 'IPv6' : 'IPv4' }),
+]
 const HOST = 'mirror.gw.test'
 
 describe('RequestMirror through HAProxy', () => {
   let services: ServiceBackends
   let shadow: Recorder
+  let shadow6: Recorder
   let cluster: ServedCluster
 
   beforeAll(async () => {
     services = await startServices(['app'])
     shadow = await startRecorder()
+    shadow6 = await startRecorder('::1')
     cluster = await serveCluster([
       ...services.objects,
       ...recorderObjects('shadow', shadow.port),
       ...recorderObjects('shadow-down', await closedPort()),
+      ...recorderObjects('shadow6', shadow6.port, '::1'),
       gatewayClass(),
       gateway('edge', [{ name: 'http', hostname: '*.gw.test' }]),
       httpRoute({
@@ -87,6 +93,7 @@ describe('RequestMirror through HAProxy', () => {
           { matches: prefix('/never'), filters: [mirrorTo('shadow', { percent: 0 })], backends: [{ service: 'app' }] },
           { matches: prefix('/down'), filters: [mirrorTo('shadow-down')], backends: [{ service: 'app' }] },
           { matches: prefix('/elsewhere'), filters: [mirrorTo('absent')], backends: [{ service: 'app' }] },
+          { matches: prefix('/six'), filters: [mirrorTo('shadow6')], backends: [{ service: 'app' }] },
           { backends: [{ service: 'app' }] },
         ],
       }),
@@ -97,6 +104,7 @@ describe('RequestMirror through HAProxy', () => {
     await cluster?.stop()
     await services?.close()
     await close(shadow?.server)
+    await close(shadow6?.server)
   })
 
   const copyOf = (url: string) => eventually(`the mirror's copy of ${url}`, () => shadow.copies.find((copy) => copy.url === url))
@@ -128,6 +136,11 @@ describe('RequestMirror through HAProxy', () => {
     await cluster.get(HOST, '/copy/after-never')
     await copyOf('/copy/after-never')
     expect(shadow.copies.map((one) => one.url)).not.toContain('/never/x')
+  })
+
+  it('reaches a mirror endpoint of an IPv6 address', async () => {
+    expect(answeredBy(await cluster.get(HOST, '/six/x'))).toBe('app')
+    await eventually('the IPv6 mirror’s copy', () => shadow6.copies.find((copy) => copy.url === '/six/x'))
   })
 
   it('serves the client when the mirror is down', async () => {
