@@ -71,6 +71,8 @@ local function copy_of(txn)
   if declared == nil and length >= BODY_BOUND then return false end
   local headers = request_headers(txn, nil)
   headers["host"] = { txn.f:req_fhdr("host") }
+  -- What \`option forwardfor if-none\` adds when the request is forwarded, after this action.
+  if headers["x-forwarded-for"] == nil then headers["x-forwarded-for"] = { txn.f:src() } end
   local body = nil
   if length > 0 or declared ~= nil then
     body = txn.f:req_body() or ""

@@ -114,7 +114,14 @@ describe('RequestMirror through HAProxy', () => {
     expect([response.status, answeredBy(response)]).toEqual([200, 'app'])
     expect(response.json().headers['x-team']).toBe('blue')
     const copy = await copyOf('/copy/page?q=1')
-    expect([copy.method, copy.headers.host, copy.headers['x-client'], copy.headers['x-team']]).toEqual(['GET', HOST, 'c1', 'blue'])
+    expect([copy.method, copy.headers.host, copy.headers['x-client'], copy.headers['x-team'], copy.headers['x-forwarded-for']]).toEqual([
+      'GET',
+      HOST,
+      'c1',
+      'blue',
+      '127.0.0.1',
+    ])
+    expect(response.json().headers['x-forwarded-for']).toBe('127.0.0.1')
   })
 
   it('copies a body it holds whole, and sends a request with a larger one on uncopied', async () => {
