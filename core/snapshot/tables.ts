@@ -117,8 +117,9 @@ export const TABLE = {
  * 50: an HTTPRoute's RequestMirror served (mirror-exact, mirror-prefix and lua/mirror.lua written, empty or not, by that write;
  *     `global` loads the script): HTTPRoutes indexed under the Services they mirror to (indexRouteServices), and every route
  *     derived again (markLayoutChanged touches them all).
+ * 51: lua/mirror.lua gives a mirror's copy the X-Forwarded-For its Service is sent: written again by that write (with the settings).
  */
-export const SNAPSHOT_LAYOUT = 50
+export const SNAPSHOT_LAYOUT = 51
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
