@@ -168,7 +168,7 @@ export class IncrementalCluster {
 
   private *finishing(): Generator<void, Applied> {
     const plan = yield* this.reconcile()
-    const snapshot = yield* this.keyspace.base.editing(this.keyspace.edits())
+    const snapshot = yield* this.keyspace.base.editing(yield* this.keyspace.collecting())
     const files = yield* this.files.finishing()
     const record = recordOf(files.manifest, this.context)
     const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]

@@ -2,6 +2,7 @@ import { sha256Text } from '../hash.ts'
 import { NodeCache } from '../tree/node-cache.ts'
 import { jsonLines, type TreeShape } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext, type TreeEdits } from '../tree/tree.ts'
+import { runToEnd } from '../slices.ts'
 import { SEPARATOR } from './separator.ts'
 import { TABLE, type TableName } from './tables.ts'
 import { SetIndex } from './set-index.ts'
@@ -28,7 +29,9 @@ export const SNAPSHOT_SHAPE: TreeShape = {
 }
 
 interface Pending {
-  edits(into: Map<string, string | undefined>): void
+  /** `table␁`: every key it edits starts with it. */
+  readonly prefix: string
+  edits(into: Map<string, string | undefined>): Generator<void>
 }
 
 /**
@@ -56,8 +59,18 @@ export class Keyspace {
 
   /** Every pending write, as edits of the snapshot tree. */
   edits(): TreeEdits {
+    return runToEnd(this.collecting())
+  }
+
+  /**
+   * `edits()` as steps, a step per write (see runInSlices): a full resync's are over a hundred
+   * thousand, and collected at once they held the thread for half a second. In key order (each
+   * part's keys sorted, the parts by their prefix, which ends in SEPARATOR, below any character
+   * of a name), so that the tree's edit sorts what is sorted already.
+   */
+  *collecting(): Generator<void, TreeEdits> {
     const edits = new Map<string, string | undefined>()
-    for (const part of this.parts) part.edits(edits)
+    for (const part of [...this.parts].sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0))) yield* part.edits(edits)
     return edits
   }
 

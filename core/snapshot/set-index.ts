@@ -13,7 +13,7 @@ export class SetIndex {
 
   constructor(
     private readonly base: Tree,
-    private readonly prefix: string,
+    readonly prefix: string,
   ) {}
 
   add(key: string, member: string): void {
@@ -69,9 +69,14 @@ export class SetIndex {
     return [within, `${within}\uffff`]
   }
 
-  edits(into: Map<string, string | undefined>): void {
-    for (const [key, changes] of this.writes) {
-      for (const [member, present] of changes) into.set(`${this.prefix}${key}${SEPARATOR}${member}`, present ? '' : undefined)
+  /** The pending changes as tree edits, in key order, a step per member (one class of a full resync has tens of thousands). */
+  *edits(into: Map<string, string | undefined>): Generator<void> {
+    for (const key of [...this.writes.keys()].sort()) {
+      const changes = this.writes.get(key)!
+      for (const member of [...changes.keys()].sort()) {
+        into.set(`${this.prefix}${key}${SEPARATOR}${member}`, changes.get(member) ? '' : undefined)
+        yield
+      }
     }
   }
 

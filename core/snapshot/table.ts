@@ -16,7 +16,7 @@ export class Table<V> {
 
   constructor(
     private readonly base: Tree,
-    private readonly prefix: string,
+    readonly prefix: string,
   ) {}
 
   get(key: string): V | undefined {
@@ -98,8 +98,13 @@ export class Table<V> {
     return [this.prefix + within, `${this.prefix}${within}\uffff`]
   }
 
-  edits(into: Map<string, string | undefined>): void {
-    for (const [key, value] of this.writes) into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
+  /** The pending writes as tree edits, in key order, a step per write: a full resync's are tens of thousands, each written out as JSON. */
+  *edits(into: Map<string, string | undefined>): Generator<void> {
+    for (const key of [...this.writes.keys()].sort()) {
+      const value = this.writes.get(key)
+      into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
+      yield
+    }
   }
 }
 
