@@ -14,7 +14,7 @@ import { gatewayCondition } from './gateway-condition.ts'
  */
 export function gatewayStatus(gateway: Gateway, state: ClusterState, attached: ReadonlyMap<string, number>, at: string): GatewayObjectStatus {
   const listeners = gateway.spec.listeners.map((listener, l) =>
-    listenerStatus(listener, listenerProblems(listener, l, gateway, state), attached.get(listenerKey(gateway, listener)) ?? 0, at),
+    listenerStatus(listener, listenerProblems(listener, l, gateway, state), attached.get(listenerKey(gateway, listener)) ?? 0, at, state.http2Offered()),
   )
   const valid = listeners.filter((listener) => listener.conditions.every((condition) => condition.type === 'Conflicted' || condition.status === 'True'))
   const invalid = gateway.spec.listeners.length - valid.length
@@ -36,7 +36,7 @@ export function gatewayStatus(gateway: Gateway, state: ClusterState, attached: R
 
 export const listenerKey = (gateway: Gateway, listener: Listener) => `${gateway.metadata.namespace}/${gateway.metadata.name}/${listener.name}`
 
-function listenerStatus(listener: Listener, problems: ListenerProblem[], attachedRoutes: number, at: string): ListenerStatus {
+function listenerStatus(listener: Listener, problems: ListenerProblem[], attachedRoutes: number, at: string, http2: boolean): ListenerStatus {
   const of = (condition: ListenerProblem['condition']) => problems.filter((problem) => problem.condition === condition)
   const blocked = (list: ListenerProblem[]) => list.find((problem) => problem.blocking)
   const notes = (list: ListenerProblem[]) => (list.length > 0 ? `; not honoured: ${list.map((problem) => problem.message).join('; ')}` : '')
@@ -57,12 +57,12 @@ function listenerStatus(listener: Listener, problems: ListenerProblem[], attache
     // hapedge serves every listener on the cluster's binds (its port selects parentRefs, not a socket): none conflicts with another.
     gatewayCondition(at, 'Conflicted', false, 'NoConflicts', 'no conflict'),
   ]
-  return { name: listener.name, supportedKinds: supportedKinds(listener), attachedRoutes, conditions }
+  return { name: listener.name, supportedKinds: supportedKinds(listener, http2), attachedRoutes, conditions }
 }
 
-/** The route kinds the listener takes: those it allows (all when it names none) that hapedge serves on its protocol. */
-function supportedKinds(listener: Listener): { group: string; kind: string }[] {
-  const served = routeKindsOf(listener.protocol)
+/** The route kinds the listener takes: those it allows (all when it names none) that hapedge serves on its protocol (HTTPS's: with or without HTTP/2). */
+function supportedKinds(listener: Listener, http2: boolean): { group: string; kind: string }[] {
+  const served = routeKindsOf(listener.protocol, http2)
   const allowed = listener.allowedRoutes?.kinds
   const kinds =
     allowed && allowed.length > 0

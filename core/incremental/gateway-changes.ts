@@ -8,6 +8,7 @@ import type { GatewayRoute } from '../model/gateway-verdict.ts'
 import { OTHER_KIND } from '../model/gateway-kind-conflict.ts'
 import { namespaceRefusal, namespacesFrom } from '../model/gateway-namespaces.ts'
 import type { DirtySet } from './dirty-set.ts'
+import type { Settings } from '../model/settings.ts'
 
 /**
  * What a Gateway API object's change touches. An HTTPRoute's hosts come from its Gateways, so the
@@ -86,7 +87,10 @@ export function touchGatewaysOfSecret(state: ClusterState, secret: string, dirty
   for (const gateway of state.gateways()) if (gatewayNamesSecret(gateway, secret)) touchGateway(state, gateway, dirty)
 }
 
-/** Every Gateway, HTTPRoute and GRPCRoute (the Gateway controller setting changed: which classes are served; a newer layout honours more of them). */
+/** The settings a Gateway's and its routes' verdicts read: which classes are served (gateway-controller), whether HTTPS listeners take GRPCRoutes (use-http2). */
+export const GATEWAY_SETTINGS = ['gateway-controller', 'use-http2'] as const satisfies readonly (keyof Settings)[]
+
+/** Every Gateway, HTTPRoute and GRPCRoute (a GATEWAY_SETTINGS setting changed; a newer layout honours more of them). */
 export function touchEveryGateway(state: ClusterState, dirty: DirtySet): void {
   for (const gateway of state.gateways()) dirty.objects.push(objectRef(gateway))
   touchRoutes(state, [...state.httpRoutes(), ...state.grpcRoutes()], dirty)

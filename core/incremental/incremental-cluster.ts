@@ -40,7 +40,7 @@ import { unionOfCanaryRules } from '../model/canary.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
-import { touchEveryGateway, touchGatewayChange, touchGatewaysOfSecret } from './gateway-changes.ts'
+import { GATEWAY_SETTINGS, touchEveryGateway, touchGatewayChange, touchGatewaysOfSecret } from './gateway-changes.ts'
 import { reconcileGatewayStatus, type GatewayStatusTables } from './reconcile-gateway-status.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
@@ -354,7 +354,7 @@ export class IncrementalCluster {
   private reconcileSettings(plan: Plan): void {
     const { settings, rejections, defaultCertificate: fallback, tlsListeners } = deriveSettings(this.state)
     const redirectChanged = HOST_SETTINGS.some((key) => settings[key] !== this.settings[key])
-    if (settings['gateway-controller'] !== this.settings['gateway-controller']) touchEveryGateway(this.state, this.dirty)
+    if (GATEWAY_SETTINGS.some((key) => settings[key] !== this.settings[key])) touchEveryGateway(this.state, this.dirty)
     reconcileDefaultCertificate(this.genesis ? undefined : this.defaultCertificate, fallback, this.files, plan)
     reconcileTlsListeners(this.tlsListeners, tlsListeners, this.files)
     this.settings = settings

@@ -28,6 +28,7 @@ import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import type { Namespace } from '../kube/namespace.ts'
 import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachment.ts'
 import { gatewayController } from './gateway-controller.ts'
+import { http2Offered } from './http2-setting.ts'
 import { servicesOfRoute } from './gateway-backend-refs.ts'
 
 export interface InvalidObject {
@@ -302,6 +303,11 @@ export class ClusterState {
   /** A Namespace (its name and labels: a Gateway listener's allowedRoutes Selector reads them). */
   namespace(name: string): Namespace | undefined {
     return this.objects.get(`Namespace/${name}`) as Namespace | undefined
+  }
+
+  /** Whether the HTTPS bind offers HTTP/2 (settings `use-http2`): without it, GRPCRoutes are not served there (gateway-listeners.ts). */
+  http2Offered(): boolean {
+    return http2Offered(this.configMap())
   }
 
   /** Whether this cluster serves the GatewayClass: its controllerName is the `gateway-controller` setting. */

@@ -13,6 +13,8 @@ export interface GatewayLookup {
   portRefusal?(listener: Listener): string | undefined
   /** A Namespace by name, whose labels a `Selector` listener reads. Absent: a Selector admits every namespace (the hosts index, which Namespace labels must not change). */
   namespace?(name: string): Namespace | undefined
+  /** Why a listener does not take routes of a kind it lists (gateway-listeners.ts kindRefusal); absent: every kind listed counts (the hosts index, which the settings must not change). */
+  kindRefusal?(listener: Listener, kind: GatewayRoute['kind']): string | undefined
 }
 
 /** A listener an HTTPRoute attaches to, and the hosts it is served on there (the listener's hostname and the route's, intersected). */
@@ -97,7 +99,7 @@ export function attachmentsOf(route: GatewayRoute, lookup: GatewayLookup): Attac
     const why: string[] = []
     let hostnames = false
     for (const listener of named) {
-      const refusal = listenerRefusal(listener, gateway, route, lookup) ?? lookup.portRefusal?.(listener)
+      const refusal = listenerRefusal(listener, gateway, route, lookup) ?? lookup.portRefusal?.(listener) ?? lookup.kindRefusal?.(listener, route.kind)
       if (refusal) {
         why.push(`listener "${listener.name}": ${refusal}`)
         continue

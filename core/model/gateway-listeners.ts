@@ -24,12 +24,23 @@ export function gatewayNamesSecret(gateway: Gateway, secret: string): boolean {
   })
 }
 
-/** The route kinds a listener of this protocol takes (the same group as the Gateway). */
-export function routeKindsOf(protocol: string): readonly string[] {
+/** The route kinds a listener of this protocol takes (the same group as the Gateway), HTTPS's without GRPCRoute when the bind offers no HTTP/2 (`http2`). */
+export function routeKindsOf(protocol: string, http2: boolean): readonly string[] {
+  if (protocol === 'HTTPS' && !http2) return ['HTTPRoute']
   return protocol === 'HTTP' || protocol === 'HTTPS' ? SERVED_ROUTE_KINDS : []
 }
 
 const SERVED_ROUTE_KINDS: readonly string[] = ['HTTPRoute', 'GRPCRoute']
+
+/**
+ * Why a listener that lists a route kind does not take its routes: a GRPCRoute on HTTPS while the
+ * bind offers no HTTP/2 by ALPN (settings `use-http2`), which every gRPC client needs; on HTTP,
+ * HAProxy reads HTTP/2 with prior knowledge whatever the setting.
+ */
+export function kindRefusal(listener: Listener, kind: string, http2: boolean): string | undefined {
+  if (routeKindsOf(listener.protocol, http2).includes(kind) || !routeKindsOf(listener.protocol, true).includes(kind)) return undefined
+  return `${kind} is not served on HTTPS while settings use-http2 is false: gRPC clients need HTTP/2, which the HTTPS bind does not offer (NotAllowedByListeners)`
+}
 
 /**
  * Where a listener falls short, as its status says it (the condition made False, the
@@ -65,12 +76,14 @@ export function listenerProblems(listener: Listener, l: number, gateway: Gateway
   if (selector && 'invalid' in selector)
     problem('Accepted', 'UnsupportedValue', `${at}.allowedRoutes.namespaces.selector ${selector.invalid}, so the listener admits no route`)
   const kinds = listener.allowedRoutes?.kinds ?? []
-  const unknown = kinds.filter((kind) => (kind.group ?? GATEWAY_API) !== GATEWAY_API || !routeKindsOf(listener.protocol).includes(kind.kind))
+  const served = routeKindsOf(listener.protocol, state.http2Offered())
+  const unknown = kinds.filter((kind) => (kind.group ?? GATEWAY_API) !== GATEWAY_API || !served.includes(kind.kind))
+  const why = served.length < routeKindsOf(listener.protocol, true).length ? ' while settings use-http2 is false' : ''
   if (unknown.length > 0)
     problem(
       'ResolvedRefs',
       'InvalidRouteKinds',
-      `${at}.allowedRoutes.kinds: ${unknown.map((kind) => kind.kind).join(', ')} not served by hapedge on ${listener.protocol} (${routeKindsOf(listener.protocol).join(' and ')} are)`,
+      `${at}.allowedRoutes.kinds: ${unknown.map((kind) => kind.kind).join(', ')} not served by hapedge on ${listener.protocol}${why} (${served.join(' and ')} are)`,
       unknown.length === kinds.length,
     )
   if (listener.protocol === 'HTTP') return problems

@@ -7,6 +7,7 @@ import type { Namespace } from '../kube/namespace.ts'
 import { attachmentsOf, type Attached, type GatewayLookup } from './gateway-attachment.ts'
 import { withoutKindConflicts } from './gateway-kind-conflict.ts'
 import { readGrpcRules } from './gateway-grpc-rules.ts'
+import { kindRefusal } from './gateway-listeners.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
 import type { Rejection } from './rejection.ts'
 
@@ -20,6 +21,7 @@ export interface GatewayState extends BackendLookup {
   options: Binds
   namespace(name: string): Namespace | undefined
   routesOfKindForHost(kind: GatewayRoute['kind'], host: string): GatewayRoute[]
+  http2Offered(): boolean
 }
 
 export interface RouteVerdict {
@@ -49,6 +51,7 @@ export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVer
       return refusal && `port ${refusal} (NotAllowedByListeners)`
     },
     namespace: (name) => state.namespace(name),
+    kindRefusal: (listener, kind) => kindRefusal(listener, kind, state.http2Offered()),
   }
   const attached = withoutKindConflicts(route, attachmentsOf(route, lookup), {
     routesOfKindForHost: (kind, host) => state.routesOfKindForHost(kind, host),

@@ -118,8 +118,10 @@ export const TABLE = {
  *     `global` loads the script): HTTPRoutes indexed under the Services they mirror to (indexRouteServices), and every route
  *     derived again (markLayoutChanged touches them all).
  * 51: lua/mirror.lua gives a mirror's copy the X-Forwarded-For its Service is sent: written again by that write (with the settings).
+ * 52: with use-http2 false a GRPCRoute is not attached to HTTPS listeners (no HTTP/2, which gRPC needs: NotAllowedByListeners, and
+ *     GRPCRoute not among their supportedKinds): every Gateway and route is derived again.
  */
-export const SNAPSHOT_LAYOUT = 51
+export const SNAPSHOT_LAYOUT = 52
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

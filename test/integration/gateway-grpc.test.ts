@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gateway, gatewayClass, grpcRoute, httpRoute } from '../support/gateway-objects.ts'
 import { fixtureCertificate } from '../support/fixtures.ts'
-import { endpointSlice, service, tlsSecret } from '../support/objects.ts'
+import { configMap, endpointSlice, service, tlsSecret } from '../support/objects.ts'
 import { grpcCall, grpcServer } from './grpc-echo.ts'
 import { serveCluster, type ServedCluster } from './serve-cluster.ts'
 
@@ -106,5 +106,47 @@ describe('GRPCRoute through HAProxy', () => {
     expect(cluster.model.rejections.filter((rejection) => rejection.object === 'HTTPRoute default/rival').map((rejection) => rejection.reason)).toEqual([
       'spec.parentRefs[0]: not attached to Gateway default/edge there: listener "http": GRPCRoute default/echo, first (the older, then by namespace/name), is attached there on host "grpc.gw.test" (Conflicted); the HTTPRoute is not served',
     ])
+  })
+})
+
+describe('GRPCRoute through HAProxy with use-http2 off', () => {
+  let server: grpc.Server | undefined
+  let cluster: ServedCluster
+
+  beforeAll(async () => {
+    const echo = await grpcServer('plain', grpc.ServerCredentials.createInsecure())
+    server = echo.server
+    const everyCall = (name: string, hostname: string) =>
+      grpcRoute({ name, hostnames: [hostname], parents: [{ name: 'edge', sectionName: name }], rules: [{ backends: [{ service: 'plain' }] }] })
+    cluster = await serveCluster([
+      configMap({ 'use-http2': 'false' }),
+      service('plain'),
+      endpointSlice('plain', ['127.0.0.1'], [{ port: echo.port }]),
+      gatewayClass(),
+      tlsSecret('shop-tls', certificate.certPem, certificate.keyPem),
+      gateway('edge', [
+        { name: 'http', hostname: HOST },
+        { name: 'https', protocol: 'HTTPS', hostname: TLS_HOST, certificate: 'shop-tls' },
+      ]),
+      everyCall('http', HOST),
+      everyCall('https', TLS_HOST),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    server?.forceShutdown()
+  })
+
+  it('serves GRPCRoutes on HTTP (h2c with prior knowledge, whatever the setting)', async () => {
+    expect(await grpcCall(cluster.httpPort, HOST, 'hi')).toBe('plain got hi')
+  })
+
+  it('reports the GRPCRoute of an HTTPS listener as not attached, since no gRPC client can call without HTTP/2 (ALPN h2)', async () => {
+    expect(cluster.model.rejections.map((rejection) => rejection.object)).toEqual(['GRPCRoute default/https'])
+    expect(cluster.model.hosts.has(TLS_HOST)).toBe(false)
+    await expect(grpcCall(cluster.httpsPort, TLS_HOST, 'hi', '/hapedge.Echo/Say', {}, certificate.certPem)).rejects.toMatchObject({
+      code: grpc.status.UNAVAILABLE,
+    })
   })
 })

@@ -494,8 +494,8 @@ const arbitraryConfigMap = fc
       { 'default-ssl-certificate': 'tls-a' },
     ),
     name: fc.constantFrom(...configMapNames),
-    // The GatewayClasses served: hapedge's controller, or another's.
-    gateway: fc.constantFrom<Record<string, string>>({}, {}, {}, {}, { 'gateway-controller': 'example.com/other' }),
+    // The GatewayClasses served: hapedge's controller, or another's; HTTP/2 off on HTTPS, where GRPCRoutes are then not served.
+    gateway: fc.constantFrom<Record<string, string>>({}, {}, {}, {}, { 'gateway-controller': 'example.com/other' }, { 'use-http2': 'false' }),
     // HSTS for the hosts whose Ingress says nothing of it (ingress-nginx's keys): none, on, with every value, and an unreadable one.
     hsts: fc.constantFrom<Record<string, string>>(
       {},
@@ -842,12 +842,14 @@ export const arbitraryNamespaceObject = fc.oneof(
 )
 
 /**
- * GRPCRoutes under their Gateways and Services, and little else: in arbitraryGatewayObject's pool
- * an HTTPRoute often claims their listener first, so a match of a service alone that comes or
- * goes beside a method alone on one host (which then leaves that service's calls to it) is rare.
+ * GRPCRoutes under their Gateways, Services and settings (use-http2), and little else: in
+ * arbitraryGatewayObject's pool an HTTPRoute often claims their listener first, so a match of a
+ * service alone that comes or goes beside a method alone on one host (which then leaves that
+ * service's calls to it) is rare.
  */
 export const arbitraryGrpcObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryGatewayClass },
+  { weight: 1, arbitrary: arbitraryConfigMap },
   { weight: 2, arbitrary: arbitraryGateway },
   { weight: 6, arbitrary: grpcRouteOf([{ service: 'hapedge.Echo' }, { service: 'other.Echo' }, { method: 'Ping' }, { method: 'Say' }], [undefined]) },
   { weight: 2, arbitrary: arbitraryService },

@@ -4,7 +4,10 @@ import { FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { gateway, gatewayClass, grpcRoute, httpRoute } from '../../support/gateway-objects.ts'
 import { expectEachStepAsFullRebuild } from '../../support/steps-as-full-rebuild.ts'
-import { configMap, endpointSlice, service } from '../../support/objects.ts'
+import { configMap, endpointSlice, service, tlsSecret } from '../../support/objects.ts'
+import { fixtureCertificate } from '../../support/fixtures.ts'
+import { ClusterState } from '../../../core/model/cluster-state.ts'
+import { gatewayApiStatus } from '../../../core/gateway-status/gateway-api-status.ts'
 
 /** GRPCRoute on the HTTPRoute engine: its matches as routes on the gRPC path, its Services spoken to in HTTP/2, a change costing what it changes. */
 
@@ -16,6 +19,12 @@ const routesOf = (model: ReturnType<typeof fullRebuild>['model'], host: string) 
     .get(host)
     ?.routes.map((route) => [route.match, route.path, route.backendName, route.split?.backends.map((one) => `${one.backendName}:${one.weight}`)])
 const H2C = /^default_(\w+)_80_[0-9a-f]{12}$/
+const certificate = fixtureCertificate('shop.example.com')
+const stateOf = (objects: unknown[]) => {
+  const state = new ClusterState()
+  for (const object of objects) state.apply(readObject(object))
+  return state
+}
 
 describe('a GRPCRoute', () => {
   const route = grpcRoute({
@@ -124,6 +133,44 @@ describe('a GRPCRoute', () => {
       [serviceAlone('a.Echo', 'b.Echo')],
       [grpcRoute({ name: 'service', rules: [{ matches: [{ method: { service: 'a.Echo', method: 'Say' } }], backends: [{ service: 'b' }] }] })],
     ])
+  })
+
+  it('is not served on HTTPS while use-http2 is off (gRPC needs HTTP/2): NotAllowedByListeners, the listener’s supportedKinds without it; on HTTP it is', () => {
+    const secure = gateway('edge', [
+      { name: 'grpc', hostname: 'grpc.example.com' },
+      { name: 'tls', protocol: 'HTTPS', hostname: 'tls.example.com', certificate: 'tls' },
+      { name: 'listed', protocol: 'HTTPS', hostname: 'listed.example.com', certificate: 'tls', kinds: ['GRPCRoute'] },
+    ])
+    const on = (sectionName: string, hostname: string) =>
+      grpcRoute({ name: sectionName, hostnames: [hostname], parents: [{ name: 'edge', sectionName }], rules: [{ backends: [{ service: 'a' }] }] })
+    const routes = [on('grpc', 'grpc.example.com'), on('tls', 'tls.example.com'), on('listed', 'listed.example.com')]
+    const objects = [gatewayClass(), secure, tlsSecret('tls', certificate.certPem, certificate.keyPem), ...routes, ...services(['a'])]
+    const off = configMap({ 'use-http2': 'false' })
+    expect([...fullRebuild(objects).model.hosts.keys()].sort()).toEqual(['grpc.example.com', 'listed.example.com', 'tls.example.com'])
+    const { model } = fullRebuild([...objects, off])
+    expect([...model.hosts.keys()]).toEqual(['grpc.example.com'])
+    const refusal =
+      'GRPCRoute is not served on HTTPS while settings use-http2 is false: gRPC clients need HTTP/2, which the HTTPS bind does not offer (NotAllowedByListeners)'
+    expect(model.rejections.map(({ object, reason }) => [object, reason])).toEqual([
+      ['GRPCRoute default/listed', `spec.parentRefs[0]: not attached to Gateway default/edge: listener "listed": ${refusal}; the GRPCRoute is not served`],
+      ['GRPCRoute default/tls', `spec.parentRefs[0]: not attached to Gateway default/edge: listener "tls": ${refusal}; the GRPCRoute is not served`],
+      [
+        'Gateway default/edge',
+        'spec.listeners[2].allowedRoutes.kinds: GRPCRoute not served by hapedge on HTTPS while settings use-http2 is false (HTTPRoute are)',
+      ],
+    ])
+    const status = gatewayApiStatus(stateOf([...objects, off]), '2026-12-05T00:00:00.000Z').objects
+    const edge = status.find((object) => object.kind === 'Gateway')
+    expect(edge?.kind === 'Gateway' && edge.status.listeners.map((listener) => [listener.name, listener.supportedKinds.map(({ kind }) => kind)])).toEqual([
+      ['grpc', ['HTTPRoute', 'GRPCRoute']],
+      ['tls', ['HTTPRoute']],
+      ['listed', []],
+    ])
+    const tls = status.find((object) => object.kind === 'GRPCRoute' && object.name === 'tls')
+    expect(tls?.kind === 'GRPCRoute' && tls.parents.map((parent) => parent.conditions.find(({ type }) => type === 'Accepted')?.reason)).toEqual([
+      'NotAllowedByListeners',
+    ])
+    expectEachStepAsFullRebuild([objects, [off], [configMap({})]])
   })
 
   it('follows its Gateway, class, controller setting and an HTTPRoute beside it, incrementally as a full rebuild says', () => {
