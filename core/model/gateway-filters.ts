@@ -6,7 +6,7 @@ import { REDIRECT_BACKEND } from './backend-ref.ts'
 import type { Route } from './derive-host.ts'
 import { readRuleTimeouts } from './gateway-timeouts.ts'
 import { readRequestMirror, type MirrorResolution } from './gateway-mirror.ts'
-import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, refusedHeader, RULE_SEPARATOR, ruleParts } from './header-rules.ts'
+import { CONTROL_CHARACTER, compareRules, type HeaderValue, MAX_HEADER_RULES, refusedHeader, RULE_SEPARATOR } from './header-rules.ts'
 import type { RedirectParts, RouteRedirect } from './route-redirect.ts'
 import { NO_CAPTURE, type RouteRewrite } from './route-rewrite.ts'
 import type { RouteTimeouts } from './route-timeouts.ts'
@@ -36,14 +36,14 @@ export interface RuleFeatures {
 /** The filter types the specification allows once per rule (RequestMirror may repeat). */
 const ONCE_PER_RULE = new Set(['RequestHeaderModifier', 'ResponseHeaderModifier', 'RequestRedirect', 'URLRewrite'])
 
-const NOT_HONOURED = 'is not honoured by hapedge'
+export const NOT_HONOURED = 'is not honoured by hapedge'
 
 /**
  * The filters of `where` (a rule or a backendRef) that parse, each with its field path; a
  * malformed one, or a second of a type `once` says the specification allows once `within`, is
  * reported and left out.
  */
-function readFilters(
+export function readFilters(
   filters: readonly unknown[] | undefined,
   where: string,
   once: (type: string) => boolean,
@@ -146,34 +146,6 @@ function readRuleFilter(
   }
 }
 
-/**
- * The header filters of a rule's one weighted backendRef: every request of the rule goes to it, so
- * they are served as the rule's own, after them (the specification's order). Any other filter of a
- * backendRef, and a header both change (the frontend runs removals, sets and additions each in one
- * place), is reported.
- */
-export function addBackendHeaderFilters(filters: readonly unknown[], where: string, features: RuleFeatures, reasons: string[]): void {
-  const added = new Map<string, string>()
-  for (const [at, filter] of readFilters(filters, where, () => true, 'on one backendRef', reasons)) {
-    if (filter.type === 'RequestHeaderModifier') readHeaderModifier(filter.requestHeaderModifier, 'req', `${at}.requestHeaderModifier`, added, reasons)
-    else if (filter.type === 'ResponseHeaderModifier') readHeaderModifier(filter.responseHeaderModifier, 'res', `${at}.responseHeaderModifier`, added, reasons)
-    else reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)`)
-  }
-  if (added.size === 0) return
-  const header = (rule: string) => `${rule.slice(0, 3)}${RULE_SEPARATOR}${ruleParts(rule).name}`
-  const own = new Map((features.headers ?? []).map(({ rule, value }) => [rule, value]))
-  const both = [...new Set([...own.keys()].map(header))].filter((name) => [...added.keys()].some((rule) => header(rule) === name))
-  if (both.length > 0)
-    return void reasons.push(
-      `${where}.filters: ${both.map((name) => name.split(RULE_SEPARATOR)[1]).join(', ')} changed by the rule's filters too ${NOT_HONOURED}`,
-    )
-  if (features.redirect) return void reasons.push(`${where}.filters: header modifiers of a rule that redirects ${NOT_HONOURED} (it forwards nothing)`)
-  const merged = new Map([...own, ...added])
-  if (merged.size > MAX_HEADER_RULES)
-    return void reasons.push(`${where}.filters: ${merged.size} header changes; hapedge makes ${MAX_HEADER_RULES} at most per route`)
-  features.headers = [...merged].map(([rule, value]) => ({ rule, value })).sort((a, b) => compareRules(a.rule, b.rule))
-}
-
 /** The lists of a header modifier, in the order the frontend runs them (header-rules.ts HEADER_OPS). */
 const HEADER_LISTS = [
   ['remove', 'del'],
@@ -186,7 +158,13 @@ const HEADER_LISTS = [
  * checks as an Ingress's: names hapedge may write into its rules and may change, values without
  * control characters. The first of two equivalent names counts, as the specification says.
  */
-function readHeaderModifier(modifier: HeaderModifier | undefined, side: 'req' | 'res', where: string, into: Map<string, string>, reasons: string[]): void {
+export function readHeaderModifier(
+  modifier: HeaderModifier | undefined,
+  side: 'req' | 'res',
+  where: string,
+  into: Map<string, string>,
+  reasons: string[],
+): void {
   if (!modifier) {
     reasons.push(`${where}: is required for a filter of type ${side === 'req' ? 'RequestHeaderModifier' : 'ResponseHeaderModifier'}`)
     return
@@ -281,7 +259,7 @@ export function withRuleFeatures(route: Route, features: RuleFeatures): Route {
   }
 }
 
-/** The header rules of an HTTPRoute's served routes, once each: what it adds to the frontend (header-groups.ts). */
-export function headerRulesOfRules(features: Iterable<RuleFeatures>): string[] {
-  return unionOfRules([...features].map(({ headers }) => (headers ?? []).map(({ rule }) => rule)))
+/** The header rules of an HTTPRoute's served routes (its rules' and its backendRefs' header sets), once each: what it adds to the frontend (header-groups.ts). */
+export function headerRulesOfRules(headerSets: Iterable<readonly HeaderValue[] | undefined>): string[] {
+  return unionOfRules([...headerSets].map((headers) => (headers ?? []).map(({ rule }) => rule)))
 }

@@ -5,7 +5,9 @@ import { unresolvedBackendRef, type BackendLookup } from './gateway-backend-refs
 import { readRegexPath } from './regex-path.ts'
 import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
-import { addBackendHeaderFilters, readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
+import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
+import { readBackendHeaders, settleBackendHeaders } from './gateway-backend-filters.ts'
+import type { HeaderValue } from './header-rules.ts'
 import type { Upstream } from './upstream.ts'
 
 export interface WeightedBackend {
@@ -13,6 +15,8 @@ export interface WeightedBackend {
   weight: number
   /** It does not resolve (gateway-backend-refs.ts): its share of the requests is answered 500 (UNRESOLVED_BACKEND). */
   unresolved?: true
+  /** The header set of the requests sent to it, when its filters change one and its rule's other Services get another (gateway-backend-filters.ts). */
+  headers?: HeaderValue[]
 }
 
 /** One match of an HTTPRoute's rule, as the engine serves it: a path and the Services its requests go to. */
@@ -46,9 +50,9 @@ const NOT_HONOURED = 'is not honoured by hapedge'
  * An HTTPRoute's rules read as paths and weighted Services, or the reasons it cannot be served as
  * written: hapedge matches the host, the path (Exact, PathPrefix, RegularExpression), the method, headers and
  * query parameters (gateway-conditions.ts) and splits a path between its weighted Services (route-split.ts); its
- * filters and timeouts are route features (gateway-filters.ts) where hapedge can honour them, and so are the header
- * filters of a rule's one weighted backendRef. Retries, session persistence and filters of a backendRef among several
- * it does not honour, and a route served without them would mean something else, so it is not served.
+ * filters and timeouts are route features (gateway-filters.ts) where hapedge can honour them, and a backendRef's header
+ * filters are the requests sent to it (gateway-backend-filters.ts). Retries, session persistence and a backendRef's
+ * other filters it does not honour, and a route served without them would mean something else, so it is not served.
  */
 export function readRouteRules(route: HttpRoute, cluster: BackendLookup): RouteRules {
   return readRules(route, cluster, readHttpMatch)
@@ -83,9 +87,8 @@ export function readRules<Match extends object>(
     const features = readRuleFeatures(rule, at, { route: { kind: route.kind, namespace }, cluster, unresolved }, reasons)
     for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
     // Its weighted backendRefs, resolved or not: the requests a rule would send to one that does not resolve are answered 500.
-    const backends: WeightedBackend[] = []
+    let backends: WeightedBackend[] = []
     const unresolvedHere: { reason: string; weight: number }[] = []
-    const weighted = rule.backendRefs?.filter((backend) => (backend.weight ?? 1) > 0).length ?? 0
     rule.backendRefs?.forEach((backend, b) => {
       const where = `${at}.backendRefs[${b}]`
       const refusal = unresolvedBackendRef(backend, { kind: route.kind, namespace }, cluster)
@@ -98,18 +101,13 @@ export function readRules<Match extends object>(
         backends.push({ ref, weight, unresolved: true })
       }
       if (refusal?.reason === 'InvalidKind') return share()
-      // A backendRef of weight 0 takes no request, so its filters never apply; the one weighted backendRef of a rule takes every one.
-      if (backend.filters && backend.filters.length > 0 && weight > 0) {
-        if (weighted === 1) addBackendHeaderFilters(backend.filters, where, features, reasons)
-        else
-          reasons.push(
-            `${where}.filters: ${filterTypes(backend.filters)} ${NOT_HONOURED} per backendRef of a rule that splits its requests between several (a rule's features apply to every request, whichever Service it goes to)`,
-          )
-      }
+      // A backendRef of weight 0 takes no request, so its filters never apply.
+      const headers = backend.filters && backend.filters.length > 0 && weight > 0 ? readBackendHeaders(backend.filters, where, features, reasons) : undefined
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
       if (refusal) return share()
-      if (weight > 0) backends.push({ ref, weight })
+      if (weight > 0) backends.push({ ref, weight, ...(headers ? { headers } : {}) })
     })
+    backends = settleBackendHeaders(backends, features, at, reasons)
     const total = backends.reduce((sum, { weight }) => sum + weight, 0)
     const resolves = backends.some((backend) => !backend.unresolved)
     const answers500 = backends.length > 0 && !resolves && !features.redirect
@@ -166,12 +164,4 @@ function readPathMatch(type: string, value: string): RouteMatch | { refused: str
 export function readRegexMatch(expression: string): RouteMatch | { refused: string } {
   const read = readRegexPath(expression, false)
   return 'refused' in read ? read : { match: 'Regex', path: `${REGEX_PATH_MARK}(?:${read.expression})$` }
-}
-
-function filterTypes(filters: readonly unknown[]): string {
-  const types = filters.map((filter) => {
-    const type = (filter as { type?: unknown } | null)?.type
-    return typeof type === 'string' && /^[A-Za-z]{1,64}$/.test(type) ? type : 'a filter'
-  })
-  return [...new Set(types)].join(', ')
 }

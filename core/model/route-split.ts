@@ -1,4 +1,5 @@
 import { backendVariantName, UNRESOLVED_BACKEND, type BackendRef } from './backend-ref.ts'
+import type { HeaderValue } from './header-rules.ts'
 import type { Upstream } from './upstream.ts'
 
 /** One Service of a split path and its weight (above 0). */
@@ -8,6 +9,8 @@ export interface SplitBackend {
   /** How it is spoken to, when not HTTP/1.1 in clear (a GRPCRoute's): its backend is the Service's for that (backendVariantName). */
   upstream?: Upstream
   weight: number
+  /** The header set of the requests drawn for it, when its backendRef's filters give it one of its own (gateway-backend-filters.ts); else the route's. */
+  headers?: HeaderValue[]
 }
 
 /**
@@ -30,11 +33,14 @@ export const MOST_SPLIT_BACKENDS = 16
  * Service that does splits, so a weight's change stays a map edit. `upstream`: how the Services are
  * spoken to (a GRPCRoute's), each going to its Service's backend for that.
  */
-export function routeSplit(backends: readonly { ref: BackendRef; weight: number; unresolved?: true }[], upstream?: Upstream): RouteSplit | undefined {
-  const split = backends.map(({ ref, weight, unresolved }) =>
+export function routeSplit(
+  backends: readonly { ref: BackendRef; weight: number; unresolved?: true; headers?: HeaderValue[] }[],
+  upstream?: Upstream,
+): RouteSplit | undefined {
+  const split = backends.map(({ ref, weight, unresolved, headers }) =>
     unresolved
       ? { backend: ref, backendName: UNRESOLVED_BACKEND, weight }
-      : { backend: ref, backendName: backendVariantName(ref, upstream), ...(upstream ? { upstream } : {}), weight },
+      : { backend: ref, backendName: backendVariantName(ref, upstream), ...(upstream ? { upstream } : {}), weight, ...(headers ? { headers } : {}) },
   )
   return new Set(split.map((one) => one.backendName)).size > 1 ? { backends: split } : undefined
 }

@@ -8,7 +8,7 @@ import { timeoutLookupRules } from './render-timeouts.ts'
 import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
 import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
-import { headerLookupRules, headerRules as renderHeaderRules, uniqueIdFormat } from './render-headers.ts'
+import { backendHeaderRule, headerLookupRules, headerRules as renderHeaderRules, uniqueIdFormat } from './render-headers.ts'
 import { rewriteRules } from './render-rewrites.ts'
 import { regexRouteRules } from './render-regex-paths.ts'
 import { canaryRules as renderCanaryRules } from './render-canary.ts'
@@ -144,12 +144,13 @@ export function renderFrontend({
     ...hstsRules(),
     ...renderHeaderRules(headerRules, 'res'),
     ...FORWARDED_RULES,
-    // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
-    ...renderHeaderRules(headerRules, 'req'),
-    // The split and the canary last: their Services are sent the request the route's own settings made
-    // (a canary Ingress on a split path takes its share of the requests, the split the rest).
+    // The split and the canary once routing and access are done (a canary Ingress on a split path takes its share of the
+    // requests, the split the rest), reading the request as the client sent it; and the drawn Service's headers found.
     ...splitRules(set, canaryRules),
     ...renderCanaryRules(set, canaryRules),
+    ...backendHeaderRule(set, headerRules, canaryRules),
+    // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
+    ...renderHeaderRules(headerRules, 'req'),
     UPSTREAM_HOST_RULE,
     // The request copied as its Service is sent it (render-mirror.ts).
     ...MIRROR_RULES,

@@ -1,6 +1,9 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { HeaderVariable } from '../annotations/header-variables.ts'
-import { RULE_SEPARATOR, ruleParts } from '../model/header-rules.ts'
+import { UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
+import { CANARY_RULE } from '../model/canary.ts'
+import { type HeaderValue, RULE_SEPARATOR, ruleParts } from '../model/header-rules.ts'
+import { SPLIT_RULE } from '../model/route-split.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
@@ -19,19 +22,42 @@ const ROUTE_MAPS = { exact: FILES.headersExactMap, prefix: FILES.headersPrefixMa
 /** The route id of routes without headers on a host where some have: no value key starts with it. */
 const NO_HEADERS = '-'
 
+/**
+ * The end of the id of a route whose split's Services get different headers (their backendRefs'
+ * filters): the frontend adds the drawn backend's name to it (backendHeaderRule), so their values
+ * are found under `<route id>|<backend>|<rule>`, and the route's own (a canary's requests) under
+ * `<route id>|<rule>`. No other id ends so, and no backend name is a rule's op.
+ */
+const BY_BACKEND = `${RULE_SEPARATOR}S`
+
 /** A route's id in the values map's keys: its host and path, and its match (routes are unique by those). */
 function routeId(host: string, route: Route): string {
+  const byBackend = route.split?.backends.some((place) => place.headers) ? BY_BACKEND : ''
   // The conditional matches of one path share its host, path and match: each has its own key (condition-chains.ts).
-  if (route.conditions) return `${route.conditionKey}${RULE_SEPARATOR}C`
-  return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}`
+  if (route.conditions) return `${route.conditionKey}${RULE_SEPARATOR}C${byBackend}`
+  return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}${byBackend}`
+}
+
+/** The header sets of a route, each under the id the frontend finds it by: the route's own, and each Service's of its split when they differ. */
+function headerSets(host: string, route: Route): Map<string, readonly HeaderValue[]> {
+  const id = routeId(host, route)
+  const sets = new Map<string, readonly HeaderValue[]>()
+  if (route.headers) sets.set(id, route.headers)
+  if (!id.endsWith(BY_BACKEND)) return sets
+  // A share that does not resolve is answered by hapedge (500), sent nowhere.
+  for (const place of route.split!.backends)
+    if (place.backendName !== UNRESOLVED_BACKEND) sets.set(`${id}${RULE_SEPARATOR}${place.backendName}`, place.headers ?? route.headers ?? [])
+  return sets
 }
 
 /** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
 export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
   const { host, routes } = config
-  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => route.headers && routeId(host, route), NO_HEADERS)
+  const hasHeaders = (route: Route) => route.headers !== undefined || route.split?.backends.some((place) => place.headers) === true
+  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? routeId(host, route) : undefined), NO_HEADERS)
   for (const route of routes)
-    for (const { rule, value } of route.headers ?? []) yield [FILES.headerValuesMap, `${routeId(host, route)}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
+    for (const [id, headers] of headerSets(host, route))
+      for (const { rule, value } of headers) yield [FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
 }
 
 /** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */
@@ -53,6 +79,18 @@ export function mapValue(rule: string, value: string): string {
 export function headerLookupRules(set: SetVar, rules: readonly string[]): string[] {
   if (rules.length === 0) return []
   return routeValueLookup(set, 'headers', ROUTE_MAPS)
+}
+
+/**
+ * In the frontend, once the split has drawn the request's Service and before the header rules
+ * run: a route whose split's Services get different headers finds them by the drawn backend
+ * (`txn.splitpick`); a request a canary takes keeps the route's own. `canaryRules`: the frontend's
+ * (render-canary.ts), where the split's rule is too.
+ */
+export function backendHeaderRule(set: SetVar, rules: readonly string[], canaryRules: readonly string[]): string[] {
+  if (rules.length === 0 || !canaryRules.includes(SPLIT_RULE)) return []
+  const canary = canaryRules.includes(CANARY_RULE) ? ' !{ var(txn.canarypick) -m int eq 1 }' : ''
+  return [set('headers', `var(txn.headers),concat(${RULE_SEPARATOR},txn.splitpick,)`, `if { var(txn.headers) -m end ${BY_BACKEND} }${canary}`)]
 }
 
 /**

@@ -120,8 +120,11 @@ export const TABLE = {
  * 51: lua/mirror.lua gives a mirror's copy the X-Forwarded-For its Service is sent: written again by that write (with the settings).
  * 52: with use-http2 false a GRPCRoute is not attached to HTTPS listeners (no HTTP/2, which gRPC needs: NotAllowedByListeners, and
  *     GRPCRoute not among their supportedKinds): every Gateway and route is derived again.
+ * 53: the header filters of a backendRef among several weighted ones are served (the drawn Service's, found by the split's pick),
+ *     and a header both a rule and its backendRef change is the backendRef's after the rule's (both were refused): every route is
+ *     derived again; the frontend draws the split and the canary before the route's request headers are set.
  */
-export const SNAPSHOT_LAYOUT = 52
+export const SNAPSHOT_LAYOUT = 53
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
-import { endpointSlice, service } from '../support/objects.ts'
+import { endpointSlice, ingress, service } from '../support/objects.ts'
 import { FILES } from '../../core/render/files.ts'
 import { request } from '../support/http-client.ts'
 import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
@@ -11,7 +11,8 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
 
 /**
  * HTTPRoute filters and timeouts through the real HAProxy, against loopback Services that echo
- * the request they received: header modifiers on the request and the response, URLRewrite's
+ * the request they received: header modifiers on the request and the response (a split's
+ * backendRefs' own, after the rule's, on the requests drawn for each), URLRewrite's
  * hostname and paths (the specification's ReplacePrefixMatch table), RequestRedirect's parts, a
  * rule's timeout; and the filters hapedge cannot honour, whose routes are not served (RequestMirror: gateway-mirror.test.ts).
  */
@@ -30,6 +31,29 @@ const rewriteTo = (type: 'ReplaceFullPath' | 'ReplacePrefixMatch', value: string
   },
 })
 
+const requestHeaders = (set: Record<string, string>, add: Record<string, string> = {}, remove: string[] = []) => ({
+  type: 'RequestHeaderModifier',
+  requestHeaderModifier: {
+    set: Object.entries(set).map(([name, value]) => ({ name, value })),
+    add: Object.entries(add).map(([name, value]) => ({ name, value })),
+    remove,
+  },
+})
+const servedBy = (value: string) => ({ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'X-Served', value }] } })
+
+/**
+ * A rule split between three Services, two of them with header filters of their own after the
+ * rule's: blue adds to a header the rule adds to, green removes one the rule sets.
+ */
+const splitRule = (blue: string) => ({
+  filters: [requestHeaders({ 'X-Rule': 'rule' }, { 'X-Both': 'rule' })],
+  backends: [
+    { service: 'blue', filters: [requestHeaders({ 'X-Blue': blue }, { 'X-Both': 'blue' }), servedBy('blue')] },
+    { service: 'green', filters: [requestHeaders({ 'X-Green': 'green' }, {}, ['X-Rule']), servedBy('green')] },
+    { service: 'echo' },
+  ],
+})
+
 function slowBackend(): Promise<Server> {
   const server = createServer((request, response) => {
     const answer = () => response.end(`answered ${request.url}`)
@@ -45,7 +69,7 @@ describe('HTTPRoute filters through HAProxy', () => {
   let cluster: ServedCluster
 
   beforeAll(async () => {
-    services = await startServices(['echo'])
+    services = await startServices(['echo', 'blue', 'green', 'canary'])
     slow = await slowBackend()
     const route = (name: string, rules: Parameters<typeof httpRoute>[0]['rules'], hostnames = [`${name}.gw.test`]) =>
       httpRoute({ name, parents: [{ name: 'edge' }], hostnames, rules })
@@ -97,6 +121,13 @@ describe('HTTPRoute filters through HAProxy', () => {
         ],
         [HOST],
       ),
+      route('split', [splitRule('blue')]),
+      // A canary Ingress on the split path: the requests it takes get the rule's headers, no backendRef's.
+      ingress({
+        name: 'split-canary',
+        annotations: { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'x-canary' },
+        rules: [{ host: 'split.gw.test', paths: [{ path: '/', service: 'canary' }] }],
+      }),
       route('timed', [{ timeouts: { request: `${TIMEOUT_MS}ms` }, backends: [{ service: 'slow' }] }]),
       route('extension', [
         { filters: [{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }], backends: [{ service: 'echo' }] },
@@ -141,6 +172,37 @@ describe('HTTPRoute filters through HAProxy', () => {
     // Another path of the same host gets none of them.
     const other = await echo('/elsewhere', { 'x-secret': 'hush' })
     expect([other.echoed.headers['x-team'], other.echoed.headers['x-secret'], other.response.headers['x-served']]).toEqual([undefined, 'hush', undefined])
+  })
+
+  it('a request split to a Service gets its backendRef’s header filters after the rule’s, and no other backendRef’s', async () => {
+    const seen = new Set<string>()
+    // 60 draws of three equal shares: one Service never drawn is a chance of 3 × (2/3)^60, below 10^-10.
+    for (let sent = 0; sent < 60; sent += 20) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => cluster.get('split.gw.test', '/x')))
+      for (const response of answers) {
+        const backend = answeredBy(response)
+        seen.add(backend)
+        const { headers } = response.json() as { headers: Record<string, string> }
+        const sent = [headers['x-rule'], headers['x-both'], headers['x-blue'], headers['x-green'], response.headers['x-served']]
+        const expected = {
+          blue: ['rule', 'rule, blue', 'blue', undefined, 'blue'],
+          green: [undefined, 'rule', undefined, 'green', 'green'],
+          echo: ['rule', 'rule', undefined, undefined, undefined],
+        }[backend]
+        expect(sent, backend).toEqual(expected)
+      }
+    }
+    expect([...seen].sort()).toEqual(['blue', 'echo', 'green'])
+    const canary = await cluster.get('split.gw.test', '/x', { headers: { 'x-canary': 'always' } })
+    const { headers } = canary.json() as { headers: Record<string, string> }
+    expect([answeredBy(canary), headers['x-rule'], headers['x-both'], headers['x-blue'], headers['x-green'], canary.headers['x-served']]).toEqual([
+      'canary',
+      'rule',
+      'rule',
+      undefined,
+      undefined,
+      undefined,
+    ])
   })
 
   it("rewrites a matched prefix as the specification's table says, and the Host with URLRewrite's hostname", async () => {
@@ -212,10 +274,12 @@ describe('HTTPRoute filter values change at runtime', () => {
     })
   const get = (path: string) => request(`http://127.0.0.1:${cluster.httpPort}${path}`, { headers: { host: 'site.gw.test' } })
 
+  const split = (blue: string) => httpRoute({ name: 'split', hostnames: ['split.gw.test'], rules: [splitRule(blue)] })
+
   beforeAll(async () => {
-    services = await startServices(['echo'])
+    services = await startServices(['echo', 'blue', 'green'])
     cluster = await startRuntimeCluster(
-      [...services.objects, gatewayClass(), gateway('edge', [{ name: 'http' }]), site('blue', 'a.test')],
+      [...services.objects, gatewayClass(), gateway('edge', [{ name: 'http' }]), site('blue', 'a.test'), split('blue')],
       'hapedge-gateway-filters',
     )
   })
@@ -234,6 +298,23 @@ describe('HTTPRoute filter values change at runtime', () => {
     expect(new Set(applied.maps.map(({ name }) => name))).toEqual(new Set([FILES.headerValuesMap, FILES.locationExactMap, FILES.locationPrefixMap]))
     expect((await get('/x')).json().headers['x-team']).toBe(changed)
     expect((await get('/old/page')).headers.location).toBe('http://b.test/old/page')
+    expect(await cluster.workers()).toEqual(before)
+  })
+
+  it("a backendRef's changed header value is a map edit too, without a reload", async () => {
+    // The header blue's requests are sent, from the first of 60 draws that is blue's (one in three each).
+    const blueOnce = async () => {
+      for (let draw = 0; draw < 60; draw++) {
+        const response = await request(`http://127.0.0.1:${cluster.httpPort}/`, { headers: { host: 'split.gw.test' } })
+        if (answeredBy(response) === 'blue') return response.json().headers['x-blue']
+      }
+      return 'no draw was blue'
+    }
+    expect(await blueOnce()).toBe('blue')
+    const before = await cluster.workers()
+    const { applied } = await cluster.atRuntime([modified(split('navy'))])
+    expect(applied.maps.map(({ name }) => name)).toEqual([FILES.headerValuesMap])
+    expect(await blueOnce()).toBe('navy')
     expect(await cluster.workers()).toEqual(before)
   })
 })

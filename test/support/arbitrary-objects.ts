@@ -669,12 +669,29 @@ const arbitraryHttpRoute = fc
             { service: 'ghost', weight: 1 },
             { service: 'beta', weight: 1 },
           ],
-          // Header filters of a rule's one weighted backendRef (the rule's own), values that change and a name that comes; one of a split (reported).
+          // Header filters of a rule's one weighted backendRef (the rule's own), values that change and a name that comes; a
+          // split's, each Service's own after the rule's (one that changes a header the rule's X-Team filter does too), or alike.
           [{ service: 'web', filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'x-backend', value: 'web' }] } }] }],
           [{ service: 'web', filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { add: [{ name: 'x-served-by', value: 'web-2' }] } }] }],
           [
             { service: 'api', weight: 1, filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { remove: ['x-debug'] } }] },
             { service: 'beta', weight: 1 },
+          ],
+          ...['api', 'api-2'].map((value) => [
+            { service: 'api', weight: 1, filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'x-backend', value }] } }] },
+            { service: 'beta', weight: 1, filters: [{ type: 'RequestHeaderModifier', requestHeaderModifier: { add: [{ name: 'x-team', value: 'beta' }] } }] },
+          ]),
+          [
+            {
+              service: 'api',
+              weight: 2,
+              filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-served-by', value: 'both' }] } }],
+            },
+            {
+              service: 'ghost',
+              weight: 1,
+              filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-served-by', value: 'both' }] } }],
+            },
           ],
         ),
         extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
@@ -712,8 +729,8 @@ const arbitraryHttpRoute = fc
 /**
  * GRPCRoutes beside the HTTPRoutes, on the same hosts: a service and method (Exact), a service
  * alone (a prefix, which a method alone on its host leaves to it), a method alone or RegularExpression (regular expressions of the path), none
- * (`/`, which an HTTPRoute's PathPrefix / may claim too), a header, a split, header filters and a
- * filter GRPCRoute has not (reported).
+ * (`/`, which an HTTPRoute's PathPrefix / may claim too), a header, a split (one with a backendRef's header filter), header filters
+ * and a filter GRPCRoute has not (reported).
  */
 const grpcRouteOf = (methods: readonly (object | undefined)[], filters: readonly (object[] | undefined)[]) =>
   fc
@@ -740,6 +757,14 @@ const grpcRouteOf = (methods: readonly (object | undefined)[], filters: readonly
             ],
             [{ service: 'ghost' }],
             [{ service: 'web', namespace: 'shop' }],
+            [
+              {
+                service: 'api',
+                weight: 1,
+                filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-served-by', value: 'api' }] } }],
+              },
+              { service: 'beta', weight: 1 },
+            ],
           ),
           filters: fc.constantFrom(...filters),
         }),

@@ -7,19 +7,39 @@ import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
 /** The layout before a backendRef's header filters were served: the route was refused. */
 const BEFORE_BACKEND_FILTERS = 43
+/** The layout before the header filters of a backendRef among several weighted ones were served. */
+const BEFORE_SPLIT_FILTERS = 52
+
+const SET_TEAM = [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'blue' }] } }]
+
+/**
+ * The cluster at its first write after an upgrade from `layout`, which refused the route `route`
+ * gives with SET_TEAM on its first backendRef, as this one refuses a filter it does not serve on a
+ * backendRef; its files are those of a cluster always run by this version.
+ */
+function upgraded(layout: number, route: (filters: unknown[]) => unknown): LiveCluster {
+  const base = [...app(1), ...app(2), gatewayClass(), gateway('edge', [{ name: 'web' }])]
+  const fresh = new LiveCluster()
+  fresh.apply([...base, route(SET_TEAM)].map(added))
+  const older = new LiveCluster()
+  older.apply([...base, route([{ type: 'URLRewrite', urlRewrite: { hostname: 'app.internal' } }])].map(added))
+  expect(older.files().get(FILES.hostsMap)).not.toContain('shop.example.com')
+  writeAfterUpgrade(olderSnapshot(older, fresh, { layout, objects: ['HTTPRoute/default/shop'] }), older, fresh)
+  return fresh
+}
 
 describe('a snapshot written before the header filters of a backendRef were served', () => {
   it('serves the route it refused at its next write, byte-equal to a fresh snapshot', () => {
-    const route = (filters: unknown[]) => httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'app-1', filters }] }] })
-    const base = [...app(1), gatewayClass(), gateway('edge', [{ name: 'web' }])]
-    const fresh = new LiveCluster()
-    fresh.apply([...base, route([{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'blue' }] } }])].map(added))
-    // The older hapedge refused the route, as this one refuses a filter it does not serve on a backendRef.
-    const older = new LiveCluster()
-    older.apply([...base, route([{ type: 'URLRewrite', urlRewrite: { hostname: 'app.internal' } }])].map(added))
-    expect(older.files().get(FILES.hostsMap)).not.toContain('shop.example.com')
-    const old = olderSnapshot(older, fresh, { layout: BEFORE_BACKEND_FILTERS, objects: ['HTTPRoute/default/shop'] })
-    writeAfterUpgrade(old, older, fresh)
+    const fresh = upgraded(BEFORE_BACKEND_FILTERS, (filters) =>
+      httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'app-1', filters }] }] }),
+    )
     expect(fresh.files().get(FILES.headerValuesMap)).toContain('req-set|x-team blue')
+  })
+
+  it('serves a split whose backendRefs have header filters of their own, refused before, at its next write', () => {
+    const fresh = upgraded(BEFORE_SPLIT_FILTERS, (filters) =>
+      httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'app-1', filters }, { service: 'app-2' }] }] }),
+    )
+    expect(fresh.files().get(FILES.headerValuesMap)).toContain('shop.example.com/|P|S|default_app-1_80|req-set|x-team blue')
   })
 })

@@ -131,25 +131,73 @@ describe('HTTPRoute filters', () => {
     ])
   })
 
-  it('reports the filters of a backendRef among several weighted ones, other filter types on one, and a header both levels change', () => {
-    const request = (name: string) => headerFilter('RequestHeaderModifier', { set: [{ name, value: 'v' }] })
-    const cases: [Partial<RuleSpec>, string][] = [
-      [
+  it('a header both the rule and its backendRef change ends as the backendRef says, after the rule', () => {
+    const route = served({
+      filters: [
+        headerFilter('RequestHeaderModifier', { set: [{ name: 'X-Set', value: 'rule' }], add: [{ name: 'X-Add', value: 'rule' }], remove: ['X-Gone'] }),
+      ],
+      backends: [
         {
-          backends: [
-            { service: 'a', filters: [request('X-A')] },
-            { service: 'a', port: 81 },
+          service: 'a',
+          filters: [
+            headerFilter('RequestHeaderModifier', {
+              add: [
+                { name: 'X-Set', value: 'ref' },
+                { name: 'X-Add', value: 'ref' },
+              ],
+              set: [{ name: 'X-Gone', value: 'back' }],
+            }),
           ],
         },
-        "spec.rules[0].backendRefs[0].filters: RequestHeaderModifier is not honoured by hapedge per backendRef of a rule that splits its requests between several (a rule's features apply to every request, whichever Service it goes to)",
       ],
+    })
+    // X-Set: the rule's value, then the backendRef's added; X-Add: both additions; X-Gone: the backendRef's set replaces the rule's removal.
+    expect(typeof route === 'object' && route.headers).toEqual([
+      { rule: 'req-set|x-gone', value: 'back' },
+      { rule: 'req-set|x-set', value: 'rule' },
+      { rule: 'req-add|x-add', value: 'rule' },
+      { rule: 'req-add|x-add|2', value: 'ref' },
+      { rule: 'req-add|x-set', value: 'ref' },
+    ])
+  })
+
+  it('the backendRefs of a split keep their own header sets (the rule’s, then theirs); those without filters get the rule’s', () => {
+    const route = served({
+      filters: [headerFilter('RequestHeaderModifier', { set: [{ name: 'X-Rule', value: 'rule' }] })],
+      backends: [
+        { service: 'a', weight: 1, filters: [headerFilter('ResponseHeaderModifier', { set: [{ name: 'X-Served', value: 'a80' }] })] },
+        { service: 'a', port: 81, weight: 1 },
+      ],
+    })
+    expect(typeof route === 'object' && route.headers).toEqual([{ rule: 'req-set|x-rule', value: 'rule' }])
+    expect(typeof route === 'object' && route.split?.backends.map(({ backendName, headers }) => [backendName, headers])).toEqual([
+      [
+        'default_a_80',
+        [
+          { rule: 'req-set|x-rule', value: 'rule' },
+          { rule: 'res-set|x-served', value: 'a80' },
+        ],
+      ],
+      ['default_a_81', undefined],
+    ])
+  })
+
+  it('reports other filter types on a backendRef, and two backendRefs of one Service port with different header sets', () => {
+    const request = (name: string) => headerFilter('RequestHeaderModifier', { set: [{ name, value: 'v' }] })
+    const cases: [Partial<RuleSpec>, string][] = [
       [
         { backends: [{ service: 'a', filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'a.internal' } }] }] },
         'spec.rules[0].backendRefs[0].filters[0]: URLRewrite is not honoured by hapedge on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)',
       ],
       [
-        { filters: [request('X-A')], backends: [{ service: 'a', filters: [request('x-a')] }] },
-        "spec.rules[0].backendRefs[0].filters: x-a changed by the rule's filters too is not honoured by hapedge",
+        {
+          backends: [
+            { service: 'a', filters: [request('X-A')] },
+            { service: 'a', filters: [request('X-B')] },
+            { service: 'a', port: 81 },
+          ],
+        },
+        'spec.rules[0].backendRefs: two weighted backendRefs of Service default/a port 80 with different header filters is not honoured by hapedge (its draw picks a Service port, not a backendRef)',
       ],
     ]
     for (const [rule, reason] of cases) expect(served(rule)).toBe(`${reason}; the HTTPRoute is not served`)
