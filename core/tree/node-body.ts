@@ -1,5 +1,3 @@
-import { utf8Length } from './tree-shape.ts'
-
 /** gzip and gunzip of whole buffers: the Web standard streams here; Node passes zlib's (functions/adapters/gzip/node-gzip.ts), ~5× cheaper there. */
 export interface Gzip {
   compress(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>
@@ -19,8 +17,10 @@ export const webGzip: Gzip = {
  */
 export async function nodeBody(text: string, gzip: Gzip = webGzip): Promise<Uint8Array | string> {
   if (text.length < WORTH_COMPRESSING) return text
-  const compressed = await gzip.compress(encoder.encode(text))
-  return compressed.byteLength < utf8Length(text) ? compressed : text
+  // Its UTF-8 length is the encoding's: a second pass over the text to count it was a scan of every byte a commit writes.
+  const bytes = encoder.encode(text)
+  const compressed = await gzip.compress(bytes)
+  return compressed.byteLength < bytes.byteLength ? compressed : text
 }
 
 /** A stored node's text; throws NodeBodyError when the body is not UTF-8 text, or is gzip that does not decompress to it. */
