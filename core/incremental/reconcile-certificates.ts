@@ -8,7 +8,7 @@ import { clientCaFile, clientCertFile } from '../render/render-client-cert.ts'
 import { clientCaPem } from '../model/client-cert.ts'
 import type { HostTables } from './reconcile-hosts.ts'
 import type { DefaultCertificate } from '../model/default-certificate.ts'
-import { tlsListenerEntries } from '../render/render-misdirected.ts'
+import { tlsListenerEntries, tlsWildcardListenerEntries } from '../render/render-misdirected.ts'
 
 /**
  * A touched Secret's certificate: its crt-list lines (one for its hosts without client
@@ -71,6 +71,12 @@ export function reconcileDefaultCertificate(before: string | undefined, after: D
 
 /** The served HTTPS listeners' hostnames in `maps/tls-listeners.map` (render-misdirected.ts): a runtime map edit each. */
 export function reconcileTlsListeners(before: readonly string[], after: readonly string[], files: FileSet): void {
-  for (const hostname of before) if (!after.includes(hostname)) files.setEntry(FILES.tlsListenersMap, hostname, undefined)
-  for (const entry of tlsListenerEntries(after)) files.setEntry(FILES.tlsListenersMap, entry.key, entry.text)
+  const gone = before.filter((hostname) => !after.includes(hostname))
+  for (const [path, entries] of [
+    [FILES.tlsListenersMap, tlsListenerEntries],
+    [FILES.tlsWildcardListenersMap, tlsWildcardListenerEntries],
+  ] as const) {
+    for (const entry of entries(gone)) files.setEntry(path, entry.key, undefined)
+    for (const entry of entries(after)) files.setEntry(path, entry.key, entry.text)
+  }
 }

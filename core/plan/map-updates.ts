@@ -36,11 +36,18 @@ export interface MapUpdate {
 export const MAX_ENTRY_LOOKUPS = 256
 
 /**
- * Maps looked up with map_reg, where the first entry that matches wins (render-regex-paths.ts, render-client-cn.ts, render-wildcard-hosts.ts): `add map` would append out
+ * Maps looked up with map_reg, where the first entry that matches wins (render-regex-paths.ts, render-client-cn.ts, render-wildcard-hosts.ts,
+ * render-misdirected.ts): `add map` would append out
  * of order, and their keys (regular expressions with a `(?#rank)` comment) are no command-line words. They hold a few
  * lines per regex route, so they are swapped whole.
  */
-const ORDERED_MAPS: ReadonlySet<string> = new Set([FILES.pathRegexMap, FILES.rewriteRegexMap, FILES.clientCnMap, FILES.wildcardHostsMap])
+const ORDERED_MAPS: ReadonlySet<string> = new Set([
+  FILES.pathRegexMap,
+  FILES.rewriteRegexMap,
+  FILES.clientCnMap,
+  FILES.wildcardHostsMap,
+  FILES.tlsWildcardListenersMap,
+])
 
 /** What a CLI command line cannot carry as a word: it would split or unescape it (payload lines are taken as they are). */
 const NOT_A_WORD = /[\s;\\]/

@@ -13,7 +13,7 @@ import { proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
 import { SHIPPED_LUA } from './shipped-lua.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
-import { tlsListenerEntries } from './render-misdirected.ts'
+import { tlsListenerEntries, tlsWildcardListenerEntries } from './render-misdirected.ts'
 import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
 export interface RenderOptions {
@@ -61,6 +61,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
     [FILES.tlsListenersMap, tlsListenerEntries(model.tlsListeners)],
+    [FILES.tlsWildcardListenersMap, tlsWildcardListenerEntries(model.tlsListeners)],
   ])
   if (fallback) {
     const entry = defaultCrtListEntry(fallback.secret)

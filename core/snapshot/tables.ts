@@ -123,8 +123,10 @@ export const TABLE = {
  * 53: the header filters of a backendRef among several weighted ones are served (the drawn Service's, found by the split's pick),
  *     and a header both a rule and its backendRef change is the backendRef's after the rule's (both were refused): every route is
  *     derived again; the frontend draws the split and the canary before the route's request headers are set.
+ * 54: a wildcard HTTPS listener takes names of any number of labels for the misdirected-request check (tls-wildcard-listeners
+ *     written, empty or not, by that write, with the settings; the frontend's lookup of it).
  */
-export const SNAPSHOT_LAYOUT = 53
+export const SNAPSHOT_LAYOUT = 54
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

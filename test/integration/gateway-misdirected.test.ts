@@ -8,8 +8,9 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
 /**
  * The specification's misdirected requests (Listener.hostname, GEP-3567) through HAProxy: on the
  * HTTPS bind, a Host that another listener serves than its connection's SNI name is answered 421,
- * a Host no listener serves 404, and a Host of the SNI's own listener is routed. A listener
- * without hostname serves every SNI name with its certificate.
+ * a Host no listener serves 404, and a Host of the SNI's own listener is routed (a wildcard
+ * listener's names of any depth are its own). A listener without hostname serves every SNI name
+ * with its certificate.
  */
 
 const LISTENERS = [
@@ -57,6 +58,9 @@ describe('misdirected HTTPS requests through HAProxy', () => {
     ['third.wildcard.org', 'third.wildcard.org', 'v3'],
     ['fifth.wildcard.org', 'third.wildcard.org', 'v3'],
     ['fourth.wildcard.org', 'third.wildcard.org', 'HTTP 421'],
+    // A wildcard listener's name of any number of labels under it, as the Gateway API's wildcard matches.
+    ['deep.fifth.wildcard.org', 'third.wildcard.org', 'v3'],
+    ['deep.second.example.org', 'third.wildcard.org', 'HTTP 421'],
     ['unknown.org', 'unknown.org', 'HTTP 404'],
     ['example.org', 'unknown.org', 'HTTP 404'],
     ['second.example.org', 'unknown.org', 'HTTP 421'],
