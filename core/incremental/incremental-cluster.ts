@@ -42,6 +42,7 @@ import { recordVersion, type SeenVersion } from './resource-version.ts'
 import { changedRef, objectChange, type WatchEvent } from './watch-event.ts'
 import { GATEWAY_SETTINGS, touchEveryGateway, touchGatewayChange, touchGatewaysOfSecret } from './gateway-changes.ts'
 import { reconcileGatewayStatus, type GatewayStatusTables } from './reconcile-gateway-status.ts'
+import { withHostsOnPorts } from '../model/gateway-ports.ts'
 
 /** A committed state of a cluster: its model snapshot and its generation's manifest. */
 export interface ClusterTrees {
@@ -85,6 +86,8 @@ export class IncrementalCluster {
   private tlsListeners: readonly string[]
   /** Whether the snapshot was derived under other options than this change's (or does not say: it predates their recording). */
   private readonly optionsChanged: boolean
+  /** The gatewayPorts the snapshot was derived under: their hosts are derived again when the options change (gateway-ports.ts). */
+  private readonly formerPorts: Pick<ClusterOptions, 'gatewayPorts'>
   /** Whether the snapshot lacks indexes this code keeps (it was written by an earlier version). */
   private readonly layoutChanged: boolean
   private readonly settingsTable: Table<ClusterWide>
@@ -136,6 +139,7 @@ export class IncrementalCluster {
     const stored = this.settingsTable.get(CLUSTER_WIDE)
     this.genesis = stored === undefined
     this.optionsChanged = stored !== undefined && derivedUnderOther(stored, this.state.options)
+    this.formerPorts = { gatewayPorts: stored?.options?.gatewayPorts }
     this.layoutChanged = stored !== undefined && olderLayout(stored)
     this.settings = stored?.settings ?? deriveSettings(this.state).settings
     // A snapshot before layout 40 served only the settings' default certificate.
@@ -278,7 +282,7 @@ export class IncrementalCluster {
     const { state, files, backendUses } = this
     const touchedSecrets = new Set(dirty.secrets)
     const formerCas = new Map<string, Set<string>>()
-    for (const host of dirty.hosts) {
+    for (const host of withHostsOnPorts(dirty.hosts, state.options)) {
       reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, formerCas, plan)
       yield
     }
@@ -318,7 +322,8 @@ export class IncrementalCluster {
     const { dirty, state } = this
     dirty.settings = true
     dirty.defaultBackend = true
-    for (const host of state.hosts()) dirty.hosts.add(host)
+    // Each name on the ports of their own it was served on: those no longer among the options are derived as gone.
+    for (const host of withHostsOnPorts(state.hosts(), this.formerPorts)) dirty.hosts.add(host)
     for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes(), ...state.grpcRoutes()])
       dirty.objects.push('issues' in object ? object.ref : objectRef(object))
     dirty.objects.push(...state.dropOtherConfigMaps())
@@ -389,7 +394,7 @@ export class IncrementalCluster {
   }
 
   private renderFrontend(): string {
-    const { httpBind, httpsBind } = this.state.options
+    const { httpBind, httpsBind, gatewayPorts } = this.state.options
     // The access groups are a scan of their table: one entry per Ingress with source ranges, few.
     const groups = [...this.accessGroups.entries()].map(([, group]) => group)
     const accessGroups = groups.map((group) => group.name)
@@ -411,6 +416,7 @@ export class IncrementalCluster {
       misdirectedRequests: this.files.count(FILES.tlsListenersMap) > 0,
       http2: this.settings['use-http2'],
       proxyProtocolFrom: proxyProtocolSources(this.settings),
+      gatewayPorts,
     })
   }
 }

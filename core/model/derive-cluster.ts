@@ -26,6 +26,7 @@ import { upstreamOf, type Upstream } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
 import { routeRejection } from './gateway-verdict.ts'
 import { gatewayTlsOf } from './gateway-tls.ts'
+import { withHostsOnPorts } from './gateway-ports.ts'
 
 /** What a cluster serves: the input of rendering. */
 export interface ClusterModel {
@@ -63,7 +64,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   rejections.push(...settingRejections)
 
   const hosts = new Map<string, HostConfig>()
-  for (const host of state.hosts()) {
+  for (const host of withHostsOnPorts(state.hosts(), state.options)) {
     const derived = deriveHost(host, state, settings)
     rejections.push(...derived.rejections)
     if (derived.config) hosts.set(host, derived.config)

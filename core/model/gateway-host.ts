@@ -13,6 +13,7 @@ import { compareRouteMatch, compareText } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
+import { ownPortOf, splitHostOnPort } from './gateway-ports.ts'
 
 /** What the HTTPRoutes and GRPCRoutes attached to one host give it. */
 export interface GatewayHost {
@@ -48,11 +49,13 @@ export function deepWildcardOf(host: string, gateway: GatewayHost, ingresses: re
 }
 
 /**
- * The routes, certificate and scheme the HTTPRoutes of this cluster's Gateways give one host.
- * The same match claimed twice goes to the route first in precedence (rules in their order
- * within a route); the others are reported.
+ * The routes, certificate and scheme the HTTPRoutes of this cluster's Gateways give one host: a
+ * name on the HTTP and HTTPS binds, or on a port of its own (`foo.com:8080`, gateway-ports.ts),
+ * from the listeners served there. The same match claimed twice goes to the route first in
+ * precedence (rules in their order within a route); the others are reported.
  */
 export function deriveGatewayHost(host: string, state: ClusterState, rejections: Rejection[]): GatewayHost {
+  const { name, port } = splitHostOnPort(host)
   const routes = new Map<string, Route>()
   const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []
@@ -62,16 +65,16 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   let tls: GatewayHost['tls']
   let http = false
   let https = false
-  for (const route of state.httpRoutesForHost(host).sort(compareRoutePrecedence)) {
+  for (const route of state.httpRoutesForHost(name).sort(compareRoutePrecedence)) {
     const verdict = routeVerdict(route, state)
     if (!verdict.served) continue
-    const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(host))
+    const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(name) && ownPortOf(attachment.listener, state.options) === port)
     if (here.length === 0) continue
     const owner = describeRoute(route)
     owners.set(owner, route)
     for (const { gateway, listener } of here) {
       if (listener.protocol === 'HTTP') http = true
-      const certificate = host === '' ? undefined : listenerCertificate(listener, gateway)
+      const certificate = name === '' ? undefined : listenerCertificate(listener, gateway)
       if (!certificate) continue
       https = true
       const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)

@@ -17,6 +17,15 @@ export interface ClusterOptions {
   httpsBind: string
   /** Whether a Service's `hapedge.io/backend-config-snippet` is rendered into its backends. */
   snippets: SnippetPolicy
+  /** The Gateway listener ports served on a socket of their own besides the HTTP and HTTPS binds (gateway-ports.ts); none when absent. */
+  gatewayPorts?: GatewayPort[]
+}
+
+/** A port a Gateway listener may name, the protocol its listeners must have, and where HAProxy binds it (a Service in front maps the port to it). */
+export interface GatewayPort {
+  port: number
+  protocol: 'HTTP' | 'HTTPS'
+  bind: string
 }
 
 export const DEFAULT_OPTIONS: ClusterOptions = {
@@ -33,8 +42,11 @@ export type SnippetPolicy = z.output<typeof snippetPolicy>
 
 /** Every option in one order: how a snapshot records the options it was derived under, and how they are compared. */
 export function canonicalOptions(options: ClusterOptions): ClusterOptions {
-  const { ingressClass, configMap, httpBind, httpsBind, snippets } = options
-  return { ingressClass, configMap, httpBind, httpsBind, snippets }
+  const { ingressClass, configMap, httpBind, httpsBind, snippets, gatewayPorts = [] } = options
+  // Absent when none: a cluster without extra ports records the options it always did (a change of them derives everything again).
+  if (gatewayPorts.length === 0) return { ingressClass, configMap, httpBind, httpsBind, snippets }
+  const ports = [...gatewayPorts].sort((a, b) => a.port - b.port).map(({ port, protocol, bind }) => ({ port, protocol, bind }))
+  return { ingressClass, configMap, httpBind, httpsBind, snippets, gatewayPorts: ports }
 }
 
 /** The controllerName of the GatewayClasses a cluster serves unless its settings name another (`gateway-controller`). */

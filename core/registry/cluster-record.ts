@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CLUSTER_ID } from '../keys/cluster-keys.ts'
 import { dnsSubdomain } from '../syntax/fields.ts'
 import { bindAddress } from '../model/bind-address.ts'
+import { gatewayPortList } from '../model/gateway-port-setting.ts'
 import { canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
 import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
@@ -25,6 +26,8 @@ export const clusterRegistration = z.strictObject({
     .default(DEFAULT_OPTIONS.configMap),
   httpBind: bindAddress.default(DEFAULT_OPTIONS.httpBind),
   httpsBind: bindAddress.default(DEFAULT_OPTIONS.httpsBind),
+  /** Gateway listener ports served on sockets of their own (`{port, protocol, bind}`); a listener on another port is PortUnavailable. */
+  gatewayPorts: gatewayPortList.optional(),
   /** Whether Services' `hapedge.io/backend-config-snippet` lines are rendered into their backends. */
   snippets: snippetPolicy.default(DEFAULT_OPTIONS.snippets),
   /** How many generations garbage collection keeps for this cluster; without it, the deployment's setting (50 unless changed). */

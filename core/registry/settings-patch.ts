@@ -14,6 +14,7 @@ export const settingsPatch = z.strictObject({
   configMap: field.configMap.unwrap().optional(),
   httpBind: field.httpBind.unwrap().optional(),
   httpsBind: field.httpsBind.unwrap().optional(),
+  gatewayPorts: field.gatewayPorts,
   agentOrigins: field.agentOrigins.unwrap().optional(),
   snippets: field.snippets.unwrap().optional(),
   /** `null` removes it: the deployment's retention applies again. */

@@ -9,17 +9,14 @@ import { limitExemptFiles, limitExemptRules } from './render-limits.ts'
 import { renderFrontend } from './render-frontend.ts'
 import { unionOfRules } from '../model/route-headers.ts'
 import { unionOfCanaryRules } from '../model/canary.ts'
-import { proxyProtocolSources } from '../model/settings.ts'
+import { type ClusterOptions, proxyProtocolSources } from '../model/settings.ts'
 import { renderGlobal } from './render-global.ts'
 import { SHIPPED_LUA } from './shipped-lua.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { tlsListenerEntries, tlsWildcardListenerEntries } from './render-misdirected.ts'
 import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
-export interface RenderOptions {
-  httpBind: string
-  httpsBind: string
-}
+export type RenderOptions = Pick<ClusterOptions, 'httpBind' | 'httpsBind' | 'gatewayPorts'>
 
 /** Every file of a generation, from the model alone: the same model always gives the same bytes. */
 export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {

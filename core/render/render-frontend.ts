@@ -21,6 +21,8 @@ import { limitRules, limitTables } from './render-limits.ts'
 import { EXTERNAL_AUTH_RULES, externalAuthLookupRules } from './render-external-auth.ts'
 import { misdirectedRules } from './render-misdirected.ts'
 import { MIRROR_RULES, mirrorLookupRules } from './render-mirror.ts'
+import { gatewayPortBinds, gatewayPortRules, OWN_PORT } from './render-gateway-ports.ts'
+import type { GatewayPort } from '../model/settings.ts'
 
 export interface FrontendOptions {
   httpBind: string
@@ -49,6 +51,8 @@ export interface FrontendOptions {
   http2?: boolean
   /** The proxies (validated CIDRs) whose connections begin with a PROXY protocol header (settings `use-proxy-protocol`). */
   proxyProtocolFrom?: readonly string[]
+  /** The Gateway listener ports served on sockets of their own (the cluster's gatewayPorts, render-gateway-ports.ts). */
+  gatewayPorts?: readonly GatewayPort[]
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -84,12 +88,18 @@ export function renderFrontend({
   misdirectedRequests = false,
   http2 = true,
   proxyProtocolFrom = [],
+  gatewayPorts = [],
 }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
+  const tlsOptions = tls ? httpsBindOptions(defaultCertificate, http2, clientCerts) : undefined
+  // Without ports of their own, the rules of the HTTP and HTTPS binds alone, as they always were.
+  const ownPorts = gatewayPorts.length > 0
+  const ports = [...gatewayPorts].sort((a, b) => a.port - b.port)
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
-    ...(tls ? [httpsBindLine(httpsBind, defaultCertificate, http2, clientCerts)] : []),
+    ...(tlsOptions === undefined ? [] : [`    bind ${httpsBind} ${tlsOptions}`]),
+    ...gatewayPortBinds(ports, tlsOptions),
     // Before anything reads the connection: from then on `src` is the client the proxy names.
     ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
     ...uniqueIdFormat(headerRules),
@@ -100,7 +110,8 @@ export function renderFrontend({
     set('host', 'req.hdr(host),field(1,:),lower', `if { req.hdr(host),field(1,:),lower -m reg ${HOST_PATTERN} }`),
     set('path', 'path'),
     ...(misdirectedRequests ? misdirectedRules(set) : []),
-    set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`),
+    ...(ownPorts ? gatewayPortRules(set, ports) : []),
+    set('vhost', `var(txn.host),map_str(${FILES.hostsMap})`, ownPorts ? 'unless { var(txn.vhost) -m found }' : ''),
     ...wwwRedirectRules(set),
     set('parent', 'var(txn.host),field(2,.,0)', 'unless { var(txn.vhost) -m found }'),
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
@@ -115,7 +126,12 @@ export function renderFrontend({
     ...regexRouteRules(set),
     set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
     ...conditionRules(set, canaryRules, 'prefix'),
-    set('backend', `str(default),map_str(${FILES.defaultMap})`, 'unless { var(txn.backend) -m found }'),
+    // The default backend is the Ingresses': a request no route of a port of its own takes is answered 404, as the Gateway API asks.
+    set(
+      'backend',
+      `str(default),map_str(${FILES.defaultMap})`,
+      ownPorts ? `if !{ var(txn.backend) -m found } !${OWN_PORT}` : 'unless { var(txn.backend) -m found }',
+    ),
     // Who may reach the host, by certificate, before anything else reads the request for it.
     ...(clientCerts ? [...clientCertRules(set), ...clientCnRules(set)] : []),
     ...timeoutLookupRules(set),
@@ -186,13 +202,13 @@ function refusingBackend(name: string, status: string, reason: string): string[]
  */
 const HTTPS_LOCATION = 'location https://%[var(txn.host)]%[var(txn.httpsport)]%[pathq]'
 
-/** The HTTPS bind: `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
-function httpsBindLine(bind: string, defaultCertificate: boolean, http2: boolean, clientCerts: boolean): string {
+/** The HTTPS bind's options (and an HTTPS port's of its own): `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
+function httpsBindOptions(defaultCertificate: boolean, http2: boolean, clientCerts: boolean): string {
   const options = [
     defaultCertificate ? [] : ['strict-sni'],
     `crt-list ${FILES.crtList}`,
     clientCerts ? [CLIENT_CERT_BIND_OPTIONS] : [],
     `alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`,
   ]
-  return `    bind ${bind} ssl ${options.flat().join(' ')}`
+  return `ssl ${options.flat().join(' ')}`
 }

@@ -1,6 +1,7 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
+import { splitHostOnPort } from '../model/gateway-ports.ts'
 import { certificateFile, fileStem, type Entry } from './files.ts'
 import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from './render-client-cert.ts'
 
@@ -12,7 +13,9 @@ import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from '.
  */
 export function crtListEntry(secret: string, hosts: Iterable<string>): Entry {
   const path = certificateFile(secret)
-  return { key: path, text: `${[path, ...[...hosts].sort(compareText)].join(' ')}\n` }
+  // A host on an HTTPS port of its own (`foo.com:8443`) is asked for by its name: that port's bind shares the list.
+  const names = new Set([...hosts].map((host) => splitHostOnPort(host).name))
+  return { key: path, text: `${[path, ...[...names].sort(compareText)].join(' ')}\n` }
 }
 
 /**

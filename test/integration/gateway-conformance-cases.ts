@@ -594,8 +594,8 @@ export const CASES: ConformanceCase[] = [
     conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/backend-request-timeout`),
   },
   {
-    // The suite sends a request whose Host names port 8080 or 8090 to the Gateway's address on that port; hapedge serves
-    // neither (it reports those listeners PortUnavailable), so these are sent to the HTTP bind.
+    // The suite sends a request whose Host names port 8080 or 8090 to the Gateway's address on that port: the cluster's
+    // gatewayPorts serve them on sockets of their own (serveCluster sends such a request to its port's bind).
     name: 'HTTPRouteListenerPortMatching',
     manifest: 'httproute-listener-port-matching.yaml',
     profile: 'Extended: HTTPRouteParentRefPort',
@@ -658,6 +658,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteQueryParamMatching',
   'HTTPRouteMethodMatching',
   'HTTPRouteTimeoutRequest',
+  'HTTPRouteListenerPortMatching',
   'HTTPRouteTimeoutBackendRequest',
   'HTTPRouteInvalidBackendRefUnknownKind',
   'HTTPRouteInvalidCrossNamespaceBackendRef',

@@ -31,6 +31,8 @@ const DISTRIBUTION_TOLERANCE = 0.05
 const DISTRIBUTION_TRIES = 10
 /** How long a mirror's echo is waited for, as the suite waits for its pod's log. */
 const MIRROR_WAIT_MS = 10_000
+/** The listener ports besides 80 and 443 the suite's cases name (HTTPRouteListenerPortMatching): the cluster serves them on sockets of their own, as an operator would allow them. */
+const OWN_PORTS = [8080, 8090].map((port) => ({ port, protocol: 'HTTP' as const }))
 
 interface CaseResult {
   name: string
@@ -86,7 +88,7 @@ describe('the Gateway API conformance cases for HTTPRoute, through HAProxy', () 
 
 async function runCase(conformanceCase: ConformanceCase, base: unknown[], echoes: ReadonlyMap<string, EchoServer>): Promise<CaseResult> {
   const objects = await readManifest(conformanceCase.manifest, CLASS)
-  const cluster = await serveCluster([...base, ...objects])
+  const cluster = await serveCluster([...base, ...objects], { ownPorts: OWN_PORTS })
   try {
     const differences: string[] = []
     for (const answer of conformanceCase.answers) {

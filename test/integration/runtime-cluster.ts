@@ -4,6 +4,7 @@ import { LiveCluster } from '../../core/incremental/live-cluster.ts'
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { planFromFiles } from '../../core/plan/plan-from-files.ts'
 import type { AgentPlan, Plan } from '../../core/plan/plan.ts'
+import type { ClusterOptions } from '../../core/model/settings.ts'
 import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
 import { haproxySocket } from '../../processes/agent/haproxy-socket.ts'
 import { applyAtRuntime, type RuntimeApplied } from '../../processes/agent/runtime-commands.ts'
@@ -27,20 +28,22 @@ export interface RuntimeCluster {
   workers(): Promise<number[]>
   /** One change through the engine and the agent's runtime commands (never a reload). */
   atRuntime(events: WatchEvent[]): Promise<{ plan: Plan; agentPlan: AgentPlan; applied: RuntimeApplied }>
-  /** One change that needs a reload (a new backend): its files written and a checked reload through the master CLI. */
-  byReload(events: WatchEvent[]): Promise<{ plan: Plan }>
+  /** One change that needs a reload (a new backend, a new port): its files written and a checked reload through the master CLI, as the agent plans it from the files. */
+  byReload(events: WatchEvent[]): Promise<{ plan: Plan; agentPlan: AgentPlan }>
   stop(): Promise<void>
 }
 
 export const added = (object: unknown): WatchEvent => ({ type: 'ADDED', object: object as Record<string, unknown> })
 export const modified = (object: unknown): WatchEvent => ({ type: 'MODIFIED', object: object as Record<string, unknown> })
+export const deleted = (object: unknown): WatchEvent => ({ type: 'DELETED', object: object as Record<string, unknown> })
 
-export async function startRuntimeCluster(objects: unknown[], name: string): Promise<RuntimeCluster> {
+/** `options`: the cluster's other options (gatewayPorts), beside the binds on free loopback ports. */
+export async function startRuntimeCluster(objects: unknown[], name: string, options: Partial<ClusterOptions> = {}): Promise<RuntimeCluster> {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const root = await makeTempDir(name)
   const conf = join(root, 'conf')
   const [httpPort, httpsPort] = [await freePort(), await freePort()]
-  const live = new LiveCluster({ httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
+  const live = new LiveCluster({ ...options, httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
   live.apply(objects.map(added))
   await writeRendered(conf, live.files())
   const agentConfig = join(root, 'agent.cfg')
@@ -66,11 +69,14 @@ export async function startRuntimeCluster(objects: unknown[], name: string): Pro
       return { plan, agentPlan, applied: await applyAtRuntime(stats, agentPlan, files) }
     },
     byReload: async (events) => {
+      const before = live.files()
       const { plan } = live.apply(events)
-      if (!plan.reload) throw new Error('not a change that reloads: use atRuntime')
-      await writeRendered(conf, live.files())
+      const files = live.files()
+      const agentPlan = planFromFiles(before, files)
+      if (!plan.reload || !agentPlan.reload) throw new Error('not a change that reloads: use atRuntime')
+      await writeRendered(conf, files)
       await masterReload(reload)
-      return { plan }
+      return { plan, agentPlan }
     },
     stop: async () => {
       await haproxy.stop()

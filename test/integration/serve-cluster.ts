@@ -15,36 +15,49 @@ export interface ServedCluster extends Pick<Rendered, 'model' | 'files' | 'state
   dir: string
   httpPort: number
   httpsPort: number
-  /** Plain HTTP to the HTTP bind with this Host header (`path` may carry a query string). */
+  /** Plain HTTP to the HTTP bind with this Host header (`path` may carry a query string); to a port of its own's bind when the Host names that port. */
   get(host: string, path: string, init?: RequestOptions): Promise<HttpResponse>
-  /** HTTPS to the HTTPS bind with this Host header and SNI name (default: the host). */
+  /** HTTPS to the HTTPS bind (or a port of its own's, as `get`) with this Host header and SNI name (default: the host). */
   https(host: string, path: string, servername?: string, init?: RequestOptions): Promise<HttpResponse>
   /** Stops HAProxy and removes the rendered directory. Idempotent. */
   stop(): Promise<void>
 }
 
-export type ServeOptions = Partial<Pick<ClusterOptions, 'ingressClass' | 'configMap' | 'snippets'>>
+export type ServeOptions = Partial<Pick<ClusterOptions, 'ingressClass' | 'configMap' | 'snippets'>> & {
+  /** Gateway listener ports served on sockets of their own (the cluster's gatewayPorts), each bound to a free loopback port. */
+  ownPorts?: { port: number; protocol: 'HTTP' | 'HTTPS' }[]
+}
 
 /** Renders `objects` exactly as the CLI would, without starting anything. */
-export async function renderToDir(objects: unknown[], options: ServeOptions & { httpBind: string; httpsBind: string }) {
+export async function renderToDir(objects: unknown[], options: Partial<ClusterOptions> & { httpBind: string; httpsBind: string }) {
   const rendered = fullRebuild(objects, options)
   const dir = await makeTempDir('hapedge-integration')
   await writeRendered(dir, rendered.layout)
   return { ...rendered, dir }
 }
 
-export async function serveCluster(objects: unknown[], options: ServeOptions = {}): Promise<ServedCluster> {
+export async function serveCluster(objects: unknown[], { ownPorts = [], ...options }: ServeOptions = {}): Promise<ServedCluster> {
   if (!haproxyAvailable()) throw new Error('HAProxy binary not found; set HAPROXY_BIN or install haproxy')
   const httpPort = await freePort()
   const httpsPort = await freePort()
-  const { model, files, state, dir } = await renderToDir(objects, { ...options, httpBind: `127.0.0.1:${httpPort}`, httpsBind: `127.0.0.1:${httpsPort}` })
+  // A listener port's bind: where a client reaching the Gateway's address on that port arrives.
+  const bound = new Map<number, number>()
+  for (const { port } of ownPorts) bound.set(port, await freePort())
+  const gatewayPorts = ownPorts.map(({ port, protocol }) => ({ port, protocol, bind: `127.0.0.1:${bound.get(port)}` }))
+  const { model, files, state, dir } = await renderToDir(objects, {
+    ...options,
+    httpBind: `127.0.0.1:${httpPort}`,
+    httpsBind: `127.0.0.1:${httpsPort}`,
+    ...(gatewayPorts.length > 0 ? { gatewayPorts } : {}),
+  })
 
   let haproxy: RunningHaproxy | undefined
   try {
     const check = await haproxyCheck(dir)
     if (!check.ok) throw new Error(`haproxy -c rejected the rendered configuration:\n${check.output}`)
     const tls = files.has(FILES.crtList)
-    haproxy = await startHaproxy({ dir, readyPorts: tls ? [httpPort, httpsPort] : [httpPort] })
+    const clear = ownPorts.filter((own) => own.protocol === 'HTTP').map((own) => bound.get(own.port)!)
+    haproxy = await startHaproxy({ dir, readyPorts: tls ? [httpPort, httpsPort, ...bound.values()] : [httpPort, ...clear] })
   } catch (error) {
     await removeTempDir(dir)
     throw error
@@ -58,8 +71,9 @@ export async function serveCluster(objects: unknown[], options: ServeOptions = {
     dir,
     httpPort,
     httpsPort,
-    get: (host, path, init) => request(`http://127.0.0.1:${httpPort}${path}`, withHost(host, init)),
-    https: (host, path, servername = host, init) => request(`https://127.0.0.1:${httpsPort}${path}`, { servername, ...withHost(host, init) }),
+    get: (host, path, init) => request(`http://127.0.0.1:${bound.get(Number(host.split(':')[1])) ?? httpPort}${path}`, withHost(host, init)),
+    https: (host, path, servername = host, init) =>
+      request(`https://127.0.0.1:${bound.get(Number(host.split(':')[1])) ?? httpsPort}${path}`, { servername, ...withHost(host, init) }),
     stop: async () => {
       await haproxy?.stop()
       await removeTempDir(dir)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
-import type { ClusterOptions } from '../../core/model/settings.ts'
+import type { ClusterOptions, GatewayPort } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
 import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
 import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
@@ -550,10 +550,15 @@ const arbitraryGatewayClass = fc
 /** Listener sets: hostnames wildcard and exact, a port not served, HTTPS ones with a certificate that may be missing or without hostname, namespaces admitted or not, a TCP one. */
 const listenerSets: ListenerSpec[][] = [
   [{ name: 'web', hostname: '*.example.com' }],
-  // A port neither bind serves: the listener is refused (PortUnavailable), its routes not attached there.
+  // A port neither bind serves: the listener is refused (PortUnavailable), its routes not attached there, unless the
+  // options' gatewayPorts serve it on a socket of its own (arbitraryOptions), where its routes are served as `host:port`.
   [
     { name: 'web', hostname: '*.example.com' },
     { name: 'alt', port: 8080 },
+  ],
+  [
+    { name: 'alt', port: 8080, hostname: 'a.example.com' },
+    { name: 'alt-tls', protocol: 'HTTPS', port: 8443, hostname: '*.example.com', certificate: 'tls-a' },
   ],
   [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a' }],
   [
@@ -880,14 +885,28 @@ export const arbitraryGrpcObject = fc.oneof(
   { weight: 2, arbitrary: arbitraryService },
 )
 
-/** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render. */
-export const arbitraryOptions: fc.Arbitrary<ClusterOptions> = fc.record({
-  ingressClass: fc.constantFrom('hapedge', 'nginx'),
-  configMap: fc.constantFrom(...configMapNames),
-  httpBind: fc.constantFrom('0.0.0.0:80', '127.0.0.1:8080'),
-  httpsBind: fc.constantFrom('0.0.0.0:443', '[::]:8443'),
-  snippets: fc.constantFrom('forbidden', 'allowed'),
-})
+/** Ports of their own for Gateway listeners (none; HTTP 8080; and HTTPS 8443; 8080 for HTTPS, which an HTTP listener is refused). */
+const gatewayPortSets: (GatewayPort[] | undefined)[] = [
+  undefined,
+  [{ port: 8080, protocol: 'HTTP', bind: '0.0.0.0:8080' }],
+  [
+    { port: 8443, protocol: 'HTTPS', bind: '0.0.0.0:8443' },
+    { port: 8080, protocol: 'HTTP', bind: '0.0.0.0:18080' },
+  ],
+  [{ port: 8080, protocol: 'HTTPS', bind: '0.0.0.0:8080' }],
+]
+
+/** A cluster's settings as an operator may change them: its class, its ConfigMap, its binds, whether snippets render, its Gateway ports. */
+export const arbitraryOptions: fc.Arbitrary<ClusterOptions> = fc
+  .record({
+    ingressClass: fc.constantFrom('hapedge', 'nginx'),
+    configMap: fc.constantFrom(...configMapNames),
+    httpBind: fc.constantFrom('0.0.0.0:80', '127.0.0.1:8080'),
+    httpsBind: fc.constantFrom('0.0.0.0:443', '[::]:8443'),
+    snippets: fc.constantFrom('forbidden', 'allowed'),
+    gatewayPorts: fc.constantFrom(...gatewayPortSets),
+  })
+  .map(({ gatewayPorts, ...options }) => (gatewayPorts ? { ...options, gatewayPorts } : options))
 
 type AnyObject = { kind: string; metadata: { name: string; namespace?: string } }
 

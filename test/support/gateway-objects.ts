@@ -71,7 +71,7 @@ export interface HttpRouteSpec {
   name: string
   namespace?: string
   createdAt?: string
-  parents?: { name: string; namespace?: string; sectionName?: string }[]
+  parents?: { name: string; namespace?: string; sectionName?: string; port?: number }[]
   hostnames?: string[]
   rules: RuleSpec[]
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readObject } from '../../../core/kube/objects.ts'
 import type { GatewayObjectStatus } from '../../../core/kube/gateway-status.ts'
 import { ClusterState } from '../../../core/model/cluster-state.ts'
-import { DEFAULT_GATEWAY_CONTROLLER } from '../../../core/model/settings.ts'
+import { type ClusterOptions, DEFAULT_GATEWAY_CONTROLLER } from '../../../core/model/settings.ts'
 import { nextGatewayObjectStatus } from '../../../core/status/carry-gateway-status.ts'
 import { gatewayApiStatus } from '../../../core/gateway-status/gateway-api-status.ts'
 import { routeRejection } from '../../../core/model/gateway-verdict.ts'
@@ -12,8 +12,8 @@ import { service, tlsSecret } from '../../support/objects.ts'
 
 const AT = '2026-12-05T00:00:00.000Z'
 
-function stateOf(objects: unknown[]): ClusterState {
-  const state = new ClusterState()
+function stateOf(objects: unknown[], options: Partial<ClusterOptions> = {}): ClusterState {
+  const state = new ClusterState(options)
   for (const object of objects) state.apply(readObject(object))
   return state
 }
@@ -112,8 +112,27 @@ describe('the Gateway API status hapedge computes from a generation', () => {
     expect(kinds.conditions[2]!.message).toContain('spec.listeners[4].allowedRoutes.kinds: TCPRoute not served by hapedge')
     const altPort = (find(status.objects, 'Gateway', 'edge') as Extract<GatewayObjectStatus, { kind: 'Gateway' }>).status.listeners[5]!
     expect(altPort.conditions[0]!.message).toBe(
-      "spec.listeners[5].port: 8080 is not served by hapedge: HTTP listeners are served on the HTTP bind's port 80, and hapedge opens no other socket",
+      "spec.listeners[5].port: 8080 is not served by hapedge: HTTP listeners are served on the HTTP bind's port 80, and on the cluster's gatewayPorts (none)",
     )
+  })
+
+  it("serves a listener on one of the cluster's gatewayPorts of its protocol, and refuses one of another protocol", () => {
+    const edgeUnder = (gatewayPorts: ClusterOptions['gatewayPorts']) =>
+      find(gatewayApiStatus(stateOf(objects, { gatewayPorts }), AT).objects, 'Gateway', 'edge')
+    expect(summary(edgeUnder([{ port: 8080, protocol: 'HTTP', bind: '0.0.0.0:8080' }]))['edge.alt-port']).toEqual([
+      'Accepted/True/Accepted',
+      'Programmed/True/Programmed',
+      'ResolvedRefs/True/ResolvedRefs',
+      'Conflicted/False/NoConflicts',
+      'attached 4',
+      'kinds HTTPRoute,GRPCRoute',
+    ])
+    const refused = edgeUnder([{ port: 8080, protocol: 'HTTPS', bind: '0.0.0.0:8080' }]) as Extract<GatewayObjectStatus, { kind: 'Gateway' }>
+    expect(refused.status.listeners[5]!.conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'PortUnavailable',
+      message: "spec.listeners[5].port: 8080 is served by hapedge for HTTPS listeners only (the cluster's gatewayPorts)",
+    })
   })
 
   it('gives each route a parents entry per parentRef of ours, Accepted and ResolvedRefs with the specification’s reasons', () => {

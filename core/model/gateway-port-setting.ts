@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { bindAddress } from './bind-address.ts'
+
+/** Each is a socket HAProxy opens and a lookup on the requests it takes: an operator names a few. */
+const MAX_GATEWAY_PORTS = 16
+
+const gatewayPort = z.strictObject({
+  port: z.int('must be a whole number').min(1, 'must be 1 to 65535').max(65535, 'must be 1 to 65535'),
+  protocol: z.enum(['HTTP', 'HTTPS'], { error: 'must be "HTTP" or "HTTPS"' }),
+  bind: bindAddress,
+})
+
+/**
+ * A cluster's `gatewayPorts`: the Gateway listener ports its HAProxy serves on sockets of their
+ * own (gateway-ports.ts). The operator chooses them, so a Gateway never makes HAProxy bind a port;
+ * 80 and 443 are the HTTP and HTTPS binds' already.
+ */
+export const gatewayPortList = z
+  .array(gatewayPort)
+  .max(MAX_GATEWAY_PORTS, `at most ${MAX_GATEWAY_PORTS} ports`)
+  .superRefine((ports, context) => {
+    const seen = { port: new Set<number>(), bind: new Set<string>() }
+    ports.forEach(({ port, bind }, index) => {
+      if (port === 80 || port === 443) context.addIssue({ code: 'custom', path: [index, 'port'], message: `${port} is served on the HTTP or HTTPS bind` })
+      if (seen.port.has(port)) context.addIssue({ code: 'custom', path: [index, 'port'], message: `${port} is named twice` })
+      if (seen.bind.has(bind)) context.addIssue({ code: 'custom', path: [index, 'bind'], message: `${bind} is named twice` })
+      seen.port.add(port)
+      seen.bind.add(bind)
+    })
+  })
