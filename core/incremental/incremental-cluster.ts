@@ -305,7 +305,7 @@ export class IncrementalCluster {
         plan,
         this.layoutChanged
           ? 'the frontend changed: this version of hapedge renders it with rules the stored generation lacks'
-          : 'the frontend changed (HTTPS bind, trusted proxies, source ranges or header names added or removed, or rules of a newer hapedge)',
+          : 'the frontend changed (HTTPS bind, Gateway ports of their own, trusted proxies, source ranges or header names added or removed, or rules of a newer hapedge)',
       )
     return plan
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { bindAddress } from './bind-address.ts'
+import { bindAddress, bindPort } from './bind-address.ts'
+import type { ClusterOptions } from './settings.ts'
 
 /** Each is a socket HAProxy opens and a lookup on the requests it takes: an operator names a few. */
 const MAX_GATEWAY_PORTS = 16
@@ -28,3 +29,21 @@ export const gatewayPortList = z
       seen.bind.add(bind)
     })
   })
+
+/**
+ * Why a cluster's gatewayPorts do not go with its binds, if they do not: a port the HTTP or HTTPS
+ * bind already serves, or a bind on the HTTP or HTTPS bind's port (HAProxy would share the
+ * connections between the two sockets, whatever the address, as it binds with SO_REUSEPORT).
+ */
+export function gatewayPortsClash({
+  httpBind,
+  httpsBind,
+  gatewayPorts = [],
+}: Pick<ClusterOptions, 'httpBind' | 'httpsBind' | 'gatewayPorts'>): string | undefined {
+  const binds = new Set([bindPort(httpBind), bindPort(httpsBind)])
+  for (const { port, bind } of gatewayPorts) {
+    if (binds.has(port)) return `port ${port} is the HTTP or HTTPS bind's, whose listeners it already serves`
+    if (binds.has(bindPort(bind))) return `bind ${bind} is on the HTTP or HTTPS bind's port`
+  }
+  return undefined
+}

@@ -6,6 +6,7 @@ import { publicRecord, type ClusterRecord } from '../../../core/registry/cluster
 import { clusterRemoval, tokenRotation } from '../../../core/registry/lifecycle-requests.ts'
 import type { VersionedRecord } from '../../../core/registry/registry.ts'
 import { settingsPatch } from '../../../core/registry/settings-patch.ts'
+import { gatewayPortsClash } from '../../../core/model/gateway-port-setting.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -42,6 +43,8 @@ export function clusterAdminRoutes(env: AppEnv) {
     const found = await current(id, true)
     const { retention, ...changes } = patch
     const record: ClusterRecord = { ...found.record, ...changes }
+    const clash = gatewayPortsClash(record)
+    if (clash) throw new HttpError(400, clash, 'gatewayPorts')
     if (retention === null) delete record.retention
     else if (retention) record.retention = retention
     if (!(await env.registry.replace(record, found.etag))) throw raced(id)

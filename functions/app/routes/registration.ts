@@ -4,6 +4,7 @@ import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
 import { clusterRegistration, publicRecord } from '../../../core/registry/cluster-record.ts'
 import { sealAccess } from '../../../core/registry/kubernetes-access.ts'
+import { gatewayPortsClash } from '../../../core/model/gateway-port-setting.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
@@ -19,6 +20,8 @@ export function registrationRoutes(env: AppEnv) {
 
   routes.post('/', admin, async (c) => {
     const { kubernetes, ...registration } = await readJson(c.req.raw, 128 * 1024, clusterRegistration)
+    const clash = gatewayPortsClash(registration)
+    if (clash) throw new HttpError(400, clash, 'gatewayPorts')
     if (kubernetes && !env.sealer)
       throw new HttpError(400, 'this deployment has no HAPEDGE_SECRET, so API server credentials cannot be stored sealed', 'kubernetes')
     const dataKey = env.sealer && (await env.sealer.createClusterKey())

@@ -62,4 +62,24 @@ describe('a cluster’s bind addresses', () => {
     expect(patched.status).toBe(200)
     expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toMatchObject({ httpBind: '0.0.0.0:8080' })
   })
+  it('take the Gateway ports of their own by PATCH (the frontend changes: a reload), and refuse ports or binds the HTTP and HTTPS binds have', async () => {
+    const { call, register, events } = harness()
+    const token = await register('prod-eu')
+    expect((await events('prod-eu', token, app(1).map(put))).status).toBe(200)
+    const gatewayPorts = [{ port: 8080, protocol: 'HTTP', bind: '0.0.0.0:8080' }]
+    const patched = await call('PATCH', '/v1/clusters/prod-eu', ADMIN, { gatewayPorts })
+    expect(patched.status).toBe(200)
+    expect(await patched.json()).toMatchObject({ gatewayPorts, committed: true, reload: true })
+    for (const [clashing, problem] of [
+      [{ port: 8080, protocol: 'HTTP', bind: '0.0.0.0:80' }, "bind 0.0.0.0:80 is on the HTTP or HTTPS bind's port"],
+      [{ port: 8443, protocol: 'HTTPS', bind: '0.0.0.0:8443' }, "port 8443 is the HTTP or HTTPS bind's, whose listeners it already serves"],
+    ] as const) {
+      const response = await call('POST', '/v1/clusters', ADMIN, { id: 'prod-us', httpsBind: '0.0.0.0:8443', gatewayPorts: [clashing] })
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ error: { message: problem, path: 'gatewayPorts' } })
+    }
+    const refused = await call('PATCH', '/v1/clusters/prod-eu', ADMIN, { httpBind: '0.0.0.0:8080' })
+    expect(refused.status).toBe(400)
+    expect(await (await call('GET', '/v1/clusters/prod-eu', ADMIN)).json()).toMatchObject({ httpBind: '0.0.0.0:80', gatewayPorts })
+  })
 })
