@@ -125,8 +125,10 @@ export const TABLE = {
  *     derived again; the frontend draws the split and the canary before the route's request headers are set.
  * 54: a wildcard HTTPS listener takes names of any number of labels for the misdirected-request check (tls-wildcard-listeners
  *     written, empty or not, by that write, with the settings; the frontend's lookup of it).
+ * 55: a Gateway listener on a port of the cluster's gatewayPorts is served on a socket of its own (hosts `name:port`), and the
+ *     PortUnavailable report of one elsewhere names those ports: every Gateway and route is derived again (markLayoutChanged touches them).
  */
-export const SNAPSHOT_LAYOUT = 54
+export const SNAPSHOT_LAYOUT = 55
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
