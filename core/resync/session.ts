@@ -17,6 +17,8 @@ export const finishProgress = z.object({
   /** The apply phase: how many pages of `order` are applied (the next is `order[nextPage]`), and the first of its items not applied yet. */
   nextPage: count,
   nextItem: count,
+  /** Staged items per commit once a commit of more read more nodes than the cluster's node cache may hold for it (halved each time): the budget's commitItems until then. */
+  commitItems: count.min(1).optional(),
   /** The stale phase: the key range (see staleRanges), the stored table and the first key in it not scanned yet. */
   cursor: z.object({ range: count, table: count, from: z.string() }),
   applied: count,

@@ -30,46 +30,71 @@ export class NodeCache {
    * list of created nodes anyway) until the change is written or given up (forgetMade).
    */
   private readonly made = new Map<string, string>()
-  /** The current hold's number (see hold), and what it may still keep, in characters; none: no hold. */
-  private holding: { id: number; room: number } | undefined
+  /** The current hold's number (see hold), what it may still keep in characters, and whether it ran out; none: no hold. */
+  private holding: { id: number; room: number; exceeded: boolean } | undefined
   private holds = 0
-
-  constructor(readonly budget = Number.POSITIVE_INFINITY) {}
+  /** Characters the current hold keeps: counted apart from the budget, which bounds the rest. */
+  private heldSize = 0
 
   /**
-   * Keeps every node read or added from now until release, up to `chars` characters of them (the
-   * rest are kept as usual): a change that is rerun after each node it finds missing then never
-   * evicts, while loading the next, a node its run before already read, so its reruns end. Without
-   * it, a change whose nodes nearly fill the cache ran a hundred times, each load evicting a node
-   * the run before had read. One hold at a time: a new one replaces the last.
+   * @param budget characters of node text kept beside a hold (the warm nodes).
+   * @param holdChars what a change may hold of the nodes it reads (see hold): by default half the budget.
+   */
+  constructor(
+    readonly budget = Number.POSITIVE_INFINITY,
+    readonly holdChars = budget / 2,
+  ) {}
+
+  /**
+   * Keeps every node read from now until release, up to `chars` characters of them, beside the
+   * budget (which bounds the rest, the warm nodes): a change that is rerun after each node it
+   * finds missing then never evicts, while loading the next, a node its run before already read,
+   * so its reruns end. Without it, a change whose nodes nearly fill the cache ran a hundred times,
+   * each load evicting a node the run before had read. A node read once the room is used up is
+   * kept as usual, and the hold says it was exceeded (a caller may then do less at a time).
+   * One hold at a time: a new one replaces the last.
    */
   hold(chars: number): void {
-    this.holding = { id: ++this.holds, room: chars }
+    this.release()
+    this.holding = { id: ++this.holds, room: chars, exceeded: false }
   }
 
-  /** Ends the hold: what it kept is evicted as usual again. */
+  /** Ends the hold: what it kept counts against the budget again, and is evicted as usual. */
   release(): void {
+    if (this.holding === undefined) return
     this.holding = undefined
+    this.heldSize = 0
+    this.evict()
   }
 
-  /** Marks an entry read: used, and held while a hold has room. */
-  private touch(cached: Cached): void {
+  /** Whether the current hold was given a node it had no room left for. */
+  get holdExceeded(): boolean {
+    return this.holding?.exceeded ?? false
+  }
+
+  /** Marks an entry read: used, and held while a hold has room (not one the change made, which made keeps). */
+  private touch(sha256: string, cached: Cached): void {
     cached.used = true
     const holding = this.holding
-    if (holding === undefined || cached.held === holding.id || holding.room < cached.text.length) return
+    if (holding === undefined || cached.held === holding.id || this.made.has(sha256)) return
+    if (holding.room < cached.text.length) {
+      holding.exceeded = true
+      return
+    }
     cached.held = holding.id
     holding.room -= cached.text.length
+    this.heldSize += cached.text.length
   }
 
   has(sha256: string): boolean {
     return this.nodes.has(sha256) || this.made.has(sha256)
   }
 
-  /** A node a change just made: as add, and kept until forgetMade even if evicted meanwhile. */
+  /** A node a change just made: as add, and kept until forgetMade even if evicted meanwhile, so a hold need not keep it. */
   addMade(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
     // An unbounded cache forgets nothing, so it needs no second copy of the addresses.
     if (this.budget !== Number.POSITIVE_INFINITY) this.made.set(sha256, text)
-    this.add(sha256, text, decoded)
+    this.insert(sha256, text, decoded, false)
   }
 
   /** The change whose nodes these are was written, or given up: storage holds what is still needed. */
@@ -83,30 +108,33 @@ export class NodeCache {
     if (cached) return cached
     const text = this.made.get(sha256)
     if (text === undefined) return undefined
-    this.add(sha256, text)
+    this.insert(sha256, text, undefined, false)
     return this.nodes.get(sha256)
   }
 
   /** Adds a node's text; a writer that just made the node passes its decoded form too, so it is never parsed back. */
   add(sha256: string, text: string, decoded?: { node: TreeNode; codec: TreeShape['codec'] | undefined }): void {
+    this.insert(sha256, text, decoded, true)
+  }
+
+  private insert(sha256: string, text: string, decoded: { node: TreeNode; codec: TreeShape['codec'] | undefined } | undefined, held: boolean): void {
     if (this.nodes.has(sha256)) return
     const cached: Cached = decoded ? { text, decoded: decoded.node, codec: decoded.codec, used: true } : { text, used: true }
     this.nodes.set(sha256, cached)
-    this.touch(cached)
     this.size += text.length
+    if (held) this.touch(sha256, cached)
     this.evict()
   }
 
   /**
-   * Forgets entries not used since the sweep last passed them, in insertion order, until the cache
-   * is within its budget, passing over held ones: when only those are left, it stays over budget
-   * until the hold ends (a hold keeps at most the characters it was given).
+   * Forgets entries not used since the sweep last passed them, in insertion order, until the
+   * entries the hold does not keep are within the budget, passing over held ones.
    */
   private evict(): void {
     const heldId = this.holding?.id
     // Two whole rounds without an eviction: every entry left is held.
     let passed = 0
-    while (this.size > this.budget && passed <= 2 * this.nodes.size) {
+    while (this.size - this.heldSize > this.budget && passed <= 2 * this.nodes.size) {
       let next = this.sweep?.next()
       if (!next || next.done) {
         this.sweep = this.nodes.entries()
@@ -128,7 +156,7 @@ export class NodeCache {
   /** The node's text, if cached. */
   text(sha256: string): string | undefined {
     const cached = this.entry(sha256)
-    if (cached) this.touch(cached)
+    if (cached) this.touch(sha256, cached)
     return cached?.text
   }
 
@@ -143,7 +171,7 @@ export class NodeCache {
   node(shape: TreeShape, sha256: string, level: number): TreeNode {
     const cached = this.entry(sha256)
     if (!cached) throw new MissingNodes([{ space: shape.space, sha256 }])
-    this.touch(cached)
+    this.touch(sha256, cached)
     const codec = level === 0 ? shape.codec : undefined
     if (!cached.decoded || cached.codec !== codec) {
       cached.decoded = codec ? { level: 0, entries: codec.decode(cached.text) } : decodeInternal(cached.text)

@@ -83,12 +83,20 @@ export function commitContext(env: AppEnv, c: ClusterContext, record = c.get('re
  * changed, with the rejections that name the events' objects (or the `named` ones). A commit renders under the settings its last request read, so a write that follows
  * a change of the cluster's record never commits the old ones.
  */
-export async function write(env: AppEnv, c: ClusterContext, events: readonly WatchEvent[], record = c.get('record'), named?: ReadonlySet<string>) {
-  const commit = commitContext(env, c, record)
+export async function write(
+  env: AppEnv,
+  c: ClusterContext,
+  events: readonly WatchEvent[],
+  record = c.get('record'),
+  named?: ReadonlySet<string>,
+  splitOverHold = false,
+) {
+  const commit = { ...commitContext(env, c, record), splitOverHold }
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
     queue = new WriteQueue<CommitContext>(
-      (merged, latest) => commitInTurn(env, latest, merged),
+      // Only a request committed alone may be stopped for its size: another's events would fail with it.
+      (merged, latest, alone) => commitInTurn(env, alone ? latest : { ...latest, splitOverHold: false }, merged),
       env.limits.eventsPerCommit,
       () => env.queues.delete(commit.cluster),
     )

@@ -182,7 +182,7 @@ function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: 
     budget: env.limits.resync,
     context,
     open: (scanContext) => openSnapshot(env, keys, scanContext),
-    apply: (events) => write(env, c, events),
+    apply: (events, split) => write(env, c, events, undefined, undefined, split),
     rejections: async () => {
       const { snapshot, loader } = await openSnapshot(env, keys, context)
       return snapshot ? runLoading(() => new SnapshotReader(snapshot).rejections(), loader) : []

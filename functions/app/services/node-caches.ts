@@ -10,6 +10,8 @@ export interface CacheBudget {
   clusters: number
   /** Characters kept over every cluster (default perCluster × clusters): many small clusters fit where a few large ones would. */
   total?: number
+  /** Characters a commit may hold of the nodes it reads, beside its cluster's perCluster (see NodeCache.hold; default half of perCluster). */
+  hold?: number
 }
 
 /**
@@ -34,7 +36,7 @@ export class NodeCaches {
   for(cluster: string): TreeContext {
     let context = this.caches.get(cluster)
     if (context) this.caches.delete(cluster)
-    else context = { nodes: new NodeCache(this.budget.perCluster), hash: this.hash, ...(this.gzip ? { gzip: this.gzip } : {}) }
+    else context = { nodes: new NodeCache(this.budget.perCluster, this.budget.hold), hash: this.hash, ...(this.gzip ? { gzip: this.gzip } : {}) }
     this.caches.set(cluster, context)
     this.evict()
     return context

@@ -32,7 +32,8 @@ export class WriteQueue<C = unknown> {
   private running = false
 
   constructor(
-    private readonly commit: (events: readonly WatchEvent[], context: C) => Promise<IngestResult>,
+    /** `alone`: the group is one request's, so its context may ask what concerns that request alone. */
+    private readonly commit: (events: readonly WatchEvent[], context: C, alone: boolean) => Promise<IngestResult>,
     private readonly maxEvents: number,
     private readonly idle: () => void,
   ) {}
@@ -56,6 +57,7 @@ export class WriteQueue<C = unknown> {
       const result = await this.commit(
         group.flatMap((request) => request.events),
         group[group.length - 1]!.context,
+        group.length === 1,
       )
       for (const request of group) {
         const named = namedObjects(request.events)

@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8'
 import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../../core/resync/budget.ts'
 
 /** A heap V8 may grow to at least this holds a commit of a whole page beside the caches (serverCacheBudget takes an eighth). */
-const ROOMY_HEAP_BYTES = 512 * 1024 * 1024
+export const ROOMY_HEAP_BYTES = 512 * 1024 * 1024
 
 /**
  * The paged resync's budget in a long-lived server: with the default heap a finish commits a

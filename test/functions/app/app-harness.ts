@@ -1,3 +1,4 @@
+import type { CacheBudget } from '../../../functions/app/services/node-caches.ts'
 import { createApp } from '../../../functions/app/app.ts'
 import type { Limits } from '../../../functions/app/app-env.ts'
 import { buildEnv } from '../../../functions/platforms/composition/build-env.ts'
@@ -10,7 +11,9 @@ import { createMemoryStore } from '../../../functions/adapters/storage/memory-st
 export const ADMIN = 'admin-token-for-tests-0123456789'
 
 /** The app on a memory store, with helpers that speak its HTTP API as a client would. */
-export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets; fetcher?: typeof fetch } = {}) {
+export function harness(
+  options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets; fetcher?: typeof fetch; cache?: CacheBudget } = {},
+) {
   const store = options.store ?? createMemoryStore()
   const app = createApp(
     buildEnv({
@@ -21,6 +24,7 @@ export function harness(options: { store?: ObjectStore; limits?: Partial<Limits>
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
       ...(options.fetcher ? { fetcher: options.fetcher } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
     }),
   )
   const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>

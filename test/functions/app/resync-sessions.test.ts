@@ -18,6 +18,8 @@ import { toTlsSecret } from '../../support/certificates.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { faultyStore } from '../../support/store-faults.ts'
 import { harness } from './app-harness.ts'
+import type { CacheBudget } from '../../../functions/app/services/node-caches.ts'
+import { parseSession } from '../../../core/resync/session.ts'
 
 type Item = Record<string, unknown>
 
@@ -56,9 +58,14 @@ async function resyncKeys(store: ObjectStore, cluster: string) {
   return keys
 }
 
-function setup(options: { store?: ObjectStore; budget?: ResyncBudget; clock?: ReturnType<typeof instantClock> } = {}) {
+function setup(options: { store?: ObjectStore; budget?: ResyncBudget; clock?: ReturnType<typeof instantClock>; cache?: CacheBudget } = {}) {
   const clock = options.clock ?? instantClock()
-  const h = harness({ clock, limits: { resync: options.budget ?? SMALL }, ...(options.store ? { store: options.store } : {}) })
+  const h = harness({
+    clock,
+    limits: { resync: options.budget ?? SMALL },
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
+  })
   const base = (cluster: string) => `/v1/clusters/${cluster}/resync`
   const begin = async (cluster: string, token: string) => parsed(resyncBegunAnswer, await h.call('POST', base(cluster), token), 201)
   const page = (cluster: string, token: string, session: string, n: number | string, items: unknown) =>
@@ -105,6 +112,28 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
     // A finish called again (a retry whose answer was lost) answers the same.
     expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
+  })
+
+  it('a slice whose commit reads more than the node cache may hold for it is halved, for this request and those after it, and ends as a full rebuild', async () => {
+    const budget = { ...SMALL, pageItems: 24, finishItems: 24, commitItems: 8 }
+    const first = setup({ budget })
+    const token = await first.register('prod')
+    await first.events(
+      'prod',
+      token,
+      apps(range(1, 20)).map((object) => ({ type: 'ADDED', object })),
+    )
+    // Another process on the same storage: its commits read the cluster's nodes from storage, not from a warm cache.
+    const s = setup({ budget, store: first.store, cache: { perCluster: 1024 * 1024, clusters: 1, hold: 4 * 1024 } })
+    const listed = apps(range(10, 40))
+    const pages = pagesOf(listed, budget.pageItems)
+    const { session } = await s.begin('prod', token)
+    for (const [n, items] of pages.entries()) await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+    const record = parseSession((await s.store.get(clusterKeys('prod').resyncRecord(session)))!.body)
+    expect(record?.finish?.commitItems).toBeLessThan(budget.commitItems)
   })
 
   it('stages only what differs: an unchanged list stages nothing and commits nothing', async () => {
