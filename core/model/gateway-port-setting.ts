@@ -20,13 +20,14 @@ export const gatewayPortList = z
   .array(gatewayPort)
   .max(MAX_GATEWAY_PORTS, `at most ${MAX_GATEWAY_PORTS} ports`)
   .superRefine((ports, context) => {
-    const seen = { port: new Set<number>(), bind: new Set<string>() }
+    // Binds on one port share its connections whatever their addresses (HAProxy binds with SO_REUSEPORT): one per port.
+    const seen = { port: new Set<number>(), bind: new Set<number>() }
     ports.forEach(({ port, bind }, index) => {
       if (port === 80 || port === 443) context.addIssue({ code: 'custom', path: [index, 'port'], message: `${port} is served on the HTTP or HTTPS bind` })
       if (seen.port.has(port)) context.addIssue({ code: 'custom', path: [index, 'port'], message: `${port} is named twice` })
-      if (seen.bind.has(bind)) context.addIssue({ code: 'custom', path: [index, 'bind'], message: `${bind} is named twice` })
+      if (seen.bind.has(bindPort(bind))) context.addIssue({ code: 'custom', path: [index, 'bind'], message: `${bind} is on a port another bind has` })
       seen.port.add(port)
-      seen.bind.add(bind)
+      seen.bind.add(bindPort(bind))
     })
   })
 

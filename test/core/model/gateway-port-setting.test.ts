@@ -23,7 +23,13 @@ describe("a cluster's gatewayPorts (listener ports served on sockets of their ow
         { port: 8080, protocol: 'HTTP', bind: '0.0.0.0:8080' },
         { port: 8080, protocol: 'HTTP', bind: '0.0.0.0:8080' },
       ]),
-    ).toEqual(['gatewayPorts.1.port: 8080 is named twice', 'gatewayPorts.1.bind: 0.0.0.0:8080 is named twice'])
+    ).toEqual(['gatewayPorts.1.port: 8080 is named twice', 'gatewayPorts.1.bind: 0.0.0.0:8080 is on a port another bind has'])
+    expect(
+      problems([
+        { port: 8080, protocol: 'HTTP', bind: '0.0.0.0:9000' },
+        { port: 8090, protocol: 'HTTP', bind: '127.0.0.1:9000' },
+      ]),
+    ).toEqual(['gatewayPorts.1.bind: 127.0.0.1:9000 is on a port another bind has'])
     expect(problems([{ port: 8080, protocol: 'TCP', bind: '0.0.0.0:8080' }])).toEqual(['gatewayPorts.0.protocol: must be "HTTP" or "HTTPS"'])
     expect(problems([{ port: 8080, protocol: 'HTTP', bind: '0.0.0.0:80 ssl crt /etc/passwd' }])).toEqual([
       'gatewayPorts.0.bind: port "80 ssl crt /etc/passwd" must be 1 to 65535, without leading zeros',
