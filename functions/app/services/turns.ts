@@ -30,13 +30,6 @@ export const BACKGROUND_POLL_MS = 5
 export class Turns {
   private running = 0
 
-  /**
-   * `yieldTurn` lets the rest of the process run once: a timer by default (web standard, so
-   * every platform has it). It comes before every slice, hundreds of times a resync, and a
-   * timer never fires sooner than 1 ms in Node: the Node server passes one without that floor.
-   */
-  constructor(private readonly yieldTurn: () => Promise<void> = yieldToEventLoop) {}
-
   /** Runs a small write's commit in the foreground: background work waits for it between its slices. */
   async foreground<T>(work: () => Promise<T>): Promise<T> {
     this.running++
@@ -49,7 +42,7 @@ export class Turns {
 
   /** What background work awaits between slices: a turn of the event loop, then until no foreground commit runs (at most BACKGROUND_WAIT_MS). */
   readonly pause: Pause = async () => {
-    await this.yieldTurn()
+    await yieldToEventLoop()
     for (let waited = 0; this.running > 0 && waited < BACKGROUND_WAIT_MS; waited += BACKGROUND_POLL_MS) {
       await new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_POLL_MS))
     }

@@ -33,14 +33,6 @@ describe('Turns', () => {
     expect(log).toEqual(['timer', 'background slice'])
   })
 
-  it('takes the turn its platform gives before each slice', async () => {
-    const log: string[] = []
-    const turns = new Turns(async () => void log.push('turn'))
-    await turns.pause()
-    log.push('background slice')
-    expect(log).toEqual(['turn', 'background slice'])
-  })
-
   it('holds background work at most BACKGROUND_WAIT_MS: small writes that never stop slow a resync down, they do not stop it', async () => {
     vi.useFakeTimers()
     const turns = new Turns()

@@ -1,7 +1,0 @@
-/**
- * A turn of Node's event loop: the I/O that is ready (other requests, storage) is handled before
- * it resolves, as behind a timer, but without a timer's 1 ms floor. Background work takes one
- * before each slice (Turns): a full resync of 20,000 Ingresses about 1,600, which behind timers
- * left the thread idle for over a second and a half.
- */
-export const nodeTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
