@@ -21,7 +21,7 @@ export const CACHED_BYTES_PER_CHAR = 2.5
  * A commit holds what it reads beside its cluster's cache (half as much again). Under a small
  * heap the cache keeps an eighth of that eighth warm and a commit holds a quarter of it: a commit
  * that needs more is split by its finish (CommitTooLarge), and the rest of the heap is the
- * requests' garbage. At 20,000 objects a paged resync's peak fell from 68.5 MB to 48 MB so.
+ * requests' garbage. At 20,000 objects a paged resync's peak fell from 68.5 MB to 51.5 MB so.
  */
 export function serverCacheBudget(heapLimitBytes = getHeapStatistics().heap_size_limit): CacheBudget {
   const total = Math.min(256 * MiB, Math.floor(heapLimitBytes / 8 / CACHED_BYTES_PER_CHAR))
