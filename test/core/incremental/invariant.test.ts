@@ -145,55 +145,28 @@ function holdsEqualToFullRebuild(steps: Step[], batchSizes: number[], seed: numb
   expect(direct.current.snapshot.root).toEqual(cluster.current.snapshot.root)
 }
 
+/** Steps drawn from one pool of objects, in any batching and seed, each ending equal to a full rebuild. */
+function equalToFullRebuild(pool: fc.Arbitrary<unknown>, steps: { minLength?: number; maxLength: number }, numRuns: number): void {
+  fc.assert(fc.property(fc.array(stepOf(pool), steps), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), fc.integer(), holdsEqualToFullRebuild), {
+    numRuns,
+  })
+}
+
 describe('the incremental path equals the full rebuild', () => {
   it('for any sequence of events and changes of settings, in any batching: files, generation, model, rejections, warnings; and the snapshot is history-independent', () => {
-    fc.assert(
-      fc.property(
-        fc.array(stepOf(arbitraryObject), { maxLength: 60 }),
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
-        fc.integer(),
-        holdsEqualToFullRebuild,
-      ),
-      {
-        numRuns: 400,
-      },
-    )
+    equalToFullRebuild(arbitraryObject, { maxLength: 60 }, 400)
   }, 60_000)
 
   it('for Gateway API objects drawn together (GatewayClasses, Gateways, HTTPRoutes, ReferenceGrants, Namespaces, what they name, Ingresses they conflict with)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(stepOf(arbitraryGatewayObject), { minLength: 15, maxLength: 40 }),
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
-        fc.integer(),
-        holdsEqualToFullRebuild,
-      ),
-      { numRuns: 200 },
-    )
+    equalToFullRebuild(arbitraryGatewayObject, { minLength: 15, maxLength: 40 }, 200)
   }, 60_000)
 
   it('for GRPCRoutes whose matches of a service alone come and go beside a method alone on their hosts', () => {
-    fc.assert(
-      fc.property(
-        fc.array(stepOf(arbitraryGrpcObject), { minLength: 10, maxLength: 30 }),
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
-        fc.integer(),
-        holdsEqualToFullRebuild,
-      ),
-      { numRuns: 100 },
-    )
+    equalToFullRebuild(arbitraryGrpcObject, { minLength: 10, maxLength: 30 }, 100)
   }, 60_000)
 
   it("for Namespaces whose labels change under Gateways' Selector listeners and their HTTPRoutes", () => {
-    fc.assert(
-      fc.property(
-        fc.array(stepOf(arbitraryNamespaceObject), { minLength: 10, maxLength: 30 }),
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }),
-        fc.integer(),
-        holdsEqualToFullRebuild,
-      ),
-      { numRuns: 150 },
-    )
+    equalToFullRebuild(arbitraryNamespaceObject, { minLength: 10, maxLength: 30 }, 150)
   }, 60_000)
 })
 
