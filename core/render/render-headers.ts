@@ -30,9 +30,12 @@ const NO_HEADERS = '-'
  */
 const BY_BACKEND = `${RULE_SEPARATOR}S`
 
+/** Whether a route's split gives its Services different header sets (their backendRefs' filters). */
+const headersBySplit = (route: Route) => route.split?.backends.some((place) => place.headers) === true
+
 /** A route's id in the values map's keys: its host and path, and its match (routes are unique by those). */
 function routeId(host: string, route: Route): string {
-  const byBackend = route.split?.backends.some((place) => place.headers) ? BY_BACKEND : ''
+  const byBackend = headersBySplit(route) ? BY_BACKEND : ''
   // The conditional matches of one path share its host, path and match: each has its own key (condition-chains.ts).
   if (route.conditions) return `${route.conditionKey}${RULE_SEPARATOR}C${byBackend}`
   return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}${byBackend}`
@@ -53,7 +56,7 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
 /** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
 export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
   const { host, routes } = config
-  const hasHeaders = (route: Route) => route.headers !== undefined || route.split?.backends.some((place) => place.headers) === true
+  const hasHeaders = (route: Route) => route.headers !== undefined || headersBySplit(route)
   yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? routeId(host, route) : undefined), NO_HEADERS)
   for (const route of routes)
     for (const [id, headers] of headerSets(host, route))
