@@ -9,8 +9,10 @@ import { statusOfHead } from '../../../core/status/status-of-head.ts'
 import type { AppEnv } from '../app-env.ts'
 import { agentsOf } from './agent-reports.ts'
 
+type StatusEnv = Pick<AppEnv, 'store' | 'caches' | 'clock'>
+
 /** The `HAProxyCfg` status of what the cluster's HEAD names now, with every agent's report; undefined before the first generation. */
-export async function currentStatus(env: Pick<AppEnv, 'store' | 'caches' | 'clock'>, record: ClusterRecord): Promise<HAProxyCfgStatus | undefined> {
+export async function currentStatus(env: StatusEnv, record: ClusterRecord): Promise<HAProxyCfgStatus | undefined> {
   const keys = clusterKeys(record.id)
   const current = await readHead(env.store, keys)
   if (!current) return undefined
@@ -22,8 +24,6 @@ export async function currentStatus(env: Pick<AppEnv, 'store' | 'caches' | 'cloc
     env.clock.now(),
   )
 }
-
-type StatusEnv = Pick<AppEnv, 'store' | 'caches' | 'clock'>
 
 /**
  * HEAD's generation and its Gateway API status: what changed since the generation `since` whose
