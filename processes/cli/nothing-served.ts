@@ -7,11 +7,12 @@ const SERVES_NOTHING = 'the configuration serves nothing (HAProxy answers 404)'
 /**
  * What to tell someone whose render serves no Ingress at all: that the input held no objects, or
  * no Ingress, or only Ingresses of other classes, counted by class so that the one they meant is
- * in sight of `--ingress-class`. Undefined when some Ingress asks for the rendered class (if it is
- * rejected, its rejection says why).
+ * in sight of `--ingress-class`. Undefined when some Ingress asks for the rendered class, or the
+ * input holds Gateway API routes (if rejected or not attached, their reports say why).
  */
 export function nothingServed(objects: readonly unknown[], state: ClusterState, inputs: readonly string[]): string | undefined {
   if (objects.length === 0) return `no Kubernetes objects found in ${inputs.join(', ')}; ${SERVES_NOTHING}`
+  if (objects.some(isGatewayRoute)) return undefined
   const skipped = new Map<string | undefined, number>()
   for (const object of objects) {
     if (!isRecord(object) || object.kind !== 'Ingress' || object.apiVersion !== apiVersionOf('Ingress')) continue
@@ -28,6 +29,12 @@ export function nothingServed(objects: readonly unknown[], state: ClusterState, 
       requested === undefined ? `${count} without a class, which only a default IngressClass ${ingressClass} would take` : `${count} ${requested}`,
     )
   return `no Ingress of class ${ingressClass} found (${counted(total, 'Ingress')} of other classes skipped: ${counts.join('; ')}); choose the class with --ingress-class NAME`
+}
+
+const GATEWAY_ROUTES = ['HTTPRoute', 'GRPCRoute'] as const
+
+function isGatewayRoute(object: unknown): boolean {
+  return isRecord(object) && GATEWAY_ROUTES.some((kind) => object.kind === kind && object.apiVersion === apiVersionOf(kind))
 }
 
 /** What a render that serves some Ingresses leaves out because of their class, counted; undefined when it leaves none out. */

@@ -8,6 +8,7 @@ import { writeRendered } from '../../functions/adapters/generation-files/write-r
 import { defineCommand } from './command.ts'
 import { withDefaultNamespace } from './default-namespace.ts'
 import { findDuplicates } from './find-duplicates.ts'
+import { gatewayPortsFlag } from './gateway-port-flag.ts'
 import type { FlagTable, FlagValues } from './flags.ts'
 import { loadObjects } from './load-objects.ts'
 import { ignoredByClass, nothingServed } from './nothing-served.ts'
@@ -21,6 +22,11 @@ const renderFlags = {
   'ingress-class': { value: 'NAME', default: DEFAULT_OPTIONS.ingressClass, description: 'serve the Ingresses of this class' },
   'config-map': { value: 'NAMESPACE/NAME', default: DEFAULT_OPTIONS.configMap, description: 'the ConfigMap of global settings' },
   namespace: { value: 'NAME', default: 'default', description: 'the namespace of objects that name none, as kubectl apply gives them' },
+  'gateway-port': {
+    value: 'PORT/PROTOCOL[@ADDR:PORT]',
+    repeatable: true,
+    description: 'a Gateway listener port served on a socket of its own, as the cluster setting gatewayPorts (8443/HTTPS@127.0.0.1:9443)',
+  },
   'allow-snippets': { description: "render Services' hapedge.io/backend-config-snippet annotations" },
 } as const satisfies FlagTable
 
@@ -37,6 +43,8 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
     if (!checked.success) throw new UsageError(`--${flag} ${values[flag]}: ${checked.error.issues[0]?.message}`)
   }
 
+  const gatewayPorts = gatewayPortsFlag(values['gateway-port'], { httpBind: values['http-bind'], httpsBind: values['https-bind'] })
+
   const loaded = await loadObjects(values.in)
   const objects = loaded.map(({ object, source }) => ({ object: withDefaultNamespace(object, values.namespace), source }))
   for (const duplicate of findDuplicates(objects)) console.error(duplicate)
@@ -49,6 +57,7 @@ async function render(values: FlagValues<typeof renderFlags>): Promise<number> {
       httpBind: values['http-bind'],
       httpsBind: values['https-bind'],
       snippets: values['allow-snippets'] ? 'allowed' : 'forbidden',
+      gatewayPorts,
     },
     await tlsSecretProblems(read),
   )
