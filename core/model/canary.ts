@@ -9,6 +9,7 @@ import { perObject } from './per-object.ts'
 import { type GatewayRoute, routeVerdict } from './gateway-verdict.ts'
 import { routeSplit, SPLIT_RULE } from './route-split.ts'
 import { conditionRules } from './gateway-conditions.ts'
+import { servicesFirstRules } from './grpc-services-first.ts'
 
 /**
  * A canary Ingress (ingress-nginx's `canary: "true"`): its paths are not served on their own, they
@@ -97,5 +98,5 @@ function gatewayRouteRules(route: GatewayRoute, state: ClusterState): string[] {
   if (!verdict.served) return []
   const { paths } = verdict.rules
   const split = paths.some(({ backends }) => routeSplit(backends) !== undefined) ? [SPLIT_RULE] : []
-  return [...split, ...conditionRules(paths.map((path) => path.conditions))].sort()
+  return [...split, ...conditionRules(paths.map((path) => path.conditions)), ...servicesFirstRules(route.kind, paths)].sort()
 }

@@ -1,5 +1,5 @@
 import type { Route } from './derive-host.ts'
-import { compareConditions, type MatchConditions } from './gateway-conditions.ts'
+import { compareConditions, type MatchConditions, PATH_DIMENSION } from './gateway-conditions.ts'
 import type { Rejection } from './rejection.ts'
 import { compareRouteMatch, compareText } from './routes.ts'
 
@@ -114,7 +114,7 @@ function cut(host: string, head: Route, entries: ChainEntry[], ranked: readonly 
     }
     const owner = ranked.find((route) => route.conditionKey === entry.key)?.owner ?? head.owner
     const why = crowded
-      ? `more than ${REGEX_PLACES} RegularExpression matches of ${crowded.slice(1)} compete for it`
+      ? `more than ${REGEX_PLACES} ${crowded === PATH_DIMENSION ? 'GRPCRoute matches of no service' : `RegularExpression matches of ${crowded.slice(1)}`} compete for it`
       : `more than ${MOST_CHAIN_ENTRIES} matches compete for it`
     rejections.push({ object: owner, reason: `host "${host || '*'}" ${head.match} ${head.path}: a match is not served there, ${why}` })
   }

@@ -23,6 +23,8 @@ export interface MatchConditions {
 
 /** The dimension of the method. */
 export const METHOD_DIMENSION = 'm'
+/** The dimension of the path, searched by a GRPCRoute match of no service where it follows a service's header matches (grpc-services-first.ts). */
+export const PATH_DIMENSION = 'p'
 
 /** What a header or query parameter name may be as hapedge writes it into HAProxy's rules: a token of these characters. */
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/

@@ -9,11 +9,12 @@ import { describeRoute, type GatewayRoute, routeVerdict } from './gateway-verdic
 import { compareRoutePrecedence } from './gateway-kind-conflict.ts'
 import { describeIngress } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
-import { compareRouteMatch, compareText } from './routes.ts'
+import { compareRouteMatch } from './routes.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { routeSplit } from './route-split.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
 import { ownPortOf, splitHostOnPort } from './gateway-ports.ts'
+import { methodsAfterServices, serviceMatchedAlone, withServicesFirst } from './grpc-services-first.ts'
 
 /** What the HTTPRoutes and GRPCRoutes attached to one host give it. */
 export interface GatewayHost {
@@ -59,9 +60,10 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   const routes = new Map<string, Route>()
   const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []
-  // The keys of the GRPCRoute matches of no service, and the services matched alone (withServicesFirst).
+  // The keys of the GRPCRoute matches of no service, and the services matched alone, without and with header matches (grpc-services-first.ts).
   const anyService = new Set<string>()
   const services: string[] = []
+  const servicesWithHeaders: string[] = []
   let tls: GatewayHost['tls']
   let http = false
   let https = false
@@ -82,8 +84,10 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
     }
     for (const path of verdict.rules.paths) {
       // A match with conditions is one of its path's chain (condition-chains.ts), not the path's own route.
+      const service = serviceMatchedAlone(route.kind, path)
       if (path.conditions) {
         candidates.push({ ...servedRoute(path, owner, route.metadata.namespace), conditions: path.conditions })
+        if (service !== undefined) servicesWithHeaders.push(service)
         continue
       }
       const key = `${path.match} ${path.path}`
@@ -95,24 +99,12 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
       }
       routes.set(key, servedRoute(path, owner, route.metadata.namespace))
       if (path.anyService) anyService.add(key)
-      if (route.kind === 'GRPCRoute' && path.match === 'Prefix' && path.path !== '/') services.push(path.path.slice(1))
+      if (service !== undefined) services.push(service)
     }
   }
-  withServicesFirst(routes, anyService, services)
+  withServicesFirst(routes, anyService, [...services, ...servicesWithHeaders])
+  candidates.push(...methodsAfterServices(routes, anyService, servicesWithHeaders))
   return { routes: [...routes.values()].sort(compareRouteMatch), candidates, owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
-}
-
-/**
- * The GRPCRoute specification's precedence ranks the characters of a matching service before
- * those of a matching method: a call a match of its service alone takes (a prefix) is not taken
- * by a match of no service (a regular expression, which the frontend tries first), so the latter
- * leaves out the host's services matched alone. A match of a service alone with header matches
- * is a chain's and is not left out: where its headers are met, the match of no service comes first.
- */
-function withServicesFirst(routes: Map<string, Route>, anyService: ReadonlySet<string>, services: readonly string[]): void {
-  if (anyService.size === 0 || services.length === 0) return
-  const exceptServices = [...new Set(services)].sort(compareText)
-  for (const key of anyService) routes.set(key, { ...routes.get(key)!, exceptServices })
 }
 
 /**

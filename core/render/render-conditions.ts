@@ -1,7 +1,7 @@
 import type { RouteChain } from '../model/condition-chains.ts'
 import { REGEX_PLACES } from '../model/condition-chains.ts'
 import type { HostConfig } from '../model/derive-host.ts'
-import { CONDITION_RULE, conditionDimensions, METHOD_DIMENSION } from '../model/gateway-conditions.ts'
+import { CONDITION_RULE, conditionDimensions, METHOD_DIMENSION, PATH_DIMENSION } from '../model/gateway-conditions.ts'
 import { regexLiteral } from '../syntax/safe-regex-emit.ts'
 import { FILES } from './files.ts'
 import type { SetVar } from './route-keys.ts'
@@ -65,9 +65,10 @@ export function* conditionEntries(config: HostConfig): Iterable<[ConditionMap, s
   for (const route of config.routes) if (route.chain) yield* chainEntries(route.chain)
 }
 
-/** How the frontend fetches a dimension's value: the method, a header's last line whole, a query parameter's first value as sent. */
+/** How the frontend fetches a dimension's value: the method, the path, a header's last line whole, a query parameter's first value as sent. */
 function fetchOf(dimension: string): string {
   if (dimension === METHOD_DIMENSION) return 'method'
+  if (dimension === PATH_DIMENSION) return 'path'
   return dimension.startsWith('h') ? `req.fhdr(${dimension.slice(1)})` : `url_param(${dimension.slice(1)})`
 }
 

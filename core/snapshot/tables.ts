@@ -127,8 +127,10 @@ export const TABLE = {
  *     written, empty or not, by that write, with the settings; the frontend's lookup of it).
  * 55: a Gateway listener on a port of the cluster's gatewayPorts is served on a socket of its own (hosts `name:port`), and the
  *     PortUnavailable report of one elsewhere names those ports: every Gateway and route is derived again (markLayoutChanged touches them).
+ * 56: a GRPCRoute match of no service leaves to a service matched alone with header matches its calls too, and follows those
+ *     matches in the service's chain (its expression on the path, `cond|p`): every route is derived again (markLayoutChanged touches them).
  */
-export const SNAPSHOT_LAYOUT = 55
+export const SNAPSHOT_LAYOUT = 56
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -13,7 +13,7 @@ import { serveCluster, type ServedCluster } from './serve-cluster.ts'
  * and a method no route takes.
  */
 
-const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say', '/other.Echo/Ping']
+const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say', '/other.Echo/Ping', '/tagged.Echo/Say', '/tagged.Echo/Ping']
 const HOST = 'grpc.gw.test'
 const TLS_HOST = 'shop.example.com'
 const certificate = fixtureCertificate(TLS_HOST)
@@ -48,6 +48,7 @@ describe('GRPCRoute through HAProxy', () => {
             matches: [{ method: { service: 'hapedge.Echo', method: 'Say' }, headers: [{ name: 'x-env', value: 'canary' }] }],
             backends: [{ service: 'header' }],
           },
+          { matches: [{ method: { service: 'tagged.Echo' }, headers: [{ name: 'x-env', value: 'canary' }] }], backends: [{ service: 'header' }] },
           {
             matches: [{ method: { service: 'weighted.Echo' } }],
             backends: [
@@ -86,6 +87,13 @@ describe('GRPCRoute through HAProxy', () => {
   it('a header match takes the calls that carry it, before the same method without one', async () => {
     expect(await call('/hapedge.Echo/Say', { 'x-env': 'canary' })).toBe('header got hi')
     expect(await call('/hapedge.Echo/Say', { 'x-env': 'other' })).toBe('exact got hi')
+  })
+
+  it('a service alone with header matches takes the calls that carry them before a method alone, which takes the others', async () => {
+    expect(await call('/tagged.Echo/Ping', { 'x-env': 'canary' })).toBe('header got hi')
+    expect(await call('/tagged.Echo/Ping')).toBe('method got hi')
+    await expect(call('/tagged.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED })
+    expect(await call('/tagged.Echo/Say', { 'x-env': 'canary' })).toBe('header got hi')
   })
 
   it('calls are split between weighted Services, each spoken to in HTTP/2', async () => {

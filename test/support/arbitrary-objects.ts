@@ -737,7 +737,11 @@ const arbitraryHttpRoute = fc
  * (`/`, which an HTTPRoute's PathPrefix / may claim too), a header, a split (one with a backendRef's header filter), header filters
  * and a filter GRPCRoute has not (reported).
  */
-const grpcRouteOf = (methods: readonly (object | undefined)[], filters: readonly (object[] | undefined)[]) =>
+const grpcRouteOf = (
+  methods: readonly (object | undefined)[],
+  filters: readonly (object[] | undefined)[],
+  headerSets: readonly (object[] | undefined)[] = [undefined, undefined, [{ name: 'x-env', value: 'canary' }]],
+) =>
   fc
     .record({
       name: fc.constantFrom('g1', 'g2'),
@@ -753,7 +757,7 @@ const grpcRouteOf = (methods: readonly (object | undefined)[], filters: readonly
       rules: fc.array(
         fc.record({
           method: fc.constantFrom(...methods),
-          headers: fc.constantFrom<object[] | undefined>(undefined, undefined, [{ name: 'x-env', value: 'canary' }]),
+          headers: fc.constantFrom(...headerSets),
           backends: fc.constantFrom<BackendSpec[]>(
             [{ service: 'web' }],
             [
@@ -875,13 +879,24 @@ export const arbitraryNamespaceObject = fc.oneof(
  * GRPCRoutes under their Gateways, Services and settings (use-http2), and little else: in
  * arbitraryGatewayObject's pool an HTTPRoute often claims their listener first, so a match of a
  * service alone that comes or goes beside a method alone on one host (which then leaves that
- * service's calls to it) is rare.
+ * service's calls to it, or follows its header matches) is rare.
  */
 export const arbitraryGrpcObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryGatewayClass },
+  // The class and a Gateway whose one listener takes every route of its namespace: most routes drawn are then served.
+  { weight: 1, arbitrary: fc.constantFrom(gatewayClass(), gateway('edge', [{ name: 'any' }])) },
   { weight: 1, arbitrary: arbitraryConfigMap },
   { weight: 2, arbitrary: arbitraryGateway },
   { weight: 6, arbitrary: grpcRouteOf([{ service: 'hapedge.Echo' }, { service: 'other.Echo' }, { method: 'Ping' }, { method: 'Say' }], [undefined]) },
+  // Matches of a service alone with header matches only, which the method alone follows in their chains (grpc-services-first.ts).
+  {
+    weight: 3,
+    arbitrary: grpcRouteOf(
+      [{ service: 'hapedge.Echo' }, { service: 'other.Echo' }],
+      [undefined],
+      [[{ name: 'x-env', value: 'canary' }], [{ name: 'x-env', value: 'blue' }]],
+    ),
+  },
   { weight: 2, arbitrary: arbitraryService },
 )
 

@@ -135,6 +135,39 @@ describe('a GRPCRoute', () => {
     ])
   })
 
+  it('puts a service matched alone with header matches before a method alone, which takes the service’s calls its headers miss, incrementally as a full rebuild says', () => {
+    const method = grpcRoute({ name: 'method', rules: [{ matches: [{ method: { method: 'Ping' } }], backends: [{ service: 'a' }] }] })
+    const tagged = (value: string) =>
+      grpcRoute({
+        name: 'tagged',
+        rules: [{ matches: [{ method: { service: 'a.Echo' }, headers: [{ name: 'x-env', value }] }], backends: [{ service: 'b' }] }],
+      })
+    const built = fullRebuild([gatewayClass(), edge, ...services(['a', 'b']), method, tagged('canary')])
+    expect(built.model.rejections).toEqual([])
+    expect(built.files.get(FILES.pathRegexMap)!.split('\n').filter(Boolean)).toEqual([
+      '^grpc\\.example\\.com(?#9982)(?!/(?:a\\.Echo)/)(?:(?:/[^\\/]+/Ping)$) grpc.example.com~(?:/[^\\/]+/Ping)$',
+    ])
+    const head = built.model.hosts.get('grpc.example.com')?.routes.find((one) => one.chain && one.path === '/a.Echo')
+    // The header match, then the method alone on the path, then nothing: the chain's id answers 404 (no shorter prefix).
+    expect(head?.chain?.entries.map((entry) => entry.conditions)).toEqual([
+      { values: [{ dimension: 'hx-env', exact: 'canary' }] },
+      { values: [{ dimension: 'p', search: '(?:/[^\\/]+/Ping)$' }] },
+    ])
+    const regex = built.files.get(FILES.conditionRegexMap)!.split('\n').filter(Boolean)
+    expect(regex).toEqual(['^grpc\\.example\\.com\\?0P/a\\.Echo\\|p\\|1\\|(?:/[^\\/]+/Ping)$ 2'])
+    // The GRPCRoute with a service's header match stores the path's frontend rules, so a method alone that comes is a map edit.
+    const frontend = built.files.get(FILES.frontend)!
+    expect(frontend).toContain('http-request set-var(txn.condraw) path if { var(txn.condfree) -m found }')
+    expect(fullRebuild([gatewayClass(), edge, ...services(['a', 'b']), tagged('canary')]).files.get(FILES.frontend)).toBe(frontend)
+    expectEachStepAsFullRebuild([
+      [gatewayClass(), edge, ...services(['a', 'b']), tagged('canary')],
+      [method],
+      [tagged('blue')],
+      [grpcRoute({ name: 'tagged', rules: [{ matches: [{ method: { service: 'a.Echo' } }], backends: [{ service: 'b' }] }] })],
+      [tagged('green')],
+    ])
+  })
+
   it('is not served on HTTPS while use-http2 is off (gRPC needs HTTP/2): NotAllowedByListeners, the listener’s supportedKinds without it; on HTTP it is', () => {
     const secure = gateway('edge', [
       { name: 'grpc', hostname: 'grpc.example.com' },
