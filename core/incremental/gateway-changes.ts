@@ -5,7 +5,6 @@ import type { ClusterState, InvalidObject } from '../model/cluster-state.ts'
 import { attachmentsOf, gatewayKey, parentGatewaysOf } from '../model/gateway-attachment.ts'
 import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
 import type { GatewayRoute } from '../model/gateway-verdict.ts'
-import { OTHER_KIND } from '../model/gateway-kind-conflict.ts'
 import { namespaceRefusal, namespacesFrom } from '../model/gateway-namespaces.ts'
 import type { DirtySet } from './dirty-set.ts'
 import type { Settings } from '../model/settings.ts'
@@ -26,8 +25,6 @@ export function touchGatewayChange(
   dirty: DirtySet,
 ): void {
   for (const host of state.touchedRouteHosts) dirty.hosts.add(host)
-  // A route's rivals of the other kind on the hosts it left or took: which of them a listener accepts may turn (gateway-kind-conflict.ts).
-  if (ref.kind === 'HTTPRoute' || ref.kind === 'GRPCRoute') touchRivals(state, ref.kind, state.touchedRouteHosts, dirty)
   state.touchedRouteHosts.clear()
   if (ref.kind === 'Gateway') touchRoutes(state, state.httpRoutesOfGateway(ref.namespace!, ref.name), dirty)
   if (ref.kind === 'GatewayClass') for (const gateway of state.gateways()) if (gateway.spec.gatewayClassName === ref.name) touchGateway(state, gateway, dirty)
@@ -74,12 +71,6 @@ function touchNamespaceChange(state: ClusterState, name: string, before: Namespa
     .httpRoutesInNamespace(name)
     .filter((route) => [...parentGatewaysOf(route)].some((gateway) => turned.has(gateway)) && attached(route, before) !== attached(route, after))
   touchRoutes(state, moved, dirty)
-  for (const route of moved) touchRivals(state, route.kind, state.httpRouteHosts(route), dirty)
-}
-
-/** The routes of the other kind than `kind` on these hosts: an HTTPRoute and a GRPCRoute on one listener and host, only the older is accepted. */
-function touchRivals(state: ClusterState, kind: GatewayRoute['kind'], hosts: Iterable<string>, dirty: DirtySet): void {
-  for (const host of hosts) touchRoutes(state, state.routesOfKindForHost(OTHER_KIND[kind], host), dirty)
 }
 
 /** The Gateways whose HTTPS listeners serve a changed Secret (a scan of the few Gateways a cluster has): their hosts and reports. */

@@ -248,11 +248,6 @@ export class ClusterState {
     return this.lookupAll<GatewayRoute>(this.httpRoutesByHost.members(host))
   }
 
-  /** The routes of one kind a listener would serve on this host (its index's members are `Kind/ns/name`): an HTTPRoute's rival GRPCRoutes, and the reverse. */
-  routesOfKindForHost(kind: GatewayRoute['kind'], host: string): GatewayRoute[] {
-    return this.lookupAll<GatewayRoute>(this.httpRoutesByHost.members(host).filter((key) => key.startsWith(`${kind}/`)))
-  }
-
   /** The HTTPRoutes and GRPCRoutes whose parentRefs name the Gateway `namespace/name`. */
   httpRoutesOfGateway(namespace: string, name: string): GatewayRoute[] {
     return this.lookupAll<GatewayRoute>(this.httpRoutesByGateway.members(gatewayKey(namespace, name)))

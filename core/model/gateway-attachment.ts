@@ -25,7 +25,7 @@ export interface Attachment {
 }
 
 /** Why a parentRef attaches nowhere, as the specification's `Accepted` reasons name it. */
-export type ParentRefusal = 'NoMatchingParent' | 'NotAllowedByListeners' | 'NoMatchingListenerHostname' | 'Conflicted'
+export type ParentRefusal = 'NoMatchingParent' | 'NotAllowedByListeners' | 'NoMatchingListenerHostname'
 
 /** One parentRef of this cluster's (it names a Gateway of a class this cluster serves), and what came of it: the route's status entry. */
 export interface ParentOutcome {

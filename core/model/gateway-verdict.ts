@@ -5,7 +5,6 @@ import type { HttpRoute } from '../kube/gateway-http-route.ts'
 import type { BackendLookup } from './gateway-backend-refs.ts'
 import type { Namespace } from '../kube/namespace.ts'
 import { attachmentsOf, type Attached, type GatewayLookup } from './gateway-attachment.ts'
-import { withoutKindConflicts } from './gateway-kind-conflict.ts'
 import { readGrpcRules } from './gateway-grpc-rules.ts'
 import { kindRefusal } from './gateway-listeners.ts'
 import { readRouteRules, type RouteRules } from './gateway-route-rules.ts'
@@ -20,7 +19,6 @@ export interface GatewayState extends BackendLookup {
   servesGatewayClass(name: string): boolean
   options: Binds
   namespace(name: string): Namespace | undefined
-  routesOfKindForHost(kind: GatewayRoute['kind'], host: string): GatewayRoute[]
   http2Offered(): boolean
 }
 
@@ -53,10 +51,7 @@ export function routeVerdict(route: GatewayRoute, state: GatewayState): RouteVer
     namespace: (name) => state.namespace(name),
     kindRefusal: (listener, kind) => kindRefusal(listener, kind, state.http2Offered()),
   }
-  const attached = withoutKindConflicts(route, attachmentsOf(route, lookup), {
-    routesOfKindForHost: (kind, host) => state.routesOfKindForHost(kind, host),
-    attachmentsOf: (other) => attachmentsOf(other, lookup).attachments,
-  })
+  const attached = attachmentsOf(route, lookup)
   const rules = route.kind === 'GRPCRoute' ? readGrpcRules(route, state) : readRouteRules(route, state)
   const reasons = [...attached.reasons, ...rules.reasons, ...rules.unresolved]
   const served = attached.attachments.length > 0 && rules.reasons.length === 0

@@ -12,6 +12,11 @@ export function compareIngressPrecedence(a: Ranked, b: Ranked): number {
   return createdAt(a) - createdAt(b) || compareText(a.metadata.namespace, b.metadata.namespace) || compareText(a.metadata.name, b.metadata.name)
 }
 
+/** The precedence the specification gives routes, the one Ingresses have: the oldest, then namespace/name; kind breaks a tie. */
+export function compareRoutePrecedence(a: { kind: string } & Ranked, b: typeof a): number {
+  return compareIngressPrecedence(a, b) || compareText(a.kind, b.kind)
+}
+
 const creationTimes = new WeakMap<Ranked, number>()
 
 /** Milliseconds since the epoch; objects are immutable, so each timestamp is parsed once. */

@@ -129,8 +129,10 @@ export const TABLE = {
  *     PortUnavailable report of one elsewhere names those ports: every Gateway and route is derived again (markLayoutChanged touches them).
  * 56: a GRPCRoute match of no service leaves to a service matched alone with header matches its calls too, and follows those
  *     matches in the service's chain (its expression on the path, `cond|p`): every route is derived again (markLayoutChanged touches them).
+ * 57: an HTTPRoute and a GRPCRoute on one listener with a hostname in common are both served (47 accepted only the older there),
+ *     as gateway-api #4598 lets an implementation: every route is derived again.
  */
-export const SNAPSHOT_LAYOUT = 56
+export const SNAPSHOT_LAYOUT = 57
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

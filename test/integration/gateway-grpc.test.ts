@@ -4,7 +4,9 @@ import { gateway, gatewayClass, grpcRoute, httpRoute } from '../support/gateway-
 import { fixtureCertificate } from '../support/fixtures.ts'
 import { configMap, endpointSlice, service, tlsSecret } from '../support/objects.ts'
 import { grpcCall, grpcServer } from './grpc-echo.ts'
-import { serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { startServices, type ServiceBackends } from './service-backends.ts'
+import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.ts'
 
 /**
  * GRPCRoute through the real HAProxy with real gRPC calls: a client speaking h2c (prior knowledge)
@@ -21,8 +23,10 @@ const certificate = fixtureCertificate(TLS_HOST)
 describe('GRPCRoute through HAProxy', () => {
   const servers: grpc.Server[] = []
   let cluster: ServedCluster
+  let web: ServiceBackends
 
   beforeAll(async () => {
+    web = await startServices(['web'])
     const names = ['exact', 'service', 'header', 'one', 'two', 'method']
     const objects: unknown[] = []
     for (const name of names) {
@@ -32,6 +36,7 @@ describe('GRPCRoute through HAProxy', () => {
     }
     cluster = await serveCluster([
       ...objects,
+      ...web.objects,
       gatewayClass(),
       tlsSecret('shop-tls', certificate.certPem, certificate.keyPem),
       gateway('edge', [
@@ -58,17 +63,19 @@ describe('GRPCRoute through HAProxy', () => {
           },
         ],
       }),
-      // On the GRPCRoute's listener and host, and not older (a tie goes to GRPCRoute by kind): not accepted there, so not served.
+      // On the GRPCRoute's listener, its wildcard over the GRPCRoute's name, and not older: served beside it (gateway-api #4598).
       httpRoute({
-        name: 'rival',
+        name: 'web',
+        hostnames: ['*.gw.test'],
         parents: [{ name: 'edge', sectionName: 'http' }],
-        rules: [{ matches: [{ type: 'PathPrefix', value: '/other.Echo' }], backends: [{ service: 'one' }] }],
+        rules: [{ matches: [{ type: 'PathPrefix', value: '/web' }], backends: [{ service: 'web' }] }],
       }),
     ])
   })
 
   afterAll(async () => {
     await cluster?.stop()
+    await web?.close()
     for (const server of servers) server.forceShutdown()
   })
 
@@ -110,10 +117,14 @@ describe('GRPCRoute through HAProxy', () => {
     await expect(call('/other.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED })
   })
 
-  it('an HTTPRoute on the GRPCRoute’s listener and host that is not older is refused there and not served (the 404 above is its path)', () => {
-    expect(cluster.model.rejections.filter((rejection) => rejection.object === 'HTTPRoute default/rival').map((rejection) => rejection.reason)).toEqual([
-      'spec.parentRefs[0]: not attached to Gateway default/edge there: listener "http": GRPCRoute default/echo, first (the older, then by namespace/name), is attached there on host "grpc.gw.test" (Conflicted); the HTTPRoute is not served',
-    ])
+  it('an HTTPRoute whose wildcard covers the GRPCRoute’s name on its listener is served beside it, both accepted', async () => {
+    expect(answeredBy(await cluster.get(HOST, '/web/page'))).toBe('web')
+    expect(await call('/hapedge.Echo/Say')).toBe('exact got hi')
+    expect(cluster.model.rejections).toEqual([])
+    const accepted = gatewayApiStatus(cluster.state, '2026-12-05T00:00:00.000Z').objects.flatMap((object) =>
+      'parents' in object ? object.parents.map((parent) => `${object.kind} ${parent.conditions.find((one) => one.type === 'Accepted')?.status}`) : [],
+    )
+    expect(accepted.sort()).toEqual(['GRPCRoute True', 'HTTPRoute True'])
   })
 })
 

@@ -9,22 +9,33 @@ import { Keyspace } from '../../../core/snapshot/keyspace.ts'
 import { gateway, gatewayClass, grpcRoute, holdAfter, httpRoute } from '../../support/gateway-objects.ts'
 import { endpointSlice, service } from '../../support/objects.ts'
 
-/** An HTTPRoute and a GRPCRoute on one listener with a hostname in common: the GRPCRoute specification accepts exactly one, the older. */
+/**
+ * An HTTPRoute and a GRPCRoute on one listener with hostnames in common (equal, or a wildcard and a
+ * name under it) are both accepted and served, as gateway-api #4598 lets an implementation do: their
+ * matches on a host are ranked together, and a match both claim goes to the older, the other reported.
+ */
 
 const AT = '2026-12-05T00:00:00.000Z'
 const services = [service('web', [{ port: 80 }]), endpointSlice('web', ['10.0.0.1'], [{ port: 8080 }])]
 const edge = gateway('edge', [
-  { name: 'api', hostname: 'api.example.com' },
+  { name: 'api', hostname: '*.example.com' },
   { name: 'any', port: 80 },
 ])
-const web = (createdAt: string, hostnames = ['api.example.com']) =>
-  httpRoute({ name: 'web', createdAt, hostnames, parents: [{ name: 'edge', sectionName: 'api' }], rules: [{ backends: [{ service: 'web' }] }] })
+const api = [{ name: 'edge', sectionName: 'api' }]
+const web = (createdAt: string, hostnames = ['api.example.com'], path?: string) =>
+  httpRoute({
+    name: 'web',
+    createdAt,
+    hostnames,
+    parents: api,
+    rules: [{ ...(path ? { matches: [{ type: 'PathPrefix', value: path }] } : {}), backends: [{ service: 'web' }] }],
+  })
 const echo = (createdAt: string, hostnames = ['api.example.com']) =>
   grpcRoute({
     name: 'echo',
     createdAt,
     hostnames,
-    parents: [{ name: 'edge', sectionName: 'api' }],
+    parents: api,
     rules: [{ matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'web' }] }],
   })
 const OLD = '2020-01-01T00:00:00Z'
@@ -39,55 +50,52 @@ const accepted = (objects: GatewayObjectStatus[], kind: string) => {
 }
 const attachedRoutes = (objects: GatewayObjectStatus[]) =>
   objects.flatMap((object) => (object.kind === 'Gateway' ? object.status.listeners.map((listener) => `${listener.name} ${listener.attachedRoutes}`) : []))
+const paths = (model: ReturnType<typeof fullRebuild>['model'], host: string) =>
+  model.hosts.get(host)?.routes.map((route) => `${route.match} ${route.path} ${route.owner}`)
 
-describe('an HTTPRoute and a GRPCRoute on one listener and hostname', () => {
-  it('accepts the older only: the newer is Accepted False (Conflicted), reported, and not served there', () => {
-    for (const [older, newer, served] of [
-      ['HTTPRoute', 'GRPCRoute', 'Prefix /'],
-      ['GRPCRoute', 'HTTPRoute', 'Prefix /hapedge.Echo'],
-    ] as const) {
-      const objects = [gatewayClass(), edge, ...services, web(older === 'HTTPRoute' ? OLD : NEW), echo(older === 'GRPCRoute' ? OLD : NEW)]
-      const { model, state } = fullRebuild(objects)
-      expect(model.hosts.get('api.example.com')?.routes.map((route) => `${route.match} ${route.path}`)).toEqual([served])
-      const loser = newer === 'HTTPRoute' ? 'web' : 'echo'
-      expect(model.rejections).toEqual([
-        {
-          object: `${newer} default/${loser}`,
-          reason: `spec.parentRefs[0]: not attached to Gateway default/edge there: listener "api": ${older} default/${loser === 'web' ? 'echo' : 'web'}, first (the older, then by namespace/name), is attached there on host "api.example.com" (Conflicted); the ${newer} is not served`,
-        },
-      ])
+describe('an HTTPRoute and a GRPCRoute on one listener with hostnames in common', () => {
+  it('serves both on an equal name, whichever is older: each takes its own matches, neither is reported', () => {
+    for (const [httpAt, grpcAt] of [
+      [OLD, NEW],
+      [NEW, OLD],
+    ]) {
+      const { model, state } = fullRebuild([gatewayClass(), edge, ...services, web(httpAt!), echo(grpcAt!)])
+      expect(paths(model, 'api.example.com')).toEqual(['Prefix / HTTPRoute default/web', 'Prefix /hapedge.Echo GRPCRoute default/echo'])
+      expect(model.rejections).toEqual([])
       const status = gatewayApiStatus(state, AT).objects
-      expect([accepted(status, older), accepted(status, newer)]).toEqual(['True/Accepted', 'False/Conflicted'])
-      expect(attachedRoutes(status)).toEqual(['api 1', 'any 0'])
+      expect([accepted(status, 'HTTPRoute'), accepted(status, 'GRPCRoute')]).toEqual(['True/Accepted', 'True/Accepted'])
+      expect(attachedRoutes(status)).toEqual(['api 2', 'any 0'])
     }
   })
 
-  it('serves both where their hostnames differ, or on different listeners', () => {
-    const any = [{ name: 'edge', sectionName: 'any' }]
-    const www = httpRoute({ name: 'web', createdAt: OLD, hostnames: ['www.example.com'], parents: any, rules: [{ backends: [{ service: 'web' }] }] })
-    const api = grpcRoute({ name: 'echo', createdAt: NEW, hostnames: ['api.example.com'], parents: any, rules: [{ backends: [{ service: 'web' }] }] })
-    const apart = fullRebuild([gatewayClass(), edge, ...services, www, api])
-    expect(apart.model.rejections).toEqual([])
-    expect([...apart.model.hosts.keys()].sort()).toEqual(['api.example.com', 'www.example.com'])
-    const other = grpcRoute({
-      name: 'echo',
-      createdAt: NEW,
-      hostnames: ['api.example.com'],
-      parents: any,
-      rules: [{ backends: [{ service: 'web' }] }],
-    })
-    const listeners = fullRebuild([gatewayClass(), edge, ...services, web(OLD), other])
-    // Both accepted; one host's maps still give the same path to one of them, the older (reported as before).
-    const status = gatewayApiStatus(listeners.state, AT).objects
+  it('serves both where one’s wildcard covers the other’s name: the name is its own host, the wildcard serves the others', () => {
+    const { model, state } = fullRebuild([gatewayClass(), edge, ...services, web(NEW, ['*.example.com']), echo(OLD)])
+    expect(paths(model, '*.example.com')).toEqual(['Prefix / HTTPRoute default/web'])
+    expect(paths(model, 'api.example.com')).toEqual(['Prefix /hapedge.Echo GRPCRoute default/echo'])
+    expect(model.rejections).toEqual([])
+    const status = gatewayApiStatus(state, AT).objects
     expect([accepted(status, 'HTTPRoute'), accepted(status, 'GRPCRoute')]).toEqual(['True/Accepted', 'True/Accepted'])
-    expect(attachedRoutes(status)).toEqual(['api 1', 'any 1'])
   })
 
-  it('follows the older coming, going and changing its hostnames, incrementally as a full rebuild says (files and status)', () => {
+  it('gives a match both claim to the older, and reports the other, both still accepted', () => {
+    const { model, state } = fullRebuild([gatewayClass(), edge, ...services, web(NEW, ['api.example.com'], '/hapedge.Echo'), echo(OLD)])
+    expect(paths(model, 'api.example.com')).toEqual(['Prefix /hapedge.Echo GRPCRoute default/echo'])
+    expect(model.rejections).toEqual([
+      {
+        object: 'HTTPRoute default/web',
+        reason: 'spec.rules[0].matches[0]: host "api.example.com" Prefix /hapedge.Echo is already served by GRPCRoute default/echo',
+      },
+    ])
+    const status = gatewayApiStatus(state, AT).objects
+    expect([accepted(status, 'HTTPRoute'), accepted(status, 'GRPCRoute')]).toEqual(['True/Accepted', 'True/Accepted'])
+  })
+
+  it('follows the other kind coming, going and changing its hostnames, incrementally as a full rebuild says (files and status)', () => {
     const steps: { events: (ReturnType<typeof modified> | ReturnType<typeof deleted>)[]; objects: unknown[] }[] = [
       { events: [], objects: [gatewayClass(), edge, ...services, echo(NEW)] },
       { events: [], objects: [web(OLD)] },
-      { events: [], objects: [web(OLD, ['www.example.com'])] },
+      { events: [], objects: [web(OLD, ['*.example.com'])] },
+      { events: [], objects: [web(OLD, ['api.example.com'], '/hapedge.Echo')] },
       { events: [], objects: [web(OLD)] },
       { events: [deleted(web(OLD))], objects: [] },
     ]
@@ -106,6 +114,5 @@ describe('an HTTPRoute and a GRPCRoute on one listener and hostname', () => {
       const stored = storedGatewayStatus(live.current.snapshot, new ClusterState({}, new Keyspace(live.current.snapshot)), AT)
       expect(JSON.stringify(stored)).toBe(JSON.stringify(gatewayApiStatus(reference.state, AT)))
     }
-    expect(accepted(gatewayApiStatus(fullRebuild([...seen, web(OLD)]).state, AT).objects, 'GRPCRoute')).toBe('False/Conflicted')
   })
 })

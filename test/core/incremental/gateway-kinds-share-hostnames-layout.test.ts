@@ -5,11 +5,11 @@ import { added, app } from '../../support/contracts/cluster-apps.ts'
 import { gateway, gatewayClass, grpcRoute, httpRoute } from '../../support/gateway-objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
-/** The layout before an HTTPRoute and a GRPCRoute on one listener and hostname were ruled on: both were served. */
-const BEFORE_KIND_CONFLICTS = 46
+/** The last layout that served only the older of an HTTPRoute and a GRPCRoute on one listener with a hostname in common. */
+const WHILE_KINDS_CONFLICTED = 56
 
-describe('a snapshot written before HTTPRoute and GRPCRoute conflicts were ruled on', () => {
-  it('stops serving the newer of the two at its next write, byte-equal to a fresh snapshot', () => {
+describe('a snapshot written while an HTTPRoute and a GRPCRoute on one listener and hostname conflicted', () => {
+  it('serves the newer of the two too at its next write, byte-equal to a fresh snapshot', () => {
     const edge = gateway('edge', [
       { name: 'api', hostname: 'api.example.com' },
       { name: 'any', port: 80 },
@@ -20,7 +20,7 @@ describe('a snapshot written before HTTPRoute and GRPCRoute conflicts were ruled
       parents: [{ name: 'edge', sectionName: 'api' }],
       rules: [{ matches: [{ type: 'PathPrefix', value: '/web' }], backends: [{ service: 'app-1' }] }],
     })
-    // On listener `sectionName`: `api` is the HTTPRoute's (a conflict); `any` serves the same host without one.
+    // On listener `sectionName`: `api` is the HTTPRoute's, where both are served; on `nope`, none, it is attached nowhere.
     const echo = (sectionName: string) =>
       grpcRoute({
         name: 'echo',
@@ -32,12 +32,12 @@ describe('a snapshot written before HTTPRoute and GRPCRoute conflicts were ruled
     const base = [...app(1), gatewayClass(), edge, web]
     const fresh = new LiveCluster()
     fresh.apply([...base, echo('api')].map(added))
-    // The older hapedge served the GRPCRoute on the HTTPRoute's listener as this one serves it on another.
+    // The older hapedge refused the newer GRPCRoute on the HTTPRoute's listener as this one refuses it on no listener.
     const older = new LiveCluster()
-    older.apply([...base, echo('any')].map(added))
-    expect(older.files().get(FILES.prefixMap)).toContain('/hapedge.Echo')
-    const old = olderSnapshot(older, fresh, { layout: BEFORE_KIND_CONFLICTS, objects: ['GRPCRoute/default/echo'] })
+    older.apply([...base, echo('nope')].map(added))
+    expect(older.files().get(FILES.prefixMap)).not.toContain('/hapedge.Echo')
+    const old = olderSnapshot(older, fresh, { layout: WHILE_KINDS_CONFLICTED, objects: ['GRPCRoute/default/echo'] })
     writeAfterUpgrade(old, older, fresh)
-    expect(fresh.files().get(FILES.prefixMap)).not.toContain('/hapedge.Echo')
+    expect(fresh.files().get(FILES.prefixMap)).toContain('/hapedge.Echo')
   })
 })
