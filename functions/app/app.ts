@@ -32,6 +32,17 @@ export function createApp(env: AppEnv) {
     env.metrics.count('hapedge_requests_total', 'Requests, by route and status.', { route, status: String(c.res.status) })
   })
 
+  // Every request holds the foreground while it is served, unless it steps into the background: a resync's slices wait for it (see Turns).
+  app.use('*', async (c, next) => {
+    const turn = env.turns.request()
+    c.set('turn', turn)
+    try {
+      await next()
+    } finally {
+      turn.end()
+    }
+  })
+
   app.route('/', landingRoutes())
   app.get('/healthz', (c) => c.json({ ok: true }))
   // Per-cluster series name every cluster: the admin's only; anyone else gets the deployment's totals.

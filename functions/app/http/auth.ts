@@ -2,9 +2,11 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { ClusterRecord } from '../../../core/registry/cluster-record.ts'
 import { claimedCluster, sameDigest } from '../../../core/registry/tokens.ts'
 import type { AppEnv } from '../app-env.ts'
+import type { RequestTurn } from '../services/turns.ts'
 import { HttpError } from './http-error.ts'
 
-export type AppVariables = { record: ClusterRecord }
+/** What a request carries through its routes: its cluster's record (cluster routes), and its place in the Turns (every request). */
+export type AppVariables = { record: ClusterRecord; turn: RequestTurn }
 type AppContext = Context<{ Variables: AppVariables }>
 
 function bearer(c: AppContext): string {

@@ -49,6 +49,7 @@ export function ingestionRoutes(env: AppEnv) {
   })
 
   routes.put('/objects', async (c) => {
+    c.get('turn').background()
     const list = await readJson(c.req.raw, env.limits.bodyBytes, objectList(env.limits.objects), env.turns.pause)
     const commit = commitContext(env, c)
     const keys = clusterKeys(commit.cluster)
@@ -102,7 +103,10 @@ export async function write(
     )
     env.queues.set(commit.cluster, queue)
   }
-  const [submitted] = await Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())])
+  // Waiting in the cluster's queue holds no foreground: the commit takes its own turn (commitInTurn).
+  const [submitted] = await c
+    .get('turn')
+    .aside(() => Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())]))
   const result = named ? { ...submitted, rejected: await latestRejections(commit, named), ...capWarnings(await latestWarnings(commit, named)) } : submitted
   if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
     inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))

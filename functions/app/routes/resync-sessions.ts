@@ -56,6 +56,7 @@ export function resyncSessionRoutes(env: AppEnv) {
   })
 
   routes.put('/resync/:session/pages/:page', async (c) => {
+    c.get('turn').background()
     const keys = keysOf(c)
     const { session } = await liveSession(env, keys, c.req.param('session'))
     if (session.finish) throw new HttpError(409, `resync session ${session.session} is finishing: its pages can no longer change`)
@@ -70,6 +71,7 @@ export function resyncSessionRoutes(env: AppEnv) {
   })
 
   routes.post('/resync/:session/finish', async (c) => {
+    c.get('turn').background()
     const keys = keysOf(c)
     const { pages } = await readJson(c.req.raw, env.limits.bodyBytes, finishBody)
     const loaded = await liveSession(env, keys, c.req.param('session'))

@@ -35,6 +35,8 @@ export interface EnvOptions {
   writers?: ClusterWriterFactory
   /** What the platform alone can measure, shown in /metrics. */
   gauges?: readonly Gauge[]
+  /** How background work lets the rest of the process run between its slices (see Turns; default: a timer). */
+  yieldTurn?: () => Promise<void>
 }
 
 /** The app's environment from a platform's storage and secrets. */
@@ -60,6 +62,6 @@ export function buildEnv(options: EnvOptions): AppEnv {
     push: new AgentPush(store, metrics, clock, options.fetcher),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     queues: new Map(),
-    turns: new Turns(),
+    turns: new Turns(options.yieldTurn),
   }
 }

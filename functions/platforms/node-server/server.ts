@@ -9,6 +9,7 @@ import { fairStore } from '../../adapters/storage/fair-store.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
 import { eventLoopBlocked } from './event-loop-blocked.ts'
+import { nodeTurn } from './node-turn.ts'
 import { nodeDeploymentSecrets } from './deployment-secret.ts'
 import { diskSecrets, type SecretKeeper } from './secret-keepers.ts'
 import { serverCacheBudget } from './server-cache.ts'
@@ -44,6 +45,7 @@ export async function nodeServer(storage: ServerStorage, environment: Record<str
     limits: { resync: serverResyncBudget() },
     secrets: sealing.secrets,
     gauges: [eventLoopBlocked()],
+    yieldTurn: nodeTurn,
   })
   return { app, admin, sealing: { source: sealing.source } }
 }

@@ -12,7 +12,15 @@ export const ADMIN = 'admin-token-for-tests-0123456789'
 
 /** The app on a memory store, with helpers that speak its HTTP API as a client would. */
 export function harness(
-  options: { store?: ObjectStore; limits?: Partial<Limits>; clock?: Clock; secrets?: DeploymentSecrets; fetcher?: typeof fetch; cache?: CacheBudget } = {},
+  options: {
+    store?: ObjectStore
+    limits?: Partial<Limits>
+    clock?: Clock
+    secrets?: DeploymentSecrets
+    fetcher?: typeof fetch
+    cache?: CacheBudget
+    yieldTurn?: () => Promise<void>
+  } = {},
 ) {
   const store = options.store ?? createMemoryStore()
   const app = createApp(
@@ -25,6 +33,7 @@ export function harness(
       ...(options.secrets ? { secrets: options.secrets } : {}),
       ...(options.fetcher ? { fetcher: options.fetcher } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
+      ...(options.yieldTurn ? { yieldTurn: options.yieldTurn } : {}),
     }),
   )
   const call = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>

@@ -33,6 +33,48 @@ describe('Turns', () => {
     expect(log).toEqual(['timer', 'background slice'])
   })
 
+  it('takes the turn its platform gives before each slice', async () => {
+    const log: string[] = []
+    const turns = new Turns(async () => void log.push('turn'))
+    await turns.pause()
+    log.push('background slice')
+    expect(log).toEqual(['turn', 'background slice'])
+  })
+
+  it('holds background work while a request is served, from its first step to its answer, not only while it commits', async () => {
+    const turns = new Turns()
+    const log: string[] = []
+    const turn = turns.request()
+    const served = smallWrite(log).then(() => turn.end())
+    await turns.pause()
+    log.push('background slice')
+    await served
+    expect(log).toEqual(['write step 1', 'write step 2', 'write step 3', 'background slice'])
+  })
+
+  it('does not hold background work for a request that stepped into the background (a resync) or waits aside (in its cluster’s queue)', async () => {
+    const turns = new Turns()
+    const log: string[] = []
+    const resync = turns.request()
+    resync.background()
+    const queued = turns.request()
+    let leave = () => {}
+    const waiting = queued.aside(() => new Promise<void>((resolve) => (leave = resolve)))
+    const paused = turns.pause().then(() => log.push('background slice'))
+    setTimeout(() => {
+      log.push('its queue moved')
+      leave()
+    }, 0)
+    await Promise.all([paused, waiting])
+    // Its wait over, the queued request holds the foreground again until it is answered.
+    const answered = smallWrite(log).then(() => queued.end())
+    await turns.pause()
+    log.push('background slice')
+    await answered
+    resync.end()
+    expect(log).toEqual(['background slice', 'its queue moved', 'write step 1', 'write step 2', 'write step 3', 'background slice'])
+  })
+
   it('holds background work at most BACKGROUND_WAIT_MS: small writes that never stop slow a resync down, they do not stop it', async () => {
     vi.useFakeTimers()
     const turns = new Turns()
