@@ -173,6 +173,10 @@ const ingressNginx: ControllerKeys = {
     // #rate-limiting
     'limit-rps': ['5'],
     'limit-rpm': ['300'],
+    // #mirror
+    'mirror-target': ['https://test.env.com/$request_uri'],
+    'mirror-request-body': { values: ['off'], with: { 'mirror-target': 'https://test.env.com/$request_uri' } },
+    'mirror-host': { values: ['test.env.com'], with: { 'mirror-target': 'https://test.env.com/$request_uri' } },
     'limit-connections': ['10'],
     'limit-burst-multiplier': { values: ['5'], with: { 'limit-rps': '5' } },
     'limit-allowlist': { values: ['10.0.0.0/24,172.10.0.1'], with: { 'limit-rps': '5' } },
@@ -185,7 +189,7 @@ const ingressNginx: ControllerKeys = {
       fastcgi-params-configmap global-rate-limit global-rate-limit-ignored-cidrs global-rate-limit-key
       global-rate-limit-window http2-push-preload influxdb-host influxdb-measurement influxdb-port
       influxdb-server-name limit-rate limit-rate-after
-      mirror-host mirror-request-body mirror-target modsecurity-transaction-id
+      modsecurity-transaction-id
       opentelemetry-operation-name opentelemetry-trust-incoming-span opentracing-trust-incoming-span
       preserve-trailing-slash proxy-buffer-size proxy-buffering proxy-buffers-number proxy-cookie-domain
       proxy-cookie-path proxy-http-version proxy-max-temp-file-size proxy-next-upstream-timeout

@@ -1,5 +1,6 @@
-import { isHostnameField, isIpv4, isIpv6, quote } from '../syntax/fields.ts'
-import { httpUrl, type Invalid, invalid, parser } from './values.ts'
+import { quote } from '../syntax/fields.ts'
+import { templateUrl, URL_CHARACTERS } from './template-url.ts'
+import { type Invalid, invalid, parser } from './values.ts'
 
 /**
  * The values of external authentication (ingress-nginx auth-url, auth-signin, …). Each ends up in
@@ -7,12 +8,6 @@ import { httpUrl, type Invalid, invalid, parser } from './values.ts'
  * characters that cannot end a map line, split its fields (`|`), end a runtime API command (`;`,
  * space) or be read as HAProxy or Lua syntax: nothing an annotation writes is ever run.
  */
-
-/** What a URL may hold once its variables are read: RFC 3986's unreserved, reserved and `%`, less `;`, `|`, `#`, quotes and `$`. */
-const URL_CHARACTERS = /^[A-Za-z0-9\-._~:/?&=%+,!*@()[\]]+$/
-
-/** NGINX variables, as `$name`: each is replaced before the URL is checked. */
-const VARIABLE = /\$([A-Za-z_][A-Za-z0-9_]*)/g
 
 /** `$host` in auth-url: the route's own host, written into the map value by the renderer (never the client's Host). */
 export const HOST_VARIABLE = '$host'
@@ -23,40 +18,6 @@ export const HOST_VARIABLE = '$host'
  * request URI as sent or escaped as a query value.
  */
 export const SIGNIN_VARIABLES = ['host', 'http_host', 'scheme', 'request_uri', 'escaped_request_uri'] as const
-
-/** Stand-ins each variable is checked as: a host where a host may go, a path elsewhere. */
-const STAND_IN: Readonly<Record<string, string>> = {
-  host: 'variable.invalid',
-  http_host: 'variable.invalid',
-  scheme: 'https',
-  request_uri: '/uri',
-  escaped_request_uri: '%2Furi',
-}
-
-/** An http(s) URL with a host, without credentials, a fragment, or a character outside URL_CHARACTERS; `variables` may be used in it. */
-function templateUrl(what: string, variables: readonly string[]) {
-  return parser((raw) => {
-    const value = raw.trim()
-    const unknown = [...value.matchAll(VARIABLE)].map((match) => match[1]!).find((name) => !variables.includes(name))
-    if (unknown !== undefined)
-      return invalid(
-        `${quote(value)}: $${unknown} is not a variable hapedge reads in ${what} (${variables.length === 0 ? 'none is' : `only ${variables.map((name) => `$${name}`).join(', ')}`})`,
-      )
-    const checked = value.replace(VARIABLE, (_, name: string) => STAND_IN[name]!)
-    if (checked.includes('%[') || !URL_CHARACTERS.test(checked))
-      return invalid(`${quote(value)} must be an http or https URL of printable characters without spaces, quotes, ";", "|", "#", "%[" or "$"`)
-    const url = httpUrl(checked, value, 'https://auth.example.com/check')
-    if (!(url instanceof URL)) return url
-    if (url.username !== '' || url.password !== '') return invalid(`${quote(value)} must not hold credentials (user:password@)`)
-    if (!validHost(url.hostname)) return invalid(`${quote(value)} must name a DNS host or an IP address`)
-    return value
-  })
-}
-
-function validHost(host: string): boolean {
-  if (host.startsWith('[') && host.endsWith(']')) return isIpv6(host.slice(1, -1))
-  return isIpv4(host) || (isHostnameField(host) && !host.startsWith('*.'))
-}
 
 /** auth-url: the auth service asked before each request; `$host` is the route's host. */
 export const authUrl = templateUrl('auth-url', ['host'])

@@ -32,6 +32,7 @@ import { checkCount, checkPath } from './health-values.ts'
 import { burstMultiplier, limitCount, limitPeriod, refusalStatus, tableSize } from './limit-values.ts'
 import { authMethod, authRequestHeaders, authResponseHeaders, authSignin, authUrl, redirectParam, requestRedirect } from './external-auth-values.ts'
 import { verifyClient, verifyDepth } from './client-cert-features.ts'
+import { mirrorTarget } from './mirror-values.ts'
 import { subjectPattern } from './match-cn.ts'
 
 /**
@@ -238,6 +239,10 @@ export const FEATURES = {
   'rate-limit-requests': feature(limitCount, 'Requests from one client address in rate-limit-period (no burst).'),
   'rate-limit-period': feature(limitPeriod, 'The period rate-limit-requests counts over (1s unless set).'),
   'rate-limit-size': feature(tableSize, 'How many client addresses the table of rate-limit-requests holds.'),
+  // Traffic mirroring (ingress-nginx: Mirror): a copy of each request sent by the shipped Lua, its answer discarded (ingress-mirror.ts).
+  'mirror-target': feature(mirrorTarget, 'The URL each request is copied to ($request_uri: its path and query); the answer is discarded.'),
+  'mirror-host': feature(hostListOne(), "The Host header of the copies (the mirror-target URL's host unless set)."),
+  'mirror-request-body': feature(onOff, 'Whether the copies carry the request body ("on" unless set).'),
   // Hosts.
   'server-alias': feature(hostList, "More host names served like the Ingress's own."),
   // NGINX Inc.'s mergeable Ingresses: one master sets a host, its minions add paths to it.

@@ -7,6 +7,7 @@ import { CANARY_FEATURES } from './canary-features.ts'
 import { CLIENT_CERT_FEATURES } from './client-cert-features.ts'
 import { LIMIT_FEATURES } from './limit-features.ts'
 import { EXTERNAL_AUTH_FEATURES } from './external-auth-features.ts'
+import { MIRROR_FEATURES } from './mirror-features.ts'
 
 /**
  * The features hapedge renders today. A feature the annotations ask for that is not here is
@@ -38,6 +39,7 @@ export const RENDERED_FEATURES: ReadonlySet<FeatureName> = new Set<FeatureName>(
   ...CANARY_FEATURES,
   ...CLIENT_CERT_FEATURES,
   ...LIMIT_FEATURES,
+  ...MIRROR_FEATURES,
 ])
 
 export const NOT_YET_HONOURED = 'not yet honoured by hapedge'

@@ -138,6 +138,10 @@ const ingressNginx: Spelling[] = [
   nginx('auth-signin-redirect-param', 'auth-signin-redirect-param', '#external-authentication'),
   nginx('auth-response-headers', 'auth-response-headers', '#external-authentication'),
   nginx('auth-request-redirect', 'auth-request-redirect', '#external-authentication'),
+  // "mirror-target … mirror-request-body … mirror-host" (#mirror): the copy's URL, whether it carries the body, its Host.
+  nginx('mirror-target', 'mirror-target', '#mirror'),
+  nginx('mirror-request-body', 'mirror-request-body', '#mirror'),
+  nginx('mirror-host', 'mirror-host', '#mirror'),
   nginx('enable-cors', 'enable-cors', '#enable-cors', { schema: BOOLEAN }),
   nginx('cors-allow-origin', 'cors-allow-origin', '#enable-cors', { schema: corsOrigins }),
   nginx('cors-allow-methods', 'cors-allow-methods', '#enable-cors', { schema: methodList }),

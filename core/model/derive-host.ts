@@ -23,6 +23,7 @@ import { mergeIngresses } from './mergeable.ts'
 import { withCanaries, type RouteCanary } from './canary-route.ts'
 import type { RouteSplit } from './route-split.ts'
 import type { RouteMirror } from './route-mirror.ts'
+import { withUrlMirrors, type UrlMirror } from './ingress-mirror.ts'
 import { withConditionChains, type RouteChain } from './condition-chains.ts'
 import type { MatchConditions } from './gateway-conditions.ts'
 import { hostAlias } from './server-alias.ts'
@@ -79,6 +80,8 @@ export interface Route extends RouteMatch {
   exceptServices?: string[]
   /** An HTTPRoute rule's RequestMirror Services: looked up by the frontend, each sent a copy of its share of the requests by the shipped Lua (render-mirror.ts). */
   mirrors?: RouteMirror[]
+  /** The owner's mirror-target: each request copied to a URL by the shipped Lua (ingress-mirror.ts, render-mirror.ts). */
+  urlMirror?: UrlMirror
 }
 
 export interface HostConfig extends HostRedirects {
@@ -103,7 +106,7 @@ export interface DerivedHost {
 /**
  * What the Ingresses' annotations set on their routes, in this order: a redirect (a route that
  * redirects reaches no Service, so it gets none of the rest), a rewrite, timeouts, backend
- * settings, a body size, CORS, the upstream Host, external authentication, rate and connection limits.
+ * settings, a body size, CORS, the upstream Host, external authentication, rate and connection limits, a mirror.
  */
 function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ingress[]) => Route[])[] {
   return [
@@ -116,6 +119,7 @@ function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ing
     withUpstreamHosts,
     withExternalAuth,
     withLimits,
+    withUrlMirrors,
   ]
 }
 

@@ -13,6 +13,7 @@ import { rewriteNotices } from './rewrite-notices.ts'
 import { canaryNotices } from './canary-notices.ts'
 import { limitNotices } from './limit-notices.ts'
 import { externalAuthNotices } from './external-auth-notices.ts'
+import { mirrorNotices } from './mirror-notices.ts'
 import { compareText } from './routes.ts'
 
 /** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
@@ -68,6 +69,7 @@ function judge(ingress: Ingress): IngressAnnotations {
   notices.push(...rewriteNotices(ingress, reading.features, namedBy))
   notices.push(...canaryNotices(reading.features, namedBy))
   notices.push(...limitNotices(reading.features, namedBy))
+  notices.push(...mirrorNotices(reading.features, namedBy))
   const externalAuth = externalAuthNotices(ingress, reading.features, namedBy)
   notices.push(...externalAuth.warnings)
   refusals.push(...externalAuth.refusals)

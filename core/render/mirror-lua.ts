@@ -29,10 +29,11 @@ export const MOST_MIRRORS_IN_FLIGHT = 256
 export const MIRROR_ACTION = 'hapedge-mirror'
 
 export const MIRROR_LUA = `-- Rendered by hapedge. Do not edit: the next generation replaces it.
--- RequestMirror: the route's mirrors are a map value hapedge validated, BACKEND|NUMERATOR|DENOMINATOR each, separated
--- by ",", in txn.mirror. Each is drawn per request (NUMERATOR of DENOMINATOR); a copy of the request (method, path and
--- query, headers, and its body when whole within ${MIRROR_BODY_BOUND} bytes) is sent to one ready server of BACKEND by a
--- task, and its answer discarded: the client's request goes on to its Service unchanged.
+-- RequestMirror and mirror-target: the route's mirrors are a map value hapedge validated, separated by ",", in
+-- txn.mirror: BACKEND|NUMERATOR|DENOMINATOR (a Service's) or URL|1|1|HOST|BODY (mirror-target's). Each is drawn per
+-- request (NUMERATOR of DENOMINATOR); a copy of the request (method, path and query, headers, and its body when whole
+-- within ${MIRROR_BODY_BOUND} bytes) is sent to one ready server of BACKEND, or to URL with HOST as its Host (and no body
+-- when BODY is off), by a task, and its answer discarded: the client's request goes on to its Service unchanged.
 -- Per try: HAProxy 2.6's HTTP client tries ${HTTP_CLIENT_TRIES} times in all.
 local TIMEOUT_MS = ${MIRROR_TIMEOUT_MS / HTTP_CLIENT_TRIES}
 local BODY_BOUND = ${MIRROR_BODY_BOUND}
@@ -60,42 +61,76 @@ local function endpoint(backend)
 end
 
 -- The request as the route's Service is sent it, or false when it cannot be copied whole: a method HAProxy's
--- client cannot send, or a body larger than BODY_BOUND (the frontend waited for it up to BODY_BOUND bytes, so one
--- without Content-Length below that is whole).
-local function copy_of(txn)
+-- client cannot send, or (\`with_body\`) a body larger than BODY_BOUND (the frontend waited for it up to BODY_BOUND
+-- bytes, so one without Content-Length below that is whole). Without \`with_body\`, the copy has no body.
+local function copy_of(txn, with_body)
   local method = txn.f:method()
   if CALLS[method] == nil then return false end
-  local length = txn.f:req_body_len() or 0
-  local declared = tonumber(txn.f:req_fhdr("content-length") or "")
-  if declared ~= nil and (length ~= declared or length > BODY_BOUND) then return false end
-  if declared == nil and length >= BODY_BOUND then return false end
   local headers = request_headers(txn, nil)
   headers["host"] = { txn.f:req_fhdr("host") }
   -- What \`option forwardfor if-none\` adds when the request is forwarded, after this action.
   if headers["x-forwarded-for"] == nil then headers["x-forwarded-for"] = { txn.f:src() } end
-  local body = nil
+  local copy = { method = method, uri = txn.f:pathq() or "/", headers = headers }
+  if not with_body then return copy end
+  local length = txn.f:req_body_len() or 0
+  local declared = tonumber(txn.f:req_fhdr("content-length") or "")
+  if declared ~= nil and (length ~= declared or length > BODY_BOUND) then return false end
+  if declared == nil and length >= BODY_BOUND then return false end
   if length > 0 or declared ~= nil then
-    body = txn.f:req_body() or ""
-    headers["content-length"] = { tostring(#body) }
+    copy.body = txn.f:req_body() or ""
+    headers["content-length"] = { tostring(#copy.body) }
   end
-  return { method = method, uri = txn.f:pathq() or "/", headers = headers, body = body }
+  return copy
+end
+
+-- A mirror-target's URL for a request: \`$request_uri\` is its path and query; a URL without it keeps its own path and
+-- is given the request's query (as NGINX's proxy_pass sends a mirror), one without a path the request's path too.
+local function target_url(template, uri)
+  if template:find("$request_uri", 1, true) then return (template:gsub("%$request_uri", function() return uri end)) end
+  local origin, path = template:match("^(https?://[^/?]+)(.*)$")
+  if origin == nil then return nil end
+  if path == "" then return origin .. uri end
+  local query = uri:match("%?(.*)$")
+  if query == nil or query == "" then return template end
+  return template .. (template:find("?", 1, true) and "&" or "?") .. query
+end
+
+-- Sends \`request\` by a task of its own, unless MOST_IN_FLIGHT copies are already waiting for their answers.
+local function dispatch(method, request)
+  if in_flight >= MOST_IN_FLIGHT then return end
+  in_flight = in_flight + 1
+  core.register_task(function()
+    send(method, request)
+    in_flight = in_flight - 1
+  end)
 end
 
 core.register_action("${MIRROR_ACTION}", { "http-req" }, function(txn)
-  local copy = nil
+  local copies = {}
+  local function copy(with_body)
+    if copies[with_body] == nil then copies[with_body] = copy_of(txn, with_body) end
+    return copies[with_body]
+  end
   for target in (txn:get_var("txn.mirror") or ""):gmatch("[^,]+") do
     local mirror = fields(target)
     local numerator, denominator = tonumber(mirror[2]), tonumber(mirror[3])
     if numerator ~= nil and denominator ~= nil and denominator >= 1 and math.random(denominator) <= numerator then
-      local address = endpoint(mirror[1])
-      if copy == nil then copy = copy_of(txn) end
-      if address ~= nil and copy and in_flight < MOST_IN_FLIGHT then
-        in_flight = in_flight + 1
-        local request = { url = "http://" .. address .. copy.uri, headers = copy.headers, body = copy.body, timeout = TIMEOUT_MS }
-        core.register_task(function()
-          send(copy.method, request)
-          in_flight = in_flight - 1
-        end)
+      if mirror[1]:match("^https?://") then
+        -- A mirror-target: URL|1|1|HOST|on or off (the request body).
+        local request = copy(mirror[5] == "on")
+        local url = request and target_url(mirror[1], request.uri)
+        if url ~= nil and request then
+          local headers = {}
+          for name, values in pairs(request.headers) do headers[name] = values end
+          headers["host"] = { mirror[4] }
+          dispatch(request.method, { url = url, headers = headers, body = request.body, timeout = TIMEOUT_MS })
+        end
+      else
+        local address = endpoint(mirror[1])
+        local request = copy(true)
+        if address ~= nil and request then
+          dispatch(request.method, { url = "http://" .. address .. request.uri, headers = request.headers, body = request.body, timeout = TIMEOUT_MS })
+        end
       end
     end
   end

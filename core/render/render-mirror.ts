@@ -1,12 +1,11 @@
-import type { HostConfig } from '../model/derive-host.ts'
-import type { RouteMirror } from '../model/route-mirror.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
 import { MIRROR_ACTION, MIRROR_BODY_BOUND } from './mirror-lua.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
- * RequestMirror: a route's mirrors (each a Service's backend and the share of requests it is
- * copied) are one map value the shipped Lua reads at request time (mirror-lua.ts), so a changed
+ * RequestMirror and ingress-nginx's mirror-target: a route's mirrors (each a Service's backend and
+ * the share of requests it is copied, or a URL) are one map value the shipped Lua reads at request time (mirror-lua.ts), so a changed
  * share, or another Service HAProxy has a backend for, is a runtime map edit; the rules and the
  * Lua are the same for every cluster, so the first mirror needs no reload but for its backend.
  */
@@ -23,12 +22,18 @@ const NONE = '-'
 
 /** The mirror entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's mirrors. */
 export function mirrorEntries(config: HostConfig): Iterable<[MirrorMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, MIRROR_MAPS, (route) => route.mirrors && mirrorValue(route.mirrors), NONE)
+  return routeValueEntries(config.host, config.routes, MIRROR_MAPS, mirrorValue, NONE)
 }
 
-/** `BACKEND|NUMERATOR|DENOMINATOR` per mirror, separated by `,` (backend names hold neither: backend-ref.ts). */
-export function mirrorValue(mirrors: readonly RouteMirror[]): string {
-  return mirrors.map(({ backendName, numerator, denominator }) => `${backendName}|${numerator}|${denominator}`).join(',')
+/**
+ * A route's mirrors, separated by `,`: `BACKEND|NUMERATOR|DENOMINATOR` per Service (an HTTPRoute's
+ * RequestMirror; backend names hold neither), `URL|1|1|HOST|on` or `…|off` for a mirror-target
+ * (its parser refuses `,`, `|` and spaces; the Lua tells the two by the URL's scheme).
+ */
+function mirrorValue({ mirrors = [], urlMirror }: Pick<Route, 'mirrors' | 'urlMirror'>): string | undefined {
+  const values = mirrors.map(({ backendName, numerator, denominator }) => `${backendName}|${numerator}|${denominator}`)
+  if (urlMirror) values.push(`${urlMirror.url}|1|1|${urlMirror.host}|${urlMirror.body ? 'on' : 'off'}`)
+  return values.length > 0 ? values.join(',') : undefined
 }
 
 /** In the frontend, once the request key is known: the route's mirrors, looked up as its backend was. */

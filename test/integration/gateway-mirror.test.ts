@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILES } from '../../core/render/files.ts'
 import { MIRROR_BODY_BOUND } from '../../core/render/mirror-lua.ts'
 import { eventually } from '../support/eventually.ts'
+import { closedPort, closeRecorder as close, type Recorder, startRecorder } from '../support/recorder.ts'
 import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
 import { request } from '../support/http-client.ts'
 import { endpointSlice, service } from '../support/objects.ts'
@@ -18,44 +17,6 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
  * changes nothing for the client.
  */
 
-interface Copy {
-  method: string
-  url: string
-  headers: Record<string, string | string[] | undefined>
-  body: string
-}
-
-/** A Service endpoint that keeps every request it receives, answering 200. */
-interface Recorder {
-  server: Server
-  copies: Copy[]
-  port: number
-}
-
-async function startRecorder(host = '127.0.0.1'): Promise<Recorder> {
-  const copies: Copy[] = []
-  const server = createServer((incoming, response) => {
-    const chunks: Buffer[] = []
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-    incoming.on('end', () => {
-      copies.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: Buffer.concat(chunks).toString() })
-      response.end('recorded')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, host, resolve))
-  return { server, copies, port: (server.address() as AddressInfo).port }
-}
-
-/** A loopback port nothing listens on: a mirror that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-const close = (server: Server | undefined) => new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
 const prefix = (value: string) => [{ type: 'PathPrefix', value }]
 const mirrorTo = (name: string, more: Record<string, unknown> = {}) => ({ type: 'RequestMirror', requestMirror: { backendRef: { name, port: 80 }, ...more } })
 const recorderObjects = (name: string, port: number, address = '127.0.0.1') => [

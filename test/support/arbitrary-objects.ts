@@ -70,6 +70,15 @@ export const annotationSets: readonly (Record<string, string> | undefined)[] = [
   { 'hapedge.io/auth-url': 'https://$host/oauth2/auth', 'hapedge.io/auth-method': 'HEAD' },
   { 'haproxy-ingress.github.io/auth-url': 'http://10.0.0.9/auth', 'haproxy-ingress.github.io/auth-headers-succeed': 'X-*' },
   { 'nginx.ingress.kubernetes.io/auth-signin': 'https://login.example.com/' },
+  // mirror-target (honoured): URLs that change, with companions, refused, and a companion alone.
+  { 'nginx.ingress.kubernetes.io/mirror-target': 'http://shadow.example.com$request_uri' },
+  {
+    'nginx.ingress.kubernetes.io/mirror-target': 'https://shadow.example.com/copy',
+    'nginx.ingress.kubernetes.io/mirror-host': 'shadow.test',
+    'nginx.ingress.kubernetes.io/mirror-request-body': 'off',
+  },
+  { 'nginx.ingress.kubernetes.io/mirror-target': 'http://$request_uri' },
+  { 'nginx.ingress.kubernetes.io/mirror-request-body': 'on' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8', 'haproxy.org/ssl-redirect': 'false' },
   { 'nginx.ingress.kubernetes.io/whitelist-source-range': '10.0.0.0/8,192.168.0.0/16' },
   { 'haproxy-ingress.github.io/allowlist-source-range': '10.0.0.0/8,!10.1.0.0/16', 'haproxy.org/deny-list': '10.2.0.0/16' },

@@ -49,12 +49,12 @@ describe('readAnnotations: precedence between spellings', () => {
 describe('readAnnotations: never silent', () => {
   it('warns about every key under a known prefix that it does not honour, naming the key', () => {
     const reading = readAnnotations({
-      'nginx.ingress.kubernetes.io/mirror-target': 'https://test.env.com/$request_uri',
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'on',
       'haproxy.org/path-rewrite': '/',
       'nginx.org/bad': 'x',
       'hapedge.io/unknown': 'x',
     })
-    expect(keysOf(reading.warnings)).toEqual(['hapedge.io/unknown', 'haproxy.org/path-rewrite', 'nginx.ingress.kubernetes.io/mirror-target', 'nginx.org/bad'])
+    expect(keysOf(reading.warnings)).toEqual(['hapedge.io/unknown', 'haproxy.org/path-rewrite', 'nginx.ingress.kubernetes.io/proxy-buffering', 'nginx.org/bad'])
     expect(reading.warnings.find((notice) => notice.annotation === 'nginx.org/bad')!.reason).toBe('not supported by hapedge')
     expect(reading.refusals).toEqual([])
   })

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventually } from '../support/eventually.ts'
+import { ingress } from '../support/objects.ts'
+import { closedPort, closeRecorder, type Recorder, startRecorder } from '../support/recorder.ts'
+import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
+import { startServices, type ServiceBackends } from './service-backends.ts'
+
+/**
+ * ingress-nginx's mirror-target, mirror-host and mirror-request-body through the real HAProxy and
+ * the Lua it ships: the client is answered by the Ingress's Service while a recording server on
+ * loopback, named by URL, receives a copy (polled for: a task of its own sends it).
+ */
+
+const NGINX = 'nginx.ingress.kubernetes.io/'
+
+describe('mirror-target through HAProxy', () => {
+  let services: ServiceBackends
+  let shadow: Recorder
+  let cluster: ServedCluster
+
+  /** An Ingress of its own host, serving `app` with these mirror annotations (without the prefix). */
+  const mirrored = (name: string, annotations: Record<string, string>) =>
+    ingress({
+      name,
+      annotations: Object.fromEntries(Object.entries({ 'ssl-redirect': 'false', ...annotations }).map(([key, value]) => [NGINX + key, value])),
+      rules: [{ host: `${name}.mirror.test`, paths: [{ service: 'app' }] }],
+    })
+
+  beforeAll(async () => {
+    services = await startServices(['app'])
+    shadow = await startRecorder()
+    const origin = `http://127.0.0.1:${shadow.port}`
+    cluster = await serveCluster([
+      ...services.objects,
+      mirrored('uri', { 'mirror-target': `${origin}$request_uri`, 'mirror-host': 'shadow.test' }),
+      mirrored('plain', { 'mirror-target': `${origin}/mirror` }),
+      mirrored('bodiless', { 'mirror-target': `${origin}/bodiless$request_uri`, 'mirror-request-body': 'off' }),
+      mirrored('down', { 'mirror-target': `http://127.0.0.1:${await closedPort()}$request_uri` }),
+      mirrored('client-host', { 'mirror-target': 'http://$request_uri' }),
+      mirrored('host-only', { 'mirror-host': 'shadow.test' }),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+    await closeRecorder(shadow?.server)
+  })
+
+  const copyOf = (url: string) => eventually(`the mirror's copy of ${url}`, () => shadow.copies.find((copy) => copy.url === url))
+
+  it('answers the client from the Service and sends the URL a copy: $request_uri is its path and query, mirror-host its Host', async () => {
+    const response = await cluster.get('uri.mirror.test', '/page?q=1', { headers: { 'x-client': 'c1' } })
+    expect([response.status, answeredBy(response)]).toEqual([200, 'app'])
+    const copy = await copyOf('/page?q=1')
+    expect([copy.method, copy.headers.host, copy.headers['x-client'], copy.headers['x-forwarded-for']]).toEqual(['GET', 'shadow.test', 'c1', '127.0.0.1'])
+
+    const posted = await cluster.get('uri.mirror.test', '/form', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a=1&b=2' })
+    expect(answeredBy(posted)).toBe('app')
+    const form = await copyOf('/form')
+    expect([form.method, form.body, form.headers['content-length']]).toEqual(['POST', 'a=1&b=2', '7'])
+  })
+
+  it("keeps a URL's own path and adds the request's query, as NGINX's proxy_pass does; the Host is the URL's host unless mirror-host", async () => {
+    expect(answeredBy(await cluster.get('plain.mirror.test', '/some/page?q=2'))).toBe('app')
+    const copy = await copyOf('/mirror?q=2')
+    expect(copy.headers.host).toBe('127.0.0.1')
+  })
+
+  it('sends the copy without the body when mirror-request-body is off', async () => {
+    const posted = await cluster.get('bodiless.mirror.test', '/upload', { method: 'POST', body: 'secret=1' })
+    expect(answeredBy(posted)).toBe('app')
+    const copy = await copyOf('/bodiless/upload')
+    expect([copy.method, copy.body, copy.headers['content-length']]).toEqual(['POST', '', undefined])
+  })
+
+  it('serves the client when the mirror is down', async () => {
+    const answers = await Promise.all([1, 2, 3].map((n) => cluster.get('down.mirror.test', `/${n}`, { method: 'POST', body: `body ${n}` })))
+    expect(answers.map((answer) => [answer.status, answeredBy(answer)])).toEqual([1, 2, 3].map(() => [200, 'app']))
+  })
+
+  it('refuses a target whose host the client would choose, and companions without a target, saying so; the routes are served', async () => {
+    expect(cluster.model.warnings).toContainEqual({
+      object: 'Ingress default/client-host',
+      annotation: `${NGINX}mirror-target`,
+      reason: expect.stringMatching(/\$request_uri may only follow the URL's host/),
+    })
+    expect(cluster.model.warnings).toContainEqual({
+      object: 'Ingress default/host-only',
+      annotation: `${NGINX}mirror-host`,
+      reason: 'ignored without mirror-target',
+    })
+    expect(answeredBy(await cluster.get('client-host.mirror.test', '/evil.example.com/x'))).toBe('app')
+    await cluster.get('uri.mirror.test', '/after-refused')
+    await copyOf('/after-refused')
+    expect(shadow.copies.map((copy) => copy.url)).not.toContain('/evil.example.com/x')
+  })
+})
