@@ -131,8 +131,10 @@ export const TABLE = {
  *     matches in the service's chain (its expression on the path, `cond|p`): every route is derived again (markLayoutChanged touches them).
  * 57: an HTTPRoute and a GRPCRoute on one listener with a hostname in common are both served (47 accepted only the older there),
  *     as gateway-api #4598 lets an implementation: every route is derived again.
+ * 58: ingress-nginx's mirror-target, mirror-host and mirror-request-body served (a route's URL mirror in the mirror maps;
+ *     lua/mirror.lua sends it): every Ingress is judged and every route derived again.
  */
-export const SNAPSHOT_LAYOUT = 57
+export const SNAPSHOT_LAYOUT = 58
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

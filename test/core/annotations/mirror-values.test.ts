@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { mirrorTarget } from '../../../core/annotations/mirror-values.ts'
+import type { Ingress } from '../../../core/kube/ingress.ts'
+import { readObject } from '../../../core/kube/objects.ts'
 import { urlMirrorOf } from '../../../core/model/ingress-mirror.ts'
 import { ingress } from '../../support/objects.ts'
 
@@ -26,8 +28,12 @@ describe('mirror-target', () => {
 })
 
 describe('an Ingress’s mirror', () => {
-  const mirrored = (annotations: Record<string, string>) =>
-    urlMirrorOf(ingress({ name: 'web', annotations, rules: [{ host: 'a.test', paths: [{ service: 'web' }] }] }))
+  /** The mirror of an Ingress with these annotations, read as the engine reads it. */
+  function mirrored(annotations: Record<string, string>) {
+    const read = readObject(ingress({ name: 'web', annotations, rules: [{ host: 'a.test', paths: [{ service: 'web' }] }] }))
+    if (read.status !== 'object') throw new Error('the Ingress did not read')
+    return urlMirrorOf(read.object as Ingress)
+  }
 
   it("copies with the URL's host name as Host, the body included, unless the companions say otherwise", () => {
     expect(mirrored({ 'nginx.ingress.kubernetes.io/mirror-target': 'HTTP://Shadow.example.com:8080$request_uri' })).toEqual({
