@@ -11,15 +11,22 @@ interface ArrayMember {
 }
 
 /**
+ * What an element of an array member of the top-level object becomes as it is parsed, given its
+ * value, its text and the member's key: the array holds what it answers in its place.
+ */
+export type EachElement = (value: unknown, text: string, member: string) => unknown
+
+/**
  * `JSON.parse(text)` as steps (see runInSlices): a resync's list of 40,000 objects is 18 MB of
  * text, which one JSON.parse holds the thread with for a quarter of a second. The text is scanned
  * in steps for the arrays that are members of the top-level object (a List's `items`); the rest
  * is parsed at once with each such array left empty, then each element is parsed on its own, a
- * step each, into its array. The value is the one JSON.parse answers; any text it does not read
+ * step each, into its array, through `each` when given (a resync reads its items as they come,
+ * and keeps none of them whole). The value is the one JSON.parse answers; any text it does not read
  * alike (not an object, a key twice, anything malformed) is parsed by JSON.parse itself, which
  * then answers or throws as it would have.
  */
-export function* parsingJson(text: string): Generator<void, unknown> {
+export function* parsingJson(text: string, each?: EachElement): Generator<void, unknown> {
   const members = yield* arrayMembers(text)
   if (!members || members.length === 0) return JSON.parse(text)
   try {
@@ -31,18 +38,30 @@ export function* parsingJson(text: string): Generator<void, unknown> {
     }
     const parsed = JSON.parse(envelope + text.slice(from)) as Record<string, unknown[]>
     const keys = members.map(({ key }) => JSON.parse(text.slice(...key)) as string)
-    if (new Set(keys).size !== keys.length) return JSON.parse(text)
+    if (new Set(keys).size !== keys.length) return wholeJson(text, each)
     for (const [i, member] of members.entries()) {
       const array = parsed[keys[i]!]!
       for (const [start, end] of member.elements) {
-        array.push(JSON.parse(text.slice(start, end)))
+        const element = text.slice(start, end)
+        const value = JSON.parse(element) as unknown
+        array.push(each ? each(value, element, keys[i]!) : value)
         yield
       }
     }
     return parsed
   } catch {
-    return JSON.parse(text)
+    return wholeJson(text, each)
   }
+}
+
+/** JSON.parse(text), with each element of the top-level object's array members passed through `each` (its text written again). */
+function wholeJson(text: string, each: EachElement | undefined): unknown {
+  const parsed = JSON.parse(text) as unknown
+  if (!each || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed
+  for (const [member, value] of Object.entries(parsed)) {
+    if (Array.isArray(value)) value.forEach((element, i) => (value[i] = each(element, JSON.stringify(element), member)))
+  }
+  return parsed
 }
 
 /** JSON's own whitespace, and nothing else (String.prototype.trim takes more, which JSON.parse refuses). */

@@ -142,7 +142,16 @@ export async function listedResync(
     const listed = await runInSlices(listedItems(items), pause)
     return { keys: listed.map(({ key }) => key), events: fillingEvents(listed) }
   }
-  const listed = await runInSlices(listing(items, options), pause)
+  return resyncOfListed(snapshot, await runInSlices(listing(items, options), pause), loader, pause)
+}
+
+/** A full resync of listed states (sorted by key, see ListReader) over the snapshot in storage: its events, and the keys it listed. */
+export async function resyncOfListed(
+  snapshot: Tree,
+  listed: readonly ListedState[],
+  loader: NodeLoader,
+  pause: Pause = yieldToEventLoop,
+): Promise<{ keys: string[]; events: ResyncEvent[] }> {
   return { keys: listed.map(({ key }) => key), events: await loadResyncEvents(snapshot, listed, loader, undefined, pause) }
 }
 

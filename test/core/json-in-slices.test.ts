@@ -68,6 +68,20 @@ describe('parsingJson', () => {
     expect(Object.getPrototypeOf(parse('{"__proto__":[1]}'))).toBe(Object.prototype)
   })
 
+  it("passes each element of the top-level object's arrays through `each` with its text, and holds what it answers", () => {
+    const marked = (text: string) => runToEnd(parsingJson(text, (value, element, member) => ({ member, value, again: JSON.parse(element) as unknown })))
+    fc.assert(
+      fc.property(listText, (text) => {
+        const expected = JSON.parse(text) as Record<string, unknown>
+        for (const [member, value] of Object.entries(expected))
+          if (Array.isArray(value)) expected[member] = value.map((element) => ({ member, value: element, again: element }))
+        expect(marked(text)).toEqual(expected)
+      }),
+    )
+    // A key twice: JSON.parse reads the text whole, and the elements' texts are written again.
+    expect(marked('{"items":[1],"items":[{"a":2}]}')).toEqual({ items: [{ member: 'items', value: { a: 2 }, again: { a: 2 } }] })
+  })
+
   it('yields between its steps on a large list, each element of it parsed alone', () => {
     const text = JSON.stringify({ kind: 'List', items: Array.from({ length: 3000 }, (_, i) => ({ name: `app-${i}`, paths: ['/', `/x${i}`] })) })
     const steps = parsingJson(text)

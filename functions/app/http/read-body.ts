@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { issuesFromZod } from '../../../core/issues.ts'
-import { parsingJson } from '../../../core/json-in-slices.ts'
+import { parsingJson, type EachElement } from '../../../core/json-in-slices.ts'
 import { runInSlices, type Pause } from '../../../core/slices.ts'
 import { HttpError } from './http-error.ts'
 
@@ -9,9 +9,10 @@ import { HttpError } from './http-error.ts'
  * Content-Length, or while streaming one without), then checked against `schema`; a 400 names
  * the first field that is wrong. A large body (a resync's) passes `pause`: it is parsed in slices
  * (parsingJson), pausing between them, and the check waits for other clusters' small writes
- * first, since it holds the thread for as long as the body is large.
+ * first, since it holds the thread for as long as the body is large. `each` reads the elements of
+ * the body's top-level arrays as they are parsed (see parsingJson): the schema checks what it answers.
  */
-export async function readJson<T extends z.ZodType>(request: Request, maxBytes: number, schema: T, pause?: Pause): Promise<z.output<T>> {
+export async function readJson<T extends z.ZodType>(request: Request, maxBytes: number, schema: T, pause?: Pause, each?: EachElement): Promise<z.output<T>> {
   const type = request.headers.get('content-type') ?? ''
   if (!/^application\/(.+\+)?json\b/i.test(type)) throw new HttpError(415, `content-type must be application/json, not ${JSON.stringify(type)}`)
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
@@ -20,7 +21,7 @@ export async function readJson<T extends z.ZodType>(request: Request, maxBytes: 
   await pause?.()
   let json: unknown
   try {
-    json = pause ? await runInSlices(parsingJson(text), pause) : JSON.parse(text)
+    json = pause || each ? await runInSlices(parsingJson(text, each), pause) : JSON.parse(text)
   } catch (error) {
     throw new HttpError(400, `the body is not JSON: ${(error as Error).message}`, '')
   }

@@ -10,8 +10,9 @@ import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest
 import { ingest } from '../../../core/ingest/ingest.ts'
 import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
-import { listedResync } from '../../../core/ingest/resync.ts'
-import { refOfKey } from '../../../core/kube/objects.ts'
+import { listedResync, resyncOfListed } from '../../../core/ingest/resync.ts'
+import { ListReader } from '../../../core/ingest/listed-state.ts'
+import { isRecord, refOfKey } from '../../../core/kube/objects.ts'
 import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
 import { capWarnings, latestWarnings } from '../../../core/ingest/write-warnings.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
@@ -50,20 +51,34 @@ export function ingestionRoutes(env: AppEnv) {
 
   routes.put('/objects', async (c) => {
     c.get('turn').background()
-    const list = await readJson(c.req.raw, env.limits.bodyBytes, objectList(env.limits.objects), env.turns.pause)
     const commit = commitContext(env, c)
     const keys = clusterKeys(commit.cluster)
+    // Over a snapshot, each item is read as it is parsed and kept as its text (ListReader); into an empty cluster, every item is sent.
+    const reader = (await readHead(env.store, keys)) ? new ListReader(commit.options) : undefined
+    const list = await readJson(
+      c.req.raw,
+      env.limits.bodyBytes,
+      objectList(env.limits.objects),
+      env.turns.pause,
+      reader && ((value, text, member) => (member === 'items' && isRecord(value) ? (reader.read(value, text), READ_ITEM) : value)),
+    )
     const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
     // A list of tens of thousands of objects takes seconds to compare: in the background, in slices.
-    const { keys: listed, events } = await listedResync(trees?.snapshot, list.items, commit.options, loader, env.turns.pause)
+    const { keys: listed, events } =
+      reader && trees
+        ? await resyncOfListed(trees.snapshot, reader.states(), loader, env.turns.pause)
+        : await listedResync(trees?.snapshot, reader ? reader.states().map((state) => state.item) : list.items, commit.options, loader, env.turns.pause)
     // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
     const named = await runInSlices(describedKeys(listed), env.turns.pause)
     return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
   })
   return routes
 }
+
+/** What the list's array holds in place of an item a ListReader read: the schema sees an object there, as it would have. */
+const READ_ITEM = Object.freeze({})
 
 /** How rejections name the objects at `keys` (`Ingress ns/name`), as steps (see runInSlices): a resync lists tens of thousands. */
 function* describedKeys(keys: readonly string[]): Generator<void, Set<string>> {
