@@ -78,7 +78,8 @@ describe('the plan an agent finds by comparing files', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      // A whole event sequence per case: 120 keep it within a third of its timeout on two loaded cores.
+      { numRuns: 120 },
     )
   }, 30_000)
 })
