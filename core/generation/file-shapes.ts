@@ -1,4 +1,4 @@
-import { CHUNKED_FILES, FILES } from '../render/files.ts'
+import { CHUNKED_FILES, FILES, PORT_CRT_LIST } from '../render/files.ts'
 import type { TreeEntry } from '../tree/node.ts'
 import type { LeafCodec, TreeShape } from '../tree/tree-shape.ts'
 
@@ -42,10 +42,10 @@ const shapes = new Map<string, TreeShape>(
 
 /** How a large file is cut into chunks (its tree's leaves, stored as plain content); undefined for a small file, stored whole. */
 export function fileShape(path: string): TreeShape | undefined {
-  return shapes.get(path)
+  return shapes.get(path) ?? (PORT_CRT_LIST.test(path) ? shapes.get(FILES.crtList) : undefined)
 }
 
-/** Whether a file is written even when it has no entries (HAProxy loads maps by path); the crt-list is not. */
+/** Whether a file is written even when it has no entries (HAProxy loads maps by path); the crt-lists are not (a port's is not in `shapes`). */
 export function keptWhenEmpty(path: string): boolean {
   return shapes.has(path) && path !== FILES.crtList
 }

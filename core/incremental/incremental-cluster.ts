@@ -9,7 +9,7 @@ import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Backend } from '../model/derive-backend.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { canonicalOptions, type ClusterOptions, proxyProtocolSources, type Settings } from '../model/settings.ts'
-import { CHUNKED_FILES, FILES } from '../render/files.ts'
+import { CHUNKED_FILES, FILES, portCrtList } from '../render/files.ts'
 import { renderFrontend } from '../render/render-frontend.ts'
 import { renderGlobal } from '../render/render-global.ts'
 import { SHIPPED_LUA } from '../render/shipped-lua.ts'
@@ -25,7 +25,7 @@ import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate, reconcileDefaultCertificate, reconcileTlsListeners } from './reconcile-certificates.ts'
 import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
-import { defaultCertificateFile } from '../render/render-tls.ts'
+import { crtListsOf, defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
@@ -294,8 +294,10 @@ export class IncrementalCluster {
     }
     for (const secret of dirty.secrets) backendUses.touchSecret(secret)
     for (const path of backendUses.touchedCaFiles) reconcileCaFile(path, state, backendUses, files, plan)
+    // Every crt-list a line may be in: the HTTPS bind's, and each HTTPS port of its own's, now and before the options changed.
+    const lists = [...new Set([...crtListsOf(state.options.gatewayPorts), ...crtListsOf(this.formerPorts.gatewayPorts)])]
     for (const secret of touchedSecrets) {
-      reconcileCertificate(secret, state, this.hostTables, formerCas.get(secret) ?? new Set(), files, plan)
+      reconcileCertificate(secret, state, this.hostTables, formerCas.get(secret) ?? new Set(), lists, files, plan)
       yield
     }
     // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).
@@ -360,7 +362,15 @@ export class IncrementalCluster {
     const { settings, rejections, defaultCertificate: fallback, tlsListeners } = deriveSettings(this.state)
     const redirectChanged = HOST_SETTINGS.some((key) => settings[key] !== this.settings[key])
     if (GATEWAY_SETTINGS.some((key) => settings[key] !== this.settings[key])) touchEveryGateway(this.state, this.dirty)
-    reconcileDefaultCertificate(this.genesis ? undefined : this.defaultCertificate, fallback, this.files, plan)
+    const lists = crtListsOf(this.state.options.gatewayPorts)
+    reconcileDefaultCertificate(
+      this.genesis ? undefined : this.defaultCertificate,
+      fallback,
+      lists,
+      crtListsOf(this.formerPorts.gatewayPorts),
+      this.files,
+      plan,
+    )
     reconcileTlsListeners(this.tlsListeners, tlsListeners, this.files)
     this.settings = settings
     this.defaultCertificate = 'pem' in fallback ? fallback.secret : undefined
@@ -404,6 +414,7 @@ export class IncrementalCluster {
       httpBind,
       httpsBind,
       tls: this.files.count(FILES.crtList) > 0,
+      tlsPorts: (gatewayPorts ?? []).filter((own) => this.files.count(portCrtList(own.port)) > 0).map((own) => own.port),
       defaultCertificate: fallback !== undefined && this.files.text(defaultCertificateFile(fallback)) !== undefined,
       clientCerts: this.files.count(FILES.clientCertMap) > 0,
       accessGroups,

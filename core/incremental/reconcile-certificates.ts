@@ -3,7 +3,7 @@ import type { ClusterState } from '../model/cluster-state.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
 import { certificateFile, FILES } from '../render/files.ts'
-import { certificateLines, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
+import { certificateListLines, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
 import { clientCaFile, clientCertFile } from '../render/render-client-cert.ts'
 import { clientCaPem } from '../model/client-cert.ts'
 import type { HostTables } from './reconcile-hosts.ts'
@@ -12,16 +12,19 @@ import { tlsListenerEntries, tlsWildcardListenerEntries } from '../render/render
 
 /**
  * A touched Secret's certificate: its crt-list lines (one for its hosts without client
- * certificates, one per CA the others ask of) and the files they name, written while some host
- * uses it and it resolves; removed otherwise. `formerCas` are the CAs its hosts asked of before
- * this change (reconcileHost), whose lines may be gone. A changed certificate is hot swapped; a line
- * that comes, goes or changes, or a changed CA bundle (HAProxy reads CA files at a reload), reloads.
+ * certificates, one per CA the others ask of) in each list of `lists` (crtListsOf: the HTTPS
+ * bind's, each HTTPS port of its own's, now or before) whose bind serves some of its hosts, and the
+ * files they name, written while some host uses it and it resolves; removed otherwise. `formerCas`
+ * are the CAs its hosts asked of before this change (reconcileHost), whose lines may be gone. A
+ * changed certificate is hot swapped; a line that comes, goes or changes, or a changed CA bundle
+ * (HAProxy reads CA files at a reload), reloads.
  */
 export function reconcileCertificate(
   secret: string,
   state: ClusterState,
   tables: Pick<HostTables, 'hosts' | 'bySecret'>,
   formerCas: ReadonlySet<string>,
+  lists: readonly string[],
   files: FileSet,
   plan: Plan,
 ): void {
@@ -29,13 +32,14 @@ export function reconcileCertificate(
   const [namespace = '', name] = secret.split('/')
   const resolved = hosts.length ? resolveTlsSecret(state, namespace, name) : undefined
   const configs = hosts.map((host) => tables.hosts.get(host) ?? { host })
-  const wanted = resolved?.ok ? certificateLines(secret, resolved.pem, configs, (ca) => clientCaPem(ca, state)) : undefined
-  const cas = new Set(['', ...formerCas, ...(wanted?.lines.keys() ?? [])])
+  const wanted = resolved?.ok ? certificateListLines(secret, resolved.pem, configs, (ca) => clientCaPem(ca, state)) : undefined
+  const cas = new Set(['', ...formerCas, ...[...(wanted?.lists.values() ?? [])].flatMap((lines) => [...lines.keys()])])
   for (const ca of cas) {
-    const line = wanted?.lines.get(ca)
     const path = ca === '' ? certificateFile(secret) : clientCertFile(secret, ca)
-    if (!line) {
-      if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, `certificate ${path} is no longer served`)
+    const lines = lists.map((list) => [list, wanted?.lists.get(list)?.get(ca)] as const)
+    for (const [list, line] of lines)
+      if (files.setEntry(list, path, line?.text)) needReload(plan, line ? 'the certificate list changed' : `certificate ${path} is no longer served`)
+    if (lines.every(([, line]) => !line)) {
       files.setText(path, undefined)
       if (ca !== '') files.setText(clientCaFile(secret, ca), undefined)
       continue
@@ -47,26 +51,35 @@ export function reconcileCertificate(
       const caIsNew = files.text(caPath) === undefined
       if (files.setText(caPath, wanted!.files.get(caPath)) && !caIsNew) needReload(plan, `the CA bundle ${caPath} changed (HAProxy reads CA files at a reload)`)
     }
-    if (files.setEntry(FILES.crtList, path, line.text)) needReload(plan, 'the certificate list changed')
   }
 }
 
 /**
- * The settings' default certificate: its file and the crt-list's first line written while it
- * resolves, and the line of the one it replaces removed (either changes the list: a reload). A
- * changed certificate under the same Secret is hot swapped.
+ * The settings' default certificate: its file and a line in each crt-list of `lists` (the HTTPS
+ * bind's and each HTTPS port of its own's) written while it resolves, and the line of the one it
+ * replaces removed, as its line from the lists of `formerLists` no longer in `lists` (either
+ * changes a list: a reload). A changed certificate under the same Secret is hot swapped.
  */
-export function reconcileDefaultCertificate(before: string | undefined, after: DefaultCertificate, files: FileSet, plan: Plan): void {
-  if (before !== undefined && (before !== after.secret || !('pem' in after))) {
+export function reconcileDefaultCertificate(
+  before: string | undefined,
+  after: DefaultCertificate,
+  lists: readonly string[],
+  formerLists: readonly string[],
+  files: FileSet,
+  plan: Plan,
+): void {
+  if (before !== undefined) {
+    const replaced = before !== after.secret || !('pem' in after)
     const path = defaultCertificateFile(before)
-    if (files.setEntry(FILES.crtList, path, undefined)) needReload(plan, 'the default certificate is no longer served')
-    files.setText(path, undefined)
+    const gone = replaced ? new Set([...lists, ...formerLists]) : formerLists.filter((list) => !lists.includes(list))
+    for (const list of gone) if (files.setEntry(list, path, undefined)) needReload(plan, 'the default certificate is no longer served')
+    if (replaced) files.setText(path, undefined)
   }
   if (!('pem' in after)) return
   const entry = defaultCrtListEntry(after.secret)
   const isNew = files.text(entry.key) === undefined
   if (files.setText(entry.key, after.pem) && !isNew) plan.certificates.push(entry.key)
-  if (files.setEntry(FILES.crtList, entry.key, entry.text)) needReload(plan, 'the default certificate changed')
+  for (const list of lists) if (files.setEntry(list, entry.key, entry.text)) needReload(plan, 'the default certificate changed')
 }
 
 /** The served HTTPS listeners' hostnames in `maps/tls-listeners.map` (render-misdirected.ts): a runtime map edit each. */

@@ -115,6 +115,18 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.crtList, 16],
 ])
 
+/**
+ * The crt-list of an HTTPS port of its own (the cluster's gatewayPorts): the certificates of the
+ * listeners on that port, by SNI, so that a name given another certificate on another port gets
+ * its own on each; shaped as FILES.crtList is.
+ */
+export const portCrtList = (port: number): string => `tls/crt-list-${port}.txt`
+
+/** The crt-list a host's certificate line goes in: the HTTPS bind's (`port` undefined), or its port's own. */
+export const crtListOf = (port: number | undefined): string => (port === undefined ? FILES.crtList : portCrtList(port))
+
+export const PORT_CRT_LIST = /^tls\/crt-list-\d+\.txt$/
+
 /** A generation's files before they are cut: small ones as text, large ones as sorted entries. */
 export type Layout = Map<string, string | Entry[]>
 

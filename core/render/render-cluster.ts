@@ -1,7 +1,7 @@
 import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../model/routes.ts'
-import { FILES, type Entry, type Layout } from './files.ts'
+import { FILES, portCrtList, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
@@ -14,7 +14,7 @@ import { renderGlobal } from './render-global.ts'
 import { SHIPPED_LUA } from './shipped-lua.ts'
 import { defaultMap, HOST_MAPS, renderHostMaps, sortEntries } from './render-maps.ts'
 import { tlsListenerEntries, tlsWildcardListenerEntries } from './render-misdirected.ts'
-import { certificateLines, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
+import { certificateListLines, crtListsOf, defaultCrtListEntry, hostsBySecret } from './render-tls.ts'
 
 export type RenderOptions = Pick<ClusterOptions, 'httpBind' | 'httpsBind' | 'gatewayPorts'>
 
@@ -22,13 +22,19 @@ export type RenderOptions = Pick<ClusterOptions, 'httpBind' | 'httpsBind' | 'gat
 export function renderLayout(model: ClusterModel, options: RenderOptions): Layout {
   const secrets = hostsBySecret(model)
   const fallback = model.defaultCertificate
-  const crtList: Entry[] = []
+  // Each bind's crt-list (the HTTPS bind's, each HTTPS port of its own's): its certificates' lines, the default certificate's in each.
+  const crtLists = new Map<string, Entry[]>()
   const certificateFiles = new Map<string, string>()
   for (const [secret, hosts] of secrets) {
     const configs = hosts.map((host) => model.hosts.get(host)!)
-    const { lines, files } = certificateLines(secret, model.certificates.get(secret)!, configs, (ca) => model.clientCas.get(ca))
-    crtList.push(...lines.values())
+    const { lists, files } = certificateListLines(secret, model.certificates.get(secret)!, configs, (ca) => model.clientCas.get(ca))
+    for (const [list, lines] of lists) crtLists.set(list, [...(crtLists.get(list) ?? []), ...lines.values()])
     for (const [path, text] of files) certificateFiles.set(path, text)
+  }
+  if (fallback) {
+    const entry = defaultCrtListEntry(fallback.secret)
+    for (const list of crtListsOf(options.gatewayPorts)) crtLists.set(list, [...(crtLists.get(list) ?? []), entry])
+    certificateFiles.set(entry.key, fallback.pem)
   }
   const maps = renderHostMaps(model)
   const proxies = trustedProxies(model.settings)
@@ -40,7 +46,8 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
       FILES.frontend,
       renderFrontend({
         ...options,
-        tls: crtList.length > 0 || fallback !== undefined,
+        tls: crtLists.has(FILES.crtList),
+        tlsPorts: (options.gatewayPorts ?? []).filter((own) => crtLists.has(portCrtList(own.port))).map((own) => own.port),
         defaultCertificate: fallback !== undefined,
         clientCerts: maps[FILES.clientCertMap].length > 0,
         accessGroups,
@@ -60,12 +67,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
     [FILES.tlsListenersMap, tlsListenerEntries(model.tlsListeners)],
     [FILES.tlsWildcardListenersMap, tlsWildcardListenerEntries(model.tlsListeners)],
   ])
-  if (fallback) {
-    const entry = defaultCrtListEntry(fallback.secret)
-    crtList.push(entry)
-    layout.set(entry.key, fallback.pem)
-  }
-  if (crtList.length > 0) layout.set(FILES.crtList, sortEntries(crtList))
+  for (const [list, entries] of crtLists) layout.set(list, sortEntries(entries))
   for (const [path, text] of certificateFiles) layout.set(path, text)
   for (const group of model.accessGroups.values()) for (const [path, text] of [...accessFiles(group), ...limitExemptFiles(group)]) layout.set(path, text)
   if (proxies.length > 0) layout.set(TRUSTED_PROXIES_FILE, trustedProxiesFile(proxies))

@@ -1,6 +1,6 @@
 import { REFUSED_BACKEND, UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
-import { FILES, lines } from './files.ts'
+import { FILES, lines, portCrtList } from './files.ts'
 import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.ts'
 import { clientCnRules } from './render-client-cn.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
@@ -29,6 +29,8 @@ export interface FrontendOptions {
   httpsBind: string
   /** Without any certificate there is nothing to offer on the HTTPS bind, so it is left out. */
   tls: boolean
+  /** The HTTPS ports of their own whose crt-list has lines (portCrtList): the others' binds are left out, as the HTTPS bind without any. */
+  tlsPorts?: readonly number[]
   /** A default certificate heads the crt-list (settings `default-ssl-certificate`); without one, the bind is `strict-sni` (render-tls.ts). */
   defaultCertificate?: boolean
   /** Some host asks its clients for certificates (the client-cert map has entries): its requests are checked (render-client-cert.ts). */
@@ -77,6 +79,7 @@ export function renderFrontend({
   httpBind,
   httpsBind,
   tls,
+  tlsPorts = [],
   defaultCertificate = false,
   clientCerts = false,
   accessGroups = [],
@@ -91,15 +94,15 @@ export function renderFrontend({
   gatewayPorts = [],
 }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
-  const tlsOptions = tls ? httpsBindOptions(defaultCertificate, http2, clientCerts) : undefined
+  const tlsOptions = (list: string) => httpsBindOptions(defaultCertificate, http2, clientCerts, list)
   // Without ports of their own, the rules of the HTTP and HTTPS binds alone, as they always were.
   const ownPorts = gatewayPorts.length > 0
   const ports = [...gatewayPorts].sort((a, b) => a.port - b.port)
   return lines([
     'frontend hapedge',
     `    bind ${httpBind}`,
-    ...(tlsOptions === undefined ? [] : [`    bind ${httpsBind} ${tlsOptions}`]),
-    ...gatewayPortBinds(ports, tlsOptions),
+    ...(tls ? [`    bind ${httpsBind} ${tlsOptions(FILES.crtList)}`] : []),
+    ...gatewayPortBinds(ports, (port) => (tlsPorts.includes(port) ? tlsOptions(portCrtList(port)) : undefined)),
     // Before anything reads the connection: from then on `src` is the client the proxy names.
     ...(proxyProtocolFrom.length > 0 ? [`    tcp-request connection expect-proxy layer4 if { src ${proxyProtocolFrom.join(' ')} }`] : []),
     ...uniqueIdFormat(headerRules),
@@ -202,11 +205,11 @@ function refusingBackend(name: string, status: string, reason: string): string[]
  */
 const HTTPS_LOCATION = 'location https://%[var(txn.host)]%[var(txn.httpsport)]%[pathq]'
 
-/** The HTTPS bind's options (and an HTTPS port's of its own): `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
-function httpsBindOptions(defaultCertificate: boolean, http2: boolean, clientCerts: boolean): string {
+/** The HTTPS bind's options (and an HTTPS port's of its own, with its `list`): `strict-sni` unless a default certificate heads the crt-list (render-tls.ts), so that no name gets another's certificate. */
+function httpsBindOptions(defaultCertificate: boolean, http2: boolean, clientCerts: boolean, list: string): string {
   const options = [
     defaultCertificate ? [] : ['strict-sni'],
-    `crt-list ${FILES.crtList}`,
+    `crt-list ${list}`,
     clientCerts ? [CLIENT_CERT_BIND_OPTIONS] : [],
     `alpn ${http2 ? 'h2,http/1.1' : 'http/1.1'}`,
   ]

@@ -7,12 +7,14 @@ const bindName = (port: number) => `gateway-port-${port}`
 
 /**
  * The binds of the cluster's gatewayPorts: an HTTP port's in clear, an HTTPS port's with the HTTPS
- * bind's options (`tlsOptions`: its certificates, by SNI) while it has any, as the HTTPS bind is.
+ * bind's options and a crt-list of its own (`tlsOptions`: its certificates, by SNI) while it has
+ * any, as the HTTPS bind is.
  */
-export function gatewayPortBinds(ports: readonly GatewayPort[], tlsOptions: string | undefined): string[] {
+export function gatewayPortBinds(ports: readonly GatewayPort[], tlsOptions: (port: number) => string | undefined): string[] {
   return ports.flatMap(({ port, protocol, bind }) => {
     if (protocol === 'HTTP') return [`    bind ${bind} name ${bindName(port)}`]
-    return tlsOptions === undefined ? [] : [`    bind ${bind} name ${bindName(port)} ${tlsOptions}`]
+    const options = tlsOptions(port)
+    return options === undefined ? [] : [`    bind ${bind} name ${bindName(port)} ${options}`]
   })
 }
 

@@ -2,7 +2,8 @@ import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { splitHostOnPort } from '../model/gateway-ports.ts'
-import { certificateFile, fileStem, type Entry } from './files.ts'
+import { certificateFile, crtListOf, FILES, fileStem, portCrtList, type Entry } from './files.ts'
+import type { GatewayPort } from '../model/settings.ts'
 import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from './render-client-cert.ts'
 
 /**
@@ -13,7 +14,7 @@ import { clientCaFile, clientCertFile, clientCertLine, hostsByClientCa } from '.
  */
 export function crtListEntry(secret: string, hosts: Iterable<string>): Entry {
   const path = certificateFile(secret)
-  // A host on an HTTPS port of its own (`foo.com:8443`) is asked for by its name: that port's bind shares the list.
+  // A host on an HTTPS port of its own (`foo.com:8443`) is asked for by its name, in that port's list (certificateListLines).
   const names = new Set([...hosts].map((host) => splitHostOnPort(host).name))
   return { key: path, text: `${[path, ...[...names].sort(compareText)].join(' ')}\n` }
 }
@@ -76,6 +77,37 @@ export function certificateLines(
     if (bundle !== undefined) files.set(clientCaFile(secret, ca), bundle)
   }
   return { lines, files }
+}
+
+/** The crt-lists of these binds: the HTTPS bind's, and each HTTPS port of its own's (render-gateway-ports.ts). */
+export function crtListsOf(gatewayPorts: readonly GatewayPort[] = []): string[] {
+  return [FILES.crtList, ...gatewayPorts.filter((own) => own.protocol === 'HTTPS').map((own) => portCrtList(own.port))]
+}
+
+/**
+ * A certificate's lines in each crt-list that lists it (certificateLines), for its hosts grouped by
+ * the bind that serves them: a name on the HTTPS bind, or on an HTTPS port of its own
+ * (`foo.com:8443`), so that each port offers its own listeners' certificate for the name.
+ */
+export function certificateListLines(
+  secret: string,
+  pem: string,
+  configs: Iterable<Pick<HostConfig, 'host' | 'clientCert'>>,
+  caPem: (ca: string) => string | undefined,
+): { lists: Map<string, Map<string, Entry>>; files: Map<string, string> } {
+  const byList = new Map<string, Pick<HostConfig, 'host' | 'clientCert'>[]>()
+  for (const config of configs) {
+    const list = crtListOf(splitHostOnPort(config.host).port)
+    byList.set(list, [...(byList.get(list) ?? []), config])
+  }
+  const lists = new Map<string, Map<string, Entry>>()
+  const files = new Map<string, string>()
+  for (const [list, listed] of byList) {
+    const certificate = certificateLines(secret, pem, listed, caPem)
+    lists.set(list, certificate.lines)
+    for (const [path, text] of certificate.files) files.set(path, text)
+  }
+  return { lists, files }
 }
 
 /** The certificate files a Secret's lines name, for its hosts: where a reader of a generation finds its certificate and its hosts' CA bundles. */

@@ -133,8 +133,11 @@ export const TABLE = {
  *     as gateway-api #4598 lets an implementation: every route is derived again.
  * 58: ingress-nginx's mirror-target, mirror-host and mirror-request-body served (a route's URL mirror in the mirror maps;
  *     lua/mirror.lua sends it): every Ingress is judged and every route derived again.
+ * 59: an HTTPS port of its own (gatewayPorts) has a crt-list of its own (`tls/crt-list-<port>.txt`, its listeners' certificates
+ *     and the default one), so a name given another certificate on another port gets its own on each: every host is derived
+ *     again, which writes each certificate's lines in its ports' lists.
  */
-export const SNAPSHOT_LAYOUT = 58
+export const SNAPSHOT_LAYOUT = 59
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

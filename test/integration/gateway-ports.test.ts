@@ -8,8 +8,9 @@ import { request } from '../support/http-client.ts'
 import { tlsSecret } from '../support/objects.ts'
 import { makeTempDir, removeTempDir } from '../support/temp-dir.ts'
 import { added, deleted, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
-import { answeredBy, serveCluster } from './serve-cluster.ts'
+import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
+import { handshake } from './tls-handshake.ts'
 
 /**
  * A Gateway listener on a port besides 80 and 443, served on a socket of its own when the
@@ -85,32 +86,66 @@ describe('a Gateway listener port of its own, through HAProxy', () => {
   })
 })
 
-describe('an HTTPS listener port of its own, through HAProxy', () => {
-  it('serves its certificate and routes on its own bind, and its routes are not served on the HTTPS bind', async () => {
-    const certDir = await makeTempDir('hapedge-gateway-ports-certs')
-    const services = await startServices(['secure'])
+/**
+ * A Gateway with an HTTPS listener on the HTTPS bind and one on port 8443, each with a self-signed
+ * certificate for its hosts (the first is the listener's hostname) and a route to a Service of
+ * its name, served through HAProxy while `check` runs.
+ */
+async function withHttpsPorts(
+  hosts: { main: string[]; port: string[] },
+  check: (cluster: ServedCluster, certificates: { main: string; port: string }) => Promise<void>,
+): Promise<void> {
+  const certDir = await makeTempDir('hapedge-gateway-ports-certs')
+  const services = await startServices(['main', 'secure'])
+  try {
+    const onMain = await makeCertificate({ dir: certDir, hosts: hosts.main, name: 'main' })
+    const onPort = await makeCertificate({ dir: certDir, hosts: hosts.port, name: 'port' })
+    const cluster = await serveCluster(
+      [
+        ...services.objects,
+        tlsSecret('main-tls', onMain.certPem, onMain.keyPem),
+        tlsSecret('port-tls', onPort.certPem, onPort.keyPem),
+        gatewayClass(),
+        gateway('edge', [
+          { name: 'tls', protocol: 'HTTPS', hostname: hosts.main[0], certificate: 'main-tls' },
+          { name: 'alt-tls', protocol: 'HTTPS', port: 8443, hostname: hosts.port[0], certificate: 'port-tls' },
+        ]),
+        httpRoute({ name: 'main', parents: [{ name: 'edge', sectionName: 'tls' }], rules: [{ backends: [{ service: 'main' }] }] }),
+        httpRoute({ name: 'secure', parents: [{ name: 'edge', sectionName: 'alt-tls' }], rules: [{ backends: [{ service: 'secure' }] }] }),
+      ],
+      { ownPorts: [{ port: 8443, protocol: 'HTTPS' }] },
+    )
     try {
-      const certificate = await makeCertificate({ dir: certDir, hosts: ['secure.gw.test'], name: 'secure' })
-      const cluster = await serveCluster(
-        [
-          ...services.objects,
-          tlsSecret('secure-tls', certificate.certPem, certificate.keyPem),
-          gatewayClass(),
-          gateway('edge', [{ name: 'tls', protocol: 'HTTPS', port: 8443, hostname: 'secure.gw.test', certificate: 'secure-tls' }]),
-          httpRoute({ name: 'secure', parents: [{ name: 'edge', sectionName: 'tls' }], rules: [{ backends: [{ service: 'secure' }] }] }),
-        ],
-        { ownPorts: [{ port: 8443, protocol: 'HTTPS' }] },
-      )
-      try {
-        const own = await cluster.https('secure.gw.test:8443', '/', 'secure.gw.test', { ca: certificate.certPem })
-        expect(answeredBy(own)).toBe('secure')
-        expect(answeredBy(await cluster.https('secure.gw.test', '/', 'secure.gw.test', { ca: certificate.certPem }))).toBe('HTTP 404')
-      } finally {
-        await cluster.stop()
-      }
+      await check(cluster, { main: onMain.certPem, port: onPort.certPem })
     } finally {
-      await services.close()
-      await removeTempDir(certDir)
+      await cluster.stop()
     }
+  } finally {
+    await services.close()
+    await removeTempDir(certDir)
+  }
+}
+
+describe('an HTTPS listener port of its own, through HAProxy', () => {
+  it('serves its own certificate for a name another port gives another, and its routes only on its own bind', async () => {
+    // One name, a certificate on each port: each also names a marker, which the handshake shows.
+    const hosts = { main: ['secure.gw.test', 'main.marker.test'], port: ['secure.gw.test', 'port.marker.test'] }
+    await withHttpsPorts(hosts, async (cluster, certificates) => {
+      expect(cluster.model.rejections).toEqual([])
+      expect((await handshake(cluster.httpsPort, 'secure.gw.test')).served).toBe('DNS:secure.gw.test, DNS:main.marker.test')
+      expect((await handshake(cluster.ownPort(8443), 'secure.gw.test')).served).toBe('DNS:secure.gw.test, DNS:port.marker.test')
+      expect(answeredBy(await cluster.https('secure.gw.test:8443', '/', 'secure.gw.test', { ca: certificates.port }))).toBe('secure')
+      expect(answeredBy(await cluster.https('secure.gw.test', '/', 'secure.gw.test', { ca: certificates.main }))).toBe('main')
+    })
+  })
+
+  it('offers no certificate of its listeners on the HTTPS bind, nor the HTTPS bind’s on its own', async () => {
+    await withHttpsPorts({ main: ['main.gw.test'], port: ['secure.gw.test'] }, async (cluster, certificates) => {
+      // strict-sni: a name no line of the bind's crt-list names ends the handshake.
+      expect((await handshake(cluster.httpsPort, 'secure.gw.test')).served).toBeUndefined()
+      expect((await handshake(cluster.ownPort(8443), 'main.gw.test')).served).toBeUndefined()
+      expect((await handshake(cluster.ownPort(8443), 'secure.gw.test')).served).toBe('DNS:secure.gw.test')
+      expect(answeredBy(await cluster.https('secure.gw.test:8443', '/', 'secure.gw.test', { ca: certificates.port }))).toBe('secure')
+    })
   })
 })

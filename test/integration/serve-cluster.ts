@@ -1,6 +1,6 @@
 import { fullRebuild, type Rendered } from '../../core/render/full-rebuild.ts'
 import type { ClusterOptions } from '../../core/model/settings.ts'
-import { FILES } from '../../core/render/files.ts'
+import { FILES, portCrtList } from '../../core/render/files.ts'
 import { writeRendered } from '../../functions/adapters/generation-files/write-rendered.ts'
 import { freePort } from '../support/free-port.ts'
 import { haproxyAvailable, haproxyCheck, startHaproxy, type RunningHaproxy } from '../support/haproxy.ts'
@@ -15,6 +15,8 @@ export interface ServedCluster extends Pick<Rendered, 'model' | 'files' | 'state
   dir: string
   httpPort: number
   httpsPort: number
+  /** The loopback port a Gateway listener port of its own (ServeOptions.ownPorts) is bound to. */
+  ownPort(port: number): number
   /** Plain HTTP to the HTTP bind with this Host header (`path` may carry a query string); to a port of its own's bind when the Host names that port. */
   get(host: string, path: string, init?: RequestOptions): Promise<HttpResponse>
   /** HTTPS to the HTTPS bind (or a port of its own's, as `get`) with this Host header and SNI name (default: the host). */
@@ -55,9 +57,9 @@ export async function serveCluster(objects: unknown[], { ownPorts = [], ...optio
   try {
     const check = await haproxyCheck(dir)
     if (!check.ok) throw new Error(`haproxy -c rejected the rendered configuration:\n${check.output}`)
-    const tls = files.has(FILES.crtList)
-    const clear = ownPorts.filter((own) => own.protocol === 'HTTP').map((own) => bound.get(own.port)!)
-    haproxy = await startHaproxy({ dir, readyPorts: tls ? [httpPort, httpsPort, ...bound.values()] : [httpPort, ...clear] })
+    // A bind is there when it has something to listen with: in clear, or a crt-list of its own with lines.
+    const own = ownPorts.filter(({ port, protocol }) => protocol === 'HTTP' || files.has(portCrtList(port))).map(({ port }) => bound.get(port)!)
+    haproxy = await startHaproxy({ dir, readyPorts: [httpPort, ...(files.has(FILES.crtList) ? [httpsPort] : []), ...own] })
   } catch (error) {
     await removeTempDir(dir)
     throw error
@@ -71,6 +73,7 @@ export async function serveCluster(objects: unknown[], { ownPorts = [], ...optio
     dir,
     httpPort,
     httpsPort,
+    ownPort: (port) => bound.get(port)!,
     get: (host, path, init) => request(`http://127.0.0.1:${bound.get(Number(host.split(':')[1])) ?? httpPort}${path}`, withHost(host, init)),
     https: (host, path, servername = host, init) =>
       request(`https://127.0.0.1:${bound.get(Number(host.split(':')[1])) ?? httpsPort}${path}`, { servername, ...withHost(host, init) }),

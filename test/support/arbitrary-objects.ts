@@ -567,7 +567,8 @@ const listenerSets: ListenerSpec[][] = [
   ],
   [
     { name: 'alt', port: 8080, hostname: 'a.example.com' },
-    { name: 'alt-tls', protocol: 'HTTPS', port: 8443, hostname: '*.example.com', certificate: 'tls-a' },
+    // A certificate other than the HTTPS bind's listeners' for the same names: each port serves its own (its crt-list).
+    { name: 'alt-tls', protocol: 'HTTPS', port: 8443, hostname: '*.example.com', certificate: 'tls-b' },
   ],
   [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a' }],
   [

@@ -29,9 +29,9 @@ export function olderSnapshot(older: LiveCluster, fresh: LiveCluster, { layout, 
   return { snapshot: older.current.snapshot.edit(edits).tree, manifest }
 }
 
-/** The first write after the upgrade onto what `older` left: it must give what a cluster always run by this version (`fresh`) has, byte for byte. */
+/** The first write after the upgrade onto what `older` left (under its options): it must give what a cluster always run by this version (`fresh`) has, byte for byte. */
 export function writeAfterUpgrade(old: ClusterTrees, older: LiveCluster, fresh: LiveCluster, events: WatchEvent[] = []): Applied {
-  const next = new IncrementalCluster(old, {}, older.context).apply(events).finish()
+  const next = new IncrementalCluster(old, older.options, older.context).apply(events).finish()
   expect(next.snapshot.root).toEqual(fresh.current.snapshot.root)
   expect(next.generation.manifest.root).toEqual(fresh.current.manifest.root)
   return next
