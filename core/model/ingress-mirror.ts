@@ -24,7 +24,11 @@ export function urlMirrorOf(ingress: Ingress): UrlMirror | undefined {
   const url = rendered['mirror-target']
   if (url === undefined) return undefined
   const origin = new URL(url.replace(REQUEST_URI_VARIABLE, '/'))
-  return { url: url.replace(/^[A-Za-z]+:/, (scheme) => scheme.toLowerCase()), host: rendered['mirror-host'] ?? origin.hostname, body: rendered['mirror-request-body'] ?? true }
+  return {
+    url: url.replace(/^[A-Za-z]+:/, (scheme) => scheme.toLowerCase()),
+    host: rendered['mirror-host'] ?? origin.hostname,
+    body: rendered['mirror-request-body'] ?? true,
+  }
 }
 
 interface MirroredRoute extends OwnedRoute {
