@@ -6,6 +6,7 @@ import { runToEnd } from '../slices.ts'
 import { SEPARATOR } from './separator.ts'
 import { TABLE, type TableName } from './tables.ts'
 import { SetIndex } from './set-index.ts'
+import { WriteSteps } from './write-steps.ts'
 import { Table } from './table.ts'
 
 /** Tables whose values are whole objects, derived configurations or a route's status with its messages (~0.5 KiB each); index entries are ~60 bytes. */
@@ -31,7 +32,7 @@ export const SNAPSHOT_SHAPE: TreeShape = {
 interface Pending {
   /** `table␁`: every key it edits starts with it. */
   readonly prefix: string
-  edits(into: Map<string, string | undefined>): Generator<void>
+  edits(into: Map<string, string | undefined>, steps: WriteSteps): Generator<void>
 }
 
 /**
@@ -63,14 +64,16 @@ export class Keyspace {
   }
 
   /**
-   * `edits()` as steps, a step per write (see runInSlices): a full resync's are over a hundred
-   * thousand, and collected at once they held the thread for half a second. In key order (each
+   * `edits()` as steps of a few hundred writes or 32 KiB of JSON (see runInSlices, WriteSteps): a
+   * full resync's are over a hundred thousand, and collected at once they held the thread for
+   * half a second. In key order (each
    * part's keys sorted, the parts by their prefix, which ends in SEPARATOR, below any character
    * of a name), so that the tree's edit sorts what is sorted already.
    */
   *collecting(): Generator<void, TreeEdits> {
     const edits = new Map<string, string | undefined>()
-    for (const part of [...this.parts].sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0))) yield* part.edits(edits)
+    const steps = new WriteSteps()
+    for (const part of [...this.parts].sort((a, b) => (a.prefix < b.prefix ? -1 : a.prefix > b.prefix ? 1 : 0))) yield* part.edits(edits, steps)
     return edits
   }
 

@@ -1,5 +1,6 @@
 import { SEPARATOR } from './separator.ts'
 import type { Tree } from '../tree/tree.ts'
+import type { WriteSteps } from './write-steps.ts'
 
 /**
  * A one-to-many index (`key → members`) stored as empty entries `key␁member` under a prefix of
@@ -69,13 +70,13 @@ export class SetIndex {
     return [within, `${within}\uffff`]
   }
 
-  /** The pending changes as tree edits, in key order, a step per member (one class of a full resync has tens of thousands). */
-  *edits(into: Map<string, string | undefined>): Generator<void> {
+  /** The pending changes as tree edits, in key order, in `steps` (one class of a full resync has tens of thousands of members). */
+  *edits(into: Map<string, string | undefined>, steps: WriteSteps): Generator<void> {
     for (const key of [...this.writes.keys()].sort()) {
       const changes = this.writes.get(key)!
       for (const member of [...changes.keys()].sort()) {
         into.set(`${this.prefix}${key}${SEPARATOR}${member}`, changes.get(member) ? '' : undefined)
-        yield
+        if (steps.filled(0)) yield
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { Tree } from '../tree/tree.ts'
+import type { WriteSteps } from './write-steps.ts'
 
 /**
  * Values by key, stored as JSON under a prefix of the snapshot tree. Values read are treated
@@ -98,12 +99,13 @@ export class Table<V> {
     return [this.prefix + within, `${this.prefix}${within}\uffff`]
   }
 
-  /** The pending writes as tree edits, in key order, a step per write: a full resync's are tens of thousands, each written out as JSON. */
-  *edits(into: Map<string, string | undefined>): Generator<void> {
+  /** The pending writes as tree edits, in key order, in `steps`: a full resync's are tens of thousands, each written out as JSON. */
+  *edits(into: Map<string, string | undefined>, steps: WriteSteps): Generator<void> {
     for (const key of [...this.writes.keys()].sort()) {
       const value = this.writes.get(key)
-      into.set(this.prefix + key, value === undefined ? undefined : JSON.stringify(value))
-      yield
+      const text = value === undefined ? undefined : JSON.stringify(value)
+      into.set(this.prefix + key, text)
+      if (steps.filled(text?.length ?? 0)) yield
     }
   }
 }
