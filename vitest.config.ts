@@ -16,7 +16,7 @@ import { OWN_MODULE_GRAPH } from './test/support/own-module-graph.ts'
 /**
  * One module graph per worker, not per file: evaluating it again for each small file took longer
  * than the file's tests (unit: 23 s of CPU for 31 files of test/core/model, 6 s shared). Stubbed
- * env and globals are undone after each file; module mocks need OWN_MODULE_GRAPH.
+ * env and globals are undone before each test; module mocks need OWN_MODULE_GRAPH.
  */
 const SHARED_MODULE_GRAPH = { isolate: false, unstubEnvs: true, unstubGlobals: true }
 
@@ -54,13 +54,16 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'kubernetes', include: ['test/kubernetes/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+      // @kubernetes/client-node took seconds to evaluate in each file of its own.
+      { test: { name: 'kubernetes', include: ['test/kubernetes/**/*.test.ts'], ...SHARED_MODULE_GRAPH, testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 } },
       {
         test: {
           name: 'storage',
           include: ['test/functions/adapters/storage/**/*.test.ts'],
+          // The AWS SDK and s3rver, evaluated once per worker.
+          ...SHARED_MODULE_GRAPH,
           // s3rver 3.7.1 seals its list continuation tokens with DES, which Node's OpenSSL 3 keeps in the legacy provider.
           execArgv: ['--openssl-legacy-provider'],
           testTimeout: 30_000,
