@@ -1,33 +1,63 @@
 import { backendName, type BackendRef } from './backend-ref.ts'
-import { NOT_HONOURED, readFilters, readHeaderModifier, type RuleFeatures } from './gateway-filters.ts'
+import { NOT_HONOURED, readFilters, readHeaderModifier, readUrlRewrite, type RuleFeatures } from './gateway-filters.ts'
 import { compareRules, type HeaderValue, MAX_HEADER_RULES, RULE_SEPARATOR, ruleParts } from './header-rules.ts'
 
 /**
  * The filters of a route's backendRefs. The specification applies them to the requests sent to
  * that backendRef, after the rule's: hapedge serves RequestHeaderModifier and
  * ResponseHeaderModifier as the header set those requests get (the rule's, then the backendRef's),
- * found by the Service the split draws (render-headers.ts), so a changed value is a runtime map
- * edit as the rule's own. Other filter types on a backendRef are reported.
+ * and an HTTPRoute's URLRewrite as their new path and Host, each found by the Service the split
+ * draws (render-headers.ts, render-split-values.ts), so a changed value is a runtime map edit as the
+ * rule's own. Other filter types on a backendRef are reported.
  */
 
+/** What a backendRef's filters give the requests sent to it, each only when they change it. */
+export interface BackendFeatures {
+  /** The header set: the rule's header rules, then the backendRef's (afterRuleHeaders). */
+  headers?: HeaderValue[]
+  /** URLRewrite's path: the new path, in place of the rule's. */
+  rewrite?: RuleFeatures['rewrite']
+  /** URLRewrite's hostname: the Host the Service is sent, in place of the rule's. */
+  upstreamHost?: string
+}
+
 /**
- * The header rules the requests sent to a backendRef get, when its filters change any: its header
- * modifiers after the rule's (afterRuleHeaders). Other filter types, and header modifiers on a
- * rule that redirects (it sends nothing to its backendRefs), are reported.
+ * What a backendRef's filters give the requests sent to it: its header modifiers after the
+ * rule's (afterRuleHeaders), and an HTTPRoute's URLRewrite after the rule's (its hostname and a
+ * ReplaceFullPath replace the rule's; a ReplacePrefixMatch replaces the prefix the rule's match
+ * took, which a rule that rewrites the path too has taken away, so that is reported). Other filter
+ * types, and filters on a rule that redirects (it sends nothing to its backendRefs), are reported.
+ * `prefixOnly`: every match of the rule is a PathPrefix (matchesPrefixOnly).
  */
-export function readBackendHeaders(filters: readonly unknown[], where: string, features: RuleFeatures, reasons: string[]): HeaderValue[] | undefined {
+export function readBackendFilters(
+  filters: readonly unknown[],
+  where: string,
+  { kind, prefixOnly }: { kind: string; prefixOnly: boolean },
+  features: RuleFeatures,
+  reasons: string[],
+): BackendFeatures | undefined {
   const added = new Map<string, string>()
+  const own: BackendFeatures = {}
+  const honoured =
+    kind === 'HTTPRoute' ? 'RequestHeaderModifier, ResponseHeaderModifier and URLRewrite are' : 'RequestHeaderModifier and ResponseHeaderModifier are'
   for (const [at, filter] of readFilters(filters, where, () => true, 'on one backendRef', reasons)) {
     if (filter.type === 'RequestHeaderModifier') readHeaderModifier(filter.requestHeaderModifier, 'req', `${at}.requestHeaderModifier`, added, reasons)
     else if (filter.type === 'ResponseHeaderModifier') readHeaderModifier(filter.responseHeaderModifier, 'res', `${at}.responseHeaderModifier`, added, reasons)
-    else reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)`)
+    else if (filter.type === 'URLRewrite' && kind === 'HTTPRoute') {
+      readUrlRewrite(filter, at, prefixOnly, own, reasons)
+      if (own.rewrite?.path?.capture === 'rest' && features.rewrite)
+        reasons.push(
+          `${at}.urlRewrite.path: a ReplacePrefixMatch on a backendRef whose rule rewrites the path too ${NOT_HONOURED} (the prefix it replaces is gone)`,
+        )
+    } else reasons.push(`${at}: ${filter.type} ${NOT_HONOURED} on a backendRef (${honoured})`)
   }
-  if (added.size === 0) return undefined
-  if (features.redirect) return void reasons.push(`${where}.filters: header modifiers of a rule that redirects ${NOT_HONOURED} (it forwards nothing)`)
+  if (added.size === 0 && own.rewrite === undefined && own.upstreamHost === undefined) return undefined
+  if (features.redirect) return void reasons.push(`${where}.filters: filters on a backendRef of a rule that redirects ${NOT_HONOURED} (it forwards nothing)`)
+  if (added.size === 0) return own
   const headers = afterRuleHeaders(features.headers ?? [], added)
   if (headers.length > MAX_HEADER_RULES)
     return void reasons.push(`${where}.filters: ${headers.length} header changes with the rule's; hapedge makes ${MAX_HEADER_RULES} at most per route`)
-  return headers
+  return { ...own, headers }
 }
 
 /** A header's side and name (`req|x-team`): the rules of one name, whatever they do. */
@@ -55,44 +85,54 @@ export function afterRuleHeaders(own: readonly HeaderValue[], added: ReadonlyMap
   return [...kept, ...after].sort((a, b) => compareRules(a.rule, b.rule))
 }
 
-/** What settleBackendHeaders reads of a weighted backendRef. */
-interface HeadedBackend {
+/** What settleBackendFeatures reads of a weighted backendRef. */
+interface FeaturedBackend extends BackendFeatures {
   ref: BackendRef
   unresolved?: true
-  /** The header set of the requests sent to it, when its filters change any (readBackendHeaders). */
-  headers?: HeaderValue[]
 }
 
-const sameHeaders = (a: readonly HeaderValue[], b: readonly HeaderValue[]) =>
-  a.length === b.length && a.every((header, i) => header.rule === b[i]!.rule && header.value === b[i]!.value)
+/** Each feature a backendRef may change, and what a report calls its filters. */
+const FEATURES = [
+  ['headers', 'header filters'],
+  ['rewrite', 'URLRewrite paths'],
+  ['upstreamHost', 'URLRewrite hostnames'],
+] as const satisfies readonly (readonly [keyof BackendFeatures, string])[]
+
+/** Feature values are plain data (header rules in order, a rewrite's parts, a name): equal when written alike. */
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
- * A rule's weighted backendRefs with their header sets settled. When every one that resolves gets
- * the same (a rule's one weighted backendRef, say), that set is the rule's own for all its requests
- * and the backendRefs keep none; otherwise each keeps its own (the rule's when its filters change
- * none), found by the backend the split draws, which is a Service port's, not a backendRef's: two
- * backendRefs of one Service port asking for different sets are reported. Those that do not
- * resolve are answered 500 by hapedge, so their sets are dropped.
+ * A rule's weighted backendRefs with their features settled, each feature on its own. When every
+ * one that resolves gets the same (a rule's one weighted backendRef, say), that value is the
+ * rule's own for all its requests and the backendRefs keep none; otherwise each keeps its own (the
+ * rule's when its filters change none), found by the backend the split draws, which is a Service
+ * port's, not a backendRef's: two backendRefs of one Service port asking for different values are
+ * reported. Those that do not resolve are answered 500 by hapedge, so their values are dropped.
  */
-export function settleBackendHeaders<B extends HeadedBackend>(backends: B[], features: RuleFeatures, at: string, reasons: string[]): B[] {
-  if (!backends.some((backend) => backend.headers)) return backends
-  const plain = backends.map(({ headers: _, ...backend }) => backend as B)
-  const served = backends.filter((backend) => !backend.unresolved)
-  const setOf = (backend: HeadedBackend) => backend.headers ?? features.headers ?? []
-  if (served.every((backend) => sameHeaders(setOf(backend), setOf(served[0]!)))) {
-    const shared = served[0]?.headers
-    if (shared) features.headers = shared
-    return plain
+export function settleBackendFeatures<B extends FeaturedBackend>(backends: B[], features: RuleFeatures, at: string, reasons: string[]): B[] {
+  let settled = backends
+  for (const [feature, filters] of FEATURES) {
+    if (!settled.some((backend) => backend[feature] !== undefined)) continue
+    const plain = settled.map(({ [feature]: _, ...backend }) => backend as B)
+    const served = settled.filter((backend) => !backend.unresolved)
+    const effective = (backend: FeaturedBackend) => backend[feature] ?? features[feature]
+    if (served.every((backend) => same(effective(backend), effective(served[0]!)))) {
+      const shared = served[0]?.[feature]
+      if (shared !== undefined) Object.assign(features, { [feature]: shared })
+      settled = plain
+      continue
+    }
+    const byBackend = new Map<string, unknown>()
+    for (const backend of served) {
+      const name = backendName(backend.ref)
+      if (byBackend.has(name) && !same(byBackend.get(name), effective(backend)))
+        reasons.push(
+          `${at}.backendRefs: two weighted backendRefs of Service ${backend.ref.namespace}/${backend.ref.service} port ${backend.ref.port} with different ${filters} ${NOT_HONOURED} (its draw picks a Service port, not a backendRef)`,
+        )
+      byBackend.set(name, effective(backend))
+    }
+    const kept = settled
+    settled = kept.map((backend, i) => (backend.unresolved ? plain[i]! : backend))
   }
-  const byBackend = new Map<string, readonly HeaderValue[]>()
-  for (const backend of served) {
-    const name = backendName(backend.ref)
-    const other = byBackend.get(name)
-    if (other && !sameHeaders(other, setOf(backend)))
-      reasons.push(
-        `${at}.backendRefs: two weighted backendRefs of Service ${backend.ref.namespace}/${backend.ref.service} port ${backend.ref.port} with different header filters ${NOT_HONOURED} (its draw picks a Service port, not a backendRef)`,
-      )
-    byBackend.set(name, setOf(backend))
-  }
-  return backends.map((backend, i) => (backend.unresolved ? plain[i]! : backend))
+  return settled
 }

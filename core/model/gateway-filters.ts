@@ -82,9 +82,7 @@ export function readRuleFeatures(
   const headers = new Map<string, string>()
   const filters = readFilters(rule.filters, at, (type) => ONCE_PER_RULE.has(type), 'in one rule', reasons)
   const types = new Set(filters.map(([, filter]) => filter.type))
-  // ReplacePrefixMatch replaces what a PathPrefix matched: every match of the rule must be one (none is PathPrefix /).
-  // A GRPCRoute's matches have no path: they are the gRPC path's, never rewritten (its filters have no URLRewrite).
-  const prefixOnly = (rule.matches ?? []).every((match) => ((match as HttpRouteMatch).path?.type ?? 'PathPrefix') === 'PathPrefix')
+  const prefixOnly = matchesPrefixOnly(rule.matches)
   for (const [where, filter] of filters) readRuleFilter(filter, where, { prefixOnly, mirrors }, features, headers, reasons)
   if (types.has('RequestRedirect') && types.has('URLRewrite'))
     reasons.push(`${at}.filters: RequestRedirect and URLRewrite in one rule; the specification allows one or the other`)
@@ -99,6 +97,15 @@ export function readRuleFeatures(
   const timeouts = readRuleTimeouts(rule.timeouts, `${at}.timeouts`, reasons)
   if (timeouts) features.timeouts = timeouts
   return features
+}
+
+/**
+ * Whether a ReplacePrefixMatch may rewrite a rule's requests: it replaces what a PathPrefix matched, so every match of
+ * the rule must be one (none is PathPrefix /). A GRPCRoute's matches have no path: they are the gRPC path's, never
+ * rewritten (its filters have no URLRewrite).
+ */
+export function matchesPrefixOnly(matches: readonly object[] | undefined): boolean {
+  return (matches ?? []).every((match) => ((match as HttpRouteMatch).path?.type ?? 'PathPrefix') === 'PathPrefix')
 }
 
 /** One filter of a rule, read into its features (header changes into `headers`), or reported. */
@@ -123,17 +130,8 @@ function readRuleFilter(
       if (rewrite) features.rewrite = { path: rewrite }
       return
     }
-    case 'URLRewrite': {
-      const rewrite = filter.urlRewrite
-      if (!rewrite) return void reasons.push(`${where}.urlRewrite: is required for a filter of type URLRewrite`)
-      if (rewrite.hostname !== undefined) {
-        if (isPreciseHostname(rewrite.hostname)) features.upstreamHost = rewrite.hostname
-        else reasons.push(`${where}.urlRewrite.hostname: ${quote(rewrite.hostname)} must be a DNS name without wildcard`)
-      }
-      const path = rewrite.path && readPathModifier(rewrite.path, `${where}.urlRewrite.path`, prefixOnly, reasons)
-      if (path) features.rewrite = { path }
-      return
-    }
+    case 'URLRewrite':
+      return readUrlRewrite(filter, where, prefixOnly, features, reasons)
     case 'RequestMirror': {
       const mirror = readRequestMirror(filter.requestMirror, `${where}.requestMirror`, mirrors, reasons)
       if (mirror) (features.mirrors ??= []).push(mirror)
@@ -144,6 +142,24 @@ function readRuleFilter(
     default:
       return void reasons.push(`${where}.type: ${quote(filter.type)} is not a filter hapedge knows (UnsupportedValue)`)
   }
+}
+
+/** A URLRewrite filter (a rule's or a backendRef's) read into `features`: its hostname the upstream Host, its path the rewrite. */
+export function readUrlRewrite(
+  filter: HttpRouteFilter,
+  where: string,
+  prefixOnly: boolean,
+  features: Pick<RuleFeatures, 'rewrite' | 'upstreamHost'>,
+  reasons: string[],
+): void {
+  const rewrite = filter.urlRewrite
+  if (!rewrite) return void reasons.push(`${where}.urlRewrite: is required for a filter of type URLRewrite`)
+  if (rewrite.hostname !== undefined) {
+    if (isPreciseHostname(rewrite.hostname)) features.upstreamHost = rewrite.hostname
+    else reasons.push(`${where}.urlRewrite.hostname: ${quote(rewrite.hostname)} must be a DNS name without wildcard`)
+  }
+  const path = rewrite.path && readPathModifier(rewrite.path, `${where}.urlRewrite.path`, prefixOnly, reasons)
+  if (path) features.rewrite = { path }
 }
 
 /** The lists of a header modifier, in the order the frontend runs them (header-rules.ts HEADER_OPS). */

@@ -5,18 +5,16 @@ import { unresolvedBackendRef, type BackendLookup } from './gateway-backend-refs
 import { readRegexPath } from './regex-path.ts'
 import { readConditions, type MatchConditions } from './gateway-conditions.ts'
 import { REGEX_PATH_MARK, routeMatch, type RouteMatch } from './routes.ts'
-import { readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
-import { readBackendHeaders, settleBackendHeaders } from './gateway-backend-filters.ts'
-import type { HeaderValue } from './header-rules.ts'
+import { matchesPrefixOnly, readRuleFeatures, type RuleFeatures } from './gateway-filters.ts'
+import { type BackendFeatures, readBackendFilters, settleBackendFeatures } from './gateway-backend-filters.ts'
 import type { Upstream } from './upstream.ts'
 
-export interface WeightedBackend {
+/** Its features (BackendFeatures): what its filters give the requests sent to it, when its rule's other Services get another (gateway-backend-filters.ts). */
+export interface WeightedBackend extends BackendFeatures {
   ref: BackendRef
   weight: number
   /** It does not resolve (gateway-backend-refs.ts): its share of the requests is answered 500 (UNRESOLVED_BACKEND). */
   unresolved?: true
-  /** The header set of the requests sent to it, when its filters change one and its rule's other Services get another (gateway-backend-filters.ts). */
-  headers?: HeaderValue[]
 }
 
 /** One match of an HTTPRoute's rule, as the engine serves it: a path and the Services its requests go to. */
@@ -86,6 +84,7 @@ export function readRules<Match extends object>(
     const at = `spec.rules[${r}]`
     const features = readRuleFeatures(rule, at, { route: { kind: route.kind, namespace }, cluster, unresolved }, reasons)
     for (const field of ['retry', 'sessionPersistence'] as const) if (rule[field] !== undefined) reasons.push(`${at}.${field} ${NOT_HONOURED}`)
+    const filtering = { kind: route.kind, prefixOnly: matchesPrefixOnly(rule.matches) }
     // Its weighted backendRefs, resolved or not: the requests a rule would send to one that does not resolve are answered 500.
     let backends: WeightedBackend[] = []
     const unresolvedHere: { reason: string; weight: number }[] = []
@@ -102,12 +101,13 @@ export function readRules<Match extends object>(
       }
       if (refusal?.reason === 'InvalidKind') return share()
       // A backendRef of weight 0 takes no request, so its filters never apply.
-      const headers = backend.filters && backend.filters.length > 0 && weight > 0 ? readBackendHeaders(backend.filters, where, features, reasons) : undefined
+      const own =
+        backend.filters && backend.filters.length > 0 && weight > 0 ? readBackendFilters(backend.filters, where, filtering, features, reasons) : undefined
       if (backend.port === undefined) return reasons.push(`${where}.port: is required for a Service`)
       if (refusal) return share()
-      if (weight > 0) backends.push({ ref, weight, ...(headers ? { headers } : {}) })
+      if (weight > 0) backends.push({ ref, weight, ...own })
     })
-    backends = settleBackendHeaders(backends, features, at, reasons)
+    backends = settleBackendFeatures(backends, features, at, reasons)
     const total = backends.reduce((sum, { weight }) => sum + weight, 0)
     const resolves = backends.some((backend) => !backend.unresolved)
     const answers500 = backends.length > 0 && !resolves && !features.redirect

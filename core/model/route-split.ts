@@ -1,16 +1,14 @@
 import { backendVariantName, UNRESOLVED_BACKEND, type BackendRef } from './backend-ref.ts'
-import type { HeaderValue } from './header-rules.ts'
+import type { BackendFeatures } from './gateway-backend-filters.ts'
 import type { Upstream } from './upstream.ts'
 
-/** One Service of a split path and its weight (above 0). */
-export interface SplitBackend {
+/** One Service of a split path and its weight (above 0); its features, when its backendRef's filters give it its own (gateway-backend-filters.ts), else the route's. */
+export interface SplitBackend extends BackendFeatures {
   backend: BackendRef
   backendName: string
   /** How it is spoken to, when not HTTP/1.1 in clear (a GRPCRoute's): its backend is the Service's for that (backendVariantName). */
   upstream?: Upstream
   weight: number
-  /** The header set of the requests drawn for it, when its backendRef's filters give it one of its own (gateway-backend-filters.ts); else the route's. */
-  headers?: HeaderValue[]
 }
 
 /**
@@ -34,13 +32,13 @@ export const MOST_SPLIT_BACKENDS = 16
  * spoken to (a GRPCRoute's), each going to its Service's backend for that.
  */
 export function routeSplit(
-  backends: readonly { ref: BackendRef; weight: number; unresolved?: true; headers?: HeaderValue[] }[],
+  backends: readonly ({ ref: BackendRef; weight: number; unresolved?: true } & BackendFeatures)[],
   upstream?: Upstream,
 ): RouteSplit | undefined {
-  const split = backends.map(({ ref, weight, unresolved, headers }) =>
+  const split = backends.map(({ ref, weight, unresolved, ...features }) =>
     unresolved
       ? { backend: ref, backendName: UNRESOLVED_BACKEND, weight }
-      : { backend: ref, backendName: backendVariantName(ref, upstream), ...(upstream ? { upstream } : {}), weight, ...(headers ? { headers } : {}) },
+      : { backend: ref, backendName: backendVariantName(ref, upstream), ...(upstream ? { upstream } : {}), weight, ...features },
   )
   return new Set(split.map((one) => one.backendName)).size > 1 ? { backends: split } : undefined
 }

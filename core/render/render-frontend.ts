@@ -5,7 +5,7 @@ import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.
 import { clientCnRules } from './render-client-cn.ts'
 import { appRootRules, hstsRules, httpsRedirectRules, redirectBackend, wwwRedirectRules } from './render-redirects.ts'
 import { timeoutLookupRules } from './render-timeouts.ts'
-import { UPSTREAM_HOST_RULE, upstreamHostLookupRules } from './render-upstream-host.ts'
+import { upstreamHostLookupRules, upstreamHostRules } from './render-upstream-host.ts'
 import { bodySizeRules } from './render-body-size.ts'
 import { CORS_RESPONSE_RULES, corsRequestRules } from './render-cors.ts'
 import { backendHeaderRule, headerLookupRules, headerRules as renderHeaderRules, uniqueIdFormat } from './render-headers.ts'
@@ -157,8 +157,6 @@ export function renderFrontend({
     ...EXTERNAL_AUTH_RULES,
     ...bodySizeRules(set),
     ...appRootRules(set),
-    // The path rewritten once every redirect and refusal has read it as the client sent it.
-    ...rewriteRules(set),
     ...CORS_RESPONSE_RULES,
     ...hstsRules(),
     ...renderHeaderRules(headerRules, 'res'),
@@ -168,9 +166,11 @@ export function renderFrontend({
     ...splitRules(set, canaryRules),
     ...renderCanaryRules(set, canaryRules),
     ...backendHeaderRule(set, headerRules, canaryRules),
+    // The path rewritten once every redirect and refusal has read it as the client sent it, and the split has drawn its Service.
+    ...rewriteRules(set, canaryRules),
     // An Ingress's own headers last: routing, access and authentication have read the request as the client sent it.
     ...renderHeaderRules(headerRules, 'req'),
-    UPSTREAM_HOST_RULE,
+    ...upstreamHostRules(set, canaryRules),
     // The request copied as its Service is sent it (render-mirror.ts).
     ...MIRROR_RULES,
     '    use_backend %[var(txn.backend)] if { var(txn.backend) -m found }',

@@ -1,11 +1,11 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { HeaderVariable } from '../annotations/header-variables.ts'
 import { UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
-import { CANARY_RULE } from '../model/canary.ts'
 import { type HeaderValue, RULE_SEPARATOR, ruleParts } from '../model/header-rules.ts'
 import { SPLIT_RULE } from '../model/route-split.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeId, routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { unlessCanary } from './render-split-values.ts'
 
 /**
  * Per-route request and response headers. The route maps' lookups, repeated on the header maps,
@@ -33,17 +33,14 @@ const BY_BACKEND = `${RULE_SEPARATOR}S`
 /** Whether a route's split gives its Services different header sets (their backendRefs' filters). */
 const headersBySplit = (route: Route) => route.split?.backends.some((place) => place.headers) === true
 
-/** A route's id in the values map's keys: its host and path, and its match (routes are unique by those). */
-function routeId(host: string, route: Route): string {
-  const byBackend = headersBySplit(route) ? BY_BACKEND : ''
-  // The conditional matches of one path share its host, path and match: each has its own key (condition-chains.ts).
-  if (route.conditions) return `${route.conditionKey}${RULE_SEPARATOR}C${byBackend}`
-  return `${host}${route.path}${RULE_SEPARATOR}${route.match === 'Exact' ? 'E' : 'P'}${byBackend}`
+/** A route's id in the values map's keys (routeId), marked when its split's Services get different headers. */
+function headersId(host: string, route: Route): string {
+  return `${routeId(host, route)}${headersBySplit(route) ? BY_BACKEND : ''}`
 }
 
 /** The header sets of a route, each under the id the frontend finds it by: the route's own, and each Service's of its split when they differ. */
 function headerSets(host: string, route: Route): Map<string, readonly HeaderValue[]> {
-  const id = routeId(host, route)
+  const id = headersId(host, route)
   const sets = new Map<string, readonly HeaderValue[]>()
   if (route.headers) sets.set(id, route.headers)
   if (!id.endsWith(BY_BACKEND)) return sets
@@ -57,7 +54,7 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
 export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
   const { host, routes } = config
   const hasHeaders = (route: Route) => route.headers !== undefined || headersBySplit(route)
-  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? routeId(host, route) : undefined), NO_HEADERS)
+  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)
   for (const route of routes)
     for (const [id, headers] of headerSets(host, route))
       for (const { rule, value } of headers) yield [FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
@@ -92,8 +89,9 @@ export function headerLookupRules(set: SetVar, rules: readonly string[]): string
  */
 export function backendHeaderRule(set: SetVar, rules: readonly string[], canaryRules: readonly string[]): string[] {
   if (rules.length === 0 || !canaryRules.includes(SPLIT_RULE)) return []
-  const canary = canaryRules.includes(CANARY_RULE) ? ' !{ var(txn.canarypick) -m int eq 1 }' : ''
-  return [set('headers', `var(txn.headers),concat(${RULE_SEPARATOR},txn.splitpick,)`, `if { var(txn.headers) -m end ${BY_BACKEND} }${canary}`)]
+  return [
+    set('headers', `var(txn.headers),concat(${RULE_SEPARATOR},txn.splitpick,)`, `if { var(txn.headers) -m end ${BY_BACKEND} }${unlessCanary(canaryRules)}`),
+  ]
 }
 
 /**

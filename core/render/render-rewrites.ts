@@ -2,7 +2,9 @@ import type { HostConfig, Route } from '../model/derive-host.ts'
 import { NO_CAPTURE } from '../model/route-rewrite.ts'
 import { FILES } from './files.ts'
 import { regexRewrite } from './render-regex-paths.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueLookup, type SetVar } from './route-keys.ts'
+import { splitValueEntries, splitValueRules } from './render-split-values.ts'
+import type { SplitBackend } from '../model/route-split.ts'
 
 /**
  * rewrite-target and x-forwarded-prefix. A route's value is one map line HAProxy reads at request
@@ -21,7 +23,9 @@ const NONE = '-'
 
 /** The rewrite map entries of one host, keyed as the route maps key its routes. */
 export function rewriteEntries(config: HostConfig): Iterable<[RewriteMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, MAPS, rewriteValue, NONE)
+  // A split's Service whose backendRef rewrites gets its own (render-split-values.ts).
+  const valueAt = (route: Route, place?: SplitBackend) => (place ? place.rewrite && rewriteValue({ ...route, rewrite: place.rewrite }) : rewriteValue(route))
+  return splitValueEntries(config.host, config.routes, MAPS, valueAt, NONE)
 }
 
 function rewriteValue(route: Route): string | undefined {
@@ -41,15 +45,17 @@ const field = (n: number) => `var(txn.rewrite),field(${n},${SEPARATOR})`
 const captureIs = (capture: string) => `{ ${field(3)} -m str ${capture} }`
 
 /**
- * In the frontend, once the request key is known and every redirect and refusal is behind: the
- * route's rewrite looked up as its backend was; `txn.rwrest`, the path after the route's prefix
+ * In the frontend, once the request key is known, every redirect and refusal is behind, and the
+ * split has drawn (`canaryRules`: the frontend's, render-canary.ts): the route's rewrite looked up as
+ * its backend was (the drawn Service's, where its split's Services get their own); `txn.rwrest`, the path after the route's prefix
  * (`/x/y`, `/`, or empty for the prefix itself), cut by a backreference to the prefix the value
  * starts with; the capture the target asks for; the new path (`/` when it comes out empty).
  */
-export function rewriteRules(set: SetVar): string[] {
+export function rewriteRules(set: SetVar, canaryRules: readonly string[]): string[] {
   const found = 'if { var(txn.rwcapture) -m found }'
   return [
     ...routeValueLookup(set, 'rewrite', MAPS),
+    ...splitValueRules(set, 'rewrite', FILES.rewriteExactMap, canaryRules),
     set('rwrest', `'${field(1)},concat(${SEPARATOR},txn.path),regsub("^([^${SEPARATOR}]*)[${SEPARATOR}]\\1","")'`, 'if { var(txn.rewrite) -m found }'),
     set('rwcapture', 'var(txn.rwrest)', `if ${captureIs('rest')}`),
     set('rwcapture', 'var(txn.rwrest),regsub(^/,)', `if ${captureIs('tail')}`),

@@ -1,6 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueLookup, type SetVar } from './route-keys.ts'
+import { splitValueEntries, splitValueRules } from './render-split-values.ts'
 
 /**
  * upstream-vhost: the Host header a route's Service is sent, a map value HAProxy reads at request
@@ -17,7 +18,8 @@ const NONE = '-'
 
 /** The upstream Host entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's. */
 export function upstreamHostEntries(config: HostConfig): Iterable<[UpstreamHostMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, UPSTREAM_HOST_MAPS, (route) => route.upstreamHost, NONE)
+  // A split's Service whose backendRef names a hostname gets its own (render-split-values.ts).
+  return splitValueEntries(config.host, config.routes, UPSTREAM_HOST_MAPS, (route, place) => (place ? place.upstreamHost : route.upstreamHost), NONE)
 }
 
 /** In the frontend, once the request key is known: the route's upstream Host, looked up as its backend was. */
@@ -25,5 +27,13 @@ export function upstreamHostLookupRules(set: SetVar): string[] {
   return [...routeValueLookup(set, 'upstreamhost', UPSTREAM_HOST_MAPS)]
 }
 
-/** Last before the backend is chosen: the Host header replaced where the route names one. */
-export const UPSTREAM_HOST_RULE = '    http-request set-header Host %[var(txn.upstreamhost)] if { var(txn.upstreamhost) -m reg ^[a-z0-9] }'
+/**
+ * Last before the backend is chosen: the Host header replaced where the route names one (the drawn Service's, where its split's
+ * Services get their own: `canaryRules`, the frontend's, render-canary.ts).
+ */
+export function upstreamHostRules(set: SetVar, canaryRules: readonly string[]): string[] {
+  return [
+    ...splitValueRules(set, 'upstreamhost', FILES.upstreamHostExactMap, canaryRules),
+    '    http-request set-header Host %[var(txn.upstreamhost)] if { var(txn.upstreamhost) -m reg ^[a-z0-9] }',
+  ]
+}

@@ -24,6 +24,15 @@ export function* routeKeys<R extends RouteMatch & ChainedRoute>(host: string, ro
   for (const route of routes) if (route.conditionKey) yield ['exact', route.conditionKey, route]
 }
 
+/**
+ * A route's id in the keys of maps of values per route (header values, a split's Services' values): its host, path and
+ * match (routes are unique by those); a conditional match's own key, as the matches of one path share them (condition-chains.ts).
+ */
+export function routeId(host: string, route: RouteMatch & ChainedRoute): string {
+  if (route.conditions) return `${route.conditionKey}|C`
+  return `${host}${route.path}|${route.match === 'Exact' ? 'E' : 'P'}`
+}
+
 /** What routeKeys reads of a route's chains: a route with conditions is found only by its own key, which every chained route has. */
 interface ChainedRoute {
   conditionKey?: string

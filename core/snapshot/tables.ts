@@ -136,8 +136,10 @@ export const TABLE = {
  * 59: an HTTPS port of its own (gatewayPorts) has a crt-list of its own (`tls/crt-list-<port>.txt`, its listeners' certificates
  *     and the default one), so a name given another certificate on another port gets its own on each: every host is derived
  *     again, which writes each certificate's lines in its ports' lists.
+ * 60: an HTTPRoute backendRef's URLRewrite is served (refused before): in a split, the drawn Service's path and Host (rewrite and
+ *     upstream-host values `<route id>|S|<backend>`); every route is derived again, and the frontend rewrites after the split's draw.
  */
-export const SNAPSHOT_LAYOUT = 59
+export const SNAPSHOT_LAYOUT = 60
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

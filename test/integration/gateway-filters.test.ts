@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
 import { endpointSlice, ingress, service } from '../support/objects.ts'
 import { FILES } from '../../core/render/files.ts'
-import { request } from '../support/http-client.ts'
+import { type HttpResponse, request } from '../support/http-client.ts'
 import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
@@ -53,6 +53,38 @@ const splitRule = (blue: string) => ({
     { service: 'echo' },
   ],
 })
+
+/**
+ * A rule whose URLRewrite names the Host, split between three Services: blue's backendRef replaces the matched
+ * prefix (`prefixTo`), green's the whole path and the Host, echo's nothing (the rule's Host).
+ */
+const rewriteSplitRule = (prefixTo: string) => ({
+  matches: [prefix('/api')],
+  filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'rule.internal' } }],
+  backends: [
+    { service: 'blue', filters: [rewriteTo('ReplacePrefixMatch', prefixTo)] },
+    { service: 'green', filters: [rewriteTo('ReplaceFullPath', '/green-full', 'green.internal')] },
+    { service: 'echo' },
+  ],
+})
+
+/** What each Service of rewriteSplitRule('/blue') is sent for `/api/x?q=1`: its path and Host. */
+const REWRITTEN: Record<string, [string, string]> = {
+  blue: ['/blue/x?q=1', 'rule.internal'],
+  green: ['/green-full?q=1', 'green.internal'],
+  echo: ['/api/x?q=1', 'rule.internal'],
+}
+
+/** Draws of a split of three equal shares until each Service answered (60 at most: one never drawn is a chance of 3 × (2/3)^60, below 10^-10). */
+async function drawEach(get: () => Promise<HttpResponse>) {
+  const seen = new Map<string, { path: string; host: string }>()
+  for (let draw = 0; draw < 60 && seen.size < 3; draw++) {
+    const response = await get()
+    const { path, host } = response.json() as { path: string; host: string }
+    seen.set(answeredBy(response), { path, host })
+  }
+  return seen
+}
 
 function slowBackend(): Promise<Server> {
   const server = createServer((request, response) => {
@@ -127,6 +159,13 @@ describe('HTTPRoute filters through HAProxy', () => {
         name: 'split-canary',
         annotations: { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'x-canary' },
         rules: [{ host: 'split.gw.test', paths: [{ path: '/', service: 'canary' }] }],
+      }),
+      route('rewrites', [rewriteSplitRule('/blue')]),
+      // The requests a canary takes get the rule's own rewrite (its Host, the path as sent).
+      ingress({
+        name: 'rewrites-canary',
+        annotations: { 'nginx.ingress.kubernetes.io/canary': 'true', 'nginx.ingress.kubernetes.io/canary-by-header': 'x-canary' },
+        rules: [{ host: 'rewrites.gw.test', paths: [{ path: '/api', service: 'canary' }] }],
       }),
       route('timed', [{ timeouts: { request: `${TIMEOUT_MS}ms` }, backends: [{ service: 'slow' }] }]),
       route('extension', [
@@ -224,6 +263,14 @@ describe('HTTPRoute filters through HAProxy', () => {
     expect((await echo('/full?x=1')).echoed.path).toBe('/replaced?x=1')
   })
 
+  it("a request split to a Service is rewritten as its backendRef's URLRewrite says (after the rule's), and by no other's", async () => {
+    const seen = await drawEach(() => cluster.get('rewrites.gw.test', '/api/x?q=1'))
+    expect(Object.fromEntries([...seen].map(([backend, { path, host }]) => [backend, [path, host]]))).toEqual(REWRITTEN)
+    const canary = await cluster.get('rewrites.gw.test', '/api/x', { headers: { 'x-canary': 'always' } })
+    const { path, host } = canary.json() as { path: string; host: string }
+    expect([answeredBy(canary), path, host]).toEqual(['canary', '/api/x', 'rule.internal'])
+  })
+
   it('redirects with the scheme, host, port and path the filter names, keeping the request’s other parts', async () => {
     const secure = await cluster.get(HOST, '/secure/page?a=b')
     expect([secure.status, secure.headers.location]).toEqual([301, `https://${HOST}/secure/page?a=b`])
@@ -275,11 +322,12 @@ describe('HTTPRoute filter values change at runtime', () => {
   const get = (path: string) => request(`http://127.0.0.1:${cluster.httpPort}${path}`, { headers: { host: 'site.gw.test' } })
 
   const split = (blue: string) => httpRoute({ name: 'split', hostnames: ['split.gw.test'], rules: [splitRule(blue)] })
+  const rewrites = (prefixTo: string) => httpRoute({ name: 'rewrites', hostnames: ['rewrites.gw.test'], rules: [rewriteSplitRule(prefixTo)] })
 
   beforeAll(async () => {
     services = await startServices(['echo', 'blue', 'green'])
     cluster = await startRuntimeCluster(
-      [...services.objects, gatewayClass(), gateway('edge', [{ name: 'http' }]), site('blue', 'a.test'), split('blue')],
+      [...services.objects, gatewayClass(), gateway('edge', [{ name: 'http' }]), site('blue', 'a.test'), split('blue'), rewrites('/blue')],
       'hapedge-gateway-filters',
     )
   })
@@ -315,6 +363,16 @@ describe('HTTPRoute filter values change at runtime', () => {
     const { applied } = await cluster.atRuntime([modified(split('navy'))])
     expect(applied.maps.map(({ name }) => name)).toEqual([FILES.headerValuesMap])
     expect(await blueOnce()).toBe('navy')
+    expect(await cluster.workers()).toEqual(before)
+  })
+
+  it("a backendRef's changed URLRewrite is a map edit too, without a reload", async () => {
+    const get = () => request(`http://127.0.0.1:${cluster.httpPort}/api/x?q=1`, { headers: { host: 'rewrites.gw.test' } })
+    expect((await drawEach(get)).get('blue')).toEqual({ path: '/blue/x?q=1', host: 'rule.internal' })
+    const before = await cluster.workers()
+    const { applied } = await cluster.atRuntime([modified(rewrites('/navy'))])
+    expect(applied.maps.map(({ name }) => name)).toEqual([FILES.rewriteExactMap])
+    expect((await drawEach(get)).get('blue')).toEqual({ path: '/navy/x?q=1', host: 'rule.internal' })
     expect(await cluster.workers()).toEqual(before)
   })
 })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gateway, gatewayClass, grpcRoute, httpRoute } from '../support/gateway-objects.ts'
 import { fixtureCertificate } from '../support/fixtures.ts'
 import { configMap, endpointSlice, service, tlsSecret } from '../support/objects.ts'
-import { grpcCall, grpcServer } from './grpc-echo.ts'
+import { grpcCall, grpcExchange, grpcServer } from './grpc-echo.ts'
 import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.ts'
@@ -11,14 +11,18 @@ import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.t
 /**
  * GRPCRoute through the real HAProxy with real gRPC calls: a client speaking h2c (prior knowledge)
  * to HAProxy's HTTP bind, HAProxy speaking HTTP/2 to gRPC servers on loopback, each answering with
- * its name: a service and method, a service alone, a method alone, a header, a split by weight,
- * and a method no route takes.
+ * its name: a service and method, a service alone, a method alone, a header, a split by weight
+ * (each Service's answers with its backendRef's response headers), and a method no route takes.
  */
 
 const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say', '/other.Echo/Ping', '/tagged.Echo/Say', '/tagged.Echo/Ping']
 const HOST = 'grpc.gw.test'
 const TLS_HOST = 'shop.example.com'
 const certificate = fixtureCertificate(TLS_HOST)
+const responseHeaders = (set: Record<string, string>) => ({
+  type: 'ResponseHeaderModifier',
+  responseHeaderModifier: { set: Object.entries(set).map(([name, value]) => ({ name, value })) },
+})
 
 describe('GRPCRoute through HAProxy', () => {
   const servers: grpc.Server[] = []
@@ -56,9 +60,10 @@ describe('GRPCRoute through HAProxy', () => {
           { matches: [{ method: { service: 'tagged.Echo' }, headers: [{ name: 'x-env', value: 'canary' }] }], backends: [{ service: 'header' }] },
           {
             matches: [{ method: { service: 'weighted.Echo' } }],
+            filters: [responseHeaders({ 'x-route': 'echo', 'x-served-by': 'rule' })],
             backends: [
-              { service: 'one', weight: 1 },
-              { service: 'two', weight: 1 },
+              { service: 'one', weight: 1, filters: [responseHeaders({ 'x-served-by': 'one' })] },
+              { service: 'two', weight: 1, filters: [responseHeaders({ 'x-served-by': 'two' })] },
             ],
           },
         ],
@@ -103,10 +108,17 @@ describe('GRPCRoute through HAProxy', () => {
     expect(await call('/tagged.Echo/Say', { 'x-env': 'canary' })).toBe('header got hi')
   })
 
-  it('calls are split between weighted Services, each spoken to in HTTP/2', async () => {
-    const answers = new Set<string>()
-    for (let i = 0; i < 40 && answers.size < 2; i++) answers.add(await call('/weighted.Echo/Say'))
-    expect([...answers].sort()).toEqual(['one got hi', 'two got hi'])
+  it('calls are split between weighted Services, each spoken to in HTTP/2, each answer with its backendRef’s response headers after the rule’s', async () => {
+    const answers = new Map<string, Record<string, string>>()
+    for (let i = 0; i < 40 && answers.size < 2; i++) {
+      const { reply, headers } = await grpcExchange(cluster.httpPort, HOST, 'hi', '/weighted.Echo/Say')
+      answers.set(reply, headers)
+    }
+    const seen = [...answers].sort(([a], [b]) => a.localeCompare(b))
+    expect(seen.map(([reply, headers]) => [reply, headers['x-served-by'], headers['x-route']])).toEqual([
+      ['one got hi', 'one', 'echo'],
+      ['two got hi', 'two', 'echo'],
+    ])
   })
 
   it('an HTTPS listener takes gRPC over TLS, HTTP/2 chosen by ALPN', async () => {

@@ -38,7 +38,7 @@ export async function grpcServer(
  * One unary gRPC call through HAProxy's HTTP bind (h2c, prior knowledge), or its HTTPS bind, with `host` as authority:
  * the answer, or the error whose `code` is the gRPC status the client saw.
  */
-export function grpcCall(
+export async function grpcCall(
   port: number,
   host: string,
   message: string,
@@ -47,17 +47,32 @@ export function grpcCall(
   /** Over TLS (ALPN h2) to the HTTPS bind, `host` as SNI, trusting this CA. */
   ca?: string,
 ): Promise<string> {
+  return (await grpcExchange(port, host, message, path, metadata, ca)).reply
+}
+
+/** grpcCall's answer with the response headers the client received (gRPC's initial metadata), as text. */
+export function grpcExchange(
+  port: number,
+  host: string,
+  message: string,
+  path = '/hapedge.Echo/Say',
+  metadata: Record<string, string> = {},
+  ca?: string,
+): Promise<{ reply: string; headers: Record<string, string> }> {
   const Client = grpc.makeGenericClientConstructor({ call: unary(path) }, 'Echo')
   const credentials = ca ? grpc.credentials.createSsl(Buffer.from(ca)) : grpc.credentials.createInsecure()
   const client = new Client(`127.0.0.1:${port}`, credentials, { 'grpc.default_authority': host, ...(ca ? { 'grpc.ssl_target_name_override': host } : {}) })
   const sent = new grpc.Metadata()
   for (const [key, value] of Object.entries(metadata)) sent.set(key, value)
-  return new Promise<string>((resolve, reject) =>
-    (client as unknown as { call: (m: Buffer, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: Error | null, r?: Buffer) => void) => void }).call(
-      Buffer.from(message),
-      sent,
-      { deadline: Date.now() + 5000 },
-      (error, reply) => (error ? reject(error) : resolve(String(reply))),
-    ),
-  ).finally(() => client.close())
+  const headers: Record<string, string> = {}
+  return new Promise<{ reply: string; headers: Record<string, string> }>((resolve, reject) => {
+    const call = (
+      client as unknown as {
+        call: (m: Buffer, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: Error | null, r?: Buffer) => void) => grpc.ClientUnaryCall
+      }
+    ).call(Buffer.from(message), sent, { deadline: Date.now() + 5000 }, (error, reply) => (error ? reject(error) : resolve({ reply: String(reply), headers })))
+    call.on('metadata', (received: grpc.Metadata) => {
+      for (const [key, value] of Object.entries(received.getMap())) headers[key] = String(value)
+    })
+  }).finally(() => client.close())
 }

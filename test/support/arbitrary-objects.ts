@@ -708,6 +708,16 @@ const arbitraryHttpRoute = fc
               filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { set: [{ name: 'x-served-by', value: 'both' }] } }],
             },
           ],
+          // A split's Service rewritten by its backendRef (its path and Host, the drawn one's: a runtime edit), beside one
+          // the rule's rewrite takes; a ReplacePrefixMatch that a rule rewriting the path too (ruleExtras) makes reported.
+          ...['/v2', '/v3'].map((value) => [
+            { service: 'api', weight: 1, filters: [{ type: 'URLRewrite', urlRewrite: { path: { type: 'ReplacePrefixMatch', replacePrefixMatch: value } } }] },
+            { service: 'web', weight: 1 },
+          ]),
+          [
+            { service: 'api', weight: 1 },
+            { service: 'web', weight: 1, filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'web.internal' } }] },
+          ],
         ),
         extra: fc.constantFrom<object>({}, {}, {}, {}, {}, {}, ...ruleExtras),
         // Method, header and query parameter matches: chains of a path, across routes (condition-chains.ts); a name that comes and goes.

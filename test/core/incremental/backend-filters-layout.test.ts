@@ -9,20 +9,22 @@ import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 const BEFORE_BACKEND_FILTERS = 43
 /** The layout before the header filters of a backendRef among several weighted ones were served. */
 const BEFORE_SPLIT_FILTERS = 52
+/** The layout before a backendRef's URLRewrite was served. */
+const BEFORE_BACKEND_REWRITES = 59
 
 const SET_TEAM = [{ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Team', value: 'blue' }] } }]
 
 /**
  * The cluster at its first write after an upgrade from `layout`, which refused the route `route`
- * gives with SET_TEAM on its first backendRef, as this one refuses a filter it does not serve on a
+ * gives with `filters` (SET_TEAM) on its first backendRef, as this one refuses a filter it does not serve on a
  * backendRef; its files are those of a cluster always run by this version.
  */
-function upgraded(layout: number, route: (filters: unknown[]) => unknown): LiveCluster {
+function upgraded(layout: number, route: (filters: unknown[]) => unknown, filters: unknown[] = SET_TEAM): LiveCluster {
   const base = [...app(1), ...app(2), gatewayClass(), gateway('edge', [{ name: 'web' }])]
   const fresh = new LiveCluster()
-  fresh.apply([...base, route(SET_TEAM)].map(added))
+  fresh.apply([...base, route(filters)].map(added))
   const older = new LiveCluster()
-  older.apply([...base, route([{ type: 'URLRewrite', urlRewrite: { hostname: 'app.internal' } }])].map(added))
+  older.apply([...base, route([{ type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }])].map(added))
   expect(older.files().get(FILES.hostsMap)).not.toContain('shop.example.com')
   writeAfterUpgrade(olderSnapshot(older, fresh, { layout, objects: ['HTTPRoute/default/shop'] }), older, fresh)
   return fresh
@@ -41,5 +43,15 @@ describe('a snapshot written before the header filters of a backendRef were serv
       httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'app-1', filters }, { service: 'app-2' }] }] }),
     )
     expect(fresh.files().get(FILES.headerValuesMap)).toContain('shop.example.com/|P|S|default_app-1_80|req-set|x-team blue')
+  })
+
+  it("serves a split whose backendRef rewrites its requests' path and Host, refused before, at its next write", () => {
+    const rewrite = [{ type: 'URLRewrite', urlRewrite: { hostname: 'app.internal', path: { type: 'ReplaceFullPath', replaceFullPath: '/one' } } }]
+    const fresh = upgraded(
+      BEFORE_BACKEND_REWRITES,
+      (filters) => httpRoute({ name: 'shop', hostnames: ['shop.example.com'], rules: [{ backends: [{ service: 'app-1', filters }, { service: 'app-2' }] }] }),
+      rewrite,
+    )
+    expect(fresh.files().get(FILES.upstreamHostExactMap)).toContain('shop.example.com/|P|S|default_app-1_80 app.internal')
   })
 })

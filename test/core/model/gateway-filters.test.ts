@@ -25,6 +25,7 @@ function served(rule: Partial<RuleSpec>) {
   return route ?? model.rejections.find((rejection) => rejection.object === 'HTTPRoute default/r')?.reason
 }
 
+const rewrite = (path?: object, hostname?: string) => ({ type: 'URLRewrite', urlRewrite: { ...(path ? { path } : {}), ...(hostname ? { hostname } : {}) } })
 const headerFilter = (type: 'RequestHeaderModifier' | 'ResponseHeaderModifier', modifier: object) => ({
   type,
   [type === 'RequestHeaderModifier' ? 'requestHeaderModifier' : 'responseHeaderModifier']: modifier,
@@ -182,12 +183,60 @@ describe('HTTPRoute filters', () => {
     ])
   })
 
+  it('a backendRef’s URLRewrite is its Service’s path and Host in a split (after the rule’s, which the others keep), and the rule’s own for its one weighted backendRef', () => {
+    const route = served({
+      matches: [{ type: 'PathPrefix', value: '/api' }],
+      filters: [rewrite(undefined, 'rule.internal')],
+      backends: [
+        { service: 'a', weight: 1, filters: [rewrite({ type: 'ReplacePrefixMatch', replacePrefixMatch: '/v2' })] },
+        { service: 'a', port: 81, weight: 1, filters: [rewrite({ type: 'ReplaceFullPath', replaceFullPath: '/full' }, 'b.internal')] },
+        { service: 'a', port: 82, weight: 1 },
+      ],
+    })
+    expect(typeof route === 'object' && [route.rewrite, route.upstreamHost]).toEqual([undefined, 'rule.internal'])
+    expect(typeof route === 'object' && route.split?.backends.map(({ backendName, rewrite, upstreamHost }) => [backendName, rewrite, upstreamHost])).toEqual([
+      ['default_a_80', { path: { before: '/v2', capture: 'rest', after: '' } }, undefined],
+      ['default_a_81', { path: { before: '/full', capture: 'none', after: '' } }, 'b.internal'],
+      ['default_a_82', undefined, undefined],
+    ])
+    const one = served({ backends: [{ service: 'a', filters: [rewrite({ type: 'ReplaceFullPath', replaceFullPath: '/one' }, 'one.internal')] }] })
+    expect(typeof one === 'object' && [one.rewrite, one.upstreamHost, one.split]).toEqual([
+      { path: { before: '/one', capture: 'none', after: '' } },
+      'one.internal',
+      undefined,
+    ])
+  })
+
   it('reports other filter types on a backendRef, and two backendRefs of one Service port with different header sets', () => {
     const request = (name: string) => headerFilter('RequestHeaderModifier', { set: [{ name, value: 'v' }] })
     const cases: [Partial<RuleSpec>, string][] = [
       [
-        { backends: [{ service: 'a', filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'a.internal' } }] }] },
-        'spec.rules[0].backendRefs[0].filters[0]: URLRewrite is not honoured by hapedge on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)',
+        { backends: [{ service: 'a', filters: [{ type: 'RequestMirror', requestMirror: { backendRef: { name: 'a', port: 80 } } }] }] },
+        'spec.rules[0].backendRefs[0].filters[0]: RequestMirror is not honoured by hapedge on a backendRef (RequestHeaderModifier, ResponseHeaderModifier and URLRewrite are)',
+      ],
+      [
+        {
+          filters: [rewrite({ type: 'ReplaceFullPath', replaceFullPath: '/rule' })],
+          backends: [{ service: 'a', filters: [rewrite({ type: 'ReplacePrefixMatch', replacePrefixMatch: '/ref' })] }],
+        },
+        'spec.rules[0].backendRefs[0].filters[0].urlRewrite.path: a ReplacePrefixMatch on a backendRef whose rule rewrites the path too is not honoured by hapedge (the prefix it replaces is gone)',
+      ],
+      [
+        {
+          backends: [
+            { service: 'a', filters: [rewrite(undefined, 'one.internal')] },
+            { service: 'a', filters: [rewrite(undefined, 'two.internal')] },
+            { service: 'a', port: 81 },
+          ],
+        },
+        'spec.rules[0].backendRefs: two weighted backendRefs of Service default/a port 80 with different URLRewrite hostnames is not honoured by hapedge (its draw picks a Service port, not a backendRef)',
+      ],
+      [
+        {
+          filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https' } }],
+          backends: [{ service: 'a', filters: [rewrite(undefined, 'a.internal')] }],
+        },
+        'spec.rules[0].backendRefs[0].filters: filters on a backendRef of a rule that redirects is not honoured by hapedge (it forwards nothing)',
       ],
       [
         {

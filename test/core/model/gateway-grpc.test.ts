@@ -87,7 +87,10 @@ describe('a GRPCRoute', () => {
       rules: [
         { matches: [{ method: { method: 'Say' }, headers: [{ name: 'version', value: 'two' }] }], backends: [{ service: 'b' }] },
         { matches: [{ method: { type: 'Prefix', service: 'x' } }, { method: { service: 'not a service' } }], backends: [{ service: 'b' }] },
-        { filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.test' } }], backends: [{ service: 'b' }] },
+        {
+          filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'x.test' } }],
+          backends: [{ service: 'b', filters: [{ type: 'URLRewrite', urlRewrite: { hostname: 'y.test' } }] }],
+        },
       ],
     })
     const { model } = fullRebuild([gatewayClass(), edge, refused, ...services(['b'])])
@@ -98,6 +101,7 @@ describe('a GRPCRoute', () => {
         'spec.rules[0].matches[0]: a method match without a service, or of type RegularExpression, beside header matches is not honoured by hapedge',
         'spec.rules[1].matches[0].method.type: "Prefix" is not honoured by hapedge (Exact and RegularExpression are)',
         'spec.rules[1].matches[1].method.service: "not a service" is not a gRPC service name',
+        'spec.rules[2].backendRefs[0].filters[0]: URLRewrite is not honoured by hapedge on a backendRef (RequestHeaderModifier and ResponseHeaderModifier are)',
         'the GRPCRoute is not served',
       ],
     ])
