@@ -28,12 +28,12 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   for (const [secret, hosts] of secrets) {
     const configs = hosts.map((host) => model.hosts.get(host)!)
     const { lists, files } = certificateListLines(secret, model.certificates.get(secret)!, configs, (ca) => model.clientCas.get(ca))
-    for (const [list, lines] of lists) crtLists.set(list, [...(crtLists.get(list) ?? []), ...lines.values()])
+    for (const [list, lines] of lists) addEntries(crtLists, list, lines.values())
     for (const [path, text] of files) certificateFiles.set(path, text)
   }
   if (fallback) {
     const entry = defaultCrtListEntry(fallback.secret)
-    for (const list of crtListsOf(options.gatewayPorts)) crtLists.set(list, [...(crtLists.get(list) ?? []), entry])
+    for (const list of crtListsOf(options.gatewayPorts)) addEntries(crtLists, list, [entry])
     certificateFiles.set(entry.key, fallback.pem)
   }
   const maps = renderHostMaps(model)
@@ -75,6 +75,13 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   const userlists = userlistsFile(model.accessGroups.values())
   if (userlists !== undefined) layout.set(USERLISTS_FILE, userlists)
   return new Map([...layout].sort(([a], [b]) => compareText(a, b)))
+}
+
+/** Entries added to a list of `lists` (one entry per line, however many: no copy of the list so far). */
+function addEntries(lists: Map<string, Entry[]>, list: string, entries: Iterable<Entry>): void {
+  const listed = lists.get(list)
+  if (listed) listed.push(...entries)
+  else lists.set(list, [...entries])
 }
 
 /** The access groups in name order: the order the frontend's rules are written in, incremental or not. */

@@ -98,7 +98,9 @@ export function certificateListLines(
   const byList = new Map<string, Pick<HostConfig, 'host' | 'clientCert'>[]>()
   for (const config of configs) {
     const list = crtListOf(splitHostOnPort(config.host).port)
-    byList.set(list, [...(byList.get(list) ?? []), config])
+    const listed = byList.get(list)
+    if (listed) listed.push(config)
+    else byList.set(list, [config])
   }
   const lists = new Map<string, Map<string, Entry>>()
   const files = new Map<string, string>()
