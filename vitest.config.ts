@@ -1,6 +1,7 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 import { OWN_MODULE_GRAPH } from './test/support/own-module-graph.ts'
+import { SlowProjectsFirst } from './test/support/slow-projects-first.ts'
 
 /**
  * `unit`: pure and in-process suites, seconds in all (`npm run test:fast`, with `unit-isolated`).
@@ -25,6 +26,7 @@ export default defineConfig({
     // One file per core: vitest's default (cores - 1) runs one file at a time on two cores, which
     // then sit half idle while a file waits on HAProxy, a spawned CLI or a socket.
     maxWorkers: '100%',
+    sequence: { sequencer: SlowProjectsFirst },
     projects: [
       {
         test: {
