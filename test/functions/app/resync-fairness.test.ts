@@ -46,18 +46,22 @@ async function eventDuring(log: string[], resync: () => Response | Promise<Respo
   return [...log]
 }
 
+/** Registers both clusters and commits the quiet one's first event, then runs `eventDuring` with the large one's PUT …/objects. */
+async function eventDuringPut(log: string[], { call, register, events }: ReturnType<typeof harness>): Promise<string[]> {
+  const bigToken = await register('big')
+  const quietToken = await register('quiet')
+  expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
+  return eventDuring(
+    log,
+    () => call('PUT', '/v1/clusters/big/objects', bigToken, list(large)),
+    () => events('quiet', quietToken, quietEvent(1)),
+  )
+}
+
 describe('one cluster’s resync on the thread that serves many', () => {
   it('answers another cluster’s event while a PUT …/objects of the large one is still computing', async () => {
     const log: string[] = []
-    const { call, register, events } = loggingApp(log)
-    const bigToken = await register('big')
-    const quietToken = await register('quiet')
-    expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
-    const order = await eventDuring(
-      log,
-      () => call('PUT', '/v1/clusters/big/objects', bigToken, list(large)),
-      () => events('quiet', quietToken, quietEvent(1)),
-    )
+    const order = await eventDuringPut(log, loggingApp(log))
     expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
   })
 
@@ -81,15 +85,7 @@ describe('one cluster’s resync on the thread that serves many', () => {
     const store: ObjectStore = { ...memory, get: later(memory.get), head: later(memory.head), put: later(memory.put) }
     // Node's turn, logged as the slice before it ends.
     const turn = () => (log.push('slice'), new Promise<void>((resolve) => setImmediate(resolve)))
-    const { call, register, events } = harness({ store, yieldTurn: turn })
-    const bigToken = await register('big')
-    const quietToken = await register('quiet')
-    expect((await events('quiet', quietToken, quietEvent(0))).status).toBe(200)
-    const order = await eventDuring(
-      log,
-      () => call('PUT', '/v1/clusters/big/objects', bigToken, list(large)),
-      () => events('quiet', quietToken, quietEvent(1)),
-    )
+    const order = await eventDuringPut(log, harness({ store, yieldTurn: turn }))
     const during = order.slice(order.indexOf('quiet storage'), order.indexOf('event 200'))
     expect(during.filter((entry) => entry === 'quiet storage').length).toBeGreaterThan(3)
     // None; one should the machine stall the test past BACKGROUND_WAIT_MS, when a slice goes on (without the request's hold, one a turn until its commit).
