@@ -38,16 +38,8 @@ export async function grpcServer(
  * One unary gRPC call through HAProxy's HTTP bind (h2c, prior knowledge), or its HTTPS bind, with `host` as authority:
  * the answer, or the error whose `code` is the gRPC status the client saw.
  */
-export async function grpcCall(
-  port: number,
-  host: string,
-  message: string,
-  path = '/hapedge.Echo/Say',
-  metadata: Record<string, string> = {},
-  /** Over TLS (ALPN h2) to the HTTPS bind, `host` as SNI, trusting this CA. */
-  ca?: string,
-): Promise<string> {
-  return (await grpcExchange(port, host, message, path, metadata, ca)).reply
+export async function grpcCall(...call: Parameters<typeof grpcExchange>): Promise<string> {
+  return (await grpcExchange(...call)).reply
 }
 
 /** grpcCall's answer with the response headers the client received (gRPC's initial metadata), as text. */
@@ -57,6 +49,7 @@ export function grpcExchange(
   message: string,
   path = '/hapedge.Echo/Say',
   metadata: Record<string, string> = {},
+  /** Over TLS (ALPN h2) to the HTTPS bind, `host` as SNI, trusting this CA. */
   ca?: string,
 ): Promise<{ reply: string; headers: Record<string, string> }> {
   const Client = grpc.makeGenericClientConstructor({ call: unary(path) }, 'Echo')
