@@ -1,6 +1,7 @@
 import type { NewNode, TreeRoot } from '../tree/node.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
+import { unloadedOnPaths, type UnloadedNode } from '../tree/unloaded-paths.ts'
 import { fileShape, keptWhenEmpty } from './file-shapes.ts'
 import { MANIFEST_SHAPE } from './manifest.ts'
 import { runToEnd } from '../slices.ts'
@@ -81,6 +82,15 @@ export class FileSet {
   count(path: string): number {
     const file = this.file(path)
     return this.treeOf(path, file).count + file.delta
+  }
+
+  /** The nodes finishing lacks on the paths to the large files' pending entries (see unloadedOnPaths), added to `into`. */
+  unloadedOnPaths(into: Map<string, UnloadedNode>): Map<string, UnloadedNode> {
+    for (const [path, file] of this.open) {
+      if (file.text || file.entries.size === 0 || !fileShape(path)) continue
+      unloadedOnPaths(this.treeOf(path, file), [...file.entries.keys()].sort(), into)
+    }
+    return into
   }
 
   finish(): FinishedFiles {

@@ -18,7 +18,9 @@ import { derivedUnderOther, olderLayout, type ClusterWide } from './cluster-wide
 import { HOST_SETTINGS } from '../model/host-redirects.ts'
 import { CLUSTER_WIDE, SNAPSHOT_LAYOUT, TABLE } from '../snapshot/tables.ts'
 import type { Table } from '../snapshot/table.ts'
-import type { NewNode } from '../tree/node.ts'
+import { MissingNodes, type NewNode } from '../tree/node.ts'
+import { MissedNodes } from '../tree/missed-nodes.ts'
+import { unloadedOnPaths } from '../tree/unloaded-paths.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
@@ -79,6 +81,8 @@ export class IncrementalCluster {
   private readonly keyspace: Keyspace
   private readonly files: FileSet
   private readonly dirty = new DirtySet()
+  /** What this run's events, hosts, backends and Secrets missed: each goes on after a miss, and the run ends naming them all. */
+  private readonly missed = new MissedNodes()
   private readonly genesis: boolean
   private settings: Settings
   /** The Secret served as the default certificate, and the served HTTPS listeners' hostnames, as the snapshot holds them (ClusterWide). */
@@ -148,7 +152,7 @@ export class IncrementalCluster {
   }
 
   apply(events: Iterable<WatchEvent>): this {
-    for (const event of events) this.applyEvent(event)
+    for (const event of events) this.missed.attempt(() => this.applyEvent(event))
     return this
   }
 
@@ -164,15 +168,28 @@ export class IncrementalCluster {
    */
   *steps(events: Iterable<WatchEvent>): Generator<void, Applied> {
     for (const event of events) {
-      this.applyEvent(event)
+      this.missed.attempt(() => this.applyEvent(event))
       yield
     }
     return yield* this.finishing()
   }
 
   private *finishing(): Generator<void, Applied> {
+    try {
+      return yield* this.finishingAll()
+    } catch (error) {
+      throw this.missed.joined(error)
+    }
+  }
+
+  private *finishingAll(): Generator<void, Applied> {
     const plan = yield* this.reconcile()
-    const snapshot = yield* this.keyspace.base.editing(yield* this.keyspace.collecting())
+    this.missed.check()
+    const edits = yield* this.keyspace.collecting()
+    // What the snapshot's and every file's edits lack, named together: a round of loads for all the trees, not one per tree.
+    const unloaded = this.files.unloadedOnPaths(unloadedOnPaths(this.keyspace.base, [...edits.keys()].sort()))
+    if (unloaded.size > 0) throw new MissingNodes([...unloaded.values()])
+    const snapshot = yield* this.keyspace.base.editing(edits)
     const files = yield* this.files.finishing()
     const record = recordOf(files.manifest, this.context)
     const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]
@@ -251,30 +268,36 @@ export class IncrementalCluster {
       dirty.defaultBackend = true
       for (const invalid of this.state.invalid()) dirty.objects.push(invalid.ref)
     }
-    for (const secret of dirty.secrets) {
-      touchGatewaysOfSecret(this.state, secret, dirty)
-      // An auth Secret's Ingresses: their routes may be refused or served again, their userlist changed.
-      for (const ingress of this.state.ingressesForAuthSecret(secret)) {
-        for (const host of hostsOf(ingress)) dirty.hosts.add(host)
-        if (ingress.spec.defaultBackend) dirty.defaultBackend = true
-        dirty.objects.push(objectRef(ingress))
-      }
-      for (const ingress of this.state.ingressesForSecret(secret)) {
-        for (const tls of ingress.spec.tls ?? [])
-          if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
-      }
-    }
+    const { missed } = this
+    for (const secret of dirty.secrets)
+      missed.attempt(() => {
+        touchGatewaysOfSecret(this.state, secret, dirty)
+        // An auth Secret's Ingresses: their routes may be refused or served again, their userlist changed.
+        for (const ingress of this.state.ingressesForAuthSecret(secret)) {
+          for (const host of hostsOf(ingress)) dirty.hosts.add(host)
+          if (ingress.spec.defaultBackend) dirty.defaultBackend = true
+          dirty.objects.push(objectRef(ingress))
+        }
+        for (const ingress of this.state.ingressesForSecret(secret)) {
+          for (const tls of ingress.spec.tls ?? [])
+            if (`${ingress.metadata.namespace}/${tls.secretName}` === secret) for (const host of tls.hosts ?? []) dirty.hosts.add(host)
+        }
+      })
     // A custom-headers ConfigMap's Ingresses: their header values, rules and warnings.
     for (const configMap of dirty.configMaps)
-      for (const ingress of this.state.ingressesForHeadersConfigMap(configMap)) {
-        for (const host of hostsOf(ingress)) dirty.hosts.add(host)
-        dirty.objects.push(objectRef(ingress))
-      }
+      missed.attempt(() => {
+        for (const ingress of this.state.ingressesForHeadersConfigMap(configMap)) {
+          for (const host of hostsOf(ingress)) dirty.hosts.add(host)
+          dirty.objects.push(objectRef(ingress))
+        }
+      })
     for (const ref of dirty.objects) {
-      this.reconcileObjectRejection(ref)
-      reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)
-      reconcileHeaderRules(ref, this.state, this.headerRules, plan)
-      reconcileCanaryRules(ref, this.state, this.canaryRules, plan)
+      missed.attempt(() => {
+        this.reconcileObjectRejection(ref)
+        reconcileAccessGroup(ref, this.state, this.accessGroups, this.files, plan)
+        reconcileHeaderRules(ref, this.state, this.headerRules, plan)
+        reconcileCanaryRules(ref, this.state, this.canaryRules, plan)
+      })
       yield
     }
     reconcileGatewayStatus(this.state, dirty, this.gatewayStatus)
@@ -283,13 +306,13 @@ export class IncrementalCluster {
     const touchedSecrets = new Set(dirty.secrets)
     const formerCas = new Map<string, Set<string>>()
     for (const host of withHostsOnPorts(dirty.hosts, state.options)) {
-      reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, formerCas, plan)
+      missed.attempt(() => reconcileHost(host, state, this.settings, this.hostTables, backendUses, files, touchedSecrets, formerCas, plan))
       yield
     }
     if (dirty.defaultBackend) reconcileDefaultBackend(state, this.defaultBackend, backendUses, files, plan)
     for (const service of dirty.services) backendUses.touchService(service)
     for (const name of backendUses.touched) {
-      reconcileBackend(name, state, this.backends, backendUses, files, plan)
+      missed.attempt(() => reconcileBackend(name, state, this.backends, backendUses, files, plan))
       yield
     }
     for (const secret of dirty.secrets) backendUses.touchSecret(secret)
@@ -297,7 +320,7 @@ export class IncrementalCluster {
     // Every crt-list a line may be in: the HTTPS bind's, and each HTTPS port of its own's, now and before the options changed.
     const lists = [...new Set([...crtListsOf(state.options.gatewayPorts), ...crtListsOf(this.formerPorts.gatewayPorts)])]
     for (const secret of touchedSecrets) {
-      reconcileCertificate(secret, state, this.hostTables, formerCas.get(secret) ?? new Set(), lists, files, plan)
+      missed.attempt(() => reconcileCertificate(secret, state, this.hostTables, formerCas.get(secret) ?? new Set(), lists, files, plan))
       yield
     }
     // The userlists, from the same scan: HAProxy 2.6 reads them only at a reload, whose reason reconcile-access.ts gave (which Secret, which Ingress).

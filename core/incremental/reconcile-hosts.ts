@@ -10,6 +10,7 @@ import { HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
 import type { BackendUses } from './reconcile-backends.ts'
+import { MissedNodes } from '../tree/missed-nodes.ts'
 
 /** The snapshot's tables a host is derived into. */
 export interface HostTables {
@@ -44,11 +45,15 @@ export function reconcileHost(
   // A new host (every host of a full build) has no entries to replace: no empty lists made for it.
   const oldEntries = before && hostMapEntries(before)
   const newEntries = hostMapEntries(after.config)
-  for (const map of HOST_MAPS) replaceEntries(files, map, oldEntries?.[map] ?? NO_ENTRIES, newEntries[map] ?? NO_ENTRIES, plan)
+  // Each map's lines and each backend's use are read apart: what they miss is named together (a host of a hundred paths read its backends' uses one round each).
+  const missed = new MissedNodes()
+  for (const map of HOST_MAPS) missed.attempt(() => replaceEntries(files, map, oldEntries?.[map] ?? NO_ENTRIES, newEntries[map] ?? NO_ENTRIES, plan))
 
   // A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
-  for (const route of after.config?.routes ?? []) for (const { name, ref, upstream } of routeBackends(route)) backends.add(name, ref, upstream)
-  for (const route of before?.routes ?? []) for (const { name } of routeBackends(route)) backends.release(name)
+  for (const route of after.config?.routes ?? [])
+    for (const { name, ref, upstream } of routeBackends(route)) missed.attempt(() => backends.add(name, ref, upstream))
+  for (const route of before?.routes ?? []) for (const { name } of routeBackends(route)) missed.attempt(() => backends.release(name))
+  missed.check()
 
   const oldSecret = before?.tlsSecret
   const newSecret = after.config?.tlsSecret

@@ -30,6 +30,7 @@ import { gatewayKey, indexedHostsOf, parentGatewaysOf } from './gateway-attachme
 import { gatewayController } from './gateway-controller.ts'
 import { http2Offered } from './http2-setting.ts'
 import { servicesOfRoute } from './gateway-backend-refs.ts'
+import { MissedNodes } from '../tree/missed-nodes.ts'
 
 export interface InvalidObject {
   ref: ObjectRef
@@ -466,9 +467,12 @@ export class ClusterState {
       for (const [key, route] of this.objects.entries(prefix)) this.indexRouteHosts(key, route as GatewayRoute, true)
   }
 
+  /** The objects at these keys, read apart: what they miss is named together (a shared host's Ingresses were a round each). */
   private lookupAll<T extends KubeObject>(keys: Iterable<string>): T[] {
+    const missed = new MissedNodes()
     const found: T[] = []
-    for (const key of keys) found.push(this.objects.get(key) as T)
+    for (const key of keys) found.push(missed.attempt(() => this.objects.get(key)) as T)
+    missed.check()
     return found
   }
 }

@@ -1,7 +1,9 @@
 import type { HashText } from '../hash.ts'
 import type { Gzip } from './node-body.ts'
 import type { NodeCache } from './node-cache.ts'
-import { encodeInternal, isLeaf, type ChildRef, type NewNode, type TreeEntry, type TreeNode, type TreeRoot } from './node.ts'
+import { encodeInternal, isLeaf, MissingNodes, type ChildRef, type NewNode, type TreeEntry, type TreeNode, type TreeRoot } from './node.ts'
+import { unloadedOnPaths } from './unloaded-paths.ts'
+import { MissedNodes } from './missed-nodes.ts'
 import { endsNode, utf8Length, type TreeShape } from './tree-shape.ts'
 import { runToEnd } from '../slices.ts'
 
@@ -106,9 +108,17 @@ export class Tree {
     let levelEdits: LevelEdit[] = [...edits]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, value]) => [key, value === undefined ? undefined : { key, value }])
+    // Every node the edit lacks on its keys' paths, named at once: found one at a time, each was a rerun of the change.
+    const unloaded = unloadedOnPaths(
+      this,
+      levelEdits.map(([key]) => key),
+    )
+    if (unloaded.size > 0) throw new MissingNodes([...unloaded.values()])
     const replaced = new Set<string>()
     for (let level = 0; ; level++) {
-      const { removed, added } = yield* this.editLevel(level, levelEdits, writer)
+      const missed = new MissedNodes()
+      const { removed, added } = yield* this.editLevel(level, levelEdits, writer, missed)
+      missed.check()
       for (const ref of removed) replaced.add(ref.sha256)
       if (level === this.root.level) {
         const tree = writer.finish(added, level)
@@ -126,7 +136,12 @@ export class Tree {
    * yet applied, takes in the following nodes for as long as the re-cut items do not end on a
    * boundary, and is replaced by the nodes the re-cut makes.
    */
-  private *editLevel(level: number, edits: readonly LevelEdit[], writer: NodeWriter): Generator<void, { removed: Visited['ref'][]; added: ChildRef[] }> {
+  private *editLevel(
+    level: number,
+    edits: readonly LevelEdit[],
+    writer: NodeWriter,
+    missed: MissedNodes,
+  ): Generator<void, { removed: Visited['ref'][]; added: ChildRef[] }> {
     const removed: Visited['ref'][] = []
     const added: ChildRef[] = []
     let next = 0
@@ -146,7 +161,9 @@ export class Tree {
           }
         }
         next = end
-        current = pending.length > 0 && !current.isLast ? this.visit(level, current.ref.key, true) : undefined
+        // The next node, which the re-cut takes in: one not loaded is noted and the level goes on, so the edit names all it lacks of this level at once.
+        const at = current.ref.key
+        current = pending.length > 0 && !current.isLast ? missed.attempt(() => this.visit(level, at, true)) : undefined
       }
       if (pending.length > 0) added.push(writer.node(level, pending))
     }

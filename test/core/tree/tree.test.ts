@@ -134,6 +134,32 @@ describe('Tree', () => {
     expect(cold.nodes.count).toBe(built.tree.root.level + 1)
   })
 
+  it('edits a cold tree in a round of loads per level, however many leaves its keys lie in, and as a warm one does', () => {
+    const stored = context()
+    const key = (i: number) => `k${String(i).padStart(5, '0')}`
+    const entries = Array.from({ length: 5_000 }, (_, i) => ({ key: key(i), value: String(i) }))
+    const built = Tree.build(shape, stored, entries).tree
+    // Keys all over the tree, deleted (a node's last key gone: the re-cut takes in the next node) and set.
+    const edits = new Map<string, string | undefined>()
+    for (let i = 0; i < 5_000; i += 37) edits.set(key(i), undefined)
+    for (let i = 11; i < 5_000; i += 53) edits.set(key(i), 'changed')
+    const cold: TreeContext = { nodes: new NodeCache(), hash: sha256Text }
+    const tree = new Tree(shape, built.root, cold)
+    let rounds = 0
+    for (;;) {
+      try {
+        expect(tree.edit(edits).tree.root).toEqual(built.edit(edits).tree.root)
+        break
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        for (const node of error.nodes) cold.nodes.add(node.sha256, stored.nodes.text(node.sha256)!)
+        rounds++
+      }
+    }
+    // The paths a level per round, then the next nodes the re-cuts take in, a level per round: not a round per leaf (over 200).
+    expect(rounds).toBeLessThanOrEqual(2 * (built.root.level + 1))
+  })
+
   it('keeps a bounded cache within its budget, forgetting the least recently used', () => {
     const cache = new NodeCache(100)
     for (let i = 0; i < 20; i++) cache.add(`n${i}`, 'x'.repeat(10))
