@@ -28,6 +28,9 @@ export const MOST_MIRRORS_IN_FLIGHT = 256
 
 export const MIRROR_ACTION = 'hapedge-mirror'
 
+/** The transaction variable (`txn.<name>`) the frontend sets to the request's path and query as the client sent them (render-mirror.ts). */
+export const MIRROR_URI_VARIABLE = 'mirroruri'
+
 export const MIRROR_LUA = `-- Rendered by hapedge. Do not edit: the next generation replaces it.
 -- RequestMirror and mirror-target: the route's mirrors are a map value hapedge validated, separated by ",", in
 -- txn.mirror: BACKEND|NUMERATOR|DENOMINATOR (a Service's) or URL|1|1|HOST|BODY (mirror-target's). Each is drawn per
@@ -83,8 +86,9 @@ local function copy_of(txn, with_body)
   return copy
 end
 
--- A mirror-target's URL for a request: \`$request_uri\` is its path and query; a URL without it keeps its own path and
--- is given the request's query (as NGINX's proxy_pass sends a mirror), one without a path the request's path too.
+-- A mirror-target's URL for a request: \`$request_uri\` is its path and query as the client sent them (txn.${MIRROR_URI_VARIABLE}, read
+-- before a rewrite-target); a URL without it keeps its own path and is given the request's query (as NGINX's
+-- proxy_pass sends a mirror), one without a path the request's path too.
 local function target_url(template, uri)
   if template:find("$request_uri", 1, true) then return (template:gsub("%$request_uri", function() return uri end)) end
   local origin, path = template:match("^(https?://[^/?]+)(.*)$")
@@ -118,7 +122,7 @@ core.register_action("${MIRROR_ACTION}", { "http-req" }, function(txn)
       if mirror[1]:match("^https?://") then
         -- A mirror-target: URL|1|1|HOST|on or off (the request body).
         local request = copy(mirror[5] == "on")
-        local url = request and target_url(mirror[1], request.uri)
+        local url = request and target_url(mirror[1], txn:get_var("txn.${MIRROR_URI_VARIABLE}") or request.uri)
         if url ~= nil and request then
           local headers = {}
           for name, values in pairs(request.headers) do headers[name] = values end

@@ -1,6 +1,6 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { MIRROR_ACTION, MIRROR_BODY_BOUND } from './mirror-lua.ts'
+import { MIRROR_ACTION, MIRROR_BODY_BOUND, MIRROR_URI_VARIABLE } from './mirror-lua.ts'
 import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
 
 /**
@@ -36,9 +36,13 @@ function mirrorValue({ mirrors = [], urlMirror }: Pick<Route, 'mirrors' | 'urlMi
   return values.length > 0 ? values.join(',') : undefined
 }
 
-/** In the frontend, once the request key is known: the route's mirrors, looked up as its backend was. */
+/**
+ * In the frontend, once the request key is known: the route's mirrors, looked up as its backend
+ * was, and the request's path and query as the client sent them (NGINX's `$request_uri` of a
+ * mirror-target, which a rewrite-target later in the frontend does not change).
+ */
 export function mirrorLookupRules(set: SetVar): string[] {
-  return routeValueLookup(set, 'mirror', MIRROR_MAPS)
+  return [...routeValueLookup(set, 'mirror', MIRROR_MAPS), set(MIRROR_URI_VARIABLE, 'pathq', `if ${MIRRORED}`)]
 }
 
 const MIRRORED = '{ var(txn.mirror) -m reg ^[a-z0-9] }'

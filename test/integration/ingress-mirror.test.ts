@@ -38,6 +38,7 @@ describe('mirror-target through HAProxy', () => {
       mirrored('down', { 'mirror-target': `http://127.0.0.1:${await closedPort()}$request_uri` }),
       mirrored('client-host', { 'mirror-target': 'http://$request_uri' }),
       mirrored('host-only', { 'mirror-host': 'shadow.test' }),
+      mirrored('rewritten', { 'mirror-target': `${origin}/rewritten$request_uri`, 'rewrite-target': '/inside' }),
     ])
   })
 
@@ -72,6 +73,11 @@ describe('mirror-target through HAProxy', () => {
     expect(answeredBy(posted)).toBe('app')
     const copy = await copyOf('/bodiless/upload')
     expect([copy.method, copy.body, copy.headers['content-length']]).toEqual(['POST', '', undefined])
+  })
+
+  it('sends $request_uri as the client sent it, before a rewrite-target changes the path the Service is sent, as NGINX does', async () => {
+    expect(answeredBy(await cluster.get('rewritten.mirror.test', '/outside?q=3'))).toBe('app')
+    await copyOf('/rewritten/outside?q=3')
   })
 
   it('serves the client when the mirror is down', async () => {
