@@ -138,8 +138,10 @@ export const TABLE = {
  *     again, which writes each certificate's lines in its ports' lists.
  * 60: an HTTPRoute backendRef's URLRewrite is served (refused before): in a split, the drawn Service's path and Host (rewrite and
  *     upstream-host values `<route id>|S|<backend>`); every route is derived again, and the frontend rewrites after the split's draw.
+ * 61: a mirror-target's $request_uri is the path and query as sent (the frontend keeps them in txn.mirroruri before a rewrite;
+ *     lua/mirror.lua reads it): the frontend and the script are written again by that write (with the settings).
  */
-export const SNAPSHOT_LAYOUT = 60
+export const SNAPSHOT_LAYOUT = 61
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
