@@ -23,6 +23,8 @@ export interface ResyncBudget {
   finishMs: number
   /** Staged items per commit: a commit's nodes must fit the cluster's node cache (a Worker's is 8 MB), and other clusters wait for its computation. */
   commitItems: number
+  /** Commits of a halved size (see CommitTooLarge) before it doubles again, up to `commitItems`. */
+  growAfter: number
   finishDeletions: number
   scanEntries: number
   /** Listed keys per range of the stale scan: what a finish request holds of the pages' keys. */
@@ -37,6 +39,7 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   finishItems: 2_000,
   finishMs: 20_000,
   commitItems: 250,
+  growAfter: 8,
   finishDeletions: 2_000,
   scanEntries: 6_000,
   rangeKeys: 2_000,

@@ -77,8 +77,8 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     const current = await unchangedSince(deps, slice)
     const applied = current.length > 0 ? await splitOverHold(deps, current, slice.length > 1) : undefined
     if (applied === 'split') {
-      // Half as many from here on, this request's and those after it: the cluster only grows during a resync.
-      await record({ commitItems: Math.ceil(slice.length / 2) })
+      // Half as many from here on, this request's and those after it, until slices of that size have committed growAfter times.
+      await record({ commitItems: Math.ceil(slice.length / 2), committedAtSize: 0 })
       continue
     }
     items += slice.length
@@ -90,6 +90,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
       phase: nextPage >= progress.pages ? ('stale' as const) : ('apply' as const),
       applied: progress.applied + current.length,
       superseded: progress.superseded + slice.length - current.length,
+      ...grownSlices(progress, deps.budget),
     }
     await record(update, applied)
   }
@@ -136,6 +137,20 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
   }
   await record({ phase: 'done', answer })
   return { done: true, answer }
+}
+
+/**
+ * After a slice committed: once the budget's `growAfter` slices of a halved size have, twice that
+ * size (up to the budget's `commitItems`). What a slice reads depends on its items (one namespace's Ingresses may share many
+ * hosts), so a size halved for some slices must not stay for the rest: at 100,000 objects, slices
+ * halved down to one for a few items went on one at a time, a generation each, for the next 40,000.
+ * A doubling too many is halved again: at most one slice in `growAfter` + 1 is given up.
+ */
+function grownSlices(progress: FinishProgress, { commitItems, growAfter }: ResyncBudget): Pick<FinishProgress, 'commitItems' | 'committedAtSize'> {
+  const size = progress.commitItems
+  if (size === undefined || size >= commitItems) return {}
+  const committed = (progress.committedAtSize ?? 0) + 1
+  return committed < growAfter ? { committedAtSize: committed } : { commitItems: Math.min(commitItems, size * 2), committedAtSize: 0 }
 }
 
 /**

@@ -17,8 +17,10 @@ export const finishProgress = z.object({
   /** The apply phase: how many pages of `order` are applied (the next is `order[nextPage]`), and the first of its items not applied yet. */
   nextPage: count,
   nextItem: count,
-  /** Staged items per commit once a commit of more read more nodes than the cluster's node cache may hold for it (halved each time): the budget's commitItems until then. */
+  /** Staged items per commit once a commit of more read more nodes than the cluster's node cache may hold for it (halved each time, doubled again after the budget's growAfter commits): the budget's commitItems until then. */
   commitItems: count.min(1).optional(),
+  /** Slices committed at `commitItems` since it last changed: after the budget's growAfter of them it doubles (finish.ts). */
+  committedAtSize: count.optional(),
   /** The stale phase: the key range (see staleRanges), the stored table and the first key in it not scanned yet. */
   cursor: z.object({ range: count, table: count, from: z.string() }),
   applied: count,

@@ -71,10 +71,11 @@ function setup(options: { store?: ObjectStore; budget?: ResyncBudget; clock?: Re
   const page = (cluster: string, token: string, session: string, n: number | string, items: unknown) =>
     h.call('PUT', `${base(cluster)}/${session}/pages/${n}`, token, items)
   const finish = (cluster: string, token: string, session: string, body: unknown) => h.call('POST', `${base(cluster)}/${session}/finish`, token, body)
-  /** Finishes until done, counting the 202s. */
-  const finishAll = async (cluster: string, token: string, session: string, pages: number) => {
+  /** Finishes until done, counting the 202s; `afterEach` runs after each finish request. */
+  const finishAll = async (cluster: string, token: string, session: string, pages: number, afterEach?: () => Promise<void>) => {
     for (let partial = 0; ; partial++) {
       const answer = await finish(cluster, token, session, { pages })
+      await afterEach?.()
       if (answer.status === 202) {
         await parsed(resyncProgressAnswer, answer, 202)
         continue
@@ -114,9 +115,11 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
   })
 
-  it('a slice whose commit reads more than the node cache may hold for it is halved, for this request and those after it, down to one item, and ends as a full rebuild', async () => {
-    // Below a sixteenth of commitItems (2 of 32), which was a floor: 16 Ingresses that read more than a 64 MB heap's cache holds never committed.
-    const budget = { ...SMALL, pageItems: 32, finishItems: 32, commitItems: 32 }
+  /**
+   * A resync of 31 apps over 20 stored ones, sent into a second process on the same storage, whose
+   * commits read the cluster's nodes from storage, not from a warm cache, and hold at most 4 KiB of them.
+   */
+  async function coldResync(budget: ResyncBudget) {
     const first = setup({ budget })
     const token = await first.register('prod')
     await first.events(
@@ -124,17 +127,33 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
       token,
       apps(range(1, 20)).map((object) => ({ type: 'ADDED', object })),
     )
-    // Another process on the same storage: its commits read the cluster's nodes from storage, not from a warm cache.
     const s = setup({ budget, store: first.store, cache: { perCluster: 1024 * 1024, clusters: 1, hold: 4 * 1024 } })
     const listed = apps(range(10, 40))
     const pages = pagesOf(listed, budget.pageItems)
     const { session } = await s.begin('prod', token)
     for (const [n, items] of pages.entries()) await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)
+    const commitItems = async () => parseSession((await s.store.get(clusterKeys('prod').resyncRecord(session)))!.body)?.finish?.commitItems
+    return { s, token, session, pages, listed, commitItems }
+  }
+
+  it('a slice whose commit reads more than the node cache may hold for it is halved, for this request and those after it, down to one item, and ends as a full rebuild', async () => {
+    // Below a sixteenth of commitItems (2 of 32), which was a floor: 16 Ingresses that read more than a 64 MB heap's cache holds never committed.
+    const { s, token, session, pages, listed, commitItems } = await coldResync({ ...SMALL, pageItems: 32, finishItems: 32, commitItems: 32, growAfter: 1_000 })
     const { answer } = await s.finishAll('prod', token, session, pages.length)
     expect(answer).toMatchObject({ done: true, committed: true })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
-    const record = parseSession((await s.store.get(clusterKeys('prod').resyncRecord(session)))!.body)
-    expect(record?.finish?.commitItems).toBe(1)
+    expect(await commitItems()).toBe(1)
+  })
+
+  it('a halved slice size doubles again once growAfter slices of it have committed, and ends as a full rebuild', async () => {
+    // One committed slice per finish request, so the record shows each size the finish went on with.
+    const { s, token, session, pages, listed, commitItems } = await coldResync({ ...SMALL, pageItems: 32, finishItems: 1, commitItems: 32, growAfter: 2 })
+    const sizes: (number | undefined)[] = []
+    const { answer } = await s.finishAll('prod', token, session, pages.length, async () => void sizes.push(await commitItems()))
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+    expect(sizes[0]).toBeLessThan(32)
+    expect(sizes.some((size, n) => n > 0 && size !== undefined && size > (sizes[n - 1] ?? Number.POSITIVE_INFINITY))).toBe(true)
   })
 
   it('stages only what differs: an unchanged list stages nothing and commits nothing', async () => {
