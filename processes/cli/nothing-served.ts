@@ -12,7 +12,7 @@ const SERVES_NOTHING = 'the configuration serves nothing (HAProxy answers 404)'
  */
 export function nothingServed(objects: readonly unknown[], state: ClusterState, inputs: readonly string[]): string | undefined {
   if (objects.length === 0) return `no Kubernetes objects found in ${inputs.join(', ')}; ${SERVES_NOTHING}`
-  if (objects.some(isGatewayRoute)) return undefined
+  if (state.httpRoutes().length > 0 || state.grpcRoutes().length > 0) return undefined
   const skipped = new Map<string | undefined, number>()
   for (const object of objects) {
     if (!isRecord(object) || object.kind !== 'Ingress' || object.apiVersion !== apiVersionOf('Ingress')) continue
@@ -29,12 +29,6 @@ export function nothingServed(objects: readonly unknown[], state: ClusterState, 
       requested === undefined ? `${count} without a class, which only a default IngressClass ${ingressClass} would take` : `${count} ${requested}`,
     )
   return `no Ingress of class ${ingressClass} found (${counted(total, 'Ingress')} of other classes skipped: ${counts.join('; ')}); choose the class with --ingress-class NAME`
-}
-
-const GATEWAY_ROUTES = ['HTTPRoute', 'GRPCRoute'] as const
-
-function isGatewayRoute(object: unknown): boolean {
-  return isRecord(object) && GATEWAY_ROUTES.some((kind) => object.kind === kind && object.apiVersion === apiVersionOf(kind))
 }
 
 /** What a render that serves some Ingresses leaves out because of their class, counted; undefined when it leaves none out. */
