@@ -1,3 +1,4 @@
+import { REQUEST_URI_VARIABLE } from '../annotations/mirror-values.ts'
 import { HTTP_CLIENT_TRIES, LUA_HTTP } from './lua-http.ts'
 
 /**
@@ -90,7 +91,7 @@ end
 -- before a rewrite-target); a URL without it keeps its own path and is given the request's query (as NGINX's
 -- proxy_pass sends a mirror), one without a path the request's path too.
 local function target_url(template, uri)
-  if template:find("$request_uri", 1, true) then return (template:gsub("%$request_uri", function() return uri end)) end
+  if template:find("${REQUEST_URI_VARIABLE}", 1, true) then return (template:gsub("%${REQUEST_URI_VARIABLE}", function() return uri end)) end
   local origin, path = template:match("^(https?://[^/?]+)(.*)$")
   if origin == nil then return nil end
   if path == "" then return origin .. uri end
