@@ -5,7 +5,7 @@ import { type HeaderValue, RULE_SEPARATOR, ruleParts } from '../model/header-rul
 import { SPLIT_RULE } from '../model/route-split.ts'
 import { FILES } from './files.ts'
 import { routeId, routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
-import { unlessCanary } from './render-split-values.ts'
+import { BY_BACKEND, unlessCanary } from './render-split-values.ts'
 
 /**
  * Per-route request and response headers. The route maps' lookups, repeated on the header maps,
@@ -26,9 +26,9 @@ const NO_HEADERS = '-'
  * The end of the id of a route whose split's Services get different headers (their backendRefs'
  * filters): the frontend adds the drawn backend's name to it (backendHeaderRule), so their values
  * are found under `<route id>|<backend>|<rule>`, and the route's own (a canary's requests) under
- * `<route id>|<rule>`. No other id ends so, and no backend name is a rule's op.
+ * `<route id>|<rule>`. No other id ends so, and no backend name is a rule's op: BY_BACKEND
+ * (render-split-values.ts), as the other values a split's Services get each their own of.
  */
-const BY_BACKEND = `${RULE_SEPARATOR}S`
 
 /** Whether a route's split gives its Services different header sets (their backendRefs' filters). */
 const headersBySplit = (route: Route) => route.split?.backends.some((place) => place.headers) === true

@@ -13,8 +13,8 @@ import { routeId, routeValueEntries, type RouteValueMaps, type SetVar } from './
  * Values are map data: a changed one, or a Service joining the split, is a runtime map edit.
  */
 
-/** The end of the value of a route whose split's Services get different values. */
-const BY_BACKEND = '|S'
+/** The end of the value of a route whose split's Services get different values (and of its header id: render-headers.ts). */
+export const BY_BACKEND = '|S'
 
 /**
  * A host's entries of a per-route value: `valueAt(route)` the route's own, `valueAt(route, place)`
