@@ -140,7 +140,7 @@ async function apply(
     // What the change reads stays cached until it is committed (up to what the cache may hold), so a rerun never loads it again.
     ctx.context.nodes.hold(ctx.context.nodes.holdChars)
     // The settings entry is among the likely reads, so the check after them reads from the cache.
-    const reads = likelyReads(events)
+    const reads = likelyReads(events, ctx.options)
     // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
     reads.snapshot.push(...new ClusterState(ctx.options, new Keyspace(trees.snapshot)).ignoredByClassReads())
     await preload(trees.snapshot, trees.manifest, reads, loader, ctx.context.nodes.budget * PRELOAD_SHARE, ctx.pause)

@@ -3,6 +3,8 @@ import { certificateFile, FILES } from '../render/files.ts'
 import { HOST_MAPS } from '../render/render-maps.ts'
 import { accessGroupName } from '../model/access-group.ts'
 import { aclFiles } from '../render/render-access.ts'
+import { crtListsOf } from '../render/render-tls.ts'
+import type { ClusterOptions } from '../model/settings.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
 
@@ -38,7 +40,7 @@ export interface LikelyReads {
  * the paths to all of them at once, a tree level per round trip, before the engine runs and
  * discovers the rest (the old versions' hosts, say) one miss at a time.
  */
-export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
+export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pick<ClusterOptions, 'gatewayPorts'> = {}): LikelyReads {
   const reads = new ReadSet()
   for (const key of [treeKey(TABLE.settings, CLUSTER_WIDE), treeKey(TABLE.defaultBackend, CLUSTER_WIDE), treeKey(TABLE.ingressClass, '')]) reads.keys.add(key)
   const ifNew = new Map<string, LikelyReads>()
@@ -98,7 +100,8 @@ export function likelyReads(events: readonly WatchEvent[]): LikelyReads {
       reads.members(TABLE.secretIngresses, secret)
       reads.members(TABLE.authSecretIngresses, secret)
       reads.members(TABLE.secretHosts, secret)
-      reads.fileKeys(FILES.crtList, certificateFile(secret))
+      // Its lines in the HTTPS bind's crt-list and in each HTTPS port's of its own.
+      for (const list of crtListsOf(gatewayPorts)) reads.fileKeys(list, certificateFile(secret))
       reads.fileKeys(certificateFile(secret))
     }
   }

@@ -13,6 +13,12 @@ import { toTlsSecret } from '../../support/certificates.ts'
 import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { ingress } from '../../support/objects.ts'
+import { gateway, gatewayClass, httpRoute } from '../../support/gateway-objects.ts'
+import { fileShape } from '../../../core/generation/file-shapes.ts'
+import { certificateFile } from '../../../core/render/files.ts'
+import { crtListsOf } from '../../../core/render/render-tls.ts'
+import { MissingNodes, type TreeRoot } from '../../../core/tree/node.ts'
+import { Tree } from '../../../core/tree/tree.ts'
 
 const context = (store: ObjectStore): CommitContext => ({ store, cluster: 'prod-eu', options: {}, context: coldContext(), clock: instantClock() })
 
@@ -143,5 +149,41 @@ describe('what a cold commit loads before it runs', () => {
     // Hundreds of keys a round are more steps than one slice holds.
     expect(pauses).toBeGreaterThan(0)
     expect(sliced).toBe(await preloaded())
+  })
+
+  it('loads a changed Secret’s line in each HTTPS port’s crt-list of its own, beside the HTTPS bind’s', async () => {
+    const gatewayPorts = [{ port: 8443, protocol: 'HTTPS' as const, bind: '0.0.0.0:8443' }]
+    const store = createMemoryStore()
+    const portContext = (): CommitContext => ({ ...context(store), options: { gatewayPorts } })
+    // A Gateway's most listeners (64), each with a certificate on the port; a cold cache holds none of its list's nodes.
+    const listeners = Array.from({ length: 64 }, (_, n) => ({
+      name: `tls-${n}`,
+      protocol: 'HTTPS',
+      port: 8443,
+      hostname: `app-${n}.example.com`,
+      certificate: `app-${n}-tls`,
+    }))
+    const objects = [gatewayClass(), gateway('edge', listeners), httpRoute({ name: 'apps', rules: [{ backends: [{ service: 'app-0' }] }] }), ...app(0)]
+    await commitEvents(portContext(), [...objects, ...Array.from({ length: APPS }, (_, n) => secretOf(n))].map(added))
+    const keys = clusterKeys('prod-eu')
+    const cold = coldContext()
+    const loader = new NodeLoader(store, keys, cold)
+    const trees = await openTrees(workingState((await readHead(store, keys))!.head), loader, cold, keys)
+    const secret = secretOf(32)
+    await preload(trees.snapshot, trees.manifest, likelyReads([modified(secret)], { gatewayPorts }), loader)
+    const line = (path: string) => {
+      const root = trees.manifest.get(path)
+      return root && new Tree(fileShape(path)!, JSON.parse(root) as TreeRoot, cold).get(certificateFile(`default/${secret.metadata.name}`))
+    }
+    const lines = crtListsOf(gatewayPorts).map((path) => {
+      try {
+        return line(path)
+      } catch (error) {
+        if (error instanceof MissingNodes) return `${path}: not loaded`
+        throw error
+      }
+    })
+    // The HTTPS bind has no list (no line); the port's list has the Secret's line, read without a miss (a rerun of the commit).
+    expect(lines).toEqual([undefined, expect.stringContaining('app-')])
   })
 })
