@@ -21,6 +21,9 @@ import { SlowProjectsFirst } from './test/support/slow-projects-first.ts'
  */
 const SHARED_MODULE_GRAPH = { isolate: false, unstubEnvs: true, unstubGlobals: true }
 
+/** fast-check's default case count scaled by HAPEDGE_PROPERTY_RUNS, as each explicit count is (test/support/property-runs.ts). */
+const PROPERTY_SETUP = 'test/support/property-setup.ts'
+
 export default defineConfig({
   test: {
     // One file per core: vitest's default (cores - 1) runs one file at a time on two cores, which
@@ -39,13 +42,14 @@ export default defineConfig({
             'test/infra/**/*.test.ts',
           ],
           exclude: ['test/functions/adapters/storage/**', ...OWN_MODULE_GRAPH],
+          setupFiles: [PROPERTY_SETUP],
           ...SHARED_MODULE_GRAPH,
           // Some start the CLI as a process or bundle an entry point: vitest's 5 s is too short on two loaded cores.
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
       },
-      { test: { name: 'unit-isolated', include: OWN_MODULE_GRAPH, testTimeout: 30_000, hookTimeout: 30_000 } },
+      { test: { name: 'unit-isolated', include: OWN_MODULE_GRAPH, setupFiles: [PROPERTY_SETUP], testTimeout: 30_000, hookTimeout: 30_000 } },
       {
         test: {
           name: 'haproxy',

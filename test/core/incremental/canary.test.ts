@@ -4,6 +4,7 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { endpointSlice, ingress, service, type PathType } from '../../support/objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 /**
  * Canaries through the incremental engine: main and canary Ingresses of one host that come, change
@@ -98,7 +99,7 @@ describe('canaries, incrementally', () => {
         for (const config of reference.model.hosts.values()) attached += config.routes.filter((route) => route.canary).length
         expect([...cluster.files()].sort()).toEqual([...reference.files].sort())
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
     // The sequences do reach what they are for: routes that take a canary.
     expect(attached).toBeGreaterThan(0)

@@ -22,6 +22,7 @@ import {
   arbitraryOptions,
   identityOf,
 } from '../../support/arbitrary-objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
@@ -148,7 +149,7 @@ function holdsEqualToFullRebuild(steps: Step[], batchSizes: number[], seed: numb
 /** Steps drawn from one pool of objects, in any batching and seed, each ending equal to a full rebuild. */
 function equalToFullRebuild(pool: fc.Arbitrary<unknown>, steps: { minLength?: number; maxLength: number }, numRuns: number): void {
   fc.assert(fc.property(fc.array(stepOf(pool), steps), fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1 }), fc.integer(), holdsEqualToFullRebuild), {
-    numRuns,
+    numRuns: runs(numRuns),
   })
 }
 

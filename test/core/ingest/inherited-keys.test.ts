@@ -11,6 +11,7 @@ import { auditEvent, eventList, served } from '../../support/audit-batches.ts'
 import { added, deleted } from '../../support/contracts/cluster-apps.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type IngressSpec } from '../../support/objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 /** Names a plain object answers for without holding them: what `obj[key]` or `key in obj` finds on Object.prototype. */
 const INHERITED = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'] as const
@@ -101,7 +102,7 @@ describe('keys that name what Object.prototype holds (__proto__, constructor, to
         cluster.apply(GOOD.map(added))
         expect(sortedFiles(cluster.files())).toEqual(sortedFiles(fullRebuild(GOOD).files))
       }),
-      { numRuns: 150 },
+      { numRuns: runs(150) },
     )
   }, 30_000)
 
@@ -136,7 +137,7 @@ describe('keys that name what Object.prototype holds (__proto__, constructor, to
         cluster.apply([...GOOD.map(added), ...events.map((change) => change.event)])
         expect(new SnapshotReader(cluster.current.snapshot).model(cluster.current.manifest, cluster.context).hosts.has('good.example.com')).toBe(true)
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   }, 30_000)
 })

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { ListReader, listedStates } from '../../../core/ingest/listed-state.ts'
 import { syntheticCluster } from '../../../bench/synthetic-cluster.ts'
 import { seededRandom } from '../../../bench/random.ts'
+import { runs } from '../../support/property-runs.ts'
 
 describe('ListReader', () => {
   it('takes the states listedStates takes, each item kept as its text and parsed again when asked for', () => {
@@ -25,7 +26,7 @@ describe('ListReader', () => {
         )
         expect(read.map((state) => state.item)).toEqual(expected.map((state) => state.item))
       }),
-      { numRuns: 30 },
+      { numRuns: runs(30) },
     )
   })
 })

@@ -16,6 +16,7 @@ import type { Tree } from '../../../core/tree/tree.ts'
 import { nodeSha256 } from '../../../functions/adapters/hash/node-sha256.ts'
 import { arbitraryObject, arbitraryOptions, type identityOf } from '../../support/arbitrary-objects.ts'
 import { configMap, ingress, service, tlsSecret } from '../../support/objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & Record<string, unknown>
 
@@ -99,7 +100,7 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
         expect(resyncEvents(merged.current.snapshot, items, merged.options)).toEqual([])
       }),
       // Two clusters built per case: 100 keep it within a third of its timeout on two loaded cores.
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     )
   }, 60_000)
 
@@ -119,7 +120,7 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
           expect(unindexed.get(ref)).toEqual(indexed.get(ref))
         }
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 
@@ -234,7 +235,7 @@ describe('a resync is one ordered merge of the list with the stored objects', ()
         expect(filled.files()).toEqual(compared.files())
         expect(listed).toEqual(listedStates(items, options).map(({ key, item }) => ({ key, item })))
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   }, 60_000)
 

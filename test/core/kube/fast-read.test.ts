@@ -8,6 +8,7 @@ import { ingress } from '../../../core/kube/ingress.ts'
 import type { Kind } from '../../../core/kube/objects.ts'
 import { tlsSecret } from '../../../core/kube/secret.ts'
 import { service } from '../../../core/kube/service.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const SCHEMAS = { Ingress: ingress, Service: service, EndpointSlice: endpointSlice, Secret: tlsSecret } as const
 
@@ -159,7 +160,7 @@ describe('reading the common forms of objects without zod', () => {
           expect(parsed.success).toBe(true)
           expect(exactly(fast)).toBe(exactly(parsed.data))
         }),
-        { numRuns: 3000 },
+        { numRuns: runs(3000) },
       )
     })
   }

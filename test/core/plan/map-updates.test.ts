@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { mapSteps, mapUpdate, mapUpdateFromLines, MAX_ENTRY_LOOKUPS, type MapStep, type MapUpdate } from '../../../core/plan/map-updates.ts'
 import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
 import { FILES } from '../../../core/render/files.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const mapFile = (entries: Iterable<readonly [string, string]>): string => [...entries].map(([key, value]) => `${key} ${value}\n`).join('')
 const paths = (count: number, backend = 'web'): [string, string][] =>
@@ -92,7 +93,7 @@ describe('how a map changes at runtime', () => {
         )
         expect(update.entries).toBe(now.size)
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 
@@ -111,7 +112,7 @@ describe('how a map changes at runtime', () => {
           .map((key) => ({ key, ...line(old, key), ...line(now, key) }))
         expect(mapUpdateFromLines(FILES.exactMap, { changes, lines: now.size })).toEqual(mapUpdate(FILES.exactMap, sorted(old), sorted(now)))
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     )
   })
 
@@ -186,7 +187,7 @@ describe('the order of the map steps', () => {
         }
         expect(live).toEqual(after)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

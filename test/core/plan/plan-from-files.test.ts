@@ -10,6 +10,7 @@ import { BACKEND_SNIPPET } from '../../../core/kube/service.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { SET_TIMEOUT_RULES } from '../../../core/render/render-timeouts.ts'
 import { endpointSlice, service } from '../../support/objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const sortedServers = (plan: Plan) => [...plan.servers].sort((a, b) => `${a.backend}/${a.server}`.localeCompare(`${b.backend}/${b.server}`))
 const mapKeys = (plan: Plan) => plan.maps.map((change) => `${change.map} ${change.key} ${change.value ?? '∅'}`).sort()
@@ -79,7 +80,7 @@ describe('the plan an agent finds by comparing files', () => {
         },
       ),
       // A whole event sequence per case: 120 keep it within a third of its timeout on two loaded cores.
-      { numRuns: 120 },
+      { numRuns: runs(120) },
     )
   }, 30_000)
 })

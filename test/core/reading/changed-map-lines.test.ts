@@ -13,6 +13,7 @@ import { createMemoryStore } from '../../../functions/adapters/storage/memory-st
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../support/objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 /** A cluster kept in memory, and the lines of its maps that each change alters, as an agent finds them from the chunk trees. */
 function trackedCluster(objects: readonly unknown[]) {
@@ -52,7 +53,7 @@ describe('the lines of a map that a change alters, from its chunk trees', () => 
           expect(planFromFiles(before, after, lines)).toEqual(planFromFiles(before, after))
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     )
   }, 60_000)
 

@@ -8,6 +8,7 @@ import { jsonLines, type TreeShape } from '../../../core/tree/tree-shape.ts'
 import { Tree } from '../../../core/tree/tree.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { coldContext } from '../../support/contracts/cluster-apps.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const keys = clusterKeys('diff')
 const small: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
@@ -41,7 +42,7 @@ describe('diffTrees', () => {
         expect(changes.map((change) => change.key)).toEqual(expected)
         for (const change of changes) expect([change.before, change.after]).toEqual([left.get(change.key), right.get(change.key)])
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     )
   })
 

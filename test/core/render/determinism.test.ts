@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { arbitraryCluster } from '../../support/arbitrary-objects.ts'
+import { runs } from '../../support/property-runs.ts'
 
 describe('rendering is deterministic', () => {
   it('gives byte-identical files and rejections for the same objects in any order', () => {
@@ -16,7 +17,7 @@ describe('rendering is deterministic', () => {
         expect([...second.files]).toEqual([...first.files])
         expect(second.model.rejections).toEqual(first.model.rejections)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 })

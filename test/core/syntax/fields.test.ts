@@ -2,6 +2,7 @@ import { isIPv6 } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { hostname, httpPath, ipv6Address, isIpv6, quote } from '../../../core/syntax/fields.ts'
+import { runs } from '../../support/property-runs.ts'
 
 describe('hostname', () => {
   it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j', (host) => {
@@ -83,7 +84,7 @@ describe('ipv6Address', () => {
     )
     fc.assert(
       fc.property(nearIpv6, (address) => isIpv6(address) === isIPv6(address)),
-      { numRuns: 20_000 },
+      { numRuns: runs(20_000) },
     )
   })
 })

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { readSafeRegex, type SafeRegex } from '../../../core/syntax/safe-regex.ts'
 import { emitRegex } from '../../../core/syntax/safe-regex-emit.ts'
 import { arbitraryMatchedText, arbitrarySafeRegex } from '../../support/arbitrary-regex.ts'
+import { runs } from '../../support/property-runs.ts'
 
 function accepted(text: string): SafeRegex {
   const read = readSafeRegex(text)
@@ -70,7 +71,7 @@ describe('readSafeRegex', () => {
         expect('refused' in again ? again.refused : emitRegex(again.tree)).toBe(normalised)
         expect('captures' in again && again.captures).toBe(read.captures)
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
   })
 
@@ -88,7 +89,7 @@ describe('readSafeRegex', () => {
         for (const input of inputs) expect(normalised.exec(input)?.slice() ?? null).toEqual(written.exec(input)?.slice() ?? null)
         expect(written.exec('')?.length ?? read.captures + 1).toBe(read.captures + 1)
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     )
     expect(compared).toBeGreaterThan(0)
   })

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { certificatePem, decodeBase64, encodeBase64, isCanonicalBase64 } from '../../../core/tls/pem.ts'
 import { base64 } from './tls-fixtures.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 
@@ -29,7 +30,7 @@ describe('PEM blocks', () => {
         const bytes = decodeBase64(text)
         expect(isCanonicalBase64(text, bytes.length)).toBe(encodeBase64(bytes) === text)
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
   })
 

@@ -9,6 +9,7 @@ import { isCompressedBody, nodeBody, nodeText } from '../../../core/tree/node-bo
 import { utf8Length } from '../../../core/tree/tree-shape.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const encoder = new TextEncoder()
 const keys = clusterKeys('prod-eu')
@@ -21,7 +22,7 @@ describe('a node as stored', () => {
         const body = await nodeBody(text)
         expect(await nodeText(typeof body === 'string' ? encoder.encode(body) : body)).toBe(text)
       }),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     )
   })
 

@@ -5,6 +5,7 @@ import { NodeCache } from '../../../core/tree/node-cache.ts'
 import { MissingNodes, type TreeEntry } from '../../../core/tree/node.ts'
 import { jsonLines, type TreeShape } from '../../../core/tree/tree-shape.ts'
 import { Tree, type TreeContext, type TreeEdits } from '../../../core/tree/tree.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
 const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
@@ -37,7 +38,7 @@ describe('Tree', () => {
           expect(tree.entries()).toEqual(sorted(reference))
         }
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -54,7 +55,7 @@ describe('Tree', () => {
         expect([...tree.prefix(a)]).toEqual(sorted(reference).filter((entry) => entry.key.startsWith(a)))
         expect(tree.count).toBe(reference.size)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 
@@ -68,7 +69,7 @@ describe('Tree', () => {
         expect(tree.countRange(from, to)).toBe([...reference.keys()].filter((key) => key >= from && key < to).length)
         expect(tree.countRange('', '\uffff')).toBe(reference.size)
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     )
   })
 

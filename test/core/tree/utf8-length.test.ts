@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { utf8Length } from '../../../core/tree/tree-shape.ts'
+import { runs } from '../../support/property-runs.ts'
 
 const encoder = new TextEncoder()
 
@@ -11,7 +12,7 @@ describe('utf8Length', () => {
       fc.property(text, (value) => {
         expect(utf8Length(value)).toBe(encoder.encode(value).length)
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     )
   })
 })

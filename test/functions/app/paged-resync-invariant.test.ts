@@ -17,6 +17,7 @@ import { DEFAULT_RESYNC_BUDGET } from '../../../core/resync/budget.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
 import { coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { harness } from './app-harness.ts'
+import { runs } from '../../support/property-runs.ts'
 
 type AnyObject = Parameters<typeof identityOf>[0] & { metadata: Record<string, unknown> } & Record<string, unknown>
 
@@ -170,7 +171,7 @@ describe('paged resyncs end as a full rebuild of the final objects', () => {
         expect(files).toEqual(fullRebuild(live.values()).files)
         expect(new Map([...(await storedVersions(h.store))].sort())).toEqual(new Map([...modelVersions(live.values())].sort()))
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     )
   }, 120_000)
 })

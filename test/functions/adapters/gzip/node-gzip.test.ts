@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { nodeBody, nodeText, webGzip } from '../../../../core/tree/node-body.ts'
 import { nodeGzip } from '../../../../functions/adapters/gzip/node-gzip.ts'
+import { runs } from '../../../support/property-runs.ts'
 
 const encoder = new TextEncoder()
 const asBytes = (body: Uint8Array | string) => (typeof body === 'string' ? encoder.encode(body) : body)
@@ -14,7 +15,7 @@ describe('nodeGzip', () => {
         expect(await nodeText(asBytes(await nodeBody(text, webGzip)), nodeGzip)).toBe(text)
         expect(await nodeText(asBytes(await nodeBody(text, nodeGzip)), webGzip)).toBe(text)
       }),
-      { numRuns: 50 },
+      { numRuns: runs(50) },
     )
   })
 })

@@ -1,0 +1,3 @@
+import { scaleDefaultRuns } from './property-runs.ts'
+
+scaleDefaultRuns()
