@@ -97,12 +97,12 @@ export class FileSet {
     return runToEnd(this.finishing())
   }
 
-  /** `finish` as steps (see Tree.editing), for a change run in slices. */
-  *finishing(): Generator<void, FinishedFiles> {
+  /** `finish` as steps (see Tree.editing), for a change run in slices; `named`: the caller has walked the paths unloadedOnPaths walks. */
+  *finishing(named = false): Generator<void, FinishedFiles> {
     const created: Created = { content: [], metadata: [] }
     const manifestEdits = new Map<string, string | undefined>()
     for (const [path, file] of this.open) {
-      const root = yield* this.finishFile(path, file, created)
+      const root = yield* this.finishFile(path, file, created, named)
       if (root?.sha256 !== file.root?.sha256) manifestEdits.set(path, root && JSON.stringify(root))
     }
     const edited = yield* this.manifest.editing(manifestEdits)
@@ -110,7 +110,7 @@ export class FileSet {
     return { manifest: edited.tree, created, changed: new Set(manifestEdits.keys()) }
   }
 
-  private *finishFile(path: string, file: OpenFile, created: Created): Generator<void, TreeRoot | undefined> {
+  private *finishFile(path: string, file: OpenFile, created: Created, named: boolean): Generator<void, TreeRoot | undefined> {
     if (file.text) {
       const text = file.text.value
       if (text === undefined) return undefined
@@ -121,7 +121,7 @@ export class FileSet {
     }
     if (!fileShape(path) || (file.entries.size === 0 && file.root)) return file.root
     const tree = this.treeOf(path, file)
-    const edited = yield* tree.editing(file.entries)
+    const edited = yield* tree.editing(file.entries, named)
     for (const node of edited.created) (node.level === 0 ? created.content : created.metadata).push(node)
     if (edited.tree.count > 0) return edited.tree.root
     if (!keptWhenEmpty(path)) return undefined

@@ -189,8 +189,8 @@ export class IncrementalCluster {
     // What the snapshot's and every file's edits lack, named together: a round of loads for all the trees, not one per tree.
     const unloaded = this.files.unloadedOnPaths(unloadedOnPaths(this.keyspace.base, [...edits.keys()].sort()))
     if (unloaded.size > 0) throw new MissingNodes([...unloaded.values()])
-    const snapshot = yield* this.keyspace.base.editing(edits)
-    const files = yield* this.files.finishing()
+    const snapshot = yield* this.keyspace.base.editing(edits, true)
+    const files = yield* this.files.finishing(true)
     const record = recordOf(files.manifest, this.context)
     const metadata = [...files.created.metadata, { space: MANIFEST_SHAPE.space, sha256: record.sha256, text: record.text, level: 0 }]
     const created = { snapshot: snapshot.created, content: files.created.content, metadata }

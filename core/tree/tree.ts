@@ -100,8 +100,12 @@ export class Tree {
     return runToEnd(this.editing(edits))
   }
 
-  /** `edit` as steps: it yields after each node it makes, so a large edit can be run in slices (runInSlices). */
-  *editing(edits: TreeEdits): Generator<void, Edited> {
+  /**
+   * `edit` as steps: it yields after each node it makes, so a large edit can be run in slices (runInSlices).
+   * `named`: the caller has walked the edits' paths already (unloadedOnPaths, with other trees' for one
+   * round of loads), so they are not walked again; a node evicted since is still met, level by level.
+   */
+  *editing(edits: TreeEdits, named = false): Generator<void, Edited> {
     const created: NewNode[] = []
     if (edits.size === 0) return { tree: this, created }
     const writer = new NodeWriter(this.shape, this.context, created)
@@ -109,11 +113,13 @@ export class Tree {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, value]) => [key, value === undefined ? undefined : { key, value }])
     // Every node the edit lacks on its keys' paths, named at once: found one at a time, each was a rerun of the change.
-    const unloaded = unloadedOnPaths(
-      this,
-      levelEdits.map(([key]) => key),
-    )
-    if (unloaded.size > 0) throw new MissingNodes([...unloaded.values()])
+    const unloaded = named
+      ? undefined
+      : unloadedOnPaths(
+          this,
+          levelEdits.map(([key]) => key),
+        )
+    if (unloaded && unloaded.size > 0) throw new MissingNodes([...unloaded.values()])
     const replaced = new Set<string>()
     for (let level = 0; ; level++) {
       const missed = new MissedNodes()
