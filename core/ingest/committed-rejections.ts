@@ -1,11 +1,6 @@
-import type { CommitContext } from '../commit/commit-events.ts'
-import { clusterKeys } from '../keys/cluster-keys.ts'
 import type { Rejection } from '../model/rejection.ts'
-import { workingState } from '../reading/head.ts'
 import { loadRanges } from '../reading/load-range.ts'
-import { NodeLoader } from '../reading/node-loader.ts'
-import { openTrees } from '../reading/open-trees.ts'
-import { readHead } from '../reading/read-head.ts'
+import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { SnapshotReader } from '../reading/snapshot-reader.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
@@ -23,14 +18,4 @@ const REJECTION_RANGES = [
 export async function committedRejections(snapshot: Tree, loader: NodeLoader): Promise<Rejection[]> {
   await loadRanges(snapshot, REJECTION_RANGES, loader)
   return runLoading(() => new SnapshotReader(snapshot).rejections(), loader)
-}
-
-/** The rejections of the cluster's latest committed state that name one of `named` (`Ingress ns/name`). */
-export async function latestRejections(ctx: CommitContext, named: ReadonlySet<string>): Promise<Rejection[]> {
-  const keys = clusterKeys(ctx.cluster)
-  const current = await readHead(ctx.store, keys)
-  if (!current || named.size === 0) return []
-  const loader = new NodeLoader(ctx.store, keys, ctx.context)
-  const trees = await openTrees(workingState(current.head), loader, ctx.context, keys)
-  return (await committedRejections(trees.snapshot, loader)).filter((rejection) => named.has(rejection.object))
 }

@@ -7,17 +7,7 @@ import { treeKey } from '../snapshot/tables.ts'
 import type { Tree } from '../tree/tree.ts'
 import { runInSlices, type Pause } from '../slices.ts'
 import { yieldToEventLoop } from '../yield-to-event-loop.ts'
-import {
-  listedItems,
-  listedStates,
-  listing,
-  OBJECT_TABLES,
-  resyncEvent,
-  sameTexts,
-  type ListedItem,
-  type ListedState,
-  type StoredTexts,
-} from './listed-state.ts'
+import { listedItems, listedStates, OBJECT_TABLES, resyncEvent, sameTexts, type ListedItem, type ListedState, type StoredTexts } from './listed-state.ts'
 import { kindRank } from '../kube/kind-order.ts'
 import { refOfKey } from '../kube/objects.ts'
 
@@ -126,23 +116,13 @@ export function fillingEvents(listed: readonly ListedItem[]): ResyncEvent[] {
   return listed.map(({ item }) => resyncEvent(item)).sort(byKind)
 }
 
-/**
- * A full resync of `items` over the snapshot in storage (loaded as `loadResyncEvents` does) or
- * into a cluster with none (`fillingEvents`): its events, and the keys it listed, in key order.
- * Computed in slices.
- */
-export async function listedResync(
-  snapshot: Tree | undefined,
+/** A full resync of `items` into a cluster with no snapshot yet (`fillingEvents`): its events, and the keys it listed, in key order. Computed in slices. */
+export async function fillingResync(
   items: readonly Record<string, unknown>[],
-  options: Partial<ClusterOptions>,
-  loader: NodeLoader,
   pause: Pause = yieldToEventLoop,
 ): Promise<{ keys: string[]; events: ResyncEvent[] }> {
-  if (!snapshot) {
-    const listed = await runInSlices(listedItems(items), pause)
-    return { keys: listed.map(({ key }) => key), events: fillingEvents(listed) }
-  }
-  return resyncOfListed(snapshot, await runInSlices(listing(items, options), pause), loader, pause)
+  const listed = await runInSlices(listedItems(items), pause)
+  return { keys: listed.map(({ key }) => key), events: fillingEvents(listed) }
 }
 
 /** A full resync of listed states (sorted by key, see ListReader) over the snapshot in storage: its events, and the keys it listed. */

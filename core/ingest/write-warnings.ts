@@ -3,13 +3,9 @@ import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
 import { objectKey, objectRef } from '../kube/objects.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
-import { workingState } from '../reading/head.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
-import { openTrees } from '../reading/open-trees.ts'
-import { readHead } from '../reading/read-head.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { SnapshotReader } from '../reading/snapshot-reader.ts'
-import { committedWarnings } from '../reading/committed-warnings.ts'
 import type { Tree } from '../tree/tree.ts'
 
 /** Warnings an answer lists: the rest are counted (`warningCount`), so an answer stays small at any cluster size. */
@@ -39,14 +35,4 @@ export async function putIngressWarnings(ctx: CommitContext, snapshot: Tree, eve
   }
   if (keys.size === 0) return []
   return runLoading(() => new SnapshotReader(snapshot).warningsOf(keys), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
-}
-
-/** The warnings of the cluster's latest committed state that name one of `named` (`Ingress ns/name`). */
-export async function latestWarnings(ctx: CommitContext, named: ReadonlySet<string>): Promise<AnnotationWarning[]> {
-  const keys = clusterKeys(ctx.cluster)
-  const current = await readHead(ctx.store, keys)
-  if (!current || named.size === 0) return []
-  const loader = new NodeLoader(ctx.store, keys, ctx.context)
-  const trees = await openTrees(workingState(current.head), loader, ctx.context, keys)
-  return (await committedWarnings(trees.snapshot, loader)).filter((warning) => named.has(warning.object))
 }

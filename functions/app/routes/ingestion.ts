@@ -10,11 +10,11 @@ import { auditEventListSchema, watchEventsFromAudit } from '../../../core/ingest
 import { ingest } from '../../../core/ingest/ingest.ts'
 import type { AuditAnswer, WriteAnswer } from '../../../core/api/write-answer.ts'
 import { eventsBody, objectList } from '../../../core/ingest/request-bodies.ts'
-import { listedResync, resyncOfListed } from '../../../core/ingest/resync.ts'
+import { fillingResync, resyncOfListed } from '../../../core/ingest/resync.ts'
 import { ListReader } from '../../../core/ingest/listed-state.ts'
 import { isRecord, refOfKey } from '../../../core/kube/objects.ts'
-import { latestRejections } from '../../../core/ingest/committed-rejections.ts'
-import { capWarnings, latestWarnings } from '../../../core/ingest/write-warnings.ts'
+import { latestReports } from '../../../core/ingest/latest-reports.ts'
+import { capWarnings } from '../../../core/ingest/write-warnings.ts'
 import { describeRef } from '../../../core/kube/objects.ts'
 import { runInSlices } from '../../../core/slices.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
@@ -53,8 +53,10 @@ export function ingestionRoutes(env: AppEnv) {
     c.get('turn').background()
     const commit = commitContext(env, c)
     const keys = clusterKeys(commit.cluster)
+    // Read once, before the body: the list is compared with this snapshot, and the commit's compare-and-swap meets a HEAD moved since.
+    const current = await readHead(env.store, keys)
     // Over a snapshot, each item is read as it is parsed and kept as its text (ListReader); into an empty cluster, every item is sent.
-    const reader = (await readHead(env.store, keys)) ? new ListReader(commit.options) : undefined
+    const reader = current ? new ListReader(commit.options) : undefined
     const list = await readJson(
       c.req.raw,
       env.limits.bodyBytes,
@@ -62,14 +64,11 @@ export function ingestionRoutes(env: AppEnv) {
       env.turns.pause,
       reader && ((value, text, member) => (member === 'items' && isRecord(value) ? (reader.read(value, text), READ_ITEM) : value)),
     )
-    const current = await readHead(env.store, keys)
     const loader = new NodeLoader(env.store, keys, commit.context)
     const trees = current && (await openTrees(workingState(current.head), loader, commit.context, keys))
     // A list of tens of thousands of objects takes seconds to compare: in the background, in slices.
     const { keys: listed, events } =
-      reader && trees
-        ? await resyncOfListed(trees.snapshot, reader.states(), loader, env.turns.pause)
-        : await listedResync(trees?.snapshot, reader ? reader.states().map((state) => state.item) : list.items, commit.options, loader, env.turns.pause)
+      reader && trees ? await resyncOfListed(trees.snapshot, reader.states(), loader, env.turns.pause) : await fillingResync(list.items, env.turns.pause)
     // The answer names the rejections of every listed object, sent or not (unchanged objects are not sent).
     const named = await runInSlices(describedKeys(listed), env.turns.pause)
     return c.json((await write(env, c, events, c.get('record'), named)) satisfies WriteAnswer)
@@ -122,7 +121,8 @@ export async function write(
   const [submitted] = await c
     .get('turn')
     .aside(() => Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())]))
-  const result = named ? { ...submitted, rejected: await latestRejections(commit, named), ...capWarnings(await latestWarnings(commit, named)) } : submitted
+  const reports = named && (await latestReports(commit, named))
+  const result = reports ? { ...submitted, rejected: reports.rejected, ...capWarnings(reports.warnings) } : submitted
   if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
     inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
