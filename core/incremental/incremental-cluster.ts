@@ -451,6 +451,7 @@ export class IncrementalCluster {
       http2: this.settings['use-http2'],
       proxyProtocolFrom: proxyProtocolSources(this.settings),
       gatewayPorts,
+      fallThrough: this.files.count(FILES.fallThroughMap) > 0,
     })
   }
 }

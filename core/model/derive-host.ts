@@ -34,6 +34,7 @@ import { resolveTlsSecret } from './tls-secret.ts'
 import { hostClientCert } from './client-cert-host.ts'
 import type { ClientCert } from './client-cert.ts'
 import { deepWildcardOf, deriveGatewayHost, mergeGatewayRoutes } from './gateway-host.ts'
+import { splitHostOnPort } from './gateway-ports.ts'
 
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
@@ -96,6 +97,8 @@ export interface HostConfig extends HostRedirects {
   clientCert?: ClientCert
   /** A wildcard HTTPRoutes alone serve: it matches names of any number of labels, as the Gateway API's does (render-wildcard-hosts.ts). */
   deepWildcard?: true
+  /** A name HTTPRoutes and GRPCRoutes alone serve: a request none of its routes takes is looked up at the next host that would serve it (render-fall-through.ts). */
+  fallsThrough?: true
 }
 
 export interface DerivedHost {
@@ -156,6 +159,8 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes.
   if (gatewayTls && gateway.httpsOnly) redirects.redirectToHttps = true
   const deepWildcard = routes.length > 0 && deepWildcardOf(host, gateway, served, rejections)
+  // The Gateway API ranks the rules of every route whose hostnames match a name: a wider host's come after this one's (an Ingress's host keeps its requests).
+  const fallsThrough = routes.length > 0 && gateway.owners.size > 0 && served.length === 0 && splitHostOnPort(host).name !== ''
   return {
     config: {
       host,
@@ -165,6 +170,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
       ...(alias ? { alias } : {}),
       ...(clientCerts.clientCert ? { clientCert: clientCerts.clientCert } : {}),
       ...(deepWildcard ? { deepWildcard } : {}),
+      ...(fallsThrough ? { fallsThrough } : {}),
     },
     rejections,
   }

@@ -58,6 +58,7 @@ export const FILES = {
   tlsWildcardListenersMap: 'maps/tls-wildcard-listeners.map',
   mirrorExactMap: 'maps/mirror-exact.map',
   mirrorPrefixMap: 'maps/mirror-prefix.map',
+  fallThroughMap: 'maps/fall-through.map',
   crtList: 'tls/crt-list.txt',
 } as const
 
@@ -111,6 +112,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.tlsWildcardListenersMap, 32],
   [FILES.mirrorExactMap, 32],
   [FILES.mirrorPrefixMap, 32],
+  [FILES.fallThroughMap, 32],
   [FILES.backends, 4],
   [FILES.crtList, 16],
 ])

@@ -59,6 +59,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         misdirectedRequests: model.tlsListeners.length > 0,
         http2: model.settings['use-http2'],
         proxyProtocolFrom: proxyProtocolSources(model.settings),
+        fallThrough: maps[FILES.fallThroughMap].length > 0,
       }),
     ],
     [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],

@@ -15,6 +15,8 @@ import { canaryRules as renderCanaryRules } from './render-canary.ts'
 import { splitRules } from './render-split.ts'
 import { conditionRules } from './render-conditions.ts'
 import { wildcardHostRule } from './render-wildcard-hosts.ts'
+import { fallThroughRules } from './render-fall-through.ts'
+import type { SetVar } from './route-keys.ts'
 import { FORWARDED_RULES, httpsPortRules, schemeRules } from './render-scheme.ts'
 import { ACCESS_SEPARATOR, accessRules, forwardedForRules } from './render-access.ts'
 import { limitRules, limitTables } from './render-limits.ts'
@@ -55,6 +57,8 @@ export interface FrontendOptions {
   proxyProtocolFrom?: readonly string[]
   /** The Gateway listener ports served on sockets of their own (the cluster's gatewayPorts, render-gateway-ports.ts). */
   gatewayPorts?: readonly GatewayPort[]
+  /** Some host HTTPRoutes and GRPCRoutes alone serve (the fall-through map has entries): a request its routes do not take goes on to the next host (render-fall-through.ts). */
+  fallThrough?: boolean
 }
 
 export const NOT_FOUND_BACKEND = 'hapedge-not-found'
@@ -72,8 +76,9 @@ const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0
  * then `*.` + the parent domain, else the rules without host), and `vhost + path` is looked up
  * exactly (Exact paths and Prefix paths themselves), then by the regular-expression paths
  * (render-regex-paths.ts), then by longest prefix (`Prefix` paths
- * plus `/`, so `/aaa` never matches `/aaabbb`), then the default backend. Maps change at runtime
- * without a reload.
+ * plus `/`, so `/aaa` never matches `/aaabbb`); a host HTTPRoutes alone serve whose routes took
+ * nothing hands the request on to the next host (render-fall-through.ts); then the default
+ * backend. Maps change at runtime without a reload.
  */
 export function renderFrontend({
   httpBind,
@@ -92,6 +97,7 @@ export function renderFrontend({
   http2 = true,
   proxyProtocolFrom = [],
   gatewayPorts = [],
+  fallThrough = false,
 }: FrontendOptions): string {
   const set = (name: string, expr: string, condition = '') => `    http-request set-var(txn.${name}) ${expr}${condition ? ` ${condition}` : ''}`
   const tlsOptions = (list: string) => httpsBindOptions(defaultCertificate, http2, clientCerts, list)
@@ -120,15 +126,11 @@ export function renderFrontend({
     set('vhost', `str(*.),concat(,txn.parent,),map_str(${FILES.hostsMap})`, 'if { var(txn.parent) -m found }'),
     wildcardHostRule(set),
     ...httpsPortRules(set, bindPort(httpsBind)),
+    ...routeLookupRules(set, canaryRules),
+    // A host HTTPRoutes alone serve whose routes took nothing: the next host that would serve the name (render-fall-through.ts).
+    ...(fallThrough ? fallThroughRules(set, (falling) => routeLookupRules(falling, canaryRules), ownPorts) : []),
+    // Once the host that serves the request is known: its HTTPS redirect and HSTS.
     ...httpsRedirectRules(set, HTTPS_LOCATION),
-    set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
-    set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
-    set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
-    // An HTTPRoute's conditional matches, after each lookup that may give a chain of them (render-conditions.ts).
-    ...conditionRules(set, canaryRules, 'exact'),
-    ...regexRouteRules(set),
-    set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
-    ...conditionRules(set, canaryRules, 'prefix'),
     // The default backend is the Ingresses': a request no route of a port of its own takes is answered 404, as the Gateway API asks.
     set(
       'backend',
@@ -186,6 +188,24 @@ export function renderFrontend({
     ...redirectBackend(set),
     ...limitTables(),
   ])
+}
+
+/**
+ * The request's route, from `txn.vhost`: its key (`vhost + path`, the path alone for the rules
+ * without host) looked up exactly, then by the regular-expression paths, then by longest prefix,
+ * into `txn.backend`; an HTTPRoute's conditional matches after each lookup that may give a chain
+ * of them (render-conditions.ts).
+ */
+function routeLookupRules(set: SetVar, canaryRules: readonly string[]): string[] {
+  return [
+    set('key', 'var(txn.vhost),concat(,txn.path,)', 'if { var(txn.vhost) -m found }'),
+    set('key', 'var(txn.path)', 'unless { var(txn.vhost) -m found }'),
+    set('backend', `var(txn.key),map_str(${FILES.exactMap})`),
+    ...conditionRules(set, canaryRules, 'exact'),
+    ...regexRouteRules(set),
+    set('backend', `var(txn.key),map_beg(${FILES.prefixMap})`, 'unless { var(txn.backend) -m found }'),
+    ...conditionRules(set, canaryRules, 'prefix'),
+  ]
 }
 
 /** A backend that answers every request itself with `status` (`503 Service Unavailable`), the reason in its body and in the refusal header. */

@@ -21,6 +21,7 @@ import { splitEntries } from './render-split.ts'
 import { conditionEntries } from './render-conditions.ts'
 import { wildcardHostEntries } from './render-wildcard-hosts.ts'
 import { mirrorEntries } from './render-mirror.ts'
+import { fallThroughEntries } from './render-fall-through.ts'
 
 export const HOST_MAPS = [
   FILES.hostsMap,
@@ -66,6 +67,7 @@ export const HOST_MAPS = [
   FILES.wildcardHostsMap,
   FILES.mirrorExactMap,
   FILES.mirrorPrefixMap,
+  FILES.fallThroughMap,
 ] as const
 export type HostMap = (typeof HOST_MAPS)[number]
 
@@ -112,6 +114,7 @@ export function hostMapEntries(config: HostConfig | undefined, entries: HostMapE
     conditionEntries(config),
     wildcardHostEntries(config),
     mirrorEntries(config),
+    fallThroughEntries(config),
   ])
     for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
   return entries

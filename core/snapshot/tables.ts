@@ -140,8 +140,11 @@ export const TABLE = {
  *     upstream-host values `<route id>|S|<backend>`); every route is derived again, and the frontend rewrites after the split's draw.
  * 61: a mirror-target's $request_uri is the path and query as sent (the frontend keeps them in txn.mirroruri before a rewrite;
  *     lua/mirror.lua reads it): the frontend and the script are written again by that write (with the settings).
+ * 62: a name HTTPRoutes and GRPCRoutes alone serve falls through, when none of its routes takes a request, to the next host that
+ *     would serve it (the Gateway API's hostname precedence; fall-through written, empty or not, by that write, and the frontend's
+ *     rounds): every host is derived again (markLayoutChanged touches every Ingress and route).
  */
-export const SNAPSHOT_LAYOUT = 61
+export const SNAPSHOT_LAYOUT = 62
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
