@@ -47,12 +47,15 @@ export function mirrorLookupRules(set: SetVar): string[] {
 
 const MIRRORED = '{ var(txn.mirror) -m reg ^[a-z0-9] }'
 
+/** A route whose only mirror is a URL's without the body (`…|off`, which a Service's `backend|n|d` never ends with): nothing to wait for. */
+const WITHOUT_BODY = '{ var(txn.mirror) -m reg ^[^,]*[|]off$ }'
+
 /**
  * Last before the backend is chosen, so the copy is the request the route's Service is sent: its
  * body waited for (up to MIRROR_BODY_BOUND bytes, as long as NGINX's client_body_timeout waits by
- * default), then the copies sent by the Lua's tasks, the action returning at once.
+ * default) unless no copy carries it, then the copies sent by the Lua's tasks, the action returning at once.
  */
 export const MIRROR_RULES: readonly string[] = [
-  `    http-request wait-for-body time 60s at-least ${MIRROR_BODY_BOUND} if ${MIRRORED}`,
+  `    http-request wait-for-body time 60s at-least ${MIRROR_BODY_BOUND} if ${MIRRORED} !${WITHOUT_BODY}`,
   `    http-request lua.${MIRROR_ACTION} if ${MIRRORED}`,
 ]

@@ -143,8 +143,10 @@ export const TABLE = {
  * 62: a name HTTPRoutes and GRPCRoutes alone serve falls through, when none of its routes takes a request, to the next host that
  *     would serve it (the Gateway API's hostname precedence; fall-through written, empty or not, by that write, and the frontend's
  *     rounds): every host is derived again (markLayoutChanged touches every Ingress and route).
+ * 63: a route whose only mirror is a mirror-target with mirror-request-body off does not wait for the request body (the
+ *     frontend's wait-for-body): the frontend is written again by that write (with the settings).
  */
-export const SNAPSHOT_LAYOUT = 62
+export const SNAPSHOT_LAYOUT = 63
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventually } from '../support/eventually.ts'
 import { ingress } from '../support/objects.ts'
@@ -73,6 +75,20 @@ describe('mirror-target through HAProxy', () => {
     expect(answeredBy(posted)).toBe('app')
     const copy = await copyOf('/bodiless/upload')
     expect([copy.method, copy.body, copy.headers['content-length']]).toEqual(['POST', '', undefined])
+  })
+
+  it('sends the copy without waiting for the body when mirror-request-body is off', async () => {
+    const client = connect(cluster.httpPort, '127.0.0.1')
+    await once(client, 'connect')
+    let answer = ''
+    client.on('data', (chunk: Buffer) => void (answer += chunk.toString()))
+    // The headers and half of the declared body: the rest is sent only once the copy came.
+    client.write('POST /slow HTTP/1.1\r\nhost: bodiless.mirror.test\r\ncontent-length: 8\r\nconnection: close\r\n\r\nsecr')
+    const copy = await copyOf('/bodiless/slow')
+    client.end('et=1')
+    await once(client, 'close')
+    expect([copy.method, copy.body]).toEqual(['POST', ''])
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /)
   })
 
   it('sends $request_uri as the client sent it, before a rewrite-target changes the path the Service is sent, as NGINX does', async () => {
