@@ -1,7 +1,7 @@
 import { usesService, type BackendRef } from './backend-ref.ts'
 import type { Upstream } from './upstream.ts'
 
-interface RoutedTo {
+export interface RoutedTo {
   backendName: string
   backend: BackendRef
   upstream?: Upstream

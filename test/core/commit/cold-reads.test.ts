@@ -27,12 +27,12 @@ const SHARED = 'shared.example.com'
 const shop = fixtureCertificate('shop.example.com')
 const secretOf = (n: number) => toTlsSecret({ namespace: 'default', name: `app-${n}-tls`, ...shop })
 
-/** A cluster of APPS apps, each with a TLS Secret, the first `sharing` of them also given a path of one shared host (to app 0). */
-async function cluster(sharing: number): Promise<ObjectStore> {
+/** A cluster of APPS apps, each with a TLS Secret, the first `sharing` of them also given a path of one shared host (to app 0, or to `serviceOf` theirs). */
+async function cluster(sharing: number, serviceOf = (_n: number) => 'app-0'): Promise<ObjectStore> {
   const store = createMemoryStore()
   const objects = Array.from({ length: APPS }, (_, n) => {
     const [own, ...rest] = app(n)
-    const routes = n < sharing ? ingress({ name: `shared-${n}`, rules: [{ host: SHARED, paths: [{ path: `/app-${n}`, service: 'app-0' }] }] }) : undefined
+    const routes = n < sharing ? ingress({ name: `shared-${n}`, rules: [{ host: SHARED, paths: [{ path: `/app-${n}`, service: serviceOf(n) }] }] }) : undefined
     return [own, ...rest, secretOf(n), ...(routes ? [routes] : [])]
   }).flat()
   await commitEvents(context(store), objects.map(added))
@@ -98,6 +98,18 @@ describe('what a cold commit loads before it runs', () => {
     // members may take a level more of the index, not a round per leaf they lie in.
     const some = await rounds(APPS / 5)
     expect(await rounds(APPS)).toBeLessThanOrEqual(some + 1)
+  })
+
+  it("reads the uses of the backends a host's change adds or drops, not of every backend the host's Ingresses use", async () => {
+    const loaded = async (serviceOf?: (n: number) => string) => {
+      const cold = await commitEvents(context(await cluster(APPS, serviceOf)), [added(newIngress(0, true))])
+      expect(cold.committed).toBe(true)
+      return cold.loaded.nodes
+    }
+    // The same Ingresses on the host, to one backend or each to its own: re-adding and releasing
+    // every one read each leaf of the uses table they lie in (108 nodes against 104 here; at
+    // 100,000 objects, 47 leaves and their parents, 0.65 M characters, for one Ingress).
+    expect(await loaded((n) => `app-${n}`)).toBe(await loaded())
   })
 
   it('loads nothing of what an Ingress names when it is stored already: a change of its paths reads what is served', async () => {
