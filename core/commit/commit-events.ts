@@ -41,7 +41,8 @@ export interface CommitContext {
    * Stop with CommitTooLarge, before loading more, once a commit of more than one event has read
    * more than its node cache may hold for it (NodeCache.holdChars), or has loaded MAX_LOADS times:
    * its caller commits fewer events at a time. Otherwise such a commit runs again for each node it
-   * misses, every run as long as the events are many.
+   * misses, every run as long as the events are many. A commit that is not to split (or of one
+   * event) holds every node it reads until it is committed, however many.
    */
   splitOverHold?: boolean
 }
@@ -89,10 +90,11 @@ async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[])
   const keys = clusterKeys(ctx.cluster)
   const clock = ctx.clock ?? systemClock
   const attempts = ctx.attempts ?? 6
-  const loader =
-    ctx.splitOverHold && events.length > 1
-      ? new HoldBoundLoader(ctx.store, keys, ctx.context, ctx.cluster, events.length)
-      : new NodeLoader(ctx.store, keys, ctx.context)
+  const splittable = ctx.splitOverHold === true && events.length > 1
+  const loader = splittable ? new HoldBoundLoader(ctx.store, keys, ctx.context, ctx.cluster, events.length) : new NodeLoader(ctx.store, keys, ctx.context)
+  // A commit that cannot be split holds all it reads, beyond the cache's budget if it must (bounded by what its events need):
+  // held up to the budget's share, one Ingress reading more than the cache holds evicted what its next run read, without end.
+  const holdChars = splittable ? ctx.context.nodes.holdChars : Number.POSITIVE_INFINITY
   const written = { nodes: 0, blobs: 0, bytes: 0 }
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const current = await readHead(ctx.store, keys)
@@ -106,7 +108,7 @@ async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[])
     const held = current?.head.pin !== undefined
     // Beside the loading: HEAD's generation must have its record before this commit moves HEAD past it.
     const [applied] = await Promise.all([
-      apply(ctx, keys, base, events, loader),
+      apply(ctx, keys, base, events, loader, holdChars),
       current && !held && ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock),
     ])
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
@@ -134,11 +136,12 @@ async function apply(
   base: CommittedState | undefined,
   events: readonly WatchEvent[],
   loader: NodeLoader,
+  holdChars: number,
 ): Promise<Applied> {
   const trees = base && (await openTrees(base, loader, ctx.context, keys))
   if (trees) {
-    // What the change reads stays cached until it is committed (up to what the cache may hold), so a rerun never loads it again.
-    ctx.context.nodes.hold(ctx.context.nodes.holdChars)
+    // What the change reads stays cached until it is committed (up to `holdChars`), so a rerun never loads it again.
+    ctx.context.nodes.hold(holdChars)
     // The settings entry is among the likely reads, so the check after them reads from the cache.
     const reads = likelyReads(events, ctx.options)
     // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
@@ -175,6 +178,11 @@ class HoldBoundLoader extends NodeLoader {
   override load(nodes: readonly { space: string; sha256: string }[]): Promise<void> {
     if (this.tree.nodes.holdExceeded || this.stats.rounds >= MAX_LOADS) throw new CommitTooLarge(this.cluster, this.events)
     return super.load(nodes)
+  }
+
+  /** Its hold ran out, so the nodes it lost were not kept: fewer events at a time. */
+  override lost(nodes: readonly { sha256: string }[]): Error {
+    return this.tree.nodes.holdExceeded ? new CommitTooLarge(this.cluster, this.events) : super.lost(nodes)
   }
 }
 

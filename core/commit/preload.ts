@@ -18,17 +18,20 @@ type Missing = Map<string, { space: string; sha256: string }>
  * what it loads for them stays within `budget` characters: loading what the cache cannot keep
  * beside the change's own nodes would evict them, and each one missed reruns the change.
  */
-export async function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, budget = 0, pause?: Pause): Promise<void> {
-  await loadPaths(snapshot, manifest, reads, loader, () => true, pause)
-  const added = [...(reads.ifNew ?? [])].filter(([key]) => isAbsent(snapshot, key)).map(([, named]) => named)
-  if (added.length === 0) return
-  const until = loader.stats.chars + budget
-  const within = () => loader.stats.chars < until
-  const named = merged(added)
-  await loadPaths(snapshot, manifest, named, loader, within, pause)
-  if (!within()) return
-  const followed = await memberObjectKeys(snapshot, named.memberObjects ?? [], loader)
-  if (followed.length > 0 && within()) await loadPaths(snapshot, manifest, { snapshot: followed, files: new Map() }, loader, within, pause)
+export function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, budget = 0, pause?: Pause): Promise<void> {
+  // Held while it lasts (within a commit, the commit's hold decides): a descent that loaded a level evicted the levels above it, without end, in a cache smaller than the paths.
+  return loader.holding(async () => {
+    await loadPaths(snapshot, manifest, reads, loader, () => true, pause)
+    const added = [...(reads.ifNew ?? [])].filter(([key]) => isAbsent(snapshot, key)).map(([, named]) => named)
+    if (added.length === 0) return
+    const until = loader.stats.chars + budget
+    const within = () => loader.stats.chars < until
+    const named = merged(added)
+    await loadPaths(snapshot, manifest, named, loader, within, pause)
+    if (!within()) return
+    const followed = await memberObjectKeys(snapshot, named.memberObjects ?? [], loader)
+    if (followed.length > 0 && within()) await loadPaths(snapshot, manifest, { snapshot: followed, files: new Map() }, loader, within, pause)
+  })
 }
 
 /** Whether the snapshot holds nothing at `key`, its path loaded (a path evicted since counts as not absent). */
@@ -70,11 +73,15 @@ async function memberObjectKeys(snapshot: Tree, prefixes: readonly string[], loa
  */
 async function loadPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, loader: NodeLoader, more = () => true, pause?: Pause): Promise<void> {
   const paths = new Set([...reads.files.keys(), ...(reads.fileRanges?.keys() ?? [])])
+  const loaded = new Set<string>()
   while (more()) {
     const round = missingOnPaths(snapshot, manifest, reads, paths)
-    const missing = pause ? await runInSlices(round, pause) : runToEnd(round)
-    if (missing.size === 0) return
-    await loader.load([...missing.values()])
+    const missing = [...(pause ? await runInSlices(round, pause) : runToEnd(round)).values()]
+    if (missing.length === 0) return
+    // A round that stops only at nodes loaded before would stop there again: a hold with no room left lost them.
+    if (missing.every((node) => loaded.has(node.sha256))) throw loader.lost(missing)
+    for (const node of missing) loaded.add(node.sha256)
+    await loader.load(missing)
   }
 }
 

@@ -12,28 +12,31 @@ export type KeyRange = readonly [from: string, to: string]
  * each node it lacks). After it, `tree.scan` over the ranges reads from the cache, as long as
  * the cache can hold them.
  */
-export async function loadRanges(tree: Tree, ranges: readonly KeyRange[], loader: NodeLoader): Promise<void> {
+export function loadRanges(tree: Tree, ranges: readonly KeyRange[], loader: NodeLoader): Promise<void> {
   const { shape, context } = tree
-  let level = tree.root.level
-  let frontier = [tree.root.sha256]
-  for (;;) {
-    const missing = frontier.filter((sha256) => !context.nodes.has(sha256))
-    if (missing.length > 0) await loader.load(missing.map((sha256) => ({ space: shape.space, sha256 })))
-    if (level === 0) return
-    const below: string[] = []
-    for (const sha256 of frontier) {
-      const node = context.nodes.node(shape, sha256, level)
-      if (isLeaf(node)) throw new Error(`tree node ${sha256} is a leaf at level ${level}`)
-      // A child holds the keys after its left neighbour's last key, up to and with its own.
-      let after: string | undefined
-      for (const child of node.children) {
-        if (ranges.some(([from, to]) => child.key >= from && (after === undefined || after < to))) below.push(child.sha256)
-        after = child.key
+  // Held while it lasts: a level larger than the cache evicted its first nodes before they were read.
+  return loader.holding(async () => {
+    let level = tree.root.level
+    let frontier = [tree.root.sha256]
+    for (;;) {
+      const missing = frontier.filter((sha256) => !context.nodes.has(sha256))
+      if (missing.length > 0) await loader.load(missing.map((sha256) => ({ space: shape.space, sha256 })))
+      if (level === 0) return
+      const below: string[] = []
+      for (const sha256 of frontier) {
+        const node = context.nodes.node(shape, sha256, level)
+        if (isLeaf(node)) throw new Error(`tree node ${sha256} is a leaf at level ${level}`)
+        // A child holds the keys after its left neighbour's last key, up to and with its own.
+        let after: string | undefined
+        for (const child of node.children) {
+          if (ranges.some(([from, to]) => child.key >= from && (after === undefined || after < to))) below.push(child.sha256)
+          after = child.key
+        }
       }
+      frontier = below
+      level--
     }
-    frontier = below
-    level--
-  }
+  })
 }
 
 /** Loads every node of `tree` whose keys meet `[from, to)`, a level per round. */

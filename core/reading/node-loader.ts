@@ -32,6 +32,28 @@ export class NodeLoader {
     await Promise.all(nodes.map((node) => this.loadOne(node.space, node.sha256)))
   }
 
+  /**
+   * Runs `work`, which loads and reads nodes, keeping what it reads until it ends (NodeCache.hold,
+   * with no bound: what one read needs), unless a hold is in force already (a commit's, which
+   * then decides what is kept). Without it, a read needing more nodes than the cache holds
+   * evicted what it had loaded while loading the next, and ran again without end.
+   */
+  async holding<T>(work: () => Promise<T>): Promise<T> {
+    const { nodes } = this.context
+    if (nodes.holdInForce) return work()
+    const hold = nodes.hold(Number.POSITIVE_INFINITY)
+    try {
+      return await work()
+    } finally {
+      nodes.release(hold)
+    }
+  }
+
+  /** What stops a computation that misses only nodes it loaded before: its cache evicted them, and would again. */
+  lost(nodes: readonly { sha256: string }[]): Error {
+    return new Error(`the node cache cannot hold one change's nodes (${nodes.map((node) => node.sha256).join(',')} evicted since loaded)`)
+  }
+
   /** A stored text, verified (a manifest record, a blob). */
   async text(space: string, sha256: string): Promise<string> {
     const cached = this.context.nodes.text(sha256)

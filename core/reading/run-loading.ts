@@ -4,8 +4,9 @@ import type { NodeLoader } from './node-loader.ts'
 
 /**
  * Runs a pure, synchronous computation over trees that are only partly loaded: each time it
- * names nodes it lacks, they are loaded and it runs again from the start. A computation that
- * asks again for what was just loaded (a cache too small for one change) is stopped.
+ * names nodes it lacks, they are loaded and it runs again from the start. What it loads is kept
+ * until it ends (NodeLoader.holding), so it ends however small the cache; one that asks again
+ * only for nodes it loaded before (a hold bounded below what it needs) is stopped.
  */
 export function runLoading<T>(compute: () => T, loader: NodeLoader): Promise<T> {
   return loadingUntilDone(compute, loader)
@@ -20,17 +21,19 @@ export function runLoadingInSlices<T>(start: () => Iterator<void, T>, loader: No
   return loadingUntilDone(() => runInSlices(start(), pause), loader)
 }
 
-async function loadingUntilDone<T>(compute: () => T | Promise<T>, loader: NodeLoader): Promise<T> {
-  let previous = ''
-  for (;;) {
-    try {
-      return await compute()
-    } catch (error) {
-      if (!(error instanceof MissingNodes)) throw error
-      const missing = error.nodes.map((node) => node.sha256).join(',')
-      if (missing === previous) throw new Error(`the node cache cannot hold one change's nodes (${missing} evicted as soon as loaded)`)
-      previous = missing
-      await loader.load(error.nodes)
+function loadingUntilDone<T>(compute: () => T | Promise<T>, loader: NodeLoader): Promise<T> {
+  return loader.holding(async () => {
+    const loaded = new Set<string>()
+    for (;;) {
+      try {
+        return await compute()
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        // A run that misses nothing new would miss the same again: each load evicts what the next run reads.
+        if (error.nodes.every((node) => loaded.has(node.sha256))) throw loader.lost(error.nodes)
+        for (const node of error.nodes) loaded.add(node.sha256)
+        await loader.load(error.nodes)
+      }
     }
-  }
+  })
 }

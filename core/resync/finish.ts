@@ -187,8 +187,11 @@ async function splitOverHold(deps: FinishDeps, current: readonly StagedItem[], s
 async function unchangedSince(deps: FinishDeps, staged: readonly StagedItem[]): Promise<StagedItem[]> {
   const { snapshot, loader } = await deps.open(deps.context)
   if (!snapshot) return [...staged]
-  await loadRanges(snapshot, pointRanges(listedReads(staged)), loader)
-  return runLoading(() => staged.filter((item) => storedDigest(storedAt(snapshot, item.key), deps.hash) === item.stored), loader)
+  // A point lookup per item, loaded and read under one hold: the read finds what the loads brought in, however small the cache.
+  return loader.holding(async () => {
+    await loadRanges(snapshot, pointRanges(listedReads(staged)), loader)
+    return runLoading(() => staged.filter((item) => storedDigest(storedAt(snapshot, item.key), deps.hash) === item.stored), loader)
+  })
 }
 
 /** The keys the pages list in one range: only the pages that meet it are read. */
@@ -216,25 +219,28 @@ async function scanKeys(
   const prefix = treeKey(table, '')
   const [start, end] = [prefix + from, prefix + to]
   if ((await runLoading(() => snapshot.countRange(start, end), loader)) <= limit) await loadRanges(snapshot, [[start, end]], loader)
-  const keys: string[] = []
-  let cursor = start
-  let previous = ''
-  for (;;) {
-    try {
-      for (const entry of snapshot.scan(cursor, end)) {
-        if (keys.length >= limit) return { keys, next: entry.key.slice(prefix.length) }
-        keys.push(entry.key.slice(prefix.length))
-        cursor = `${entry.key}\u0000`
+  // What the scan loads stays until it ends (at most `limit` entries' leaves): a path longer than the cache lost its upper nodes as its leaf loaded, without end.
+  return loader.holding(async () => {
+    const keys: string[] = []
+    let cursor = start
+    let previous = ''
+    for (;;) {
+      try {
+        for (const entry of snapshot.scan(cursor, end)) {
+          if (keys.length >= limit) return { keys, next: entry.key.slice(prefix.length) }
+          keys.push(entry.key.slice(prefix.length))
+          cursor = `${entry.key}\u0000`
+        }
+        return { keys }
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        const missing = error.nodes.map((node) => node.sha256).join(',')
+        if (missing === previous) throw new Error(`the resync's scan cache cannot hold one leaf (${missing} evicted as soon as loaded)`)
+        previous = missing
+        await loader.load(error.nodes)
       }
-      return { keys }
-    } catch (error) {
-      if (!(error instanceof MissingNodes)) throw error
-      const missing = error.nodes.map((node) => node.sha256).join(',')
-      if (missing === previous) throw new Error(`the resync's scan cache cannot hold one leaf (${missing} evicted as soon as loaded)`)
-      previous = missing
-      await loader.load(error.nodes)
     }
-  }
+  })
 }
 
 /** Reasons for a reload kept in the session's record and its answer: a resync into an empty cluster has one per backend. */

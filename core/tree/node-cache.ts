@@ -52,19 +52,25 @@ export class NodeCache {
    * so its reruns end. Without it, a change whose nodes nearly fill the cache ran a hundred times,
    * each load evicting a node the run before had read. A node read once the room is used up is
    * kept as usual, and the hold says it was exceeded (a caller may then do less at a time).
-   * One hold at a time: a new one replaces the last.
+   * One hold at a time: a new one replaces the last. Gives the hold's number, for release.
    */
-  hold(chars: number): void {
+  hold(chars: number): number {
     this.release()
     this.holding = { id: ++this.holds, room: chars, exceeded: false }
+    return this.holds
   }
 
-  /** Ends the hold: what it kept counts against the budget again, and is evicted as usual. */
-  release(): void {
-    if (this.holding === undefined) return
+  /** Ends the hold (only hold `id`, when named: one that replaced it goes on): what it kept counts against the budget again, and is evicted as usual. */
+  release(id?: number): void {
+    if (this.holding === undefined || (id !== undefined && this.holding.id !== id)) return
     this.holding = undefined
     this.heldSize = 0
     this.evict()
+  }
+
+  /** Whether a hold is in force. */
+  get holdInForce(): boolean {
+    return this.holding !== undefined
   }
 
   /** Whether the current hold was given a node it had no room left for. */

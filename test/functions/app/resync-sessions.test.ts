@@ -145,6 +145,17 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(await commitItems()).toBe(1)
   })
 
+  it('a slice of one item whose commit reads more than the whole node cache holds commits: it holds all it reads', async () => {
+    // Bounded, its hold evicted what it read next without end (at 100,000 objects under a 64 MB heap, one Ingress looped for minutes).
+    const budget = { ...SMALL, pageItems: 32, finishItems: 32, commitItems: 1 }
+    const { s, token, session, pages, listed } = await coldResync(budget)
+    // A third process, whose cache holds 2 KiB of nodes, a split commit 256 characters of them, finishes.
+    const finisher = setup({ budget, store: s.store, cache: { perCluster: 2048, clusters: 1, hold: 256 } })
+    const { answer } = await finisher.finishAll('prod', token, session, pages.length)
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+  })
+
   it('a halved slice size doubles again once growAfter slices of it have committed, and ends as a full rebuild', async () => {
     // One committed slice per finish request, so the record shows each size the finish went on with.
     const { s, token, session, pages, listed, commitItems } = await coldResync({ ...SMALL, pageItems: 32, finishItems: 1, commitItems: 32, growAfter: 2 })
