@@ -29,6 +29,12 @@ export const MOST_MIRRORS_IN_FLIGHT = 256
 
 export const MIRROR_ACTION = 'hapedge-mirror'
 
+/** How often, at most, HAProxy's log is told of copies not sent for one reason, in seconds. */
+export const MIRROR_SKIPS_TOLD_EVERY_S = 60
+
+/** What begins the log line telling of copies not sent (MIRROR_LUA's `skip`). */
+export const MIRROR_SKIPPED = 'hapedge mirror: copies not sent'
+
 /** The transaction variable (`txn.<name>`) the frontend sets to the request's path and query as the client sent them (render-mirror.ts). */
 export const MIRROR_URI_VARIABLE = 'mirroruri'
 
@@ -43,6 +49,25 @@ local TIMEOUT_MS = ${MIRROR_TIMEOUT_MS / HTTP_CLIENT_TRIES}
 local BODY_BOUND = ${MIRROR_BODY_BOUND}
 local MOST_IN_FLIGHT = ${MOST_MIRRORS_IN_FLIGHT}
 local in_flight = 0
+-- Copies not sent, by reason, since this HAProxy started: told in its log (stderr and its log targets) on the first, and
+-- then at most once every ${MIRROR_SKIPS_TOLD_EVERY_S} s per reason, with the count so far.
+local SKIPPED = {
+  full = MOST_IN_FLIGHT .. " copies already in flight",
+  endpoint = "no ready endpoint",
+  body = "a body over " .. BODY_BOUND .. " bytes, or not whole",
+  method = "a method HAProxy's client cannot send",
+  url = "a URL that cannot be made",
+}
+local skipped, told_at = {}, {}
+
+local function skip(reason, target)
+  skipped[reason] = (skipped[reason] or 0) + 1
+  local now = core.now().sec
+  if told_at[reason] ~= nil and now - told_at[reason] < ${MIRROR_SKIPS_TOLD_EVERY_S} then return end
+  told_at[reason] = now
+  core.Warning("${MIRROR_SKIPPED} (" .. SKIPPED[reason] .. "): " .. skipped[reason] .. " since start, the last for " .. target ..
+    "; told at most once a minute per reason")
+end
 
 ${LUA_HTTP}
 math.randomseed(core.now().sec * 1000000 + core.now().usec)
@@ -64,12 +89,12 @@ local function endpoint(backend)
   return host .. ":" .. port
 end
 
--- The request as the route's Service is sent it, or false when it cannot be copied whole: a method HAProxy's
--- client cannot send, or (\`with_body\`) a body larger than BODY_BOUND (the frontend waited for it up to BODY_BOUND
--- bytes, so one without Content-Length below that is whole). Without \`with_body\`, the copy has no body.
+-- The request as the route's Service is sent it, or nil and why (a SKIPPED reason) when it cannot be copied whole: a
+-- method HAProxy's client cannot send, or (\`with_body\`) a body larger than BODY_BOUND (the frontend waited for it up
+-- to BODY_BOUND bytes, so one without Content-Length below that is whole). Without \`with_body\`, the copy has no body.
 local function copy_of(txn, with_body)
   local method = txn.f:method()
-  if CALLS[method] == nil then return false end
+  if CALLS[method] == nil then return nil, "method" end
   local headers = request_headers(txn, nil)
   headers["host"] = { txn.f:req_fhdr("host") }
   -- What \`option forwardfor if-none\` adds when the request is forwarded, after this action.
@@ -78,8 +103,8 @@ local function copy_of(txn, with_body)
   if not with_body then return copy end
   local length = txn.f:req_body_len() or 0
   local declared = tonumber(txn.f:req_fhdr("content-length") or "")
-  if declared ~= nil and (length ~= declared or length > BODY_BOUND) then return false end
-  if declared == nil and length >= BODY_BOUND then return false end
+  if declared ~= nil and (length ~= declared or length > BODY_BOUND) then return nil, "body" end
+  if declared == nil and length >= BODY_BOUND then return nil, "body" end
   if length > 0 or declared ~= nil then
     copy.body = txn.f:req_body() or ""
     headers["content-length"] = { tostring(#copy.body) }
@@ -101,8 +126,8 @@ local function target_url(template, uri)
 end
 
 -- Sends \`request\` by a task of its own, unless MOST_IN_FLIGHT copies are already waiting for their answers.
-local function dispatch(method, request)
-  if in_flight >= MOST_IN_FLIGHT then return end
+local function dispatch(method, request, target)
+  if in_flight >= MOST_IN_FLIGHT then return skip("full", target) end
   in_flight = in_flight + 1
   core.register_task(function()
     send(method, request)
@@ -113,28 +138,33 @@ end
 core.register_action("${MIRROR_ACTION}", { "http-req" }, function(txn)
   local copies = {}
   local function copy(with_body)
-    if copies[with_body] == nil then copies[with_body] = copy_of(txn, with_body) end
-    return copies[with_body]
+    if copies[with_body] == nil then copies[with_body] = { copy_of(txn, with_body) } end
+    return copies[with_body][1], copies[with_body][2]
   end
   for target in (txn:get_var("txn.mirror") or ""):gmatch("[^,]+") do
     local mirror = fields(target)
     local numerator, denominator = tonumber(mirror[2]), tonumber(mirror[3])
     if numerator ~= nil and denominator ~= nil and denominator >= 1 and math.random(denominator) <= numerator then
-      if mirror[1]:match("^https?://") then
+      local request, why = copy(not mirror[1]:match("^https?://") or mirror[5] == "on")
+      if request == nil then
+        skip(why, mirror[1])
+      elseif mirror[1]:match("^https?://") then
         -- A mirror-target: URL|1|1|HOST|on or off (the request body).
-        local request = copy(mirror[5] == "on")
-        local url = request and target_url(mirror[1], txn:get_var("txn.${MIRROR_URI_VARIABLE}") or request.uri)
-        if url ~= nil and request then
+        local url = target_url(mirror[1], txn:get_var("txn.${MIRROR_URI_VARIABLE}") or request.uri)
+        if url == nil then
+          skip("url", mirror[1])
+        else
           local headers = {}
           for name, values in pairs(request.headers) do headers[name] = values end
           headers["host"] = { mirror[4] }
-          dispatch(request.method, { url = url, headers = headers, body = request.body, timeout = TIMEOUT_MS })
+          dispatch(request.method, { url = url, headers = headers, body = request.body, timeout = TIMEOUT_MS }, mirror[1])
         end
       else
         local address = endpoint(mirror[1])
-        local request = copy(true)
-        if address ~= nil and request then
-          dispatch(request.method, { url = "http://" .. address .. request.uri, headers = request.headers, body = request.body, timeout = TIMEOUT_MS })
+        if address == nil then
+          skip("endpoint", mirror[1])
+        else
+          dispatch(request.method, { url = "http://" .. address .. request.uri, headers = request.headers, body = request.body, timeout = TIMEOUT_MS }, mirror[1])
         end
       end
     end

@@ -145,8 +145,10 @@ export const TABLE = {
  *     rounds): every host is derived again (markLayoutChanged touches every Ingress and route).
  * 63: a route whose only mirror is a mirror-target with mirror-request-body off does not wait for the request body (the
  *     frontend's wait-for-body): the frontend is written again by that write (with the settings).
+ * 64: lua/mirror.lua counts the copies it does not send, by reason, and tells HAProxy's log of them (at most once a minute per
+ *     reason): the script is written again by that write (with the settings).
  */
-export const SNAPSHOT_LAYOUT = 63
+export const SNAPSHOT_LAYOUT = 64
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

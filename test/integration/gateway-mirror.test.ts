@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILES } from '../../core/render/files.ts'
-import { MIRROR_BODY_BOUND } from '../../core/render/mirror-lua.ts'
+import { MIRROR_BODY_BOUND, MIRROR_SKIPPED } from '../../core/render/mirror-lua.ts'
 import { eventually } from '../support/eventually.ts'
 import { closedPort, closeRecorder as close, type Recorder, startRecorder } from '../support/recorder.ts'
 import { gateway, gatewayClass, httpRoute } from '../support/gateway-objects.ts'
@@ -40,6 +40,8 @@ describe('RequestMirror through HAProxy', () => {
       ...recorderObjects('shadow', shadow.port),
       ...recorderObjects('shadow-down', await closedPort()),
       ...recorderObjects('shadow6', shadow6.port, '::1'),
+      service('shadow-unready'),
+      endpointSlice('shadow-unready', [{ address: '127.0.0.1', ready: false }], [{ port: shadow.port }]),
       gatewayClass(),
       gateway('edge', [{ name: 'http', hostname: '*.gw.test' }]),
       httpRoute({
@@ -55,6 +57,7 @@ describe('RequestMirror through HAProxy', () => {
           { matches: prefix('/down'), filters: [mirrorTo('shadow-down')], backends: [{ service: 'app' }] },
           { matches: prefix('/elsewhere'), filters: [mirrorTo('absent')], backends: [{ service: 'app' }] },
           { matches: prefix('/six'), filters: [mirrorTo('shadow6')], backends: [{ service: 'app' }] },
+          { matches: prefix('/unready'), filters: [mirrorTo('shadow-unready')], backends: [{ service: 'app' }] },
           { backends: [{ service: 'app' }] },
         ],
       }),
@@ -69,6 +72,9 @@ describe('RequestMirror through HAProxy', () => {
   })
 
   const copyOf = (url: string) => eventually(`the mirror's copy of ${url}`, () => shadow.copies.find((copy) => copy.url === url))
+  /** HAProxy's log line telling of copies not sent for a reason. */
+  const toldOf = (reason: string) =>
+    eventually(`HAProxy's log on ${reason}`, () => cluster.output().match(new RegExp(`${MIRROR_SKIPPED} \\(${reason}\\): .*`))?.[0])
 
   it('answers the client from the route’s Service and sends the mirror a copy as the Service is sent it', async () => {
     const response = await cluster.get(HOST, '/copy/page?q=1', { headers: { 'x-client': 'c1', 'x-team': 'red' } })
@@ -97,6 +103,12 @@ describe('RequestMirror through HAProxy', () => {
     await cluster.get(HOST, '/copy/after-large')
     await copyOf('/copy/after-large')
     expect(shadow.copies.map((one) => one.url)).not.toContain('/copy/large')
+    expect(await toldOf(`a body over ${MIRROR_BODY_BOUND} bytes, or not whole`)).toMatch(/: 1 since start, the last for default_shadow_80;/)
+  })
+
+  it('sends no copy to a mirror without a ready endpoint, and says so in HAProxy’s log', async () => {
+    expect(answeredBy(await cluster.get(HOST, '/unready/x'))).toBe('app')
+    expect(await toldOf('no ready endpoint')).toMatch(/: 1 since start, the last for default_shadow-unready_80;/)
   })
 
   it('copies no request of a route whose share is 0, and serves its client', async () => {

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
-import { connect } from 'node:net'
+import { connect, createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MIRROR_SKIPPED, MOST_MIRRORS_IN_FLIGHT } from '../../core/render/mirror-lua.ts'
 import { eventually } from '../support/eventually.ts'
 import { ingress } from '../support/objects.ts'
 import { closedPort, closeRecorder, type Recorder, startRecorder } from '../support/recorder.ts'
@@ -15,18 +16,18 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
 
 const NGINX = 'nginx.ingress.kubernetes.io/'
 
+/** An Ingress of its own host, serving `app` with these mirror annotations (without the prefix). */
+const mirrored = (name: string, annotations: Record<string, string>) =>
+  ingress({
+    name,
+    annotations: Object.fromEntries(Object.entries({ 'ssl-redirect': 'false', ...annotations }).map(([key, value]) => [NGINX + key, value])),
+    rules: [{ host: `${name}.mirror.test`, paths: [{ service: 'app' }] }],
+  })
+
 describe('mirror-target through HAProxy', () => {
   let services: ServiceBackends
   let shadow: Recorder
   let cluster: ServedCluster
-
-  /** An Ingress of its own host, serving `app` with these mirror annotations (without the prefix). */
-  const mirrored = (name: string, annotations: Record<string, string>) =>
-    ingress({
-      name,
-      annotations: Object.fromEntries(Object.entries({ 'ssl-redirect': 'false', ...annotations }).map(([key, value]) => [NGINX + key, value])),
-      rules: [{ host: `${name}.mirror.test`, paths: [{ service: 'app' }] }],
-    })
 
   beforeAll(async () => {
     services = await startServices(['app'])
@@ -116,5 +117,44 @@ describe('mirror-target through HAProxy', () => {
     await cluster.get('uri.mirror.test', '/after-refused')
     await copyOf('/after-refused')
     expect(shadow.copies.map((copy) => copy.url)).not.toContain('/evil.example.com/x')
+  })
+})
+
+describe('mirror copies in flight through HAProxy', () => {
+  let services: ServiceBackends
+  let cluster: ServedCluster
+  /** A mirror that takes connections and never answers: its copies stay in flight for their timeout. */
+  let silent: Server
+  const held = new Set<Socket>()
+
+  beforeAll(async () => {
+    services = await startServices(['app'])
+    silent = createServer((socket) => {
+      held.add(socket)
+      socket.on('error', () => held.delete(socket))
+    })
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    cluster = await serveCluster([...services.objects, mirrored('silent', { 'mirror-target': `http://127.0.0.1:${port}$request_uri` })])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+    for (const socket of held) socket.destroy()
+    await new Promise((resolve) => silent?.close(resolve))
+  })
+
+  it('sends no copy while MOST_MIRRORS_IN_FLIGHT are unanswered, and says so in HAProxy’s log', async () => {
+    // Copies a mirror never answers stay in flight for their timeout: the requests after the most are served uncopied.
+    for (let sent = 0; sent <= MOST_MIRRORS_IN_FLIGHT; sent += 32) {
+      const batch = Array.from({ length: Math.min(32, MOST_MIRRORS_IN_FLIGHT + 1 - sent) }, (_, n) => cluster.get('silent.mirror.test', `/${sent + n}`))
+      expect((await Promise.all(batch)).map(answeredBy)).toEqual(batch.map(() => 'app'))
+    }
+    const told = await eventually(
+      'HAProxy’s log on copies in flight',
+      () => cluster.output().match(new RegExp(`${MIRROR_SKIPPED} \\(${MOST_MIRRORS_IN_FLIGHT} copies already in flight\\): .*`))?.[0],
+    )
+    expect(told).toMatch(/: 1 since start, the last for http:\/\/127\.0\.0\.1:\d+\$request_uri;/)
   })
 })

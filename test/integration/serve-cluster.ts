@@ -15,6 +15,8 @@ export interface ServedCluster extends Pick<Rendered, 'model' | 'files' | 'state
   dir: string
   httpPort: number
   httpsPort: number
+  /** Everything HAProxy wrote to stdout and stderr so far (its log's warnings among it). */
+  output(): string
   /** The loopback port a Gateway listener port of its own (ServeOptions.ownPorts) is bound to. */
   ownPort(port: number): number
   /** Plain HTTP to the HTTP bind with this Host header (`path` may carry a query string); to a port of its own's bind when the Host names that port. */
@@ -73,6 +75,7 @@ export async function serveCluster(objects: unknown[], { ownPorts = [], ...optio
     dir,
     httpPort,
     httpsPort,
+    output: () => haproxy?.output() ?? '',
     ownPort: (port) => bound.get(port)!,
     get: (host, path, init) => request(`http://127.0.0.1:${bound.get(Number(host.split(':')[1])) ?? httpPort}${path}`, withHost(host, init)),
     https: (host, path, servername = host, init) =>
