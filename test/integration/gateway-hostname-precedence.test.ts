@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gateway, gatewayClass, httpRoute, type RuleSpec } from '../support/gateway-objects.ts'
+import { fixtureCertificate } from '../support/fixtures.ts'
+import { gateway, gatewayClass, grpcRoute, httpRoute, type RuleSpec } from '../support/gateway-objects.ts'
 import { request } from '../support/http-client.ts'
-import { ingress } from '../support/objects.ts'
+import { ingress, tlsSecret } from '../support/objects.ts'
 import { modified, startRuntimeCluster, type RuntimeCluster } from './runtime-cluster.ts'
-import { answeredBy } from './serve-cluster.ts'
+import { answeredBy, serveCluster, type ServedCluster } from './serve-cluster.ts'
 import { startServices, type ServiceBackends } from './service-backends.ts'
 
 /**
@@ -128,5 +129,80 @@ describe('hostname precedence across HTTPRoutes, through HAProxy', () => {
     await cluster.atRuntime([modified(wide())])
     expect(await get('api.example.test', '/added')).toBe('HTTP 404')
     expect(await cluster.workers()).toEqual(workers)
+  })
+})
+
+describe('hostname precedence on HTTPS, on a port of its own and beside a GRPCRoute, through HAProxy', () => {
+  let services: ServiceBackends
+  let cluster: ServedCluster
+
+  beforeAll(async () => {
+    services = await startServices(['exact', 'wide', 'last'])
+    const { certPem, keyPem } = fixtureCertificate('shop.example.com')
+    const on = (name: string, sectionName: string, hostnames: string[] | undefined, path: string, service: string) =>
+      httpRoute({ name, hostnames, parents: [{ name: 'edge', sectionName }], rules: [rule(service, path)] })
+    cluster = await serveCluster(
+      [
+        ...services.objects,
+        tlsSecret('cert', certPem, keyPem),
+        gatewayClass(),
+        gateway('edge', [
+          { name: 'web' },
+          { name: 'tls', protocol: 'HTTPS', hostname: '*.secure.test', certificate: 'cert' },
+          { name: 'only', protocol: 'HTTPS', hostname: 'only.mixed.test', certificate: 'cert' },
+          { name: 'alt', port: 8080 },
+        ]),
+        on('secure-wide', 'tls', ['*.secure.test'], '/page', 'wide'),
+        on('secure-api', 'web', ['api.secure.test'], '/own', 'exact'),
+        on('mixed-wide', 'web', ['*.mixed.test'], '/page', 'wide'),
+        on('mixed-only', 'only', ['only.mixed.test'], '/own', 'exact'),
+        on('port-wide', 'alt', ['*.port.test'], '/page', 'wide'),
+        on('port-exact', 'alt', ['api.port.test'], '/own', 'exact'),
+        on('port-last', 'alt', undefined, '/last', 'last'),
+        grpcRoute({
+          name: 'grpc',
+          hostnames: ['grpc.mixed.test'],
+          parents: [{ name: 'edge', sectionName: 'web' }],
+          rules: [{ matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'exact' }] }],
+        }),
+      ],
+      { ownPorts: [{ port: 8080, protocol: 'HTTP' }] },
+    )
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+  })
+
+  const get = (host: string, path: string) => cluster.get(host, path).then(answeredBy)
+  const https = (host: string, path: string) => cluster.https(host, path).then(answeredBy)
+
+  it('a wildcard only HTTPS listeners serve redirects to HTTPS the plain requests it takes, and serves them there', async () => {
+    expect(await get('api.secure.test', '/own')).toBe('exact')
+    const redirected = await cluster.get('api.secure.test', '/page')
+    expect(redirected.status).toBe(308)
+    expect(redirected.headers.location).toBe(`https://api.secure.test:${cluster.httpsPort}/page`)
+    expect(await https('api.secure.test', '/page')).toBe('wide')
+  })
+
+  it("a name only HTTPS listeners serve keeps its redirect, and a plain HTTP listener's wildcard serves what its routes do not take", async () => {
+    expect((await cluster.get('only.mixed.test', '/own')).status).toBe(308)
+    expect((await cluster.get('only.mixed.test', '/nothing')).status).toBe(308)
+    expect(await get('only.mixed.test', '/page')).toBe('wide')
+    expect(await https('only.mixed.test', '/own')).toBe('exact')
+    expect(await https('only.mixed.test', '/page')).toBe('wide')
+  })
+
+  it("a GRPCRoute's name falls through to an HTTPRoute's wildcard", async () => {
+    expect(await get('grpc.mixed.test', '/page')).toBe('wide')
+  })
+
+  it("on a port of its own: the name's route, then the port's wildcard, then the port's routes without hostnames, never another port's", async () => {
+    expect(await get('api.port.test:8080', '/own')).toBe('exact')
+    expect(await get('api.port.test:8080', '/page')).toBe('wide')
+    expect(await get('api.port.test:8080', '/last')).toBe('last')
+    expect(await get('api.port.test:8080', '/nothing')).toBe('HTTP 404')
+    expect(await get('api.port.test', '/page')).toBe('HTTP 404')
   })
 })
