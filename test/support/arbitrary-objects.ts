@@ -920,6 +920,29 @@ export const arbitraryGrpcObject = fc.oneof(
   { weight: 2, arbitrary: arbitraryService },
 )
 
+/**
+ * Names HTTPRoutes alone serve beneath wildcards they serve too, two levels of them and the routes without hostnames, and
+ * Ingresses that come and go on those names (an Ingress's host keeps its requests: it leaves the fall-through map): in
+ * arbitraryGatewayObject's pool a name and a wildcard above it that both fall through are rare (3 clusters in 200; here 62, 28 with two wildcard levels).
+ */
+export const arbitraryFallThroughObject = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(gatewayClass(), gateway('edge', [{ name: 'any', from: 'All' }])) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        name: fc.constantFrom('r1', 'r2', 'r3', 'r4'),
+        hostnames: fc.constantFrom<string[] | undefined>(undefined, ['a.example.com'], ['x.a.example.com'], ['*.example.com'], ['*.a.example.com']),
+        paths: fc.subarray(['/', '/api', '/static'], { minLength: 1 }),
+      })
+      .map(({ name, hostnames, paths }) =>
+        httpRoute({ name, hostnames, rules: paths.map((value) => ({ matches: [{ value }], backends: [{ service: 'web' }] })) }),
+      ),
+  },
+  { weight: 2, arbitrary: arbitraryIngress },
+  { weight: 1, arbitrary: arbitraryService },
+)
+
 /** Ports of their own for Gateway listeners (none; HTTP 8080; and HTTPS 8443; 8080 for HTTPS, which an HTTP listener is refused). */
 const gatewayPortSets: (GatewayPort[] | undefined)[] = [
   undefined,

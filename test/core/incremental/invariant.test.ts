@@ -17,6 +17,7 @@ import { storedGatewayStatus } from '../../../core/gateway-status/stored-gateway
 import {
   arbitraryGatewayObject,
   arbitraryGrpcObject,
+  arbitraryFallThroughObject,
   arbitraryNamespaceObject,
   arbitraryObject,
   arbitraryOptions,
@@ -165,6 +166,10 @@ describe('the incremental path equals the full rebuild', () => {
 
   it('for GRPCRoutes whose matches of a service alone come and go beside a method alone on their hosts', () => {
     equalToFullRebuild(arbitraryGrpcObject, { minLength: 10, maxLength: 30 }, 100)
+  }, 60_000)
+
+  it('for names HTTPRoutes alone serve beneath wildcards they serve, and Ingresses that come and go on them (the fall-through map)', () => {
+    equalToFullRebuild(arbitraryFallThroughObject, { minLength: 10, maxLength: 30 }, 60)
   }, 60_000)
 
   it("for Namespaces whose labels change under Gateways' Selector listeners and their HTTPRoutes", () => {
