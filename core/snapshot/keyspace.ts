@@ -16,16 +16,17 @@ const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.host, T
  * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.
  * An event rewrites one node per level, and an internal node's rows (a key and a sha256 each)
  * barely compress: 16 children a node wrote a third of the bytes 32 did at 20,000 Ingresses, for
- * one more level (a cold read's extra round); 8 saved a tenth more for three more. Leaves of 8
- * large values or 64 small ones, not 4 and 32: a full resync of 20,000 Ingresses writes half the
- * nodes (10,000, not 20,000: a file each on disk, whose creation was a third of its CPU), and a
- * one-Ingress event stores p50 23 KiB instead of 19 (a leaf rewritten is gzipped, so twice the
- * entries cost far less than twice the bytes).
+ * one more level (a cold read's extra round); 8 saved a tenth more for three more. Leaves of 16
+ * large values or 64 small ones (4 and 32, then 8 and 64, before): a full resync of 20,000
+ * Ingresses writes 5,700 nodes (20,000 at 4, 10,000 at 8: a file each on disk, whose creation
+ * costs kernel time and a gzip, a hash and three thread-pool hops each), and a one-Ingress event
+ * stores p50 about 24 KiB (19 at 4, 23 at 8): a leaf rewritten is gzipped and the interior nodes'
+ * hashes weigh most, so twice the entries cost far less than twice the bytes.
  */
 export const SNAPSHOT_SHAPE: TreeShape = {
   space: 'nodes',
   codec: jsonLines,
-  leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 8 : 64),
+  leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 16 : 64),
   branchTarget: 16,
 }
 

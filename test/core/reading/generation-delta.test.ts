@@ -41,12 +41,13 @@ describe('the delta between two generations', () => {
 
   it('holds exactly what a reader of the old generation lacks to read the new one, and is a small part of it', async () => {
     const store = createMemoryStore()
-    const objects = Array.from({ length: 600 }, (_, n) => app(n)).flat()
+    // 1,200 apps: a map chunk holds 128 lines, and at 600 the whole generation was 63 nodes, too few for a delta to be a tenth of it.
+    const objects = Array.from({ length: 1200 }, (_, n) => app(n)).flat()
     const base = await commit(store, objects.map(added))
     const changes = [
       [modified(app(17, ['/', '/v2'])[0])],
       [deleted(objects[3 * 250]), deleted(objects[3 * 250 + 1]), deleted(objects[3 * 250 + 2])],
-      app(600).map(added),
+      app(1200).map(added),
     ]
     let have = base
     for (const events of changes) {

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { commitEvents } from '../../../core/commit/commit-events.ts'
+import { fileShape } from '../../../core/generation/file-shapes.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { readGeneration } from '../../../core/reading/read-generation.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
+import { CHUNKED_FILES, FILES } from '../../../core/render/files.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
+import type { TreeShape } from '../../../core/tree/tree-shape.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { storedSnapshotEntries, upgradeEdit } from '../../support/stored-snapshot.ts'
@@ -15,34 +18,48 @@ const keys = clusterKeys(CLUSTER)
 const commit = (store: ObjectStore, events: Parameters<typeof commitEvents>[1]) =>
   commitEvents({ store, cluster: CLUSTER, options: {}, context: coldContext(), clock: instantClock() }, events)
 
-/** How the code before cut the snapshot's leaves: 4 objects, hosts or backends a leaf, 32 smaller entries. */
-const leavesBefore: typeof SNAPSHOT_SHAPE.leafTarget = (key) => (/^(object|invalid|host|backend)\u0001/.test(key) ? 4 : 32)
+/** A tree's leaves as earlier code cut them: its shape, and the entries a leaf held then. */
+type Cut = [TreeShape, TreeShape['leafTarget']]
 
-async function storedWithLeavesBefore(objects: readonly unknown[]): Promise<ObjectStore> {
+const largeValues =
+  (large: number, small: number): TreeShape['leafTarget'] =>
+  (key) =>
+    /^(object|invalid|host|backend|gateway-status)\u0001/.test(key) ? large : small
+
+/** Session 15's chunks: 32 map lines, 4 backend sections, 16 crt-list lines. */
+const chunksBefore: Cut[] = [...CHUNKED_FILES.keys()].map((path) => [fileShape(path)!, path === FILES.backends ? 4 : path === FILES.crtList ? 16 : 32])
+
+/** A cluster committed by code that cut these trees' leaves otherwise. */
+async function storedCut(objects: readonly unknown[], cuts: readonly Cut[]): Promise<ObjectStore> {
   const store = createMemoryStore()
-  const now = SNAPSHOT_SHAPE.leafTarget
-  SNAPSHOT_SHAPE.leafTarget = leavesBefore
+  const now = cuts.map(([shape]) => shape.leafTarget)
+  for (const [shape, leafTarget] of cuts) shape.leafTarget = leafTarget
   try {
     await commit(store, objects.map(added))
   } finally {
-    SNAPSHOT_SHAPE.leafTarget = now
+    cuts.forEach(([shape], i) => (shape.leafTarget = now[i]!))
   }
   return store
 }
 
-describe('a snapshot stored when leaves held 4 large values or 32 small ones', () => {
+describe.each([
+  ['leaves held 4 large values or 32 small ones', [[SNAPSHOT_SHAPE, largeValues(4, 32)]] as Cut[]],
+  ['leaves held 8 large values, map chunks 32 lines, backend chunks 4 sections', [[SNAPSHOT_SHAPE, largeValues(8, 64)], ...chunksBefore] as Cut[]],
+])('a cluster stored when %s', (_, cuts) => {
   it('is read and edited by this code, old leaves and new side by side: its entries equal a fresh commit, its files a full rebuild', async () => {
     const objects = Array.from({ length: 200 }, (_, n) => app(n)).flat()
-    const store = await storedWithLeavesBefore(objects)
+    const store = await storedCut(objects, cuts)
     const { final, events } = upgradeEdit(objects)
     const result = await commit(store, events)
     expect(result.committed).toBe(true)
 
     expect(await readGeneration(store, CLUSTER, result.head!.manifest, coldContext())).toEqual(fullRebuild(final).files)
     const fresh = createMemoryStore()
-    await commit(fresh, final.map(added))
+    const freshly = await commit(fresh, final.map(added))
     expect(await storedSnapshotEntries(store, keys)).toEqual(await storedSnapshotEntries(fresh, keys))
     // Cut otherwise, the two trees differ where the edit did not reach: the old leaves were kept, not rewritten.
-    expect((await readHead(store, keys))!.head.snapshot.sha256).not.toBe((await readHead(fresh, keys))!.head.snapshot.sha256)
+    const head = (await readHead(store, keys))!.head
+    expect(head.snapshot.sha256).not.toBe((await readHead(fresh, keys))!.head.snapshot.sha256)
+    if (cuts.length > 1) expect(head.manifest).not.toBe(freshly.head!.manifest)
   }, 30_000)
 })
