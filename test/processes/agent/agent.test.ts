@@ -128,10 +128,12 @@ describe('the agent', () => {
 
   it('started on the files installed before, reads only what the next generation changed, not the generation', async () => {
     const { server, token, agent, haproxy, source, fetched } = await setup()
+    // 1,000 apps: a map chunk holds 128 lines, and at 60 the whole generation was 12 blobs, the change 4 of them.
+    const apps = 1000
     await server.events(
       'prod',
       token,
-      Array.from({ length: 60 }, (_, n) => app(n + 1))
+      Array.from({ length: apps }, (_, n) => app(n + 1))
         .flat()
         .map(put),
     )
@@ -143,7 +145,7 @@ describe('the agent', () => {
     await server.events('prod', token, [put(app(7, ['/', '/new'])[0])])
     expect(await restarted.sync()).toMatchObject({ generation: 2, applied: 'runtime' })
     expect((await installedGeneration(dir))!.files).toEqual(
-      fullRebuild([...Array.from({ length: 60 }, (_, n) => app(n + 1)).flat(), app(7, ['/', '/new'])[0]]).files,
+      fullRebuild([...Array.from({ length: apps }, (_, n) => app(n + 1)).flat(), app(7, ['/', '/new'])[0]]).files,
     )
     expect(fetched.length).toBeLessThan(whole / 4)
   })
