@@ -42,8 +42,9 @@ describe('reads over a cache smaller than what they need', () => {
 
   it('stop, naming the nodes, when a hold already in force has no room for them and a run misses only nodes it loaded', async () => {
     // Room for a node or two of the path, not all of it: each load evicted one the run before read,
-    // and the runs went round without end (only the same miss twice in a row was caught).
-    const { cold, loader, context } = await storedCluster(2000)
+    // and the runs went round without end (only the same miss twice in a row was caught). 5,000 characters
+    // hold this path's root and the node below it, not its leaf too (leaves of 16 objects: 2,000 held only one).
+    const { cold, loader, context } = await storedCluster(5000)
     // As a commit that may be split holds up to its share, and is stopped once it loses what it read.
     context.nodes.hold(0)
     const read = runLoading(() => cold.get(treeKey(TABLE.object, 'Service/default/app-150')), loader)
