@@ -12,6 +12,7 @@ import { generationDiff } from '../../../core/fleet/generation-diff.ts'
 import { generationHistory } from '../../../core/fleet/generation-history.ts'
 import type { AppEnv } from '../app-env.ts'
 import { isAdmin } from '../http/auth.ts'
+import { backgroundTurn } from '../http/background-turn.ts'
 import { fleetViews } from '../services/fleet-views.ts'
 import { HttpError } from '../http/http-error.ts'
 import { liveCluster, pinActions } from '../services/pin-actions.ts'
@@ -84,7 +85,7 @@ export function fleetPage(env: AppEnv) {
     return c.redirect('/fleet/login', 303)
   })
 
-  page.get('/', async (c) => {
+  page.get('/', backgroundTurn, async (c) => {
     const { refresh } = readQuery(c.req.query(), fleetQuery)
     const clusters = await views.all()
     const { csrf } = c.get('session')
@@ -103,7 +104,7 @@ export function fleetPage(env: AppEnv) {
     )
   })
 
-  page.get('/:id', async (c) => {
+  page.get('/:id', backgroundTurn, async (c) => {
     const record = await env.registry.get(c.req.param('id'))
     if (!record) throw new HttpError(404, `There is no cluster ${c.req.param('id')}.`)
     const query = readQuery(c.req.query(), clusterQuery)

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { ClusterViewAnswer, FleetAnswer } from '../../../core/api/fleet-answers.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../http/auth.ts'
+import { backgroundTurn } from '../http/background-turn.ts'
 import { fleetViews } from '../services/fleet-views.ts'
 import { HttpError } from '../http/http-error.ts'
 
@@ -14,13 +15,13 @@ export function fleetRoutes(env: AppEnv) {
   const admin = requireAdmin(env)
   const views = fleetViews(env)
 
-  routes.get('/', admin, async (c) => {
+  routes.get('/', admin, backgroundTurn, async (c) => {
     const started = performance.now()
     const clusters = await views.all()
     return c.json({ clusters, answeredInMs: Math.round((performance.now() - started) * 10) / 10 } satisfies FleetAnswer)
   })
 
-  routes.get('/:id', admin, async (c) => {
+  routes.get('/:id', admin, backgroundTurn, async (c) => {
     const record = await env.registry.get(c.req.param('id'))
     if (!record) throw new HttpError(404, `no cluster ${c.req.param('id')}`)
     return c.json((await views.one(record)) satisfies ClusterViewAnswer)

@@ -9,6 +9,7 @@ import { generationDiff } from '../../../core/fleet/generation-diff.ts'
 import { generationHistory } from '../../../core/fleet/generation-history.ts'
 import type { AppEnv } from '../app-env.ts'
 import { requireAdmin, type AppVariables } from '../http/auth.ts'
+import { backgroundTurn } from '../http/background-turn.ts'
 import { HttpError } from '../http/http-error.ts'
 import { liveCluster, pinActions } from '../services/pin-actions.ts'
 import { readJson, readOptionalJson, readQuery } from '../http/read-body.ts'
@@ -26,7 +27,7 @@ export function generationRoutes(env: AppEnv) {
   const actions = pinActions(env)
   const clusterOf = (id: string) => liveCluster(env, id)
 
-  routes.get('/:id/generations', admin, async (c) => {
+  routes.get('/:id/generations', admin, backgroundTurn, async (c) => {
     const record = await clusterOf(c.req.param('id'))
     const page = readQuery(c.req.query(), historyQuery)
     const head = await readHead(env.store, clusterKeys(record.id))
@@ -37,7 +38,7 @@ export function generationRoutes(env: AppEnv) {
     } satisfies HistoryAnswer)
   })
 
-  routes.get('/:id/diff', admin, async (c) => {
+  routes.get('/:id/diff', admin, backgroundTurn, async (c) => {
     const record = await clusterOf(c.req.param('id'))
     const { from, to } = readQuery(c.req.query(), diffQuery)
     const current = to ?? (await readHead(env.store, clusterKeys(record.id)))?.head.generation

@@ -3,7 +3,7 @@ import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../support/objects.ts'
-import { harness } from './app-harness.ts'
+import { ADMIN, harness } from './app-harness.ts'
 
 const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
 /** Enough objects that listing, comparing and computing their commit takes many slices. */
@@ -58,6 +58,31 @@ async function eventDuringPut(log: string[], { call, register, events }: ReturnT
   )
 }
 
+/**
+ * The app whose quiet cluster's storage answers some turns of the event loop later, as a disk
+ * does (each turn a chance for a slice to run first), logging each of its operations and each
+ * turn the resync's slices take (`slice`, logged before it ends).
+ */
+function slowQuietHarness(log: string[]) {
+  const memory = createMemoryStore()
+  const quiet = /^(registry\/clusters\/quiet|clusters\/quiet\/)/
+  const turns = async (count: number) => {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  const later =
+    <A extends unknown[], T>(operation: (key: string, ...rest: A) => Promise<T>) =>
+    async (key: string, ...rest: A): Promise<T> => {
+      if (!quiet.test(key)) return operation(key, ...rest)
+      log.push('quiet storage')
+      const value = await operation(key, ...rest)
+      await turns(4)
+      return value
+    }
+  const store: ObjectStore = { ...memory, get: later(memory.get), head: later(memory.head), put: later(memory.put) }
+  const turn = () => (log.push('slice'), new Promise<void>((resolve) => setImmediate(resolve)))
+  return harness({ store, yieldTurn: turn })
+}
+
 describe('one cluster’s resync on the thread that serves many', () => {
   it('answers another cluster’s event while a PUT …/objects of the large one is still computing', async () => {
     const log: string[] = []
@@ -67,25 +92,7 @@ describe('one cluster’s resync on the thread that serves many', () => {
 
   it('runs no slice of the resync between two steps of another cluster’s event, from reading its record to its answer', async () => {
     const log: string[] = []
-    const memory = createMemoryStore()
-    // The quiet cluster's storage answers some turns of the event loop later, as a disk does: each turn is a chance for a slice to run first.
-    const quiet = /^(registry\/clusters\/quiet|clusters\/quiet\/)/
-    const turns = async (count: number) => {
-      for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve))
-    }
-    const later =
-      <A extends unknown[], T>(operation: (key: string, ...rest: A) => Promise<T>) =>
-      async (key: string, ...rest: A): Promise<T> => {
-        if (!quiet.test(key)) return operation(key, ...rest)
-        log.push('quiet storage')
-        const value = await operation(key, ...rest)
-        await turns(4)
-        return value
-      }
-    const store: ObjectStore = { ...memory, get: later(memory.get), head: later(memory.head), put: later(memory.put) }
-    // Node's turn, logged as the slice before it ends.
-    const turn = () => (log.push('slice'), new Promise<void>((resolve) => setImmediate(resolve)))
-    const order = await eventDuringPut(log, harness({ store, yieldTurn: turn }))
+    const order = await eventDuringPut(log, slowQuietHarness(log))
     const during = order.slice(order.indexOf('quiet storage'), order.indexOf('event 200'))
     expect(during.filter((entry) => entry === 'quiet storage').length).toBeGreaterThan(3)
     // None; one should the machine stall the test past BACKGROUND_WAIT_MS, when a slice goes on (without the request's hold, one a turn until its commit).
@@ -123,5 +130,21 @@ describe('one cluster’s resync on the thread that serves many', () => {
       () => events('quiet', quietToken, quietEvent(2)),
     )
     expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
+  })
+
+  it('runs slices of the resync while the admin’s fleet view reads, which holds no foreground', async () => {
+    const log: string[] = []
+    const { call, register, events } = slowQuietHarness(log)
+    const bigToken = await register('big')
+    expect((await events('quiet', await register('quiet'), quietEvent(0))).status).toBe(200)
+    const order = await eventDuring(
+      log,
+      () => call('PUT', '/v1/clusters/big/objects', bigToken, list(large)),
+      () => call('GET', '/v1/fleet', ADMIN),
+    )
+    // The view's reads of the quiet cluster, and its answer (logged as `event`).
+    const during = order.slice(order.indexOf('quiet storage'), order.indexOf('event 200'))
+    expect(during.filter((entry) => entry === 'quiet storage').length).toBeGreaterThan(1)
+    expect(during.filter((entry) => entry === 'slice').length).toBeGreaterThan(1)
   })
 })
