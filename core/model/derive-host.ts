@@ -159,8 +159,9 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes.
   if (gatewayTls && gateway.httpsOnly) redirects.redirectToHttps = true
   const deepWildcard = routes.length > 0 && deepWildcardOf(host, gateway, served, rejections)
-  // The Gateway API ranks the rules of every route whose hostnames match a name: a wider host's come after this one's (an Ingress's host keeps its requests).
-  const fallsThrough = routes.length > 0 && gateway.owners.size > 0 && served.length === 0 && splitHostOnPort(host).name !== ''
+  // The Gateway API ranks the rules of every route whose hostnames match a name: a wider host's come after this one's (an
+  // Ingress's host keeps its requests, and so does a listener's own hostname: a wider host's routes are other listeners').
+  const fallsThrough = routes.length > 0 && gateway.owners.size > 0 && served.length === 0 && !gateway.listenerHostname && splitHostOnPort(host).name !== ''
   return {
     config: {
       host,

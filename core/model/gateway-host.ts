@@ -27,6 +27,11 @@ export interface GatewayHost {
   tls?: { secret: string; gateway: Gateway }
   /** Only HTTPS listeners serve the host: its plain HTTP requests are redirected to HTTPS. */
   httpsOnly: boolean
+  /**
+   * The host is the hostname of a listener that serves it: that listener is the most specific for its names, and every route
+   * attached to it is on this host or a narrower one, so a request its routes do not take is no wider host's (listener isolation).
+   */
+  listenerHostname: boolean
 }
 
 /**
@@ -66,6 +71,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   let tls: GatewayHost['tls']
   let http = false
   let https = false
+  let listenerHostname = false
   for (const route of state.httpRoutesForHost(name).sort(compareRoutePrecedence)) {
     const verdict = routeVerdict(route, state)
     if (!verdict.served) continue
@@ -74,6 +80,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
     const owner = describeRoute(route)
     owners.set(owner, route)
     for (const { gateway, listener } of here) {
+      if (listener.hostname === name) listenerHostname = true
       if (listener.protocol === 'HTTP') http = true
       const certificate = name === '' ? undefined : listenerCertificate(listener, gateway)
       if (!certificate) continue
@@ -103,7 +110,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   }
   withServicesFirst(routes, anyService, [...services, ...servicesWithHeaders])
   candidates.push(...methodsAfterServices(routes, anyService, servicesWithHeaders))
-  return { routes: [...routes.values()].sort(compareRouteMatch), candidates, owners, ...(tls ? { tls } : {}), httpsOnly: https && !http }
+  return { routes: [...routes.values()].sort(compareRouteMatch), candidates, owners, ...(tls ? { tls } : {}), httpsOnly: https && !http, listenerHostname }
 }
 
 /**

@@ -15,7 +15,9 @@ import type { SetVar } from './route-keys.ts'
  * rules without host (on a port of its own, the port's). Each host's rules come whole before the
  * next's, whatever the next's match (an Exact path there does not beat a PathPrefix `/` here).
  * The map is the host's own entry, so a wildcard route's change never touches the names under it.
- * An Ingress's host is not in the map: a known host whose paths do not match keeps its requests.
+ * An Ingress's host is not in the map: a known host whose paths do not match keeps its requests; nor
+ * is a listener's own hostname, whose listener is the most specific for the names under it (listener
+ * isolation: a wider host's routes are other listeners').
  */
 export function* fallThroughEntries(config: HostConfig): Iterable<[typeof FILES.fallThroughMap, string, string]> {
   if (config.fallsThrough) yield [FILES.fallThroughMap, config.host, config.host.startsWith('*.') ? config.host.slice(2) : config.host]

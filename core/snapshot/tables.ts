@@ -147,8 +147,10 @@ export const TABLE = {
  *     frontend's wait-for-body): the frontend is written again by that write (with the settings).
  * 64: lua/mirror.lua counts the copies it does not send, by reason, and tells HAProxy's log of them (at most once a minute per
  *     reason): the script is written again by that write (with the settings).
+ * 65: a listener's own hostname keeps its requests (listener isolation): such a host is not in the fall-through map: every
+ *     host is derived again (markLayoutChanged touches every Ingress and route).
  */
-export const SNAPSHOT_LAYOUT = 64
+export const SNAPSHOT_LAYOUT = 65
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

@@ -186,12 +186,11 @@ describe('hostname precedence on HTTPS, on a port of its own and beside a GRPCRo
     expect(await https('api.secure.test', '/page')).toBe('wide')
   })
 
-  it("a name only HTTPS listeners serve keeps its redirect, and a plain HTTP listener's wildcard serves what its routes do not take", async () => {
+  it("a name only HTTPS listeners serve is its listener's hostname: it keeps its requests, its 308 on plain HTTP and its 404s", async () => {
     expect((await cluster.get('only.mixed.test', '/own')).status).toBe(308)
-    expect((await cluster.get('only.mixed.test', '/nothing')).status).toBe(308)
-    expect(await get('only.mixed.test', '/page')).toBe('wide')
+    expect((await cluster.get('only.mixed.test', '/page')).status).toBe(308)
     expect(await https('only.mixed.test', '/own')).toBe('exact')
-    expect(await https('only.mixed.test', '/page')).toBe('wide')
+    expect(await https('only.mixed.test', '/page')).toBe('HTTP 404')
   })
 
   it("a GRPCRoute's name falls through to an HTTPRoute's wildcard", async () => {
@@ -204,5 +203,45 @@ describe('hostname precedence on HTTPS, on a port of its own and beside a GRPCRo
     expect(await get('api.port.test:8080', '/last')).toBe('last')
     expect(await get('api.port.test:8080', '/nothing')).toBe('HTTP 404')
     expect(await get('api.port.test', '/page')).toBe('HTTP 404')
+  })
+})
+
+/**
+ * The specification's listener isolation (conformance HTTPListenerIsolation, gateway-api #2465): a request is matched to the most
+ * specific listener and its routes only. A listener's own hostname does not fall through: every route attached to it is on that
+ * host or a narrower one, so a wider host's routes are other listeners'.
+ */
+describe('listener isolation through HAProxy: a listener hostname keeps its requests', () => {
+  const LISTENERS = ['empty-hostname', 'wildcard-example-com', 'wildcard-foo-example-com', 'abc-foo-example-com']
+  let services: ServiceBackends
+  let cluster: ServedCluster
+
+  beforeAll(async () => {
+    services = await startServices(LISTENERS)
+    cluster = await serveCluster([
+      ...services.objects,
+      gatewayClass(),
+      gateway('edge', [
+        { name: 'empty-hostname' },
+        { name: 'wildcard-example-com', hostname: '*.example.com' },
+        { name: 'wildcard-foo-example-com', hostname: '*.foo.example.com' },
+        { name: 'abc-foo-example-com', hostname: 'abc.foo.example.com' },
+      ]),
+      ...LISTENERS.map((name) => httpRoute({ name, parents: [{ name: 'edge', sectionName: name }], rules: [rule(name, `/${name}`)] })),
+    ])
+  })
+
+  afterAll(async () => {
+    await cluster?.stop()
+    await services?.close()
+  })
+
+  it.each([
+    ['bar.com', 'empty-hostname'],
+    ['bar.example.com', 'wildcard-example-com'],
+    ['bar.foo.example.com', 'wildcard-foo-example-com'],
+    ['abc.foo.example.com', 'abc-foo-example-com'],
+  ])('%s is served by its listener %s only', async (host, listener) => {
+    for (const path of LISTENERS) expect(await cluster.get(host, `/${path}`).then(answeredBy)).toBe(path === listener ? listener : 'HTTP 404')
   })
 })

@@ -8,6 +8,9 @@ import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 /** The last layout whose names with an HTTPRoute of their own were served by that route alone (no fall-through map). */
 const WITHOUT_FALL_THROUGH = 61
 
+/** The last layout whose listeners' own hostnames fell through too (before listener isolation). */
+const LISTENER_HOSTNAMES_FELL_THROUGH = 64
+
 describe('a snapshot written before a name fell through to the wildcard routes above it', () => {
   it('writes the fall-through map and the frontend rounds at its next write, byte-equal to a fresh snapshot', () => {
     const route = (name: string, hostnames: string[], path: string, sectionName = 'web') =>
@@ -26,6 +29,20 @@ describe('a snapshot written before a name fell through to the wildcard routes a
       objects: ['HTTPRoute/default/wide', 'HTTPRoute/default/api'],
       missingFiles: [FILES.fallThroughMap],
     })
+    writeAfterUpgrade(old, older, fresh)
+  })
+
+  it("takes a listener's own hostname out of the map at its next write, byte-equal to a fresh snapshot", () => {
+    const api = httpRoute({ name: 'api', hostnames: ['api.example.com'], rules: [{ matches: [{ value: '/api' }], backends: [{ service: 'app-1' }] }] })
+    const base = [...app(1), gatewayClass(), api]
+    const fresh = new LiveCluster()
+    fresh.apply([...base, gateway('edge', [{ name: 'web', hostname: 'api.example.com' }])].map(added))
+    expect(fresh.files().get(FILES.fallThroughMap)).toBe('')
+    // Layout 64 put every host HTTPRoutes alone serve in the map: as this one does for a listener without hostname.
+    const older = new LiveCluster()
+    older.apply([...base, gateway('edge', [{ name: 'web' }])].map(added))
+    expect(older.files().get(FILES.fallThroughMap)).toBe('api.example.com api.example.com\n')
+    const old = olderSnapshot(older, fresh, { layout: LISTENER_HOSTNAMES_FELL_THROUGH, objects: ['Gateway/default/edge'] })
     writeAfterUpgrade(old, older, fresh)
   })
 })
