@@ -12,6 +12,7 @@ import {
   printSealingReport,
   printStorageReport,
   printWorkerBundleReport,
+  printWorkerdResyncReport,
 } from './report.ts'
 import { measureChurn } from './churn.ts'
 import { CONVERGENCE_BACKGROUNDS, measureConvergence, type Convergence } from './convergence.ts'
@@ -22,6 +23,7 @@ import { measureReplicas, printReplicasReport } from './replicas.ts'
 import { measureSealing } from './sealing.ts'
 import { measureStorage, type StorageResult } from './storage.ts'
 import { measureWorkerBundle } from './worker-bundle.ts'
+import { measureWorkerdResync } from './workerd-resync.ts'
 
 const { values } = parseArgs({
   options: {
@@ -44,12 +46,13 @@ const { values } = parseArgs({
     // Unset: 3 runs below 100,000 Ingresses, 1 at 100,000 and beyond (where one run takes many minutes).
     'resync-runs': { type: 'string' },
     'resync-heap-objects': { type: 'string', default: '100000' },
+    'workerd-resync-sizes': { type: 'string', default: '20000' },
     'replica-writes': { type: 'string', default: '200' },
     'skip-worker-bundle': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 })
-const sizesOf = (flag: 'sizes' | 'httproute-sizes' | 'storage-sizes' | 'resync-sizes') => {
+const sizesOf = (flag: 'sizes' | 'httproute-sizes' | 'storage-sizes' | 'resync-sizes' | 'workerd-resync-sizes') => {
   // 0 skips the part, as it does for every other part's flag.
   if (values[flag] === '0') return []
   const sizes = values[flag]
@@ -63,6 +66,7 @@ const sizes = sizesOf('sizes')
 const httpRouteSizes = sizesOf('httproute-sizes')
 const storageSizes = sizesOf('storage-sizes')
 const resyncSizes = sizesOf('resync-sizes')
+const workerdResyncSizes = sizesOf('workerd-resync-sizes')
 const resyncPaths = values['resync-paths'].split(',').filter(Boolean) as ResyncPath[]
 if (resyncPaths.some((path) => path !== 'put' && path !== 'paged')) throw new Error(`--resync-paths: put, paged or both, got ${values['resync-paths']}`)
 /** How many times the resync rows run at `size`, each on fresh servers: each row prints their median and spread. */
@@ -177,3 +181,10 @@ if (replicaOptions.writes > 0) {
   printReplicasReport(await measureReplicas(replicaOptions), replicaOptions)
 }
 if (!values['skip-worker-bundle']) printWorkerBundleReport(await measureWorkerBundle())
+// Last: wrangler dev runs for many minutes at 20,000 Ingresses, and workerd's local R2 is its own disk load.
+const workerdResyncs = []
+for (const size of workerdResyncSizes) {
+  console.error(`measuring a paged resync of ${size} Ingresses through wrangler dev (workerd, local R2)…`)
+  workerdResyncs.push(await measureWorkerdResync(size))
+}
+if (workerdResyncs.length > 0) printWorkerdResyncReport(workerdResyncs)

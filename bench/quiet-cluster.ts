@@ -8,6 +8,14 @@ export const QUIET_GAP_MS = 20
 /** What the quiet cluster's thread is told: send `events` one after another, or send them steadily from `start` until `stop`. */
 export type QuietCommand = { kind: 'alone'; events: number } | { kind: 'start' } | { kind: 'stop' }
 
+/** What a steady run answers: each answered event's milliseconds, from sending it to its answer, and the reason of each that failed. */
+export interface QuietRun {
+  times: number[]
+  errors: string[]
+  /** Sends of an answered event after its first (503, or a connection closed as it went out): their wait is in its time. */
+  retries: number
+}
+
 /**
  * The quiet cluster's client, on a thread of its own: the thread that sends a resync stringifies
  * its pages meanwhile (tens of milliseconds each), and on the same thread that time would be
@@ -26,15 +34,15 @@ export class QuietClient {
 
   /** `events` events one after another, with nothing else running. */
   alone(events: number): Promise<number[]> {
-    return this.ask({ kind: 'alone', events })
+    return this.ask<number[]>({ kind: 'alone', events })
   }
 
-  /** Starts sending steadily; the function it answers stops it and answers the events' times. */
-  start(): () => Promise<number[]> {
-    const times = this.ask({ kind: 'start' })
+  /** Starts sending steadily; the function it answers stops it and answers the events' times, and why those that failed did. */
+  start(): () => Promise<QuietRun> {
+    const run = this.ask<QuietRun>({ kind: 'start' })
     return () => {
       this.worker.postMessage({ kind: 'stop' } satisfies QuietCommand)
-      return times
+      return run
     }
   }
 
@@ -42,7 +50,7 @@ export class QuietClient {
     return this.worker.terminate()
   }
 
-  private ask(command: QuietCommand): Promise<number[]> {
+  private ask<T>(command: QuietCommand): Promise<T> {
     return new Promise((resolve, reject) => {
       this.worker.once('message', resolve)
       this.worker.once('error', reject)

@@ -8,6 +8,7 @@ import type { HeapCheck, ResyncResult, ResyncRow } from './resync.ts'
 import type { SealingResult, SealingRow } from './sealing.ts'
 import type { StorageResult, StorageRow } from './storage.ts'
 import { WORKER_GZIP_LIMITS, type WorkerBundle } from './worker-bundle.ts'
+import type { WorkerdResyncResult, WorkerdResyncRow } from './workerd-resync.ts'
 import { median, round, type Latency } from './stats.ts'
 
 type Columns<T> = [keyof T, string][]
@@ -432,4 +433,72 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
     console.log(
       `  ${mark(heapCheck.finished && heapCheck.heapPeakMb < 64)} a paged resync of ${heapCheck.objects} objects (${heapCheck.ingresses} Ingresses) in < 64 MB of heap: ${heapCheck.finished ? `peak ${heapCheck.heapPeakMb} MB` : 'did not finish'}`,
     )
+}
+
+type WorkerdCells = Omit<WorkerdResyncRow, 'error' | 'failures' | 'quiet_error_reasons' | 'stored_bytes'> & { stored_mib: number; outcome: string }
+
+const workerdColumns: Columns<WorkerdCells> = [
+  ['size', 'Ingresses'],
+  ['change', 'change'],
+  ['objects', 'objects'],
+  ['seconds', 's'],
+  ['workerd_cpu_seconds', 'workerd CPU s'],
+  ['workerd_rss_peak_mb', 'workerd RSS MB'],
+  ['requests', 'requests'],
+  ['pages', 'pages'],
+  ['finishes', 'finishes'],
+  ['accepted', '202s'],
+  ['failed', 'sent again'],
+  ['committed', 'committed'],
+  ['stored_mib', 'R2 MiB'],
+  ['quiet_p50_ms', 'quiet p50 ms'],
+  ['quiet_p95_ms', 'quiet p95 ms'],
+  ['quiet_max_ms', 'quiet max ms'],
+  ['quiet_samples', 'quiet n'],
+  ['quiet_retries', 'quiet sent again'],
+  ['quiet_errors', 'quiet errors'],
+  ['outcome', 'outcome'],
+]
+
+/** Prints the paged resyncs through wrangler dev, why calls and events failed, and what issue 19 asks of them. */
+export function printWorkerdResyncReport(results: readonly WorkerdResyncResult[]): void {
+  console.log(
+    `\npaged resyncs through wrangler dev (the Worker of wrangler.toml in workerd, local R2; sent by the forwarder's own code, pages of up to 1,000 objects, three in flight; ` +
+      `workerd CPU = its processes' user + system time meanwhile, the figure the machine's load does not move; RSS = the largest resident set of a workerd process, ` +
+      `its runtime and every isolate together; quiet = one-Ingress events on another cluster of ${QUIET_INGRESSES} Ingresses of the same Worker, one at a time, during the resync):`,
+  )
+  const rows = results.flatMap((result) => result.rows)
+  console.log(
+    table(
+      rows.map(({ error, failures: _, quiet_error_reasons: __, stored_bytes, ...row }) => ({
+        ...row,
+        stored_mib: round(stored_bytes / 1024 / 1024, 1),
+        outcome: error ?? 'done',
+      })),
+      workerdColumns,
+    ),
+  )
+  for (const result of results)
+    console.log(
+      `${result.size} Ingresses: the quiet cluster's events with nothing else running p50 ${result.quietAlone.p50} ms, p95 ${result.quietAlone.p95} ms`,
+    )
+  for (const row of rows) {
+    if (row.failures.length > 0) console.log(`${row.size} ${row.change}: calls sent again: ${row.failures.join('; ')}`)
+    if (row.quiet_errors > 0) console.log(`${row.size} ${row.change}: the quiet cluster's events that failed: ${row.quiet_error_reasons.join('; ')}`)
+  }
+  console.log('\ntargets (resyncs in workerd):')
+  for (const result of results) {
+    const full = result.rows.find((row) => row.change === 'workerd-resync-full')
+    const noop = result.rows.find((row) => row.change === 'workerd-resync-noop')
+    const finished = (row?: WorkerdResyncRow) => (row ? (row.error ?? `${row.seconds} s, ${row.requests} requests`) : 'not run')
+    console.log(`  ${mark(!!full && !full.error)} a ${result.size}-Ingress paged resync into an empty cluster finishes in workerd: ${finished(full)}`)
+    console.log(`  ${mark(!!noop && !noop.error)} the same list again finishes and commits nothing: ${finished(noop)}`)
+    const during = result.rows.filter((row) => row.quiet_samples > 0 || row.quiet_errors > 0)
+    console.log(
+      `  ${mark(during.length === result.rows.length && during.every((row) => row.quiet_samples > 0 && row.quiet_errors === 0))} another cluster's events are answered meanwhile, none failing: ` +
+        result.rows
+          .map((row) => `${row.change} ${row.quiet_samples} answered, ${row.quiet_errors} failed, p95 ${row.quiet_p95_ms} ms, max ${row.quiet_max_ms} ms`)
+          .join('; '),
+    )
+  }
 }

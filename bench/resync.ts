@@ -229,7 +229,7 @@ async function resyncRow(
   server.heap.reset()
   // Read once to start the window the resync is measured in.
   await eventLoopBlockedMs(url)
-  const stopQuiet = quiet ? quiet.start() : async () => []
+  const stopQuiet = quiet ? quiet.start() : async () => ({ times: [], errors: [], retries: 0 })
   const started = performance.now()
   let requests = 1
   let error: string | undefined
@@ -246,7 +246,13 @@ async function resyncRow(
   const seconds = (performance.now() - started) / 1000
   const cpu = cpuSeconds(server.served.process.pid!) - cpuBefore
   const blocked = await eventLoopBlockedMs(url)
-  const quietLatency = await stopQuiet().then(latency, () => latency([]))
+  const quietLatency = await stopQuiet().then(
+    ({ times, errors }) => {
+      if (errors.length > 0) console.error(`  the quiet cluster's events: ${errors.length} failed, the first: ${errors[0]}`)
+      return latency(times)
+    },
+    () => latency([]),
+  )
   const row: ResyncRun = {
     size: run.size,
     objects: run.items.length,

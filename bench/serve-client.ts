@@ -96,10 +96,19 @@ export async function sendWrite(
   return { answer, retries }
 }
 
-/** What a paged resync answered, and how many requests it took (begin, pages, finish calls). */
+/** What a paged resync answered, and the requests it took by kind. */
 export interface PagedResync {
   answer: WriteAnswer
+  /** Every request: begin, pages and finish calls, each call sent again counted again. */
   requests: number
+  /** `PUT …/resync/{session}/pages/{n}` calls. */
+  pages: number
+  /** `POST …/resync/{session}/finish` calls, and those of them answered 202 (not done yet: call again). */
+  finishes: number
+  accepted: number
+  /** Calls that failed (an error status or no answer) and were sent again, each with its reason: one line per reason, with its count. */
+  failed: number
+  failures: string[]
 }
 
 /**
@@ -108,10 +117,25 @@ export interface PagedResync {
  * then finish called until it is done.
  */
 export async function pagedResync(url: string, cluster: ClusterClient, items: readonly object[]): Promise<PagedResync> {
-  let requests = 0
-  const counting: typeof fetch = (input, init) => {
-    requests++
-    return fetch(input, init)
+  const counts = { requests: 0, pages: 0, finishes: 0, accepted: 0, failed: 0 }
+  const reasons = new Map<string, number>()
+  const failure = (reason: string) => {
+    counts.failed++
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+  }
+  const counting: typeof fetch = async (input, init) => {
+    const path = new URL(String(input)).pathname
+    const call = path.endsWith('/finish') ? 'finish' : path.includes('/pages/') ? 'page' : 'begin'
+    counts.requests++
+    if (call === 'finish') counts.finishes++
+    if (call === 'page') counts.pages++
+    const response = await fetch(input, init).catch((error: Error & { cause?: Error }) => {
+      failure(`${call}: no answer (${error.cause?.message ?? error.message})`)
+      throw error
+    })
+    if (response.status === 202) counts.accepted++
+    if (!response.ok) failure(`${call}: ${response.status} ${(await response.clone().text()).slice(0, 160)}`)
+    return response
   }
   const client = new FunctionClient({ source: url, cluster: cluster.id, token: cluster.token }, counting)
   const answer = await sendPagedResync(client, items, {
@@ -120,7 +144,7 @@ export async function pagedResync(url: string, cluster: ClusterClient, items: re
     backoff: DEFAULT_DELIVERY.backoff,
     log: () => {},
   })
-  return { answer, requests }
+  return { answer, ...counts, failures: [...reasons].map(([reason, n]) => `${n} × ${reason}`) }
 }
 
 /**

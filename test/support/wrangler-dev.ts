@@ -6,7 +6,11 @@ import { projectRoot } from './run-cli.ts'
 
 export interface WranglerDev {
   url: string
+  /** wrangler's process, the leader of the group workerd runs in. */
+  pid: number
   adminToken: string
+  /** Rejects when wrangler dev exits, naming the end of its output (a stop included: race it only while the Worker should run). */
+  ended: Promise<never>
   /** What wrangler and workerd printed so far. */
   output(): string
   stop(): Promise<void>
@@ -26,9 +30,8 @@ export async function startWranglerDev(dir: string, adminToken = 'wrangler-dev-a
   })
   const port = await freePort()
   const child = spawn(
-    'npx',
+    join(projectRoot, 'node_modules', '.bin', 'wrangler'),
     [
-      'wrangler',
       'dev',
       join(bundle, 'index.js'),
       '--no-bundle',
@@ -50,6 +53,10 @@ export async function startWranglerDev(dir: string, adminToken = 'wrangler-dev-a
   child.stdout.on('data', (chunk: Buffer) => (output += chunk))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const ended = exited.then((): never => {
+    throw new Error(`wrangler dev exited (${child.signalCode ?? child.exitCode}): ${output.trim().split('\n').slice(-3).join(' / ')}`)
+  })
+  ended.catch(() => {})
   const stop = async () => {
     if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
     await exited
@@ -62,7 +69,7 @@ export async function startWranglerDev(dir: string, adminToken = 'wrangler-dev-a
       (response) => response.ok,
       () => false,
     )
-    if (healthy) return { url, adminToken, output: () => output, stop }
+    if (healthy) return { url, pid: child.pid!, adminToken, ended, output: () => output, stop }
     if (Date.now() > deadline) {
       await stop()
       throw new Error(`wrangler dev did not answer /healthz within 90 s:\n${output}`)
