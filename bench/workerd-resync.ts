@@ -4,7 +4,7 @@ import { startWranglerDev } from '../test/support/wrangler-dev.ts'
 import { groupProcesses, peakRssMb, resetPeakRss, totalCpuSeconds } from './process-group.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
 import { seededRandom } from './random.ts'
-import { pagedResync, registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
+import { pagedResync, registerCluster, sendWrite, type ClusterClient, type PagedResync } from './serve-client.ts'
 import { directoryBytes } from './serve-meter.ts'
 import { latency, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
@@ -12,7 +12,8 @@ import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts
 /** Into an empty cluster, then the same list again (what the forwarder sends every `--resync`, after a 410 and after a refused batch). */
 export type WorkerdResyncKind = 'workerd-resync-full' | 'workerd-resync-noop'
 
-export interface WorkerdResyncRow {
+/** The session's calls by kind (see PagedResync), then the figures measured around it. */
+export interface WorkerdResyncRow extends Omit<PagedResync, 'answer'> {
   size: number
   objects: number
   change: WorkerdResyncKind
@@ -21,14 +22,6 @@ export interface WorkerdResyncRow {
   workerd_cpu_seconds: number
   /** The largest resident set of a workerd process meanwhile (its runtime and every isolate together). */
   workerd_rss_peak_mb: number
-  /** Every call of the session; its page calls; its finish calls, and those answered 202 (not done yet). */
-  requests: number
-  pages: number
-  finishes: number
-  accepted: number
-  /** Calls that failed and were sent again (the reasons are in `failures`). */
-  failed: number
-  failures: string[]
   committed: boolean
   generation: number | null
   /** Growth of wrangler's local R2 directory (the quiet cluster's events included). */
@@ -145,12 +138,7 @@ async function resyncRow(run: {
     seconds: round(seconds, 1),
     workerd_cpu_seconds: round(cpu, 1),
     workerd_rss_peak_mb: round(rss, 1),
-    requests: resync?.requests ?? 0,
-    pages: resync?.pages ?? 0,
-    finishes: resync?.finishes ?? 0,
-    accepted: resync?.accepted ?? 0,
-    failed: resync?.failed ?? 0,
-    failures: resync?.failures ?? [],
+    ...(resync ? callsOf(resync) : { requests: 0, pages: 0, finishes: 0, accepted: 0, failed: 0, failures: [] }),
     committed: resync?.answer.committed ?? false,
     generation: resync?.answer.generation ?? null,
     stored_bytes: (await directoryBytes(run.state)) - storedBefore,
@@ -165,3 +153,5 @@ async function resyncRow(run: {
   if (error) row.error = error
   return row
 }
+
+const callsOf = ({ answer: _, ...calls }: PagedResync) => calls
