@@ -30,8 +30,8 @@ export interface EdgeStack {
   agent(): Agent
   /** A new agent that listens on loopback and has told the function where: pushes drive it. */
   listeningAgent(): Promise<{ agent: Agent; url: string; close(): void }>
-  /** The real `hapedge agent` as a process, listening and polling rarely, so that pushes drive it. */
-  agentProcess(pod?: string, extraArgs?: string[]): Promise<ChildProcess>
+  /** The real `hapedge agent` as a process, listening and polling rarely, so that pushes drive it; `url` is where it listens (`/status`). */
+  agentProcess(pod?: string, extraArgs?: string[]): Promise<AgentProcess>
   send(events: { type: 'MODIFIED' | 'DELETED'; object: unknown }[]): Promise<{ generation: number; manifest: string }>
   stop(): Promise<void>
 }
@@ -49,6 +49,8 @@ export interface EdgeOptions {
   /** Environment for `hapedge serve` (HAPEDGE_SECRET, say). */
   serveEnv?: Record<string, string>
 }
+
+export type AgentProcess = ChildProcess & { url: string }
 
 type EarlyStack = Omit<EdgeStack, 'control' | 'agent' | 'listeningAgent' | 'agentProcess' | 'stop'>
 
@@ -153,16 +155,17 @@ export async function startEdgeStack(
         { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HAPEDGE_TOKEN: token, HAPROXY_BIN: haproxyBinary } },
       )
       children.push(child)
+      const url = `http://127.0.0.1:${port}`
       await eventually(
         `agent ${pod} answering on ${port}`,
         () =>
-          fetch(`http://127.0.0.1:${port}/status`).then(
+          fetch(`${url}/status`).then(
             (response) => response.ok,
             () => false,
           ),
         30_000,
       )
-      return child
+      return Object.assign(child, { url })
     },
     send,
     async stop() {
