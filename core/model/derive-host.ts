@@ -156,8 +156,9 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const alias = host === '' ? undefined : hostAlias(host, ingresses, routes[0]?.owner, rejections)
   if (routes.length === 0 && !tls && !gatewayTls && !alias) return { rejections }
   const redirects = hostRedirects(host, ingresses, tls?.ingress, routes.length > 0, state, settings)
-  // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes.
-  if (gatewayTls && gateway.httpsOnly) redirects.redirectToHttps = true
+  // A host only HTTPS listeners serve answers plain HTTP with a redirect to HTTPS, not with its routes: also when their
+  // certificate does not resolve, or they have no hostname, unless an Ingress serves the host (its TLS decides).
+  if (gateway.httpsOnly && (gatewayTls || (!tls && served.length === 0))) redirects.redirectToHttps = true
   const deepWildcard = routes.length > 0 && deepWildcardOf(host, gateway, served, rejections)
   // The Gateway API ranks the rules of every route whose hostnames match a name: a wider host's come after this one's (an
   // Ingress's host keeps its requests, and so does a listener's own hostname: a wider host's routes are other listeners').

@@ -82,9 +82,10 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
     for (const { gateway, listener } of here) {
       if (listener.hostname === name) listenerHostname = true
       if (listener.protocol === 'HTTP') http = true
+      // Its routes are never served in clear, whether or not its certificate resolves (the listener reports it).
+      else if (listener.protocol === 'HTTPS') https = true
       const certificate = name === '' ? undefined : listenerCertificate(listener, gateway)
       if (!certificate) continue
-      https = true
       const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)
       if (!tls && resolved.ok) tls = { secret: resolved.key, gateway }
     }

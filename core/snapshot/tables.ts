@@ -149,8 +149,10 @@ export const TABLE = {
  *     reason): the script is written again by that write (with the settings).
  * 65: a listener's own hostname keeps its requests (listener isolation): such a host is not in the fall-through map: every
  *     host is derived again (markLayoutChanged touches every Ingress and route).
+ * 66: a host only HTTPS listeners serve redirects plain HTTP to HTTPS also when their certificate does not resolve or they
+ *     have no hostname (their routes were served in clear): every host is derived again (markLayoutChanged).
  */
-export const SNAPSHOT_LAYOUT = 65
+export const SNAPSHOT_LAYOUT = 66
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
