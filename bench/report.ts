@@ -277,9 +277,10 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
       `    new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`,
     )
     for (const { reloadFailure } of runs) if (reloadFailure) console.log(`    a reload failed, which ended that run's reload samples: ${reloadFailure}`)
-    const cpu = (part: 'serve' | 'agent') => runs.map((run) => run.cpuPerChange[part])
+    const cpu = (part: 'serve' | 'agent', of: 'cpuPerChange' | 'cpuFirstChange' = 'cpuPerChange') => runs.map((run) => run[of][part])
     console.log(
-      `    CPU per path change (user + system): hapedge serve ${middle(cpu('serve'))} ms${spread(cpu('serve'))}, the agent process ${middle(cpu('agent'))} ms${spread(cpu('agent'))}`,
+      `    CPU per path change (user + system): hapedge serve ${middle(cpu('serve'))} ms${spread(cpu('serve'))}, the agent process ${middle(cpu('agent'))} ms${spread(cpu('agent'))}; ` +
+        `the first change after the agent started: serve ${middle(cpu('serve', 'cpuFirstChange'))} ms, agent ${middle(cpu('agent', 'cpuFirstChange'))} ms`,
     )
     console.log(`    a steady client on a route that stays: ${steady.wrong} of ${steady.requests} answers from anything but its backend`)
     return { background: runs[0]!.background, p50: middle(runtime.p50), p95: middle(runtime.p95) }
