@@ -63,14 +63,30 @@ export class Tree {
   }
 
   get(key: string): string | undefined {
-    let node = this.node(this.root.sha256, this.root.level)
-    while (!isLeaf(node)) {
+    return this.find(key, throwMissing)
+  }
+
+  /**
+   * As get, but the first node of the key's path that is not loaded is handed to `unloaded` (and
+   * the answer is undefined) instead of thrown: a caller that notes thousands of them (a cold
+   * round of the commit's preload) builds no MissingNodes, an Error with its stack, for each.
+   */
+  find(key: string, unloaded: (node: { space: string; sha256: string }) => void): string | undefined {
+    for (let [sha256, level] = [this.root.sha256, this.root.level]; ; ) {
+      if (!this.context.nodes.has(sha256)) {
+        unloaded({ space: this.shape.space, sha256 })
+        return undefined
+      }
+      const node = this.node(sha256, level)
+      if (isLeaf(node)) {
+        const entry = node.entries[lowerBound(node.entries, key)]
+        return entry?.key === key ? entry.value : undefined
+      }
       const child = node.children.find((candidate) => candidate.key >= key)
       if (!child) return undefined
-      node = this.node(child.sha256, node.level - 1)
+      sha256 = child.sha256
+      level = node.level - 1
     }
-    const entry = node.entries[lowerBound(node.entries, key)]
-    return entry?.key === key ? entry.value : undefined
   }
 
   /** The entries with `from <= key < to`, in key order. */
@@ -344,4 +360,8 @@ function lowerBound(items: readonly Item[], key: string): number {
     else high = mid
   }
   return low
+}
+
+const throwMissing = (node: { space: string; sha256: string }): never => {
+  throw new MissingNodes([node])
 }

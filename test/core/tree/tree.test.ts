@@ -135,6 +135,37 @@ describe('Tree', () => {
     expect(cold.nodes.count).toBe(built.tree.root.level + 1)
   })
 
+  it('finds a key as get does, handing each node it lacks to its caller instead of throwing it', () => {
+    const stored = context()
+    const entries = Array.from({ length: 500 }, (_, i) => ({ key: `k${String(i).padStart(4, '0')}`, value: String(i) }))
+    const built = Tree.build(shape, stored, entries)
+    const cold: TreeContext = { nodes: new NodeCache(), hash: sha256Text }
+    const tree = new Tree(shape, built.tree.root, cold)
+    const thrownBy = (key: string): string[] => {
+      try {
+        tree.get(key)
+        return []
+      } catch (error) {
+        if (!(error instanceof MissingNodes)) throw error
+        return error.nodes.map((node) => node.sha256)
+      }
+    }
+    for (const key of ['k0250', 'k0499', 'k9999', 'a']) {
+      for (;;) {
+        const thrown = thrownBy(key)
+        const handed: string[] = []
+        const found = tree.find(key, (node) => handed.push(node.sha256))
+        expect(handed).toEqual(thrown)
+        if (thrown.length === 0) {
+          expect(found).toBe(entries.find((entry) => entry.key === key)?.value)
+          break
+        }
+        expect(found).toBeUndefined()
+        cold.nodes.add(thrown[0]!, stored.nodes.text(thrown[0]!)!)
+      }
+    }
+  })
+
   it('edits a cold tree in a round of loads per level, however many leaves its keys lie in, and as a warm one does', () => {
     const stored = context()
     const key = (i: number) => `k${String(i).padStart(5, '0')}`
