@@ -21,6 +21,9 @@ export const REFUSED_BACKEND = 'hapedge-refused'
 /** Where an HTTPRoute rule's backendRefs that do not resolve (InvalidKind, RefNotPermitted, BackendNotFound) point, alone or as a split's place: the specification answers 500 there. */
 export const UNRESOLVED_BACKEND = 'hapedge-unresolved'
 
+/** Where an HTTPRoute or GRPCRoute rule whose backendRefs all have weight 0 points: it sends to none, and the specification answers 500 there. */
+export const WEIGHTLESS_BACKEND = 'hapedge-weightless'
+
 /** Where the routes of an Ingress that redirects point (temporal-redirect, permanent-redirect): the redirect is answered there. */
 export const REDIRECT_BACKEND = 'hapedge-redirect'
 

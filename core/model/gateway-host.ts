@@ -1,6 +1,6 @@
 import type { Gateway } from '../kube/gateway.ts'
 import type { Ingress } from '../kube/ingress.ts'
-import { backendVariantName, UNRESOLVED_BACKEND } from './backend-ref.ts'
+import { backendVariantName, UNRESOLVED_BACKEND, WEIGHTLESS_BACKEND } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import type { Route } from './derive-host.ts'
 import { withRuleFeatures } from './gateway-filters.ts'
@@ -124,8 +124,12 @@ function servedRoute(path: GatewayPath, owner: string, namespace: string): Route
   const main = path.backends.find((backend) => !backend.unresolved)
   // A rule that redirects may name no Service: its route answers the redirect and reaches none (withRuleFeatures).
   const backend = main?.ref ?? { namespace, service: '', port: 0 }
-  // Its backendRefs all fail to resolve: the specification answers 500, and no Service is reached (reachesService).
-  if (path.unresolved) return { match: path.match, path: path.path, backend, backendName: UNRESOLVED_BACKEND, owner, refused: true }
+  // Its backendRefs all fail to resolve, or all have weight 0: the specification answers 500, and no Service is reached (reachesService).
+  // Each is a route map value, so a weight's or a Service's change to or from it is a map edit.
+  if (path.unresolved || path.weightless) {
+    const backendName = path.unresolved ? UNRESOLVED_BACKEND : WEIGHTLESS_BACKEND
+    return { match: path.match, path: path.path, backend, backendName, owner, refused: true }
+  }
   const { upstream } = path
   const served: Route = {
     match: path.match,

@@ -30,6 +30,8 @@ export interface GatewayPath extends RouteMatch {
   upstream?: Upstream
   /** Every weighted backendRef of its rule fails to resolve: the path is served, and answers 500 (UNRESOLVED_BACKEND). */
   unresolved?: true
+  /** Its rule names backendRefs, all of weight 0: the path is served, and answers 500 (WEIGHTLESS_BACKEND). */
+  weightless?: true
   /** A GRPCRoute match that names no service (gateway-grpc-rules.ts): the host's matches of a service alone come first (gateway-host.ts). */
   anyService?: true
 }
@@ -38,7 +40,10 @@ export interface RouteRules {
   paths: GatewayPath[]
   /** What hapedge does not honour or cannot resolve, each with its field path: any one and the route is not served. */
   reasons: string[]
-  /** The backendRefs that do not resolve: reported, and their rules' requests for them answered 500 while the route is served. */
+  /**
+   * Reported while the route is served: the backendRefs that do not resolve, and the rules whose backendRefs all have
+   * weight 0; the requests for them are answered 500.
+   */
   unresolved: string[]
 }
 
@@ -117,16 +122,19 @@ export function readRules<Match extends object>(
         return resolves ? `${reason}; its share of this rule's requests (weight ${weight} of ${total}) answers 500` : `${reason}; this rule answers 500`
       }),
     )
+    // Its backendRefs all have weight 0: none takes a request, so each is answered 500, as the upstream conformance case HTTPRouteAllBackendsWeightZero asks.
+    const weightless = backends.length === 0 && (rule.backendRefs?.length ?? 0) > 0 && !features.redirect
+    if (weightless) unresolved.push(`${at}.backendRefs: every backendRef has weight 0; this rule answers 500`)
     // A rule that redirects answers every request itself: it needs no Service.
-    if (backends.length === 0 && !features.redirect)
-      reasons.push(`${at}.backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)`)
+    else if (backends.length === 0 && !features.redirect)
+      reasons.push(`${at}.backendRefs: none; hapedge does not serve a rule that names no Service and does not redirect`)
     const matches = rule.matches && rule.matches.length > 0 ? rule.matches : [undefined]
     matches.forEach((match, m) => {
       const where = `${at}.matches[${m}]`
       const read = readMatch(match, where)
       if ('refused' in read) return reasons.push(...read.refused)
       const { path, conditions } = read
-      paths.push({ at: where, ...path, backends, features, ...(conditions ? { conditions } : {}), ...(answers500 ? { unresolved: true as const } : {}) })
+      paths.push({ at: where, ...path, backends, features, ...(conditions ? { conditions } : {}), ...(answers500 ? { unresolved: true as const } : {}), ...(weightless ? { weightless: true as const } : {}) })
     })
   })
   return { paths, reasons, unresolved }

@@ -1,4 +1,4 @@
-import { REFUSED_BACKEND, UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
+import { REFUSED_BACKEND, UNRESOLVED_BACKEND, WEIGHTLESS_BACKEND } from '../model/backend-ref.ts'
 import { bindPort } from '../model/bind-address.ts'
 import { FILES, lines, portCrtList } from './files.ts'
 import { CLIENT_CERT_BIND_OPTIONS, clientCertRules } from './render-client-cert.ts'
@@ -67,6 +67,7 @@ export const NOT_FOUND_BACKEND = 'hapedge-not-found'
 export const REFUSED_HEADER = 'X-Hapedge-Refused'
 export const REFUSED_REASON = 'the Ingress asks for access control that hapedge does not honour'
 const UNRESOLVED_REASON = 'the HTTPRoute backendRef this request was sent to does not resolve'
+const WEIGHTLESS_REASON = 'every backendRef of the route rule this request matched has weight 0'
 
 /** Lowercase DNS labels separated by single dots: what a Host header must be to select a virtual host. */
 const HOST_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
@@ -185,6 +186,8 @@ export function renderFrontend({
     ...refusingBackend(REFUSED_BACKEND, '503 Service Unavailable', REFUSED_REASON),
     // An HTTPRoute backendRef that does not resolve (a rule's only ones, or its share of a split): the Gateway API answers 500 (its status says why).
     ...refusingBackend(UNRESOLVED_BACKEND, '500 Internal Server Error', UNRESOLVED_REASON),
+    // An HTTPRoute or GRPCRoute rule whose backendRefs all have weight 0 sends to none: the Gateway API answers 500 (HTTPRouteAllBackendsWeightZero).
+    ...refusingBackend(WEIGHTLESS_BACKEND, '500 Internal Server Error', WEIGHTLESS_REASON),
     ...redirectBackend(set),
     ...limitTables(),
   ])

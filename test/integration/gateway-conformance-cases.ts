@@ -307,6 +307,13 @@ export const CASES: ConformanceCase[] = [
     conditions: unresolved(`${INFRA}/invalid-nonexistent-backend-ref`, 'BackendNotFound'),
   },
   {
+    name: 'HTTPRouteAllBackendsWeightZero',
+    manifest: 'httproute-all-backends-weight-zero.yaml',
+    profile: 'Core',
+    answers: [{ request: get('/'), status: 500 }],
+    conditions: acceptedAndResolved(SAME_NAMESPACE, `${INFRA}/all-backends-weight-zero`),
+  },
+  {
     name: 'HTTPRouteInvalidCrossNamespaceBackendRef',
     manifest: 'httproute-invalid-cross-namespace-backend-ref.yaml',
     profile: 'Core',
@@ -671,6 +678,7 @@ export const PASSING: ReadonlySet<string> = new Set([
   'HTTPRouteBackendRequestHeaderModifier',
   'HTTPRouteCrossNamespace',
   'HTTPRouteRequestMirror',
+  'HTTPRouteAllBackendsWeightZero',
 ])
 
 /**

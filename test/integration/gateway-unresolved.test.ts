@@ -12,7 +12,8 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
  * backendRefs that do not resolve, through the real HAProxy, as the specification asks: a Service
  * that does not exist answers 500 (not HAProxy's 503 of a backend without servers), alone or as
  * its share of a split by weight (a weight's change a runtime edit), while the rule's other Services are served; when the Service
- * comes, the routes naming it are derived again and send to it, and their ResolvedRefs turns True.
+ * comes, the routes naming it are derived again and send to it, and their ResolvedRefs turns True. A rule whose
+ * backendRefs all have weight 0 sends to none of them, and answers 500 too.
  */
 
 const REQUESTS = 600
@@ -33,6 +34,9 @@ const halfRoute = (stableWeight: number) =>
     ],
   })
 
+/** A rule whose only backendRef has this weight: at 0 it sends to no Service, and the specification answers 500 (HTTPRouteAllBackendsWeightZero). */
+const zeroRoute = (weight: number) => httpRoute({ name: 'zero', hostnames: ['zero.gw.test'], rules: [{ backends: [{ service: 'stable', weight }] }] })
+
 describe('backendRefs that do not resolve, through HAProxy', () => {
   let stable: ServiceBackends
   let ghost: ServiceBackends
@@ -48,6 +52,7 @@ describe('backendRefs that do not resolve, through HAProxy', () => {
         gateway('edge', [{ name: 'http', hostname: '*.gw.test' }]),
         httpRoute({ name: 'alone', hostnames: ['alone.gw.test'], rules: [{ backends: [{ service: 'ghost' }] }] }),
         halfRoute(50),
+        zeroRoute(0),
       ],
       'hapedge-gateway-unresolved',
     )
@@ -91,6 +96,19 @@ describe('backendRefs that do not resolve, through HAProxy', () => {
     expect(await cluster.workers()).toEqual(workers)
     const shares75 = await shares('half.gw.test')
     expect(Math.abs(shares75.get('HTTP 500')! - 0.25)).toBeLessThan(TOLERANCE)
+  })
+
+  it('a rule whose backendRefs all have weight 0 answers 500 and says why, its refs resolved; a weight above 0 and back is applied at runtime', async () => {
+    const zero = await get('zero.gw.test')
+    expect(zero.status).toBe(500)
+    expect(zero.headers['x-hapedge-refused']).toBe('every backendRef of the route rule this request matched has weight 0')
+    expect(resolvedRefs('zero')).toEqual(['True/ResolvedRefs'])
+    const workers = await cluster.workers()
+    await cluster.atRuntime([modified(zeroRoute(1))])
+    expect(answeredBy(await get('zero.gw.test'))).toBe('stable')
+    await cluster.atRuntime([modified(zeroRoute(0))])
+    expect((await get('zero.gw.test')).status).toBe(500)
+    expect(await cluster.workers()).toEqual(workers)
   })
 
   it('when the Service comes, the routes naming it send to it, and their ResolvedRefs turns True', async () => {

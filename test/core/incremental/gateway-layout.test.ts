@@ -9,6 +9,9 @@ import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, type BackendSpe
 import { endpointSlice, ingress, service } from '../../support/objects.ts'
 import { olderSnapshot, writeAfterUpgrade } from '../../support/older-layout.ts'
 
+/** A backendRef filter hapedge does not honour: the route is refused, as an older hapedge refused what this one serves. */
+const EXTENSION_REF = { type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }
+
 /** The layout before the Gateway API was read: no HTTPRoute indexes, and settings without `gateway-controller`. */
 const BEFORE_GATEWAY_API = 27
 
@@ -77,11 +80,25 @@ describe('a snapshot written before the Gateway API was read', () => {
     const fresh = new LiveCluster()
     fresh.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', namespace: 'team' }])].map(added))
     expect(fresh.files().get(FILES.prefixMap)).toContain('hapedge-unresolved')
-    // The older hapedge refused the whole route, as this one refuses a rule without a weighted Service.
+    // The older hapedge refused the whole route, as this one refuses an ExtensionRef on a backendRef.
     const older = new LiveCluster()
-    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', weight: 0 }])].map(added))
+    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', filters: [EXTENSION_REF] }])].map(added))
     expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
     const old = olderSnapshot(older, fresh, { layout: 37, objects: ['HTTPRoute/default/r'] })
+    writeAfterUpgrade(old, older, fresh)
+  })
+
+  it('serves a rule whose backendRefs all have weight 0, which it refused before, answering 500, byte-equal to a fresh snapshot', () => {
+    const gatewayObjects = [gatewayClass(), gateway('edge', [{ name: 'web' }])]
+    const route = (backends: BackendSpec[]) => httpRoute({ name: 'r', hostnames: ['api.example.com'], rules: [{ backends }] })
+    const fresh = new LiveCluster()
+    fresh.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', weight: 0 }])].map(added))
+    expect(fresh.files().get(FILES.prefixMap)).toContain('api.example.com/ hapedge-weightless')
+    // The older hapedge refused the whole route, as this one refuses an ExtensionRef on a backendRef.
+    const older = new LiveCluster()
+    older.apply([...app(2), ...gatewayObjects, route([{ service: 'app-2', filters: [EXTENSION_REF] }])].map(added))
+    expect(older.files().get(FILES.hostsMap)).not.toContain('api.example.com')
+    const old = olderSnapshot(older, fresh, { layout: SNAPSHOT_LAYOUT - 1, objects: ['HTTPRoute/default/r'] })
     writeAfterUpgrade(old, older, fresh)
   })
 

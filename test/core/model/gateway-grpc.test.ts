@@ -71,6 +71,19 @@ describe('a GRPCRoute', () => {
     expect(servers.filter((line) => !line.includes(' proto h2'))).toEqual([])
   })
 
+  it('whose rule’s backendRefs all have weight 0 answers 500 as an HTTPRoute’s does, Accepted with its refs resolved', () => {
+    const zero = grpcRoute({ name: 'zero', rules: [{ matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'a', weight: 0 }] }] })
+    const objects = [gatewayClass(), edge, zero, ...services(['a'])]
+    const { model } = fullRebuild(objects)
+    expect(routesOf(model, 'grpc.example.com')).toEqual([['Prefix', '/hapedge.Echo', 'hapedge-weightless', undefined]])
+    expect(model.rejections).toEqual([
+      { object: 'GRPCRoute default/zero', reason: 'spec.rules[0].backendRefs: every backendRef has weight 0; this rule answers 500' },
+    ])
+    const status = gatewayApiStatus(stateOf(objects), '2026-01-01T00:00:00Z').objects.find((object) => object.kind === 'GRPCRoute')
+    const conditions = status && 'parents' in status ? status.parents[0]!.conditions : []
+    expect(conditions.map(({ type, status }) => `${type} ${status}`)).toEqual(['Accepted True', 'ResolvedRefs True'])
+  })
+
   it('matches headers as an HTTPRoute does, and reports what it does not serve with the field path, then is not served', () => {
     const headers = grpcRoute({
       name: 'headers',

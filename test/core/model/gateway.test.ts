@@ -113,7 +113,7 @@ describe('an HTTPRoute', () => {
           'spec.rules[1].matches[0].path.value: the regular expression path "/x(?=y)" is not served: the regular expression has a lookahead at position 3, which hapedge does not read',
           'spec.rules[2].filters[0]: ExtensionRef is not honoured by hapedge (it has no extension filters)',
           'spec.rules[2].matches[0].headers[0].name: "x y" is not served: hapedge matches names of letters, digits, "-", "_" or "."',
-          'spec.rules[3].backendRefs: no Service with a weight above 0; hapedge does not serve such a rule (the specification answers 500)',
+          'spec.rules[3].backendRefs: every backendRef has weight 0; this rule answers 500',
           'the HTTPRoute is not served',
         ].join('; '),
       },
@@ -273,6 +273,29 @@ describe('an HTTPRoute change through the incremental engine', () => {
       expect(plan.maps.length).toBeGreaterThan(0)
     }
     expect(live.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 100|default_a_80|50|default_b_80|80|default_c_80|100\n')
+  })
+
+  it('a rule whose backendRefs all have weight 0 is served answering 500, and weights leaving or coming back to 0 are runtime map edits', () => {
+    const weighted = (...weights: number[]) =>
+      httpRoute({ name: 'r', hostnames: ['shop.example.com'], rules: [{ backends: weights.map((weight, i) => ({ service: ['a', 'b'][i]!, weight })) }] })
+    // Another route's split keeps a, b and the frontend's split rules in HAProxy, so the rule's joining them needs no reload.
+    const other = httpRoute({ name: 'other', hostnames: ['other.example.com'], rules: [{ backends: [{ service: 'a' }, { service: 'b' }] }] })
+    const objects = [gatewayClass(), edge, other, ...services(['a', 'b'])]
+    const { model } = fullRebuild([...objects, weighted(0, 0)])
+    expect(routesOf(model, 'shop.example.com')).toEqual([['Prefix', '/', 'hapedge-weightless', 'HTTPRoute default/r', undefined]])
+    expect(model.rejections).toEqual([{ object: 'HTTPRoute default/r', reason: 'spec.rules[0].backendRefs: every backendRef has weight 0; this rule answers 500' }])
+    const live = new LiveCluster()
+    live.apply([...objects, weighted(0, 0)].map(added))
+    for (const weights of [
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ]) {
+      const { plan } = live.apply([modified(weighted(...weights))])
+      expect(plan.reload).toBe(false)
+      expect(plan.maps.length).toBeGreaterThan(0)
+    }
+    expect(Object.fromEntries(live.files())).toEqual(Object.fromEntries(fullRebuild([...objects, weighted(0, 0)]).files))
   })
 
   it('a Service that comes or goes re-derives the routes naming it and nothing else; the share of one that does not exist keeps its weight a map edit', () => {
