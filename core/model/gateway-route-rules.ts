@@ -134,7 +134,15 @@ export function readRules<Match extends object>(
       const read = readMatch(match, where)
       if ('refused' in read) return reasons.push(...read.refused)
       const { path, conditions } = read
-      paths.push({ at: where, ...path, backends, features, ...(conditions ? { conditions } : {}), ...(answers500 ? { unresolved: true as const } : {}), ...(weightless ? { weightless: true as const } : {}) })
+      paths.push({
+        at: where,
+        ...path,
+        backends,
+        features,
+        ...(conditions ? { conditions } : {}),
+        ...(answers500 ? { unresolved: true as const } : {}),
+        ...(weightless ? { weightless: true as const } : {}),
+      })
     })
   })
   return { paths, reasons, unresolved }

@@ -151,8 +151,10 @@ export const TABLE = {
  *     host is derived again (markLayoutChanged touches every Ingress and route).
  * 66: a host only HTTPS listeners serve redirects plain HTTP to HTTPS also when their certificate does not resolve or they
  *     have no hostname (their routes were served in clear): every host is derived again (markLayoutChanged).
+ * 67: a rule whose backendRefs all have weight 0 is served, answering 500 (`hapedge-weightless`, a backend in the frontend's
+ *     file; refused before): every route is derived again (markLayoutChanged touches them), and the frontend written again.
  */
-export const SNAPSHOT_LAYOUT = 66
+export const SNAPSHOT_LAYOUT = 67
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):

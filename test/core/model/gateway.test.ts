@@ -283,7 +283,9 @@ describe('an HTTPRoute change through the incremental engine', () => {
     const objects = [gatewayClass(), edge, other, ...services(['a', 'b'])]
     const { model } = fullRebuild([...objects, weighted(0, 0)])
     expect(routesOf(model, 'shop.example.com')).toEqual([['Prefix', '/', 'hapedge-weightless', 'HTTPRoute default/r', undefined]])
-    expect(model.rejections).toEqual([{ object: 'HTTPRoute default/r', reason: 'spec.rules[0].backendRefs: every backendRef has weight 0; this rule answers 500' }])
+    expect(model.rejections).toEqual([
+      { object: 'HTTPRoute default/r', reason: 'spec.rules[0].backendRefs: every backendRef has weight 0; this rule answers 500' },
+    ])
     const live = new LiveCluster()
     live.apply([...objects, weighted(0, 0)].map(added))
     for (const weights of [
