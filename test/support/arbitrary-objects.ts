@@ -669,6 +669,11 @@ const arbitraryHttpRoute = fc
             { service: 'beta', weight: 1 },
           ],
           [{ service: 'web', weight: 0 }, { service: 'api' }],
+          // Every weight 0: the rule sends to none and answers 500; a weight's change to or from it is a map edit.
+          [
+            { service: 'web', weight: 0 },
+            { service: 'api', weight: 0 },
+          ],
           [
             { service: 'web', weight: 2 },
             { service: 'api', weight: 1 },

@@ -24,9 +24,10 @@ describe('a snapshot written before HTTPRoute splits of any size', () => {
         ]),
       ].map(added),
     )
-    // The older hapedge refused the route, as this one refuses a rule without a weighted Service.
+    // The older hapedge refused the route, as this one refuses an ExtensionRef on a backendRef.
+    const extensionRef = { type: 'ExtensionRef', extensionRef: { group: 'example.com', kind: 'Filter', name: 'x' } }
     const older = new LiveCluster()
-    older.apply([...base, route([{ service: 'app-1', weight: 0 }])].map(added))
+    older.apply([...base, route([{ service: 'app-1', filters: [extensionRef] }])].map(added))
     const old = olderSnapshot(older, fresh, { layout: BEFORE_SPLITS, objects: ['HTTPRoute/default/shop'], missingFiles: NEW_MAPS })
     writeAfterUpgrade(old, older, fresh)
     expect(fresh.files().get(FILES.splitPrefixMap)).toBe('shop.example.com/ 4|default_app-1_80|1|default_app-2_80|3|default_app-3_80|4\n')
