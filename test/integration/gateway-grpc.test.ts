@@ -12,7 +12,7 @@ import { gatewayApiStatus } from '../../core/gateway-status/gateway-api-status.t
  * GRPCRoute through the real HAProxy with real gRPC calls: a client speaking h2c (prior knowledge)
  * to HAProxy's HTTP bind, HAProxy speaking HTTP/2 to gRPC servers on loopback, each answering with
  * its name: a service and method, a service alone, a method alone, a header, a split by weight
- * (each Service's answers with its backendRef's response headers), and a method no route takes.
+ * (each Service's answers with its backendRef's response headers), a rule whose weights are all 0, and a method no route takes.
  */
 
 const PATHS = ['/hapedge.Echo/Say', '/hapedge.Echo/Ping', '/weighted.Echo/Say', '/other.Echo/Say', '/other.Echo/Ping', '/tagged.Echo/Say', '/tagged.Echo/Ping']
@@ -53,6 +53,8 @@ describe('GRPCRoute through HAProxy', () => {
           { matches: [{ method: { service: 'hapedge.Echo', method: 'Say' } }], backends: [{ service: 'exact' }] },
           { matches: [{ method: { service: 'hapedge.Echo' } }], backends: [{ service: 'service' }] },
           { matches: [{ method: { method: 'Ping' } }], backends: [{ service: 'method' }] },
+          // Every weight 0: sent to no Service, answered 500 (HTTPRouteAllBackendsWeightZero's answer, as for an HTTPRoute).
+          { matches: [{ method: { service: 'drained.Echo' } }], backends: [{ service: 'one', weight: 0 }] },
           {
             matches: [{ method: { service: 'hapedge.Echo', method: 'Say' }, headers: [{ name: 'x-env', value: 'canary' }] }],
             backends: [{ service: 'header' }],
@@ -129,10 +131,17 @@ describe('GRPCRoute through HAProxy', () => {
     await expect(call('/other.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED })
   })
 
+  it('a service whose rule’s backendRefs all have weight 0 is answered HTTP 500, which the client sees as UNKNOWN', async () => {
+    await expect(call('/drained.Echo/Say')).rejects.toMatchObject({ code: grpc.status.UNKNOWN })
+  })
+
   it('an HTTPRoute whose wildcard covers the GRPCRoute’s name on its listener is served beside it, both accepted', async () => {
     expect(answeredBy(await cluster.get(HOST, '/web/page'))).toBe('web')
     expect(await call('/hapedge.Echo/Say')).toBe('exact got hi')
-    expect(cluster.model.rejections).toEqual([])
+    // Only the rule whose weights are all 0 is reported (and served).
+    expect(cluster.model.rejections).toEqual([
+      { object: 'GRPCRoute default/echo', reason: 'spec.rules[3].backendRefs: every backendRef has weight 0; this rule answers 500' },
+    ])
     const accepted = gatewayApiStatus(cluster.state, '2026-12-05T00:00:00.000Z').objects.flatMap((object) =>
       'parents' in object ? object.parents.map((parent) => `${object.kind} ${parent.conditions.find((one) => one.type === 'Accepted')?.status}`) : [],
     )
