@@ -3,7 +3,7 @@ import { objectRef, type KubeObject, type ObjectRef } from '../kube/objects.ts'
 import type { Namespace } from '../kube/namespace.ts'
 import type { ClusterState, InvalidObject } from '../model/cluster-state.ts'
 import { attachmentsOf, gatewayKey, parentGatewaysOf } from '../model/gateway-attachment.ts'
-import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
+import { gatewayNamesSecret, gatewayNamesSecretIn } from '../model/gateway-listeners.ts'
 import type { GatewayRoute } from '../model/gateway-verdict.ts'
 import { namespaceRefusal, namespacesFrom } from '../model/gateway-namespaces.ts'
 import type { DirtySet } from './dirty-set.ts'
@@ -13,7 +13,8 @@ import type { Settings } from '../model/settings.ts'
  * What a Gateway API object's change touches. An HTTPRoute's hosts come from its Gateways, so the
  * state says which hosts it indexed or unindexed (an HTTPRoute's, or a Gateway's routes'); a
  * Gateway's routes' reports, a GatewayClass's Gateways and their routes, a ReferenceGrant's
- * routes (those of the namespaces it lets send to its own), a Service's routes when it comes or
+ * routes (those of the namespaces it lets send to its own) and Gateways (those naming a Secret
+ * of its namespace), a Service's routes when it comes or
  * goes (those whose backendRefs name it), and a Namespace's routes whose attachment its labels
  * change, are derived again.
  */
@@ -36,6 +37,8 @@ export function touchGatewayChange(
     for (const grant of [previous, current])
       if (grant && !('issues' in grant) && grant.kind === 'ReferenceGrant') for (const from of grant.spec.from) namespaces.add(from.namespace)
     for (const namespace of namespaces) touchRoutes(state, state.httpRoutesInNamespace(namespace), dirty)
+    // The Gateways whose listeners name a Secret of its namespace (gateway-listeners.ts): their certificates.
+    for (const gateway of state.gateways()) if (gatewayNamesSecretIn(gateway, ref.namespace!)) touchGateway(state, gateway, dirty)
   }
   if (ref.kind === 'Namespace') touchNamespaceChange(state, ref.name, asNamespace(previous), asNamespace(current), dirty)
 }

@@ -26,7 +26,7 @@ import { runToEnd } from '../slices.ts'
 import { DirtySet } from './dirty-set.ts'
 import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend, type DefaultBackendEntry } from './reconcile-backends.ts'
 import { reconcileCertificate, reconcileDefaultCertificate, reconcileTlsListeners } from './reconcile-certificates.ts'
-import { gatewayNamesSecret } from '../model/gateway-listeners.ts'
+import { gatewayNamesSecret, gatewayNamesSecretIn } from '../model/gateway-listeners.ts'
 import { crtListsOf, defaultCertificateFile } from '../render/render-tls.ts'
 import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
@@ -229,8 +229,9 @@ export class IncrementalCluster {
       if (configMap === this.state.options.configMap) dirty.settings = true
       dirty.configMaps.add(configMap)
     }
-    // A Gateway's HTTPS listeners give the default certificate and the misdirected-request map (gateway-tls.ts).
+    // A Gateway's HTTPS listeners give the default certificate and the misdirected-request map (gateway-tls.ts), a ReferenceGrant whether one of another namespace is served.
     if (ref.kind === 'Gateway' || ref.kind === 'GatewayClass') dirty.settings = true
+    if (ref.kind === 'ReferenceGrant' && this.state.gateways().some((gateway) => gatewayNamesSecretIn(gateway, ref.namespace!))) dirty.settings = true
     if (ref.kind === 'IngressClass' && servedWithoutClass !== this.state.servesClass(undefined)) dirty.ingressClass = true
     touchGatewayChange(this.state, ref, previous, current, dirty)
   }

@@ -30,7 +30,7 @@ const ROUTE_KINDS: ReadonlySet<string> = new Set(['HTTPRoute', 'GRPCRoute'])
 /**
  * The Gateway API status of what a commit touched, kept in the snapshot so that a change costs
  * what it changes: the routes and Gateways among its objects (which the engine has already
- * widened to a Gateway's routes, a GatewayClass's Gateways, a ReferenceGrant's namespaces, a
+ * widened to a Gateway's routes, a GatewayClass's Gateways, a ReferenceGrant's namespaces and Gateways, a
  * Secret's Gateways, a Service's routes when it came or went, the controller setting's
  * everything; GRPCRoutes as HTTPRoutes), the Gateways
  * whose listeners gained or lost a route, and the GatewayClasses when one of them or the

@@ -1,6 +1,6 @@
-import { GATEWAY_API } from '../kube/gateway-class.ts'
 import type { ReferenceGrant } from '../kube/gateway-reference-grant.ts'
 import type { RequestMirrorFilter } from '../kube/gateway-http-filter.ts'
+import { grantsReference } from './reference-grants.ts'
 
 /** A route's backendRef as both route kinds write it. */
 export interface BackendReference {
@@ -14,15 +14,6 @@ export interface BackendReference {
 export interface UnresolvedRef {
   reason: 'InvalidKind' | 'RefNotPermitted' | 'BackendNotFound'
   message: string
-}
-
-/** Whether the ReferenceGrants of a namespace let routes of one kind in another namespace send to a Service there. */
-export function grantsBackend(grants: readonly ReferenceGrant[], fromKind: string, fromNamespace: string, service: string): boolean {
-  return grants.some(
-    (grant) =>
-      grant.spec.from.some((from) => from.group === GATEWAY_API && from.kind === fromKind && from.namespace === fromNamespace) &&
-      grant.spec.to.some((to) => to.group === '' && to.kind === 'Service' && (to.name === undefined || to.name === service)),
-  )
 }
 
 /** What resolving a route's backendRefs reads of the cluster (ClusterState gives it). */
@@ -42,7 +33,7 @@ export function unresolvedBackendRef(backend: BackendReference, route: { kind: s
   if ((backend.group ?? '') !== '' || (backend.kind ?? 'Service') !== 'Service')
     return { reason: 'InvalidKind', message: `${backend.kind ?? 'Service'} of group "${backend.group ?? ''}" is not a backend hapedge serves (only Services)` }
   const to = backend.namespace ?? route.namespace
-  if (to !== route.namespace && !grantsBackend(cluster.referenceGrants(to), route.kind, route.namespace, backend.name))
+  if (to !== route.namespace && !grantsReference(cluster.referenceGrants(to), route, { kind: 'Service', name: backend.name }))
     return {
       reason: 'RefNotPermitted',
       message: `no ReferenceGrant in namespace ${to} lets ${route.kind}s of ${route.namespace} send to Service ${backend.name} (RefNotPermitted)`,

@@ -84,7 +84,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
       if (listener.protocol === 'HTTP') http = true
       // Its routes are never served in clear, whether or not its certificate resolves (the listener reports it).
       else if (listener.protocol === 'HTTPS') https = true
-      const certificate = name === '' ? undefined : listenerCertificate(listener, gateway)
+      const certificate = name === '' ? undefined : listenerCertificate(listener, gateway, state)
       if (!certificate) continue
       const resolved = resolveTlsSecret(state, certificate.namespace, certificate.name)
       if (!tls && resolved.ok) tls = { secret: resolved.key, gateway }

@@ -5,23 +5,51 @@ import type { Rejection } from './rejection.ts'
 import { resolveTlsSecret } from './tls-secret.ts'
 import { listenerPortRefusal } from './gateway-ports.ts'
 import { HONOURED_FROM, listenerSelector, namespacesFrom } from './gateway-namespaces.ts'
+import { grantsReference } from './reference-grants.ts'
 
 export const describeGateway = (gateway: Gateway) => `Gateway ${gateway.metadata.namespace}/${gateway.metadata.name}`
 
-/** The Secret (`{namespace, name}`) an HTTPS listener serves: its first certificateRef, a Secret of the Gateway's own namespace. */
-export function listenerCertificate(listener: Listener, gateway: Gateway): { namespace: string; name: string } | undefined {
+/** The Secret (`{namespace, name}`) an HTTPS listener names by its first certificateRef, of whatever namespace. */
+export function listenerCertificateRef(listener: Listener, gateway: Gateway): { namespace: string; name: string } | undefined {
   const ref = listener.protocol === 'HTTPS' ? listener.tls?.certificateRefs?.[0] : undefined
   if (!ref || (ref.group ?? '') !== '' || (ref.kind ?? 'Secret') !== 'Secret') return undefined
-  const { namespace } = gateway.metadata
-  return (ref.namespace ?? namespace) === namespace ? { namespace, name: ref.name } : undefined
+  return { namespace: ref.namespace ?? gateway.metadata.namespace, name: ref.name }
 }
 
-/** Whether a Gateway's HTTPS listeners name the Secret `namespace/name` (its change re-derives the Gateway's hosts). */
+/**
+ * The Secret an HTTPS listener serves: the one it names, of the Gateway's namespace or of one
+ * whose ReferenceGrant lets Gateways of the Gateway's namespace refer to it.
+ */
+export function listenerCertificate(
+  listener: Listener,
+  gateway: Gateway,
+  cluster: Pick<ClusterState, 'referenceGrants'>,
+): { namespace: string; name: string } | undefined {
+  const certificate = listenerCertificateRef(listener, gateway)
+  return certificate && certificatePermitted(certificate, gateway, cluster) ? certificate : undefined
+}
+
+function certificatePermitted(certificate: { namespace: string; name: string }, gateway: Gateway, cluster: Pick<ClusterState, 'referenceGrants'>): boolean {
+  const from = { kind: 'Gateway', namespace: gateway.metadata.namespace }
+  return (
+    certificate.namespace === from.namespace ||
+    grantsReference(cluster.referenceGrants(certificate.namespace), from, { kind: 'Secret', name: certificate.name })
+  )
+}
+
+/** Whether a Gateway's HTTPS listeners name the Secret `namespace/name`, permitted or not (its change re-derives the Gateway's hosts). */
 export function gatewayNamesSecret(gateway: Gateway, secret: string): boolean {
   return gateway.spec.listeners.some((listener) => {
-    const certificate = listenerCertificate(listener, gateway)
+    const certificate = listenerCertificateRef(listener, gateway)
     return certificate !== undefined && `${certificate.namespace}/${certificate.name}` === secret
   })
+}
+
+/** Whether a Gateway's HTTPS listeners name a Secret of another namespace than its own, this one (a ReferenceGrant there permits it or not). */
+export function gatewayNamesSecretIn(gateway: Gateway, namespace: string): boolean {
+  return (
+    namespace !== gateway.metadata.namespace && gateway.spec.listeners.some((listener) => listenerCertificateRef(listener, gateway)?.namespace === namespace)
+  )
 }
 
 /** The route kinds a listener of this protocol takes (the same group as the Gateway), HTTPS's without GRPCRoute when the bind offers no HTTP/2 (`http2`). */
@@ -95,14 +123,18 @@ export function listenerProblems(listener: Listener, l: number, gateway: Gateway
   if (tls?.options && Object.keys(tls.options).length > 0) problem('Accepted', 'UnsupportedValue', `${at}.tls.options is not honoured by hapedge`, false)
   if ((tls?.certificateRefs?.length ?? 0) > 1)
     problem('ResolvedRefs', 'InvalidCertificateRef', `${at}.tls.certificateRefs: hapedge serves the first certificate only`, false)
-  const certificate = listenerCertificate(listener, gateway)
-  const ref = tls?.certificateRefs?.[0]
+  const certificate = listenerCertificateRef(listener, gateway)
   if (!certificate) {
-    const elsewhere = ref !== undefined && (ref.namespace ?? gateway.metadata.namespace) !== gateway.metadata.namespace
+    const ref = tls?.certificateRefs?.[0]
+    const what = ref ? `${ref.kind ?? 'Secret'} of group "${ref.group ?? ''}" is not a certificate hapedge serves (only Secrets)` : 'none is named'
+    problem('ResolvedRefs', 'InvalidCertificateRef', `${at}.tls.certificateRefs[0]: ${what}, so the listener serves no certificate`)
+    return problems
+  }
+  if (!certificatePermitted(certificate, gateway, state)) {
     problem(
       'ResolvedRefs',
-      elsewhere ? 'RefNotPermitted' : 'InvalidCertificateRef',
-      `${at}.tls.certificateRefs[0]: hapedge serves a Secret of the Gateway's namespace, so the listener serves no certificate`,
+      'RefNotPermitted',
+      `${at}.tls.certificateRefs[0]: no ReferenceGrant in namespace ${certificate.namespace} lets Gateways of ${gateway.metadata.namespace} refer to Secret ${certificate.name} (RefNotPermitted), so the listener serves no certificate`,
     )
     return problems
   }

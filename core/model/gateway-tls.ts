@@ -39,7 +39,7 @@ export function gatewayTlsOf(state: ClusterState, defaultSecret: string | undefi
     gateway.spec.listeners.forEach((listener, l) => {
       if (listener.protocol !== 'HTTPS' || listenerProblems(listener, l, gateway, state).some((problem) => problem.blocking)) return
       hostnames.add(listener.hostname ?? CATCH_ALL_LISTENER)
-      const certificate = listenerCertificate(listener, gateway)
+      const certificate = listenerCertificate(listener, gateway, state)
       if (listener.hostname !== undefined || !certificate) return
       const secret = `${certificate.namespace}/${certificate.name}`
       const served = defaultSecret !== undefined ? { secret: defaultSecret, by: "the settings' default-ssl-certificate" } : catchAll

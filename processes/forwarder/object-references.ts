@@ -25,7 +25,10 @@ export function referencedObjects(ingress: KubeObject | undefined): Set<string> 
   return keys
 }
 
-/** The Secrets a Gateway's HTTPS listeners serve: their certificateRefs of its own namespace (the engine reads no other). */
+/**
+ * The Secrets a Gateway's HTTPS listeners name: their certificateRefs, of its own namespace or
+ * another (the engine serves that one only while a ReferenceGrant there permits it).
+ */
 function gatewayCertificates(gateway: KubeObject): Set<string> {
   const namespace = gateway.metadata?.namespace
   const listeners = (gateway.spec as { listeners?: { tls?: { certificateRefs?: { kind?: unknown; namespace?: unknown; name?: unknown }[] } }[] } | undefined)
@@ -34,8 +37,8 @@ function gatewayCertificates(gateway: KubeObject): Set<string> {
   if (!namespace || !Array.isArray(listeners)) return keys
   for (const listener of listeners)
     for (const ref of listener?.tls?.certificateRefs ?? [])
-      if (typeof ref?.name === 'string' && (ref.kind ?? 'Secret') === 'Secret' && (ref.namespace ?? namespace) === namespace)
-        keys.add(`Secret/${namespace}/${ref.name}`)
+      if (typeof ref?.name === 'string' && (ref.kind ?? 'Secret') === 'Secret')
+        keys.add(`Secret/${typeof ref.namespace === 'string' ? ref.namespace : namespace}/${ref.name}`)
   return keys
 }
 

@@ -30,16 +30,28 @@ describe('hapedge forward and the Gateway API', () => {
     expect(world.received[0]).toMatchObject({ method: 'PUT', status: 200 })
   })
 
-  it('lists and watches Gateways and HTTPRoutes, and sends the Secret a Gateway’s HTTPS listener names, not another', async () => {
+  it('lists and watches Gateways and HTTPRoutes, and sends the Secrets a Gateway’s HTTPS listeners name (of another namespace too), not another', async () => {
     for (const object of app(1)) world.double.put(object)
     world.double.put(gateway('edge', [{ name: 'https', protocol: 'HTTPS', hostname: 'shop.example.com', certificate: 'edge-tls' }]))
+    // A Secret of another namespace: the engine serves it while a ReferenceGrant there permits it.
+    world.double.put(
+      gateway('web', [{ name: 'https', protocol: 'HTTPS', hostname: 'site.example.com', certificate: 'site-tls', certificateNamespace: 'certs' }], {
+        namespace: 'infra',
+      }),
+    )
     world.double.put(fixtureSecret('edge-tls'))
+    world.double.put(fixtureSecret('site-tls', 'certs'))
     world.double.put(fixtureSecret('unused-tls'))
+    world.double.put(fixtureSecret('unused-tls', 'certs'))
     world.double.put(httpRoute({ name: 'shop', rules: [{ backends: [{ service: 'app-1' }] }] }))
     await world.startForwarder()
     await world.converged()
     const items = world.received[0]!.body.items!
-    expect([keys(items, 'Gateway'), keys(items, 'HTTPRoute'), keys(items, 'Secret')]).toEqual([['default/edge'], ['default/shop'], ['default/edge-tls']])
+    expect([keys(items, 'Gateway'), keys(items, 'HTTPRoute'), keys(items, 'Secret')]).toEqual([
+      ['default/edge', 'infra/web'],
+      ['default/shop'],
+      ['certs/site-tls', 'default/edge-tls'],
+    ])
     // A watched change: a second route.
     world.double.put(httpRoute({ name: 'more', rules: [{ backends: [{ service: 'app-1' }] }] }))
     await eventually('the watched HTTPRoute to be sent', () => keys(world.sentObjects(), 'HTTPRoute').includes('default/more') || undefined)

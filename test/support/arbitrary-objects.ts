@@ -2,7 +2,17 @@ import fc from 'fast-check'
 import { BACKEND_SNIPPET } from '../../core/kube/service.ts'
 import type { ClusterOptions, GatewayPort } from '../../core/model/settings.ts'
 import { fixtureCertificate } from './fixtures.ts'
-import { gateway, gatewayClass, grpcRoute, httpRoute, namespace, referenceGrant, type BackendSpec, type ListenerSpec } from './gateway-objects.ts'
+import {
+  gateway,
+  gatewayClass,
+  grpcRoute,
+  httpRoute,
+  namespace,
+  referenceGrant,
+  GATEWAY_TO_SECRET,
+  type BackendSpec,
+  type ListenerSpec,
+} from './gateway-objects.ts'
 import { authSecret, configMap, endpointSlice, ingress, ingressClass, service, tlsSecret, type PathType } from './objects.ts'
 
 /**
@@ -591,6 +601,9 @@ const listenerSets: ListenerSpec[][] = [
     { name: 'web', from: 'Selector', selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['test'] }] } },
     { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a', from: 'Selector', selector: { matchLabels: { team: 'web' } } },
   ],
+  // Certificates of the namespace shop, served to a Gateway of another namespace when a ReferenceGrant there lets it (arbitraryReferenceGrant).
+  [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-b', certificateNamespace: 'shop' }],
+  [{ name: 'tls', protocol: 'HTTPS', certificate: 'tls-a', certificateNamespace: 'shop', from: 'All' }],
 ]
 
 const arbitraryGateway = fc
@@ -846,7 +859,13 @@ const arbitraryNamespace = fc
   )
   .map(([name, labels]) => namespace(name, labels))
 
-const arbitraryReferenceGrant = fc.constantFrom(referenceGrant('let', 'shop', 'default'), referenceGrant('let', 'shop', 'default', 'api'))
+/** Grants in shop: HTTPRoutes of default sending to its Services (all, or api), Gateways of default serving its Secrets (all, or tls-b). */
+const arbitraryReferenceGrant = fc.constantFrom(
+  referenceGrant('let', 'shop', 'default'),
+  referenceGrant('let', 'shop', 'default', 'api'),
+  referenceGrant('certs', 'shop', 'default', undefined, GATEWAY_TO_SECRET),
+  referenceGrant('certs', 'shop', 'default', 'tls-b', GATEWAY_TO_SECRET),
+)
 
 export const arbitraryObject = fc.oneof(
   { weight: 5, arbitrary: arbitraryIngress },

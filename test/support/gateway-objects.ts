@@ -12,8 +12,9 @@ export interface ListenerSpec {
   protocol?: 'HTTP' | 'HTTPS' | string
   port?: number
   hostname?: string
-  /** A Secret of the Gateway's namespace, for HTTPS. */
+  /** A Secret for HTTPS, of the Gateway's namespace unless `certificateNamespace` says another. */
   certificate?: string
+  certificateNamespace?: string
   from?: 'Same' | 'All' | 'Selector'
   /** `allowedRoutes.namespaces.selector`, with `from: Selector`. */
   selector?: unknown
@@ -27,12 +28,19 @@ export function gateway(name: string, listeners: ListenerSpec[], { namespace = '
     metadata: { name, namespace },
     spec: {
       gatewayClassName: className,
-      listeners: listeners.map(({ name, protocol = 'HTTP', port, hostname, certificate, from, selector, kinds }) => ({
+      listeners: listeners.map(({ name, protocol = 'HTTP', port, hostname, certificate, certificateNamespace, from, selector, kinds }) => ({
         name,
         protocol,
         port: port ?? (protocol === 'HTTPS' ? 443 : 80),
         ...(hostname ? { hostname } : {}),
-        ...(certificate ? { tls: { mode: 'Terminate', certificateRefs: [{ kind: 'Secret', name: certificate }] } } : {}),
+        ...(certificate
+          ? {
+              tls: {
+                mode: 'Terminate',
+                certificateRefs: [{ kind: 'Secret', name: certificate, ...(certificateNamespace ? { namespace: certificateNamespace } : {}) }],
+              },
+            }
+          : {}),
         ...(from || kinds
           ? {
               allowedRoutes: {
@@ -143,18 +151,24 @@ const backendRefsOf = (backends: BackendSpec[]) =>
     ...(filters ? { filters } : {}),
   }))
 
-/** A ReferenceGrant in `namespace` letting HTTPRoutes of `from` send to its Services (all, or the one named). */
-export function referenceGrant(name: string, namespace: string, from: string, service?: string) {
+/**
+ * A ReferenceGrant in `namespace` letting HTTPRoutes of `from` send to its Services (all, or the one
+ * named), or with `kinds` another pair: Gateways of `from` serving its Secrets.
+ */
+export function referenceGrant(name: string, namespace: string, from: string, target?: string, kinds = { from: 'HTTPRoute', to: 'Service' }) {
   return {
     apiVersion: 'gateway.networking.k8s.io/v1beta1',
     kind: 'ReferenceGrant',
     metadata: { name, namespace },
     spec: {
-      from: [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute', namespace: from }],
-      to: [{ group: '', kind: 'Service', ...(service ? { name: service } : {}) }],
+      from: [{ group: 'gateway.networking.k8s.io', kind: kinds.from, namespace: from }],
+      to: [{ group: '', kind: kinds.to, ...(target ? { name: target } : {}) }],
     },
   }
 }
+
+/** The `kinds` of a ReferenceGrant letting Gateways serve Secrets of its namespace. */
+export const GATEWAY_TO_SECRET = { from: 'Gateway', to: 'Secret' }
 
 /** Puts a step's objects into what a cluster holds, each in place of the object of the same kind and metadata: what a full rebuild is given after that step. */
 export function holdAfter(held: unknown[], step: readonly unknown[]): void {
