@@ -153,8 +153,10 @@ export const TABLE = {
  *     have no hostname (their routes were served in clear): every host is derived again (markLayoutChanged).
  * 67: a rule whose backendRefs all have weight 0 is served, answering 500 (`hapedge-weightless`, a backend in the frontend's
  *     file; refused before): every route is derived again (markLayoutChanged touches them), and the frontend written again.
+ * 68: an HTTPS listener's certificateRef to a Secret of another namespace is served when a ReferenceGrant there permits it
+ *     (it was never served), and reported RefNotPermitted otherwise: every host and Gateway is derived again (markLayoutChanged).
  */
-export const SNAPSHOT_LAYOUT = 67
+export const SNAPSHOT_LAYOUT = 68
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
