@@ -9,7 +9,7 @@ import { startServices, type ServiceBackends } from './service-backends.ts'
 /**
  * Routes that only HTTPS listeners take are never served in clear on the HTTP bind: plain HTTP is
  * redirected to HTTPS also when the listener has no hostname, or when its certificate does not
- * resolve (a Secret that does not exist, or of another namespace), which the listener reports.
+ * resolve (a Secret that does not exist, or of another namespace no ReferenceGrant permits), which the listener reports.
  */
 describe('routes of HTTPS listeners only, through HAProxy', () => {
   let services: ServiceBackends
@@ -25,7 +25,7 @@ describe('routes of HTTPS listeners only, through HAProxy', () => {
       { name: 'missing', protocol: 'HTTPS', hostname: 'missing.gw.test', certificate: 'no-such-secret' },
       { name: 'elsewhere', protocol: 'HTTPS', hostname: 'elsewhere.gw.test', certificate: 'any-tls' },
     ])
-    // A certificate of another namespace, which hapedge does not serve (reported on the listener).
+    // A certificate of another namespace that no ReferenceGrant there permits (RefNotPermitted on the listener).
     const elsewhere = edge.spec.listeners[2] as unknown as { tls: { certificateRefs: { namespace?: string }[] } }
     elsewhere.tls.certificateRefs[0]!.namespace = 'certs'
     cluster = await serveCluster([
