@@ -567,6 +567,17 @@ const arbitraryGatewayClass = fc
   .map(([name, controller]) => gatewayClass(name, controller))
 
 /** Listener sets: hostnames wildcard and exact, a port not served, HTTPS ones with a certificate that may be missing or without hostname, namespaces admitted or not, a TCP one. */
+/**
+ * Certificates of another namespace, served when a ReferenceGrant there lets the Gateway's namespace
+ * refer to them (arbitraryReferenceGrant); the last one, of a Gateway in shop, takes routes of default
+ * (which its grant's change does not re-derive as routes of the namespace it lets refer).
+ */
+const crossNamespaceCertificates: ListenerSpec[][] = [
+  [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-b', certificateNamespace: 'shop' }],
+  [{ name: 'tls', protocol: 'HTTPS', certificate: 'tls-a', certificateNamespace: 'shop', from: 'All' }],
+  [{ name: 'tls', protocol: 'HTTPS', hostname: '*.example.com', certificate: 'tls-a', certificateNamespace: 'default', from: 'All' }],
+]
+
 const listenerSets: ListenerSpec[][] = [
   [{ name: 'web', hostname: '*.example.com' }],
   // A port neither bind serves: the listener is refused (PortUnavailable), its routes not attached there, unless the
@@ -601,19 +612,19 @@ const listenerSets: ListenerSpec[][] = [
     { name: 'web', from: 'Selector', selector: { matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['test'] }] } },
     { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-a', from: 'Selector', selector: { matchLabels: { team: 'web' } } },
   ],
-  // Certificates of the namespace shop, served to a Gateway of another namespace when a ReferenceGrant there lets it (arbitraryReferenceGrant).
-  [{ name: 'web' }, { name: 'tls', protocol: 'HTTPS', hostname: 'b.example.com', certificate: 'tls-b', certificateNamespace: 'shop' }],
-  [{ name: 'tls', protocol: 'HTTPS', certificate: 'tls-a', certificateNamespace: 'shop', from: 'All' }],
+  ...crossNamespaceCertificates,
 ]
 
-const arbitraryGateway = fc
-  .record({
-    name: fc.constantFrom('edge', 'edge', 'edge', 'edge2'),
-    namespace: fc.constantFrom('default', 'default', 'default', 'shop'),
-    listeners: fc.constantFrom(...listenerSets),
-    className: fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'),
-  })
-  .map(({ name, namespace, listeners, className }) => gateway(name, listeners, { namespace, className }))
+const gatewayOf = (sets: ListenerSpec[][]) =>
+  fc
+    .record({
+      name: fc.constantFrom('edge', 'edge', 'edge', 'edge2'),
+      namespace: fc.constantFrom('default', 'default', 'default', 'shop'),
+      listeners: fc.constantFrom(...sets),
+      className: fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'),
+    })
+    .map(({ name, namespace, listeners, className }) => gateway(name, listeners, { namespace, className }))
+const arbitraryGateway = gatewayOf(listenerSets)
 
 /**
  * A rule's filters and timeouts: header values that change (a runtime edit) and names that do (a
@@ -658,6 +669,8 @@ const arbitraryHttpRoute = fc
       { name: 'edge2', sectionName: 'tls' },
       { name: 'edge', sectionName: 'nope' },
       { name: 'edge', sectionName: 'alt' },
+      // A Gateway of shop, which only its listeners that admit All namespaces take routes of default to.
+      { name: 'edge', namespace: 'shop' },
     ),
     hostnames: fc.constantFrom<string[] | undefined>(
       undefined,
@@ -859,12 +872,13 @@ const arbitraryNamespace = fc
   )
   .map(([name, labels]) => namespace(name, labels))
 
-/** Grants in shop: HTTPRoutes of default sending to its Services (all, or api), Gateways of default serving its Secrets (all, or tls-b). */
+/** Grants in shop: HTTPRoutes of default sending to its Services (all, or api), Gateways of default serving its Secrets (all, or tls-b); in default: Gateways of shop serving its Secrets. */
 const arbitraryReferenceGrant = fc.constantFrom(
   referenceGrant('let', 'shop', 'default'),
   referenceGrant('let', 'shop', 'default', 'api'),
   referenceGrant('certs', 'shop', 'default', undefined, GATEWAY_TO_SECRET),
   referenceGrant('certs', 'shop', 'default', 'tls-b', GATEWAY_TO_SECRET),
+  referenceGrant('certs', 'default', 'shop', undefined, GATEWAY_TO_SECRET),
 )
 
 export const arbitraryObject = fc.oneof(
@@ -904,6 +918,19 @@ export const arbitraryGatewayObject = fc.oneof(
   { weight: 1, arbitrary: arbitrarySecret },
   { weight: 2, arbitrary: arbitraryIngress },
   { weight: 1, arbitrary: arbitraryConfigMap },
+)
+
+/**
+ * Gateways naming certificates of another namespace, the ReferenceGrants that permit them and the
+ * Secrets, and their HTTPRoutes: in arbitraryGatewayObject's pool a grant that comes or goes under
+ * a Gateway serving routes of a namespace other than its own is rare.
+ */
+export const arbitraryCertificateGrantObject = fc.oneof(
+  { weight: 1, arbitrary: arbitraryGatewayClass },
+  { weight: 3, arbitrary: gatewayOf(crossNamespaceCertificates) },
+  { weight: 3, arbitrary: arbitraryHttpRoute },
+  { weight: 2, arbitrary: arbitrarySecret },
+  { weight: 4, arbitrary: arbitraryReferenceGrant },
 )
 
 /**

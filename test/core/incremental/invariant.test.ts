@@ -19,6 +19,7 @@ import {
   arbitraryGrpcObject,
   arbitraryFallThroughObject,
   arbitraryNamespaceObject,
+  arbitraryCertificateGrantObject,
   arbitraryObject,
   arbitraryOptions,
   identityOf,
@@ -170,6 +171,10 @@ describe('the incremental path equals the full rebuild', () => {
 
   it('for names HTTPRoutes alone serve beneath wildcards they serve, and Ingresses that come and go on them (the fall-through map)', () => {
     equalToFullRebuild(arbitraryFallThroughObject, { minLength: 10, maxLength: 30 }, 60)
+  }, 60_000)
+
+  it('for ReferenceGrants and Secrets that come and go under Gateways naming certificates of another namespace', () => {
+    equalToFullRebuild(arbitraryCertificateGrantObject, { minLength: 10, maxLength: 30 }, 80)
   }, 60_000)
 
   it("for Namespaces whose labels change under Gateways' Selector listeners and their HTTPRoutes", () => {
