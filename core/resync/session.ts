@@ -51,6 +51,16 @@ export function newSession(session: string, now: Date, ttlMs: number, pageItems:
   return { session, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + ttlMs).toISOString(), pageItems }
 }
 
+/**
+ * The session as its finish records a step: its time runs from that step, never shorter than it was.
+ * A finish that takes longer than a session's time (100,000 objects through a slow store) keeps it
+ * live while it goes on; one left unfinished still expires that long after its last step.
+ */
+export function renewed(session: ResyncSession, now: Date, ttlMs: number): ResyncSession {
+  const expiresAt = Math.max(Date.parse(session.expiresAt), now.getTime() + ttlMs)
+  return { ...session, expiresAt: new Date(expiresAt).toISOString() }
+}
+
 /** A session past its time changes nothing more: its pages are never applied, and the garbage job deletes them. */
 export function hasExpired(session: ResyncSession, now: Date): boolean {
   return now.getTime() >= Date.parse(session.expiresAt)

@@ -14,7 +14,7 @@ import { finishSlice, type FinishDeps } from '../../../core/resync/finish.ts'
 import { stagePage } from '../../../core/resync/page.ts'
 import { readPageKeys, sessionObjects, storedPages, storePage } from '../../../core/resync/page-store.ts'
 import { sampleOf, rangeStarts } from '../../../core/resync/stale-ranges.ts'
-import { beginFinish, hasExpired, newSession, parseSession, SESSION_ID, sessionText, type ResyncSession } from '../../../core/resync/session.ts'
+import { beginFinish, hasExpired, newSession, parseSession, renewed, SESSION_ID, sessionText, type ResyncSession } from '../../../core/resync/session.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { Tree, type TreeContext } from '../../../core/tree/tree.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -78,7 +78,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     const { session } = loaded
     let etag = loaded.etag
     const save = async (next: ResyncSession) => {
-      const saved = await env.store.put(keys.resyncRecord(session.session), sessionText(next), { ifMatch: etag })
+      const saved = await env.store.put(keys.resyncRecord(session.session), sessionText(renewed(next, env.clock.now(), budget.ttlMs)), { ifMatch: etag })
       if (saved === undefined) throw new HttpError(409, `another finish of resync session ${session.session} went on meanwhile; call finish again`)
       etag = saved
     }

@@ -265,6 +265,26 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(await resyncKeys(s.store, 'prod')).toEqual([clusterKeys('prod').resyncRecord(live)])
   })
 
+  it("a finish that goes on longer than the session's time keeps it live: each step renews it, and it ends as a full rebuild", async () => {
+    const s = setup({ budget: { ...SMALL, finishItems: 1, commitItems: 1 } })
+    const token = await s.register('prod')
+    const listed = apps(range(1, 4))
+    const pages = pagesOf(listed, SMALL.pageItems)
+    const { session } = await s.begin('prod', token)
+    for (const [n, items] of pages.entries()) await s.page('prod', token, session, n, list(items))
+    // Each finish request comes 0.6 of the session's time after the one before: its third is past the time it began with.
+    const { answer, partial } = await s.finishAll('prod', token, session, pages.length, async () => s.clock.advance(SMALL.ttlMs * 0.6))
+    expect(partial).toBeGreaterThan(2)
+    expect(answer).toMatchObject({ done: true, committed: true })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+    // Left unfinished, a session still expires its time after its last step.
+    const idle = (await s.begin('prod', token)).session
+    await s.page('prod', token, idle, 0, list(app(9)))
+    expect((await s.finish('prod', token, idle, { pages: 1 })).status).toBe(202)
+    s.clock.advance(SMALL.ttlMs)
+    expect((await parsed(errorBody, await s.finish('prod', token, idle, { pages: 1 }), 410)).error.message).toContain('expired')
+  })
+
   it('a write that comes between a page and the finish is newer than the list: the finish does not undo it', async () => {
     const s = setup()
     const token = await s.register('prod')
