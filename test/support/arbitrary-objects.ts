@@ -615,11 +615,11 @@ const listenerSets: ListenerSpec[][] = [
   ...crossNamespaceCertificates,
 ]
 
-const gatewayOf = (sets: ListenerSpec[][]) =>
+const gatewayOf = (sets: ListenerSpec[][], namespaces: string[] = ['default', 'default', 'default', 'shop']) =>
   fc
     .record({
       name: fc.constantFrom('edge', 'edge', 'edge', 'edge2'),
-      namespace: fc.constantFrom('default', 'default', 'default', 'shop'),
+      namespace: fc.constantFrom(...namespaces),
       listeners: fc.constantFrom(...sets),
       className: fc.constantFrom('hapedge', 'hapedge', 'hapedge', 'other'),
     })
@@ -927,8 +927,14 @@ export const arbitraryGatewayObject = fc.oneof(
  */
 export const arbitraryCertificateGrantObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryGatewayClass },
-  { weight: 3, arbitrary: gatewayOf(crossNamespaceCertificates) },
-  { weight: 3, arbitrary: arbitraryHttpRoute },
+  { weight: 3, arbitrary: gatewayOf(crossNamespaceCertificates, ['default', 'shop']) },
+  {
+    weight: 3,
+    // Half of them to the Gateway edge of shop, whose last listener set takes routes of every namespace.
+    arbitrary: fc
+      .tuple(arbitraryHttpRoute, fc.boolean())
+      .map(([route, toShop]) => (toShop ? { ...route, spec: { ...route.spec, parentRefs: [{ name: 'edge', namespace: 'shop' }] } } : route)),
+  },
   { weight: 2, arbitrary: arbitrarySecret },
   { weight: 4, arbitrary: arbitraryReferenceGrant },
 )
