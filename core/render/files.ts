@@ -72,7 +72,7 @@ const MAP_LINES = 128
 
 /**
  * Files that grow with the cluster are stored in chunks, and how many entries a chunk holds on
- * average: map lines MAP_LINES, backend sections (up to ~1 KiB) 16, crt-list lines (~60 bytes) 64.
+ * average: map lines MAP_LINES, backend sections (up to ~1 KiB) 8, crt-list lines (~60 bytes) 64.
  */
 export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.hostsMap, MAP_LINES],
@@ -121,7 +121,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.mirrorExactMap, MAP_LINES],
   [FILES.mirrorPrefixMap, MAP_LINES],
   [FILES.fallThroughMap, MAP_LINES],
-  [FILES.backends, 16],
+  [FILES.backends, 8],
   [FILES.crtList, 64],
 ])
 
