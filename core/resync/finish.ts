@@ -223,7 +223,7 @@ async function scanKeys(
   return loader.holding(async () => {
     const keys: string[] = []
     let cursor = start
-    let previous = ''
+    const loaded = new Set<string>()
     for (;;) {
       try {
         for (const entry of snapshot.scan(cursor, end)) {
@@ -234,9 +234,9 @@ async function scanKeys(
         return { keys }
       } catch (error) {
         if (!(error instanceof MissingNodes)) throw error
-        const missing = error.nodes.map((node) => node.sha256).join(',')
-        if (missing === previous) throw new Error(`the resync's scan cache cannot hold one leaf (${missing} evicted as soon as loaded)`)
-        previous = missing
+        // As runLoading stops: a round that misses only nodes it loaded before would miss them again.
+        if (error.nodes.every((node) => loaded.has(node.sha256))) throw loader.lost(error.nodes)
+        for (const node of error.nodes) loaded.add(node.sha256)
         await loader.load(error.nodes)
       }
     }
