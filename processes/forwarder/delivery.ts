@@ -1,7 +1,7 @@
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type Backoff } from '../../functions/adapters/kubernetes/backoff.ts'
 import { DeliveryError, type FunctionClient, type WriteResult } from './function-client.ts'
-import { DEFAULT_PAGED_RESYNC, sendPagedResync } from './paged-resync.ts'
+import { DEFAULT_PAGED_RESYNC, pagedResyncProgress, sendPagedResync, type PagedResyncProgress } from './paged-resync.ts'
 
 export interface DeliveryOptions {
   /** Events per POST at most (the function takes up to 5,000). */
@@ -28,13 +28,15 @@ export const DEFAULT_DELIVERY = {
   resyncPageItems: DEFAULT_PAGED_RESYNC.pageItems,
 } as const
 
-type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true }
+/** A resync sent in pages keeps its list and progress while it is tried again: it resumes its session (watch events since wait behind it). */
+type PagedJob = { items: object[]; progress: PagedResyncProgress }
+type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true; paged?: PagedJob }
 
 /**
  * Sends to the function in order, one request at a time: watch events in batches bounded in
  * count, bytes and delay, and full resyncs (one larger than `resyncPageItems` as a resync
  * session, in pages, that no watch event overtakes: it waits behind). A failed request is sent again with backoff (and
- * after `Retry-After` on 429 or 503) until it succeeds; one the function refuses as wrong is
+ * after `Retry-After` on 429 or 503) until it succeeds (a paged resync goes on in its session, with the list it began with); one the function refuses as wrong is
  * logged with its message, narrowed when that helps (a 413 batch is split, the event a 400 names
  * is set aside), and otherwise replaced by a resync so the function still ends up with every object.
  */
@@ -138,17 +140,21 @@ export class Delivery {
   private send(job: Job): Promise<WriteResult> {
     if (job.kind === 'events') return this.client.postEvents(job.events)
     job.started = true
-    const { items, resourceVersion } = this.options.snapshot()
     const pageItems = this.options.resyncPageItems ?? DEFAULT_PAGED_RESYNC.pageItems
-    if (items.length <= pageItems) return this.client.putObjects(items, resourceVersion)
-    return sendPagedResync(this.client, items, {
+    if (!job.paged) {
+      const { items, resourceVersion } = this.options.snapshot()
+      if (items.length <= pageItems) return this.client.putObjects(items, resourceVersion)
+      job.paged = { items, progress: pagedResyncProgress() }
+    }
+    const options = {
       ...DEFAULT_PAGED_RESYNC,
       pageItems,
       pageBytes: this.options.maxBytes,
       backoff: this.options.backoff,
       signal: this.stopped.signal,
       log: this.options.log,
-    })
+    }
+    return sendPagedResync(this.client, job.paged.items, options, job.paged.progress)
   }
 
   private refused(job: Job, failure: DeliveryError): void {

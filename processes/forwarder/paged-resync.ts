@@ -20,21 +20,46 @@ export interface PagedResyncOptions {
 export const DEFAULT_PAGED_RESYNC = { pageItems: 1_000, inFlight: 3, tries: 8, sessions: 3 } as const
 
 /**
+ * Where a paged resync stands: its session and pages once begun, and the pages the function took.
+ * A caller that keeps it across its own retries (the Delivery does) resumes the session where it
+ * was, instead of beginning another and sending every page again, when the function was out of
+ * reach for longer than `tries` of one call.
+ */
+export interface PagedResyncProgress {
+  session?: { id: string; pages: object[][] }
+  sent: Set<number>
+}
+
+export const pagedResyncProgress = (): PagedResyncProgress => ({ sent: new Set() })
+
+/**
  * A full resync as a session: begun, its pages (cut from the list sorted by object key, so the
  * function's finish reads each page about once) sent a few at a time, each retried alone, then
- * finish called until it is done. A session the function lost (404) or let expire (410) begins again.
+ * finish called until it is done. A session the function lost (404) or let expire (410) begins
+ * again; one `progress` already names goes on from the pages it says were sent.
  */
-export async function sendPagedResync(client: FunctionClient, items: readonly object[], options: PagedResyncOptions): Promise<WriteResult> {
-  const sorted = items
-    .map((item) => ({ item, key: keyOf(item), bytes: JSON.stringify(item).length + 1 }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+export async function sendPagedResync(
+  client: FunctionClient,
+  items: readonly object[],
+  options: PagedResyncOptions,
+  progress: PagedResyncProgress = pagedResyncProgress(),
+): Promise<WriteResult> {
   for (let session = 1; ; session++) {
-    const begun = await retried(() => client.beginResync(), options)
-    const pages = cut(sorted, Math.min(options.pageItems, begun.pageItems), options.pageBytes)
+    if (progress.session) options.log(`resuming resync session ${progress.session.id}: ${progress.sent.size} of ${progress.session.pages.length} pages sent`)
+    else {
+      const begun = await retried(() => client.beginResync(), options)
+      progress.sent.clear()
+      progress.session = { id: begun.session, pages: cut(sortedByKey(items), Math.min(options.pageItems, begun.pageItems), options.pageBytes) }
+    }
+    const { id, pages } = progress.session
     try {
-      await eachAtOnce(pages, options.inFlight, (page, n) => retried(() => client.putResyncPage(begun.session, n, page), options))
+      await eachAtOnce(pages, options.inFlight, async (page, n) => {
+        if (progress.sent.has(n)) return
+        await retried(() => client.putResyncPage(id, n, page), options)
+        progress.sent.add(n)
+      })
       for (let calls = 1; ; calls++) {
-        const answer = await retried(() => client.finishResync(begun.session, pages.length), options)
+        const answer = await retried(() => client.finishResync(id, pages.length), options)
         if (answer.done) {
           const { done: _, ...result } = answer
           options.log(`resync of ${items.length} objects in ${pages.length} pages, finished in ${calls} call${calls === 1 ? '' : 's'}`)
@@ -44,10 +69,14 @@ export async function sendPagedResync(client: FunctionClient, items: readonly ob
     } catch (error) {
       const lost = error instanceof DeliveryError && (error.status === 404 || error.status === 410)
       if (!lost || session >= options.sessions) throw error
+      progress.session = undefined
       options.log(`${error.message}; beginning the resync session again`)
     }
   }
 }
+
+const sortedByKey = (items: readonly object[]) =>
+  items.map((item) => ({ item, key: keyOf(item), bytes: JSON.stringify(item).length + 1 })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 
 /** The items cut into pages of at most `maxItems` items and `maxBytes` bytes (an item larger than that alone). */
 function cut(sorted: readonly { item: object; bytes: number }[], maxItems: number, maxBytes: number): object[][] {

@@ -5,6 +5,7 @@ import { readHead } from '../../../core/reading/read-head.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { DEFAULT_RESYNC_BUDGET } from '../../../core/resync/budget.ts'
 import { Delivery } from '../../../processes/forwarder/delivery.ts'
+import { DEFAULT_PAGED_RESYNC } from '../../../processes/forwarder/paged-resync.ts'
 import { FunctionClient, type WriteResult } from '../../../processes/forwarder/function-client.ts'
 import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { harness } from '../../functions/app/app-harness.ts'
@@ -85,6 +86,34 @@ describe('the forwarder sends a large resync as a resync session', () => {
     expect(firstSession.filter((request) => pageNumber(request.path) === '2')).toHaveLength(2)
     expect(firstSession.filter((request) => pageNumber(request.path) === '1')).toHaveLength(1)
     expect(f.log.some((line) => /410 resync session .* expired .*; beginning the resync session again/.test(line))).toBe(true)
+    expect(await f.files()).toEqual(fullRebuild(objects).files)
+  })
+
+  it('a resync interrupted for longer than its calls are tried resumes its session: no second session, no page sent again', async () => {
+    const outage = DEFAULT_PAGED_RESYNC.tries + 2
+    const failures = new Map<string, number>()
+    const unavailable = () => new Response(JSON.stringify({ error: { message: 'storage down' } }), { status: 503 })
+    const f = await forwarderTo(objects, (_method, path) => {
+      // Page 1, then the finish, each out of reach for more tries than one call makes.
+      const call = pageNumber(path) === '1' ? 'page 1' : path.endsWith('/finish') ? 'finish' : undefined
+      if (!call) return undefined
+      const failed = failures.get(call) ?? 0
+      failures.set(call, failed + 1)
+      return failed < outage ? unavailable() : undefined
+    })
+    f.delivery.resync()
+    await f.delivery.drain(10_000)
+    expect(f.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/resync'))).toHaveLength(1)
+    const sends = f.requests.filter((request) => pageNumber(request.path) !== undefined).map((request) => pageNumber(request.path))
+    const pages = Math.ceil(objects.length / SERVER_PAGE_ITEMS)
+    expect(sends.filter((page) => page !== '1').sort()).toEqual(
+      Array.from({ length: pages }, (_, n) => String(n))
+        .filter((page) => page !== '1')
+        .sort(),
+    )
+    expect(sends.filter((page) => page === '1')).toHaveLength(outage + 1)
+    expect(f.log.filter((line) => /^resuming resync session [0-9a-f-]+: \d+ of \d+ pages sent$/.test(line))).toHaveLength(2)
+    expect(f.answers).toHaveLength(1)
     expect(await f.files()).toEqual(fullRebuild(objects).files)
   })
 
