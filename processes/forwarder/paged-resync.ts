@@ -97,13 +97,25 @@ function cut(sorted: readonly { item: object; bytes: number }[], maxItems: numbe
   return pages
 }
 
-/** Runs `send` for each page, at most `limit` at once; the first failure fails the whole. */
+/**
+ * Runs `send` for each page, at most `limit` at once. After the first failure no page starts, and
+ * the pages under way end before it is thrown: a resync resumed after it knows every page they sent,
+ * and no send of an earlier try is left running beside it.
+ */
 async function eachAtOnce<T>(pages: readonly T[], limit: number, send: (page: T, n: number) => Promise<unknown>): Promise<void> {
   let next = 0
+  let failed = false
   const worker = async () => {
-    for (let n = next++; n < pages.length; n = next++) await send(pages[n]!, n)
+    for (let n = next++; n < pages.length && !failed; n = next++) {
+      await send(pages[n]!, n).catch((error: unknown) => {
+        failed = true
+        throw error
+      })
+    }
   }
-  await Promise.all(Array.from({ length: Math.min(limit, pages.length) }, worker))
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, pages.length) }, worker))
+  const failure = settled.find((outcome) => outcome.status === 'rejected')
+  if (failure) throw failure.reason
 }
 
 /**
