@@ -6,6 +6,7 @@ import type { MapLines } from '../../core/plan/map-updates.ts'
 import { changedFiles, changedMapLines, changedTexts } from '../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../core/reading/node-loader.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
+import { splicedMap } from '../../core/reading/spliced-map.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { fetchFailure } from '../fetch-failure.ts'
@@ -42,8 +43,8 @@ type Base = Pick<Pulled, 'manifest' | 'files'>
  * `base`, a generation this process pulled (and so verified) before, or the one it runs, is where the read starts:
  * only the files whose roots differ from its manifest's are read, and the others are its texts (the
  * same strings, which the plan compares at no cost), so that a one-path change at 20,000 Ingresses
- * reads and joins the files it changed instead of every file of the generation, and compares
- * only the chunks of its maps that changed.
+ * reads the files it changed instead of every file of the generation, compares only the chunks
+ * of its maps that changed, and makes a changed map's text from the base's with those lines put in.
  */
 export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Base): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
@@ -79,14 +80,22 @@ async function filesSince(
   const loader = new NodeLoader(source, clusterKeys(cluster), context)
   const changes = await changedFiles(base.manifest, manifest, loader, context)
   const maps = await changedMapLines(changes, loader, context)
+  // A changed map is its text in the base with the changed lines put in; only a map that does not splice (and any other file) is read whole.
+  const spliced = new Map<string, string>()
+  for (const { path, before, after } of changes) {
+    const lines = maps.get(path)
+    const text = lines && base.files.get(path)
+    const next = text !== undefined && lines && before && after ? splicedMap(text, lines.changes, before, after) : undefined
+    if (next !== undefined) spliced.set(path, next)
+  }
   const { after } = await changedTexts(
-    changes.map(({ path, after: root }) => (root ? { path, after: root } : { path })),
+    changes.flatMap(({ path, after: root }) => (spliced.has(path) ? [] : [root ? { path, after: root } : { path }])),
     loader,
     context,
   )
   const files = new Map(base.files)
   for (const { path } of changes) {
-    const text = after.get(path)
+    const text = spliced.get(path) ?? after.get(path)
     if (text === undefined) files.delete(path)
     else files.set(path, text)
   }

@@ -8,6 +8,7 @@ import { mapUpdate, mapUpdateFromLines } from '../../../core/plan/map-updates.ts
 import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
 import { changedFiles, changedMapLines } from '../../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { splicedMap } from '../../../core/reading/spliced-map.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
@@ -31,14 +32,15 @@ function trackedCluster(objects: readonly unknown[]) {
     async apply(events: WatchEvent[]) {
       const before = { manifest, files: cluster.files() }
       manifest = recorded(cluster.apply(events))
-      const lines = await changedMapLines(await changedFiles(before.manifest, manifest, loader, cluster.context), loader, cluster.context)
-      return { before: before.files, after: cluster.files(), lines }
+      const changes = await changedFiles(before.manifest, manifest, loader, cluster.context)
+      const lines = await changedMapLines(changes, loader, cluster.context)
+      return { before: before.files, after: cluster.files(), lines, changes }
     },
   }
 }
 
 describe('the lines of a map that a change alters, from its chunk trees', () => {
-  it('give the update and the plan a comparison of the whole files gives, on every step of any event sequence beside maps of many chunks', async () => {
+  it('give the update and the plan a comparison of the whole files gives, and the next file spliced into the one before, on every step of any event sequence beside maps of many chunks', async () => {
     // 120 apps: their hosts and paths fill each map with several chunks and a level of chunk lists above them.
     const background = Array.from({ length: 120 }, (_, n) => app(n + 1, ['/', `/p${n}`])).flat()
     await fc.assert(
@@ -48,8 +50,11 @@ describe('the lines of a map that a change alters, from its chunk trees', () => 
         for (const object of objects) {
           const type = seen.has(identityOf(object)) ? 'MODIFIED' : 'ADDED'
           seen.add(identityOf(object))
-          const { before, after, lines } = await tracked.apply([{ type, object: object as Record<string, unknown> }])
+          const { before, after, lines, changes } = await tracked.apply([{ type, object: object as Record<string, unknown> }])
           for (const [map, changed] of lines) expect(mapUpdateFromLines(map, changed)).toEqual(mapUpdate(map, before.get(map)!, after.get(map)!))
+          // Each changed map's next text, made from its text before and these lines, is the file.
+          for (const { path, before: was, after: is } of changes)
+            if (lines.has(path)) expect(splicedMap(before.get(path)!, lines.get(path)!.changes, was!, is!)).toBe(after.get(path))
           expect(planFromFiles(before, after, lines)).toEqual(planFromFiles(before, after))
         }
       }),
