@@ -36,12 +36,13 @@ export function planFromFiles(
   for (const path of new Set([...running.keys(), ...next.keys()])) {
     const before = running.get(path)
     const after = next.get(path)
-    if (before === after) continue
-    if (before === undefined || after === undefined) needReload(plan, `${path} is ${before === undefined ? 'new' : 'gone'}`)
-    else if (MAPS.has(path)) {
-      const lines = mapLines.get(path)
-      addMapUpdate(plan, lines ? mapUpdateFromLines(path, lines) : mapUpdate(path, before, after))
-    } else if (path === FILES.backends) diffBackends(before, after, plan)
+    // A map known to have changed is not compared: its two texts may be megabytes of equal length.
+    const lines = MAPS.has(path) ? mapLines.get(path) : undefined
+    if (lines) addMapUpdate(plan, mapUpdateFromLines(path, lines))
+    else if (before === after) continue
+    else if (before === undefined || after === undefined) needReload(plan, `${path} is ${before === undefined ? 'new' : 'gone'}`)
+    else if (MAPS.has(path)) addMapUpdate(plan, mapUpdate(path, before, after))
+    else if (path === FILES.backends) diffBackends(before, after, plan)
     else if (/^tls\/.+\.pem$/.test(path)) plan.certificates.push(path)
     else if (isAclFile(path)) addAclChanges(plan, aclChanges(path, before, after))
     else needReload(plan, `${path} changed`)

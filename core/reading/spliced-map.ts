@@ -17,7 +17,8 @@ import { utf8Length } from '../tree/tree-shape.ts'
  */
 export function splicedMap(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): string | undefined {
   if (text.length !== before.weight && utf8Length(text) !== before.weight) return undefined
-  const parts: string[] = []
+  // Joined by `+`: the engine keeps the parts as they are until the text is read whole (written to disk, after the runtime API), so the splice copies nothing.
+  let spliced = ''
   let copied = 0
   let weight = before.weight
   let count = before.count
@@ -32,17 +33,16 @@ export function splicedMap(text: string, changes: readonly LineChange[], before:
       weight -= utf8Length(was)
       count--
     }
-    parts.push(text.slice(copied, at))
+    spliced += text.slice(copied, at)
     if (is !== undefined) {
-      parts.push(is)
+      spliced += is
       weight += utf8Length(is)
       count++
     }
     copied = end
   }
   if (weight !== after.weight || count !== after.count) return undefined
-  parts.push(text.slice(copied))
-  return parts.join('')
+  return spliced + text.slice(copied)
 }
 
 /** The start of the first line at or after `from` (a line's start) whose key is not below `key`; the text's end if none. */
