@@ -54,4 +54,19 @@ describe('loading a key range', () => {
     expect(loader.stats.rounds).toBeLessThanOrEqual(slices * (cold.root.level + 1))
     expect(objectTableRanges('a', 'b')).toEqual([TABLE.object, TABLE.invalid, TABLE.resourceVersion].map((table) => [treeKey(table, 'a'), treeKey(table, 'b')]))
   })
+
+  it("gives a resync's comparison the same reads whatever number of listed objects changed: one ordered scan, flat until the changes dominate", async () => {
+    const listOf = (changed: number) =>
+      Array.from({ length: 200 }, (_, n) => app(n, n < changed ? ['/', '/v2'] : ['/']))
+        .flat()
+        .map((object) => object as Record<string, unknown>)
+    const reads: NodeLoader['stats'][] = []
+    for (const changed of [0, 1, 20, 200]) {
+      const { cold, loader } = await storedCluster(200)
+      const events = await loadResyncEvents(cold, listedStates(listOf(changed)), loader, 100)
+      expect(events).toHaveLength(changed)
+      reads.push(loader.stats)
+    }
+    expect(reads.every((stats) => stats.nodes === reads[0]!.nodes && stats.rounds === reads[0]!.rounds)).toBe(true)
+  })
 })
