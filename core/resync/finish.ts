@@ -110,14 +110,18 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     const scan = await scanKeys(snapshot, OBJECT_TABLES[table]!, [from || bounds[0], bounds[1]], deps.budget.scanEntries - scanned, loader)
     scanned += scan.keys.length
     if (!listed.has(range)) listed.set(range, await listedIn(deps, progress, bounds))
-    const stale = scan.keys.filter((key) => !listed.get(range)!.has(key))
+    const found = scan.keys.filter((key) => !listed.get(range)!.has(key))
+    // No more than the request's deletions left: the next request scans on from the first stale key this one left.
+    const stale = found.slice(0, deps.budget.finishDeletions - deleted)
     deleted += stale.length
     const cursor =
-      scan.next !== undefined
-        ? { range, table, from: scan.next }
-        : table + 1 < OBJECT_TABLES.length
-          ? { range, table: table + 1, from: '' }
-          : { range: range + 1, table: 0, from: '' }
+      stale.length < found.length
+        ? { range, table, from: `${stale.at(-1)}\u0000` }
+        : scan.next !== undefined
+          ? { range, table, from: scan.next }
+          : table + 1 < OBJECT_TABLES.length
+            ? { range, table: table + 1, from: '' }
+            : { range: range + 1, table: 0, from: '' }
     await record({ cursor, deleted: progress.deleted + stale.length }, stale.length > 0 ? await deps.apply(stale.map(staleDeletion)) : undefined)
   }
   if (progress.phase !== 'done') return { done: false, progress }

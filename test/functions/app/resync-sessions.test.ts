@@ -285,6 +285,30 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect((await parsed(errorBody, await s.finish('prod', token, idle, { pages: 1 }), 410)).error.message).toContain('expired')
   })
 
+  it('a finish request deletes at most finishDeletions stale objects, however many one scan finds, and the next goes on where it stopped', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events(
+      'prod',
+      token,
+      apps(range(1, 8)).map((object) => ({ type: 'ADDED', object })),
+    )
+    const listed = apps([1])
+    const { session } = await s.begin('prod', token)
+    await s.page('prod', token, session, 0, list(listed))
+    const deletedSoFar = async () => parseSession((await s.store.get(clusterKeys('prod').resyncRecord(session)))!.body)?.finish?.deleted ?? 0
+    const perRequest: number[] = []
+    for (let before = 0, status = 202; status === 202; ) {
+      status = (await s.finish('prod', token, session, { pages: 1 })).status
+      const deleted = await deletedSoFar()
+      perRequest.push(deleted - before)
+      before = deleted
+    }
+    expect(perRequest.reduce((sum, n) => sum + n, 0)).toBe(apps(range(2, 8)).length)
+    expect(Math.max(...perRequest)).toBeLessThanOrEqual(SMALL.finishDeletions)
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+  })
+
   it('a write that comes between a page and the finish is newer than the list: the finish does not undo it', async () => {
     const s = setup()
     const token = await s.register('prod')
