@@ -90,8 +90,11 @@ const fullHeap = ({ full }: SizeResult) =>
     ? `did not finish in a heap of ${full.heapLimitMb} MB: ${full.error}`
     : `peak heap ${round(full.peakMb, 1)} MB under a limit of ${full.heapLimitMb} MB (of which the thread's code ${round(full.baseMb, 1)} MB and the parsed input ${round(full.inputMb, 1)} MB)`
 
+/** A figure's cell: `n/a` for one there was nothing to measure (a quiet p95 with no quiet cluster beside). */
+const cell = (value: unknown) => (Number.isNaN(value) ? 'n/a' : String(value))
+
 function table<T>(rows: T[], columns: Columns<T>): string {
-  const cells = [columns.map(([, title]) => title), ...rows.map((row) => columns.map(([key]) => String(row[key])))]
+  const cells = [columns.map(([, title]) => title), ...rows.map((row) => columns.map(([key]) => cell(row[key])))]
   const widths = columns.map((_, c) => Math.max(...cells.map((line) => line[c]!.length)))
   return cells.map((line) => line.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n')
 }
