@@ -36,7 +36,7 @@ export const sectionCodec: LeafCodec = {
 const shapes = new Map<string, TreeShape>(
   [...CHUNKED_FILES].map(([path, perChunk]) => [
     path,
-    { space: 'blobs', codec: path === FILES.backends ? sectionCodec : lineCodec, leafTarget: perChunk, branchTarget: CHUNKS_PER_LIST },
+    { space: 'blobs', codec: path === FILES.backends ? sectionCodec : lineCodec, leafTarget: perChunk, leafSpread: 'narrow', branchTarget: CHUNKS_PER_LIST },
   ]),
 )
 

@@ -63,16 +63,19 @@ export const FILES = {
 } as const
 
 /**
- * Map lines a chunk holds on average. Lines are ~50 bytes, so a chunk is ~6 KiB (~1.5 KiB gzipped).
- * 128, not 32: a full resync of 20,000 Ingresses creates 3,400 chunks fewer (a file each on
- * disk), and a one-Ingress event stores no more (a chunk rewritten is gzipped, and fewer chunk
- * lists are rewritten above it: the storage bench's p50 went from 23.4 to 22.4 KiB at 64).
+ * Map lines a chunk holds on average. Lines are ~75 bytes, so a chunk is ~3.5 KiB. Chunks are cut
+ * narrowly (isNarrowBoundary: 48 ± 17 lines), and the chunk an edit lands in holds ~55 lines: a
+ * one-Ingress change rewrites 6–14 KB of chunks at 20,000 Ingresses. Cut geometrically, 128 lines
+ * made that chunk ~270 lines (28–61 KB a change), and 32 lines made 3,400 chunks more for a full
+ * resync of 20,000 Ingresses (a file each on disk).
  */
-const MAP_LINES = 128
+const MAP_LINES = 48
 
 /**
  * Files that grow with the cluster are stored in chunks, and how many entries a chunk holds on
- * average: map lines MAP_LINES, backend sections (up to ~1 KiB) 8, crt-list lines (~60 bytes) 64.
+ * average, cut narrowly: map lines MAP_LINES, backend sections (up to ~1 KiB) 16 (an endpoint
+ * change rewrites ~12.6 KB; 8 cut geometrically, 10.6 KB, for 400 chunks more at 20,000
+ * Ingresses), crt-list lines (~60 bytes) 64.
  */
 export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.hostsMap, MAP_LINES],
@@ -121,7 +124,7 @@ export const CHUNKED_FILES: ReadonlyMap<string, number> = new Map([
   [FILES.mirrorExactMap, MAP_LINES],
   [FILES.mirrorPrefixMap, MAP_LINES],
   [FILES.fallThroughMap, MAP_LINES],
-  [FILES.backends, 8],
+  [FILES.backends, 16],
   [FILES.crtList, 64],
 ])
 

@@ -16,17 +16,19 @@ const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.host, T
  * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.
  * An event rewrites one node per level, and an internal node's rows (a key and a sha256 each)
  * barely compress: 16 children a node wrote a third of the bytes 32 did at 20,000 Ingresses, for
- * one more level (a cold read's extra round); 8 saved a tenth more for three more. Leaves of 16
- * large values or 64 small ones (4 and 32, then 8 and 64, before): a full resync of 20,000
- * Ingresses writes 5,700 nodes (20,000 at 4, 10,000 at 8: a file each on disk, whose creation
- * costs kernel time and a gzip, a hash and three thread-pool hops each), and a one-Ingress event
- * stores p50 about 24 KiB (19 at 4, 23 at 8): a leaf rewritten is gzipped and the interior nodes'
- * hashes weigh most, so twice the entries cost far less than twice the bytes.
+ * one more level (a cold read's extra round); 8 saved a tenth more for three more. Leaves of about
+ * 24 large values or 96 small ones, cut narrowly (isNarrowBoundary; before, geometrically: 16 and
+ * 64, 8 and 64, 4 and 32): a full resync of 20,000 Ingresses writes 3,900 snapshot nodes (5,700 at
+ * 16, 10,000 at 8, 20,000 at 4: a file each on disk, whose creation costs kernel time, a gzip and a
+ * hash), and the leaf an edit lands in holds ~27 large values, where a geometric 16 gave ~32, so a
+ * one-Ingress event writes no more (p50 about 23 KiB stored): a leaf rewritten is gzipped and the
+ * interior nodes' hashes weigh most.
  */
 export const SNAPSHOT_SHAPE: TreeShape = {
   space: 'nodes',
   codec: jsonLines,
-  leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 16 : 64),
+  leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 24 : 96),
+  leafSpread: 'narrow',
   branchTarget: 16,
 }
 

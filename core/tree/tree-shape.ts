@@ -1,4 +1,4 @@
-import { isBoundary, keyHash } from '../chunks/boundary.ts'
+import { isBoundary, isNarrowBoundary, keyHash } from '../chunks/boundary.ts'
 import type { TreeEntry } from './node.ts'
 
 /** How a leaf's entries become the leaf's text and back; `decode(encode(e))` must equal `e`. */
@@ -11,19 +11,25 @@ export interface LeafCodec {
 
 /**
  * What kind of tree this is: where its nodes are stored (`space`), how leaves are written, and
- * how many entries (children) a node holds on average. Boundaries depend on keys alone, so the
- * same entries give the same nodes whatever order they came in.
+ * how many entries (children) a node holds on average. Boundaries depend on keys (and a narrow
+ * leaf's on where it began), so the same entries give the same nodes whatever order they came in.
  */
 export interface TreeShape {
   space: string
   codec: LeafCodec
   /** Entries per leaf on average; it may depend on the key (large values, fewer per leaf), never on anything else. */
   leafTarget: number | ((key: string) => number)
+  /** Leaf sizes: 'narrow' about leafTarget (isNarrowBoundary); by default geometric, a key alone ending a leaf (isBoundary). */
+  leafSpread?: 'narrow'
   branchTarget: number
 }
 
-export function endsNode(shape: TreeShape, level: number, key: string): boolean {
-  if (level === 0) return isBoundary(key, typeof shape.leafTarget === 'number' ? shape.leafTarget : shape.leafTarget(key))
+/** Whether `key`, the `entries`th item of the node being cut at `level`, ends it. */
+export function endsNode(shape: TreeShape, level: number, key: string, entries: number): boolean {
+  if (level === 0) {
+    const target = typeof shape.leafTarget === 'number' ? shape.leafTarget : shape.leafTarget(key)
+    return shape.leafSpread === 'narrow' ? isNarrowBoundary(key, target, entries) : isBoundary(key, target)
+  }
   // Each level draws its own boundaries, independent of the levels below.
   return keyHash(`${level}\u0000${key}`) < 0x1_0000_0000 / shape.branchTarget
 }

@@ -68,7 +68,9 @@ describe('what a cold commit loads before it runs', () => {
     }
     const few = await rounds(3)
     // Spread over the whole object table: each missed alone, they were a round (and a rerun of the change) each.
-    expect(await rounds(60)).toBeLessThanOrEqual(few)
+    // Leaves are cut narrowly (isNarrowBoundary): an insertion's re-cut may take in the next leaf, read as the
+    // change runs, a round per leaf of the longest such re-cut (here 11 rounds for 60, 10 for 3).
+    expect(await rounds(60)).toBeLessThanOrEqual(few + 2)
   })
 
   it('runs a change of many Ingresses a few times more than one of a few, not once more per node it finds missing', async () => {

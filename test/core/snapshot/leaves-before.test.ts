@@ -18,7 +18,7 @@ const keys = clusterKeys(CLUSTER)
 const commit = (store: ObjectStore, events: Parameters<typeof commitEvents>[1]) =>
   commitEvents({ store, cluster: CLUSTER, options: {}, context: coldContext(), clock: instantClock() }, events)
 
-/** A tree's leaves as earlier code cut them: its shape, and the entries a leaf held then. */
+/** A tree's leaves as earlier code cut them: its shape, and the entries a leaf held then, cut geometrically (a key alone ends a leaf). */
 type Cut = [TreeShape, TreeShape['leafTarget']]
 
 const largeValues =
@@ -26,25 +26,27 @@ const largeValues =
   (key) =>
     /^(object|invalid|host|backend|gateway-status)\u0001/.test(key) ? large : small
 
-/** Session 15's chunks: 32 map lines, 4 backend sections, 16 crt-list lines. */
-const chunksBefore: Cut[] = [...CHUNKED_FILES.keys()].map((path) => [fileShape(path)!, path === FILES.backends ? 4 : path === FILES.crtList ? 16 : 32])
+/** Chunks of so many map lines, backend sections and crt-list lines. */
+const chunks = (map: number, backend: number, crtList: number): Cut[] =>
+  [...CHUNKED_FILES.keys()].map((path) => [fileShape(path)!, path === FILES.backends ? backend : path === FILES.crtList ? crtList : map])
 
 /** A cluster committed by code that cut these trees' leaves otherwise. */
 async function storedCut(objects: readonly unknown[], cuts: readonly Cut[]): Promise<ObjectStore> {
   const store = createMemoryStore()
-  const now = cuts.map(([shape]) => shape.leafTarget)
-  for (const [shape, leafTarget] of cuts) shape.leafTarget = leafTarget
+  const now = cuts.map(([shape]) => ({ leafTarget: shape.leafTarget, leafSpread: shape.leafSpread }))
+  for (const [shape, leafTarget] of cuts) Object.assign(shape, { leafTarget, leafSpread: undefined })
   try {
     await commit(store, objects.map(added))
   } finally {
-    cuts.forEach(([shape], i) => (shape.leafTarget = now[i]!))
+    cuts.forEach(([shape], i) => Object.assign(shape, now[i]))
   }
   return store
 }
 
 describe.each([
   ['leaves held 4 large values or 32 small ones', [[SNAPSHOT_SHAPE, largeValues(4, 32)]] as Cut[]],
-  ['leaves held 8 large values, map chunks 32 lines, backend chunks 4 sections', [[SNAPSHOT_SHAPE, largeValues(8, 64)], ...chunksBefore] as Cut[]],
+  ['leaves held 8 large values, map chunks 32 lines, backend chunks 4 sections', [[SNAPSHOT_SHAPE, largeValues(8, 64)], ...chunks(32, 4, 16)] as Cut[]],
+  ['leaves held 16 large values, map chunks 128 lines, backend chunks 8 sections', [[SNAPSHOT_SHAPE, largeValues(16, 64)], ...chunks(128, 8, 64)] as Cut[]],
 ])('a cluster stored when %s', (_, cuts) => {
   it('is read and edited by this code, old leaves and new side by side: its entries equal a fresh commit, its files a full rebuild', async () => {
     const objects = Array.from({ length: 200 }, (_, n) => app(n)).flat()

@@ -8,6 +8,7 @@ import { Tree, type TreeContext, type TreeEdits } from '../../../core/tree/tree.
 import { runs } from '../../support/property-runs.ts'
 
 const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
+const narrow: TreeShape = { ...shape, leafSpread: 'narrow' }
 const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
 
 const sorted = (map: ReadonlyMap<string, string>): TreeEntry[] => [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => ({ key, value }))
@@ -23,7 +24,10 @@ function applyTo(map: Map<string, string>, edits: TreeEdits): void {
 }
 
 describe('Tree', () => {
-  it('gives the same root for the same entries whatever edits led there (history independence)', () => {
+  it.each([
+    ['geometric', shape],
+    ['narrow', narrow],
+  ])('gives the same root for the same entries whatever edits led there (history independence), leaves cut %s', (_, shape) => {
     fc.assert(
       fc.property(fc.array(editsArb, { maxLength: 8 }), (batches) => {
         const ctx = context()
@@ -40,6 +44,41 @@ describe('Tree', () => {
       }),
       { numRuns: runs(300) },
     )
+  })
+
+  it("edits a tree whose leaves were cut geometrically with narrow leaves: its entries are a sorted map's, old leaves and new side by side", () => {
+    fc.assert(
+      fc.property(editsArb, fc.array(editsArb, { maxLength: 4 }), (first, batches) => {
+        const ctx = context()
+        const reference = new Map(first.flatMap(([key, value]) => (value === undefined ? [] : [[key, value] as const])))
+        let tree = new Tree(narrow, Tree.build(shape, ctx, sorted(reference)).tree.root, ctx)
+        for (const batch of batches) {
+          const edits = new Map(batch)
+          tree = tree.edit(edits).tree
+          applyTo(reference, edits)
+          expect(tree.entries()).toEqual(sorted(reference))
+          expect(tree.count).toBe(reference.size)
+        }
+      }),
+      { numRuns: runs(300) },
+    )
+  })
+
+  it('cuts narrow leaves about their target: the leaf an entry lands in holds about the target, not twice it', () => {
+    const entries = Array.from({ length: 100_000 }, (_, i) => ({ key: `host-${i}.team-${i % 500}.example.com`, value: '' }))
+    // A leaf's text is a JSON line per entry.
+    const leafSizes = (leafShape: TreeShape) =>
+      Tree.build({ ...leafShape, leafTarget: 48, branchTarget: 16 }, context(), entries)
+        .created.filter((node) => node.level === 0)
+        .map((node) => node.text.split('\n').length - 1)
+    const landedIn = (sizes: number[]) => sizes.reduce((sum, size) => sum + size * size, 0) / sizes.reduce((sum, size) => sum + size, 0)
+    const geometric = leafSizes(shape)
+    const narrowed = leafSizes(narrow)
+    // As many leaves, within a tenth.
+    expect(Math.abs(narrowed.length - geometric.length) / geometric.length).toBeLessThan(0.1)
+    expect(landedIn(geometric)).toBeGreaterThan(1.8 * 48)
+    expect(landedIn(narrowed)).toBeLessThan(1.25 * 48)
+    expect(Math.max(...narrowed)).toBeLessThan(3 * 48)
   })
 
   it('reads keys, ranges and prefixes as a sorted map would', () => {
