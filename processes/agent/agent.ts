@@ -151,8 +151,8 @@ export class Agent {
     }
     this.pulled = pulled
     // The lines a pull found changed are against the generation it read from, which is not the one installed after a refusal or a rollback.
-    const mapLines = pulled.mapLines?.since === installed?.manifest ? pulled.mapLines?.maps : undefined
-    const plan = installed ? planFromFiles(installed.files, pulled.files, mapLines) : undefined
+    const delta = pulled.delta?.since === installed?.manifest ? pulled.delta : undefined
+    const plan = installed ? planFromFiles(installed.files, pulled.files, delta?.maps, delta?.paths) : undefined
     const started = performance.now()
     const taken = await this.take(pulled, plan, installed).catch((error: unknown) => {
       const output = refusalOutput(error)

@@ -24,10 +24,11 @@ export interface Pulled {
   manifest: string
   files: Map<string, string>
   /**
-   * Read from a base: its manifest, and the lines of each map that differ from the base's, found
-   * from the maps' chunk trees, so that a plan against the base's files need not compare megabytes.
+   * Read from a base: its manifest, the paths of the files that differ from the base's, and the
+   * lines of each map that differ, found from the maps' chunk trees, so that a plan against the
+   * base's files need not compare megabytes, nor every path of the generation.
    */
-  mapLines?: { since: string; maps: Map<string, MapLines> }
+  delta?: { since: string; paths: string[]; maps: Map<string, MapLines> }
 }
 
 /** A generation's manifest and files, which a pull reads the next generation from. */
@@ -70,13 +71,7 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
  * Generation `manifest`'s files: `base`'s, with those whose roots differ read (each node verified as it loads) and those gone dropped;
  * and the lines of each map that differ from `base`'s.
  */
-async function filesSince(
-  source: ObjectStore,
-  cluster: string,
-  base: Base,
-  manifest: string,
-  context: TreeContext,
-): Promise<Pick<Pulled, 'files' | 'mapLines'>> {
+async function filesSince(source: ObjectStore, cluster: string, base: Base, manifest: string, context: TreeContext): Promise<Pick<Pulled, 'files' | 'delta'>> {
   const loader = new NodeLoader(source, clusterKeys(cluster), context)
   const changes = await changedFiles(base.manifest, manifest, loader, context)
   const maps = await changedMapLines(changes, loader, context)
@@ -101,5 +96,6 @@ async function filesSince(
   }
   // In the manifest's order, as a whole read gives them: a new file goes where its path sorts.
   const added = changes.some((change) => !change.before)
-  return { files: added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files, mapLines: { since: base.manifest, maps } }
+  const delta = { since: base.manifest, paths: changes.map(({ path }) => path), maps }
+  return { files: added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files, delta }
 }

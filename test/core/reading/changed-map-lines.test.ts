@@ -56,6 +56,14 @@ describe('the lines of a map that a change alters, from its chunk trees', () => 
           for (const { path, before: was, after: is } of changes)
             if (lines.has(path)) expect(splicedMap(before.get(path)!, lines.get(path)!.changes, was!, is!)).toBe(after.get(path))
           expect(planFromFiles(before, after, lines)).toEqual(planFromFiles(before, after))
+          expect(
+            planFromFiles(
+              before,
+              after,
+              lines,
+              changes.map(({ path }) => path),
+            ),
+          ).toEqual(planFromFiles(before, after))
         }
       }),
       { numRuns: runs(40) },

@@ -47,7 +47,7 @@ describe('pulling a generation from the one pulled before', () => {
     expect(second.fetched).toBeLessThan(whole.fetched)
   })
 
-  it('finds the lines of each map that changed from the chunk trees, which plan the change as the whole files do', async () => {
+  it('finds the files and the lines of each map that changed from the trees, which plan the change as the whole files do', async () => {
     const { server, token, pull } = await setup()
     const objects = Array.from({ length: 100 }, (_, n) => app(n + 1)).flat()
     await server.events('prod', token, objects.map(put))
@@ -55,17 +55,18 @@ describe('pulling a generation from the one pulled before', () => {
     await server.events('prod', token, [put(app(7, ['/', '/new'])[0])])
     const second = await pull(first)
 
-    expect(second.mapLines?.since).toBe(first.manifest)
-    expect([...second.mapLines!.maps.keys()]).toEqual(
+    expect(second.delta?.since).toBe(first.manifest)
+    expect(second.delta?.paths).toEqual([...second.files.keys()].filter((path) => second.files.get(path) !== first.files.get(path)))
+    expect([...second.delta!.maps.keys()]).toEqual(
       [...second.files.keys()].filter((path) => path.startsWith('maps/') && second.files.get(path) !== first.files.get(path)),
     )
-    const plan = planFromFiles(first.files, second.files, second.mapLines!.maps)
+    const plan = planFromFiles(first.files, second.files, second.delta!.maps, second.delta!.paths)
     expect(plan).toEqual(planFromFiles(first.files, second.files))
     expect(plan.mapUpdates).toContainEqual(
       expect.objectContaining({ map: FILES.prefixMap, how: 'entries', add: [{ key: 'app-7.example.com/new/', value: expect.any(String) }] }),
     )
     // Read whole, a generation has no base to compare lines with.
-    expect((await pull(undefined, first.manifest)).mapLines).toBeUndefined()
+    expect((await pull(undefined, first.manifest)).delta).toBeUndefined()
   })
 
   it('adds the files a change brings, in the manifest order, and drops those it removes', async () => {
