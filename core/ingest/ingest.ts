@@ -92,6 +92,8 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   result.manifest = last.head?.manifest ?? null
   const pinned = pinSummary(last.head)
   if (pinned) result.pinned = pinned
+  else if (result.committed && result.generation !== null && result.manifest !== null)
+    ctx.committed?.({ generation: result.generation, manifest: result.manifest })
   if (last.applied) {
     result.rejected = await rejectionsOf(ctx, last, events)
     result.warnings = await putIngressWarnings(ctx, last.applied.snapshot, events)

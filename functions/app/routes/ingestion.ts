@@ -106,7 +106,8 @@ export async function write(
   named?: ReadonlySet<string>,
   splitOverHold = false,
 ) {
-  const commit = { ...commitContext(env, c, record), splitOverHold }
+  // The agents hear of the generation once HEAD names it, not after the answer's reads (of a merged commit, through its latest request).
+  const commit: CommitContext = { ...commitContext(env, c, record), splitOverHold, committed: (head) => inBackground(c, env.push.push(record, head)) }
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
     queue = new WriteQueue<CommitContext>(
@@ -123,8 +124,6 @@ export async function write(
     .aside(() => Promise.all([queue.submit(events, commit), touchLastEvent(env.store, clusterKeys(commit.cluster), env.clock.now())]))
   const reports = named && (await latestReports(commit, named))
   const result = reports ? { ...submitted, rejected: reports.rejected, ...capWarnings(reports.warnings) } : submitted
-  if (result.committed && !result.pinned && result.generation !== null && result.manifest !== null)
-    inBackground(c, env.push.push(record, { generation: result.generation, manifest: result.manifest }))
   // Even a write that committed nothing writes the status: one that failed before is repaired here.
   inBackground(c, env.mirror.mirror(record, result.rejected, result.warnings))
   env.metrics.count('hapedge_events_total', 'Events received, by cluster.', { cluster: commit.cluster }, events.length)
