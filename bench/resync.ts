@@ -5,7 +5,7 @@ import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
 import { ChangeSource } from './changes.ts'
 import { seededRandom } from './random.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
-import { clusterRequest, eventLoopBlockedMs, listBody, pagedResync, registerCluster, sendWrite } from './serve-client.ts'
+import { clusterRequest, eventLoopBlockedMs, listBody, pagedResync, registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
 import { cpuSeconds, directoryBytes, TracedHeap, writtenBytes } from './serve-meter.ts'
 import { latency, median, round, type Latency } from './stats.ts'
 import { syntheticCluster, type KubeObjectLiteral } from './synthetic-cluster.ts'
@@ -71,6 +71,8 @@ export interface ResyncResult {
   quietAlone: Partial<Record<ResyncPath, Latency>>
   /** One row per path and kind: the median of its runs. */
   rows: ResyncRow[]
+  /** The path the forwarder takes with this list to this server: `put` where the server answers that it takes the list whole. */
+  forwarderPath: ResyncPath
 }
 
 /** One run's figures for a row: what resyncRow measures. */
@@ -139,6 +141,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[], 
       `  put: skipped, the list is ${round(listMib, 1)} MiB, more than the ${PUT_BODY_MIB} MiB one request may carry: a cluster this large resyncs by pages`,
     )
   const sent = paths.filter((path) => path !== 'put' || listMib <= PUT_BODY_MIB)
+  let forwarderPath: ResyncPath = 'paged'
   const measured: ResyncRun[] = []
   const quietAlone: Partial<Record<ResyncPath, number[]>> = {}
   const report = (row: ResyncRun, run: number) => {
@@ -153,6 +156,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[], 
       const lone = await startTraced()
       try {
         const cluster = await registerCluster(lone.served.url, lone.served.adminToken, `alone-${path}`)
+        if (run === 0 && path === sent[0]) forwarderPath = await pathOfForwarder(lone.served.url, cluster, objects)
         report(await resyncRow(lone, cluster, { size, path, change: 'resync-full-alone', items: objects, changed: objects.length }), run)
       } finally {
         await lone.close()
@@ -183,7 +187,21 @@ export async function measureResync(size: number, paths: readonly ResyncPath[], 
       return ofRow.length > 0 ? [medianRow(ofRow)] : []
     }),
   )
-  return { size, objects: objects.length, quietAlone: Object.fromEntries(Object.entries(quietAlone).map(([path, ms]) => [path, latency(ms)])), rows }
+  return {
+    size,
+    objects: objects.length,
+    quietAlone: Object.fromEntries(Object.entries(quietAlone).map(([path, ms]) => [path, latency(ms)])),
+    rows,
+    forwarderPath,
+  }
+}
+
+/** What the forwarder asks before a resync larger than a page: whether the server takes the list whole (one PUT) or in pages. */
+async function pathOfForwarder(url: string, cluster: ClusterClient, objects: readonly KubeObjectLiteral[]): Promise<ResyncPath> {
+  const size = { items: objects.length, bytes: objects.reduce((sum, item) => sum + JSON.stringify(item).length + 1, 0) }
+  const { status, answer } = await clusterRequest<{ whole?: true }>(url, cluster, 'POST', 'resync', JSON.stringify(size))
+  if (status !== 200 && status !== 201) throw new Error(`POST …/resync with the list's size: ${status} ${JSON.stringify(answer)}`)
+  return answer.whole ? 'put' : 'paged'
 }
 
 /** The runs of one row as one: each figure the median of the finished runs', the first failure named; a row none of whose runs finished is the first run's. */

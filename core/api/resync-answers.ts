@@ -3,8 +3,16 @@ import { writeAnswer } from './write-answer.ts'
 
 const count = z.number().int().min(0)
 
-/** `POST …/resync`: the session's id, when it expires, and the most items a page may hold. */
+/** `POST …/resync`'s optional body: the size of the list about to be sent (its items, and their bytes as JSON). */
+export const resyncBeginBody = z.strictObject({ items: count, bytes: count }).partial()
+
+/** `POST …/resync` (201): the session's id, when it expires, and the most items a page may hold. */
 export const resyncBegunAnswer = z.object({ session: z.string(), expiresAt: z.string(), pageItems: z.number().int().min(1) })
+
+/** `POST …/resync` (200) for a list the function takes whole: send it as one `PUT …/objects`; no session began. */
+export const resyncWholeAnswer = z.object({ whole: z.literal(true), items: count, bytes: count })
+
+export const resyncBeginAnswer = z.union([resyncBegunAnswer, resyncWholeAnswer])
 
 /** `PUT …/resync/{session}/pages/{n}`: the page's items, and how many of them differ from the cluster now (staged). */
 export const resyncPageAnswer = z.object({ page: count, items: count, changed: count })
@@ -30,6 +38,8 @@ export const resyncProgressAnswer = z.object({
 export const resyncFinishAnswer = z.discriminatedUnion('done', [resyncFinishedAnswer, resyncProgressAnswer])
 
 export type ResyncBegunAnswer = z.infer<typeof resyncBegunAnswer>
+export type ResyncWholeAnswer = z.infer<typeof resyncWholeAnswer>
+export type ResyncBeginAnswer = z.infer<typeof resyncBeginAnswer>
 export type ResyncPageAnswer = z.infer<typeof resyncPageAnswer>
 export type ResyncFinishedAnswer = z.infer<typeof resyncFinishedAnswer>
 export type ResyncProgressAnswer = z.infer<typeof resyncProgressAnswer>

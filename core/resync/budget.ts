@@ -30,6 +30,12 @@ export interface ResyncBudget {
   /** Listed keys per range of the stale scan: what a finish request holds of the pages' keys. */
   rangeKeys: number
   scanCacheChars: number
+  /**
+   * The most items of a list this deployment takes whole, in one `PUT …/objects` (up to its body
+   * limit), where holding the whole list costs less than paging it: a forwarder that says how
+   * large its list is when it begins a session is told to send it so (`POST …/resync`).
+   */
+  wholeListItems: number
 }
 
 export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
@@ -44,4 +50,6 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   scanEntries: 6_000,
   rangeKeys: 2_000,
   scanCacheChars: 4 * 1024 * 1024,
+  // What the forwarder sent in one request before it asked: a Worker's 128 MB holds a page, not more.
+  wholeListItems: 1_000,
 }

@@ -29,7 +29,7 @@ export const DEFAULT_DELIVERY = {
 } as const
 
 /** A resync sent in pages keeps its list and progress while it is tried again: it resumes its session (watch events since wait behind it). */
-type PagedJob = { items: object[]; progress: PagedResyncProgress }
+type PagedJob = { items: object[]; resourceVersion?: string; progress: PagedResyncProgress }
 type Job = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'resync'; started?: true; paged?: PagedJob }
 
 /**
@@ -144,8 +144,9 @@ export class Delivery {
     if (!job.paged) {
       const { items, resourceVersion } = this.options.snapshot()
       if (items.length <= pageItems) return this.client.putObjects(items, resourceVersion)
-      job.paged = { items, progress: pagedResyncProgress() }
+      job.paged = { items, resourceVersion, progress: pagedResyncProgress() }
     }
+    const { items, resourceVersion } = job.paged
     const options = {
       ...DEFAULT_PAGED_RESYNC,
       pageItems,
@@ -153,8 +154,9 @@ export class Delivery {
       backoff: this.options.backoff,
       signal: this.stopped.signal,
       log: this.options.log,
+      whole: () => this.client.putObjects(items, resourceVersion),
     }
-    return sendPagedResync(this.client, job.paged.items, options, job.paged.progress)
+    return sendPagedResync(this.client, items, options, job.paged.progress)
   }
 
   private refused(job: Job, failure: DeliveryError): void {

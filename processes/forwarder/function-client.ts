@@ -1,10 +1,10 @@
 import type { z } from 'zod'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import {
-  resyncBegunAnswer,
+  resyncBeginAnswer,
   resyncFinishAnswer,
   resyncPageAnswer,
-  type ResyncBegunAnswer,
+  type ResyncBeginAnswer,
   type ResyncFinishAnswer,
   type ResyncPageAnswer,
 } from '../../core/api/resync-answers.ts'
@@ -56,9 +56,9 @@ export class FunctionClient {
     return this.send('POST', 'events', { events })
   }
 
-  /** `POST …/resync`: a resync session begins. */
-  beginResync(): Promise<ResyncBegunAnswer> {
-    return this.send('POST', 'resync', undefined, resyncBegunAnswer)
+  /** `POST …/resync`: a resync session begins; or, told the list's size, the function may answer that it takes the list whole (`PUT …/objects`). */
+  beginResync(size?: { items: number; bytes: number }): Promise<ResyncBeginAnswer> {
+    return this.send('POST', 'resync', size, resyncBeginAnswer)
   }
 
   /** `PUT …/resync/{session}/pages/{n}`: one page of the list. */

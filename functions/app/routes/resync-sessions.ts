@@ -1,6 +1,12 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import type { ResyncBegunAnswer, ResyncFinishAnswer, ResyncPageAnswer } from '../../../core/api/resync-answers.ts'
+import {
+  resyncBeginBody,
+  type ResyncBegunAnswer,
+  type ResyncFinishAnswer,
+  type ResyncPageAnswer,
+  type ResyncWholeAnswer,
+} from '../../../core/api/resync-answers.ts'
 import { objectList } from '../../../core/ingest/request-bodies.ts'
 import { clusterKeys, type ClusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { optionsOf } from '../../../core/registry/cluster-record.ts'
@@ -20,7 +26,7 @@ import { Tree, type TreeContext } from '../../../core/tree/tree.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
-import { readJson } from '../http/read-body.ts'
+import { readJson, readOptionalJson } from '../http/read-body.ts'
 import { write } from './ingestion.ts'
 
 type ClusterContext = Context<{ Variables: AppVariables }>
@@ -49,6 +55,11 @@ export function resyncSessionRoutes(env: AppEnv) {
   const budget = env.limits.resync
 
   routes.post('/resync', async (c) => {
+    // A list this deployment holds whole costs less in one PUT …/objects than paged (see ResyncBudget.wholeListItems).
+    const size = await readOptionalJson(c.req.raw, env.limits.bodyBytes, resyncBeginBody)
+    const whole = { items: Math.min(budget.wholeListItems, env.limits.objects), bytes: env.limits.bodyBytes }
+    if (size.items !== undefined && size.bytes !== undefined && size.items <= whole.items && size.bytes <= whole.bytes)
+      return c.json({ whole: true, ...whole } satisfies ResyncWholeAnswer)
     const keys = keysOf(c)
     const session = newSession(crypto.randomUUID(), env.clock.now(), budget.ttlMs, budget.pageItems)
     await env.store.put(keys.resyncRecord(session.session), sessionText(session), { ifNoneMatch: '*' })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { errorBody } from '../../../core/api/error-body.ts'
-import { resyncBegunAnswer, resyncFinishedAnswer, resyncPageAnswer, resyncProgressAnswer } from '../../../core/api/resync-answers.ts'
+import { resyncBegunAnswer, resyncFinishedAnswer, resyncPageAnswer, resyncProgressAnswer, resyncWholeAnswer } from '../../../core/api/resync-answers.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { objectKey, objectRef, readObject } from '../../../core/kube/objects.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
@@ -87,6 +87,20 @@ function setup(options: { store?: ObjectStore; budget?: ResyncBudget; clock?: Re
 }
 
 describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/finish, DELETE)', () => {
+  it('a begin told the size of a list the function takes whole answers 200 "send it whole" and begins no session; a larger list, or none told, begins one', async () => {
+    const s = setup({ budget: { ...SMALL, wholeListItems: 10 } })
+    const token = await s.register('prod')
+    const whole = await parsed(resyncWholeAnswer, await s.call('POST', '/v1/clusters/prod/resync', token, { items: 10, bytes: 5_000 }), 200)
+    expect(whole).toEqual({ whole: true, items: 10, bytes: 32 * 1024 * 1024 })
+    expect(await resyncKeys(s.store, 'prod')).toEqual([])
+    await parsed(resyncBegunAnswer, await s.call('POST', '/v1/clusters/prod/resync', token, { items: 11, bytes: 5_000 }), 201)
+    await parsed(resyncBegunAnswer, await s.call('POST', '/v1/clusters/prod/resync', token, { items: 10, bytes: 32 * 1024 * 1024 + 1 }), 201)
+    await s.begin('prod', token)
+    expect(await resyncKeys(s.store, 'prod')).toHaveLength(3)
+    const wrong = await s.call('POST', '/v1/clusters/prod/resync', token, { items: -1, bytes: 5 })
+    expect({ status: wrong.status, body: await wrong.json() }).toMatchObject({ status: 400, body: { error: { path: 'items' } } })
+  })
+
   it('pages in any order, one sent twice, finish in slices: the cluster holds exactly the list, as a full rebuild of it', async () => {
     const s = setup()
     const token = await s.register('prod')

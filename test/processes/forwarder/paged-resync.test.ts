@@ -19,9 +19,11 @@ const SERVER_PAGE_ITEMS = 4
 async function forwarderTo(
   objects: readonly object[],
   intercept: (method: string, path: string, clock: ReturnType<typeof instantClock>) => Response | undefined = () => undefined,
+  wholeListItems = 0,
 ) {
   const clock = instantClock()
-  const h = harness({ clock, limits: { resync: { ...DEFAULT_RESYNC_BUDGET, pageItems: SERVER_PAGE_ITEMS, finishItems: 4, scanEntries: 6, rangeKeys: 4 } } })
+  const budget = { ...DEFAULT_RESYNC_BUDGET, pageItems: SERVER_PAGE_ITEMS, finishItems: 4, scanEntries: 6, rangeKeys: 4, wholeListItems }
+  const h = harness({ clock, limits: { resync: budget } })
   const token = await h.register('prod')
   const requests: { method: string; path: string; body?: { items?: { kind: string; metadata: { namespace?: string; name: string } }[] } }[] = []
   const fetcher = (async (url: string, init: RequestInit) => {
@@ -124,5 +126,25 @@ describe('the forwarder sends a large resync as a resync session', () => {
     await f.delivery.drain(10_000)
     expect(f.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['PUT /v1/clusters/prod/objects'])
     expect(await f.files()).toEqual(fullRebuild(small).files)
+  })
+
+  it('a larger list the function says it takes whole, told its size as the session begins, goes as one PUT …/objects; one item more, in pages', async () => {
+    const f = await forwarderTo(objects, undefined, objects.length)
+    f.delivery.resync()
+    await f.delivery.drain(10_000)
+    expect(f.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['POST /v1/clusters/prod/resync', 'PUT /v1/clusters/prod/objects'])
+    const told = f.requests[0]!.body as unknown as { items: number; bytes: number }
+    expect(told.items).toBe(objects.length)
+    expect(told.bytes).toBe(objects.reduce((sum, item) => sum + JSON.stringify(item).length + 1, 0))
+    expect(f.log).toContain(`resync of ${objects.length} objects in one request: the function takes up to ${objects.length} objects whole`)
+    expect(f.answers).toHaveLength(1)
+    expect(await f.files()).toEqual(fullRebuild(objects).files)
+
+    const paged = await forwarderTo(objects, undefined, objects.length - 1)
+    paged.delivery.resync()
+    await paged.delivery.drain(10_000)
+    expect(paged.requests.filter((request) => request.path.endsWith('/objects'))).toEqual([])
+    expect(paged.requests.filter((request) => pageNumber(request.path) !== undefined)).toHaveLength(Math.ceil(objects.length / SERVER_PAGE_ITEMS))
+    expect(await paged.files()).toEqual(fullRebuild(objects).files)
   })
 })
