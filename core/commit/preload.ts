@@ -49,7 +49,13 @@ function merged(all: readonly LikelyReads[]): LikelyReads {
     for (const [path, ranges] of reads.fileRanges ?? []) fileRanges.set(path, [...(fileRanges.get(path) ?? []), ...ranges])
   }
   const union = (pick: (reads: LikelyReads) => readonly string[] | undefined) => [...new Set(all.flatMap((reads) => pick(reads) ?? []))]
-  return { snapshot: union((reads) => reads.snapshot), files, fileRanges, memberObjects: union((reads) => reads.memberObjects) }
+  return {
+    snapshot: union((reads) => reads.snapshot),
+    files,
+    fileRanges,
+    memberObjects: union((reads) => reads.memberObjects),
+    snapshotRanges: all.flatMap((reads) => reads.snapshotRanges ?? []),
+  }
 }
 
 /**
@@ -90,6 +96,10 @@ function* missingOnPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, pat
   const missing: Missing = new Map()
   for (const key of reads.snapshot) {
     descend(snapshot, key, missing)
+    yield
+  }
+  for (const range of reads.snapshotRanges ?? []) {
+    descendRange(snapshot, range, missing)
     yield
   }
   for (const path of paths) {

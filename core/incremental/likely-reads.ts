@@ -20,6 +20,8 @@ export interface LikelyReads {
   files: Map<string, string[]>
   /** Entry ranges by file path: a host's lines of a host map, which a new Ingress on the host changes together. */
   fileRanges?: Map<string, EntryRange[]>
+  /** Ranges of the snapshot: a host's Ingresses in the host table, as many leaves as they fill. */
+  snapshotRanges?: EntryRange[]
   /**
    * Prefixes of set indexes whose members are object keys the change reads too (a host's other
    * Ingresses, a Service's slices): loaded once the index is, as many as it holds.
@@ -72,8 +74,8 @@ export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pic
       for (const host of hosts) {
         reads.keys.add(treeKey(TABLE.host, host))
         reads.keys.add(treeKey(TABLE.hostRejections, host))
-        reads.members(TABLE.hostIngresses, host)
-        added.objectsOfMembers(TABLE.hostIngresses, host)
+        // Its Ingresses, whole and adjacent (the host table): what deriving the host reads of them.
+        reads.range(TABLE.hostIngresses, host)
         // Map entries are keyed by the host, then the host and the path.
         for (const map of HOST_MAPS) {
           reads.fileKeys(map, host, `${host}/`)
@@ -114,6 +116,13 @@ class ReadSet {
   private readonly files = new Map<string, Set<string>>()
   private readonly fileRanges = new Map<string, EntryRange[]>()
   private readonly memberObjects = new Set<string>()
+  private readonly snapshotRanges: EntryRange[] = []
+
+  /** The entries of a table under one key's prefix (`table␁key␁…`). */
+  range(table: Table, key: string): void {
+    const from = treeKey(table, key, '')
+    this.snapshotRanges.push([from, `${from}\uffff`])
+  }
 
   /** The members of a set index. */
   members(table: Table, key: string): void {
@@ -148,7 +157,7 @@ class ReadSet {
 
   reads(): LikelyReads {
     const files = new Map([...this.files].map(([path, entries]) => [path, [...entries]]))
-    return { snapshot: [...this.keys], files, fileRanges: this.fileRanges, memberObjects: [...this.memberObjects] }
+    return { snapshot: [...this.keys], files, fileRanges: this.fileRanges, memberObjects: [...this.memberObjects], snapshotRanges: this.snapshotRanges }
   }
 }
 

@@ -9,8 +9,8 @@ import { SetIndex } from './set-index.ts'
 import { WriteSteps } from './write-steps.ts'
 import { Table } from './table.ts'
 
-/** Tables whose values are whole objects, derived configurations or a route's status with its messages (~0.5 KiB each); index entries are ~60 bytes. */
-const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.host, TABLE.backend, TABLE.gatewayStatus])
+/** Tables whose values are whole objects (an Ingress under each of its hosts too), derived configurations or a route's status with its messages (~0.5 KiB each); index entries are ~60 bytes. */
+const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.hostIngresses, TABLE.host, TABLE.backend, TABLE.gatewayStatus])
 
 /**
  * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.

@@ -78,6 +78,17 @@ export class Table<V> {
     yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
+  /** Every key (or those that start with `within`), in key order, their values not decoded: a scan. */
+  keys(within = ''): string[] {
+    const keys = new Set<string>()
+    for (const entry of this.base.prefix(this.prefix + within)) {
+      const key = entry.key.slice(this.prefix.length)
+      if (!this.writes.has(key) || this.writes.get(key) !== undefined) keys.add(key)
+    }
+    for (const key of this.writtenWithin(within)) if (this.writes.get(key) !== undefined && key.startsWith(within)) keys.add(key)
+    return [...keys].sort()
+  }
+
   /**
    * How many entries there are (or whose key starts with `within`): the stored ones counted from
    * the tree's rows along the range's two edges, whatever their number, then the pending writes.
