@@ -257,6 +257,8 @@ export class IncrementalCluster {
     if (this.genesis || this.layoutChanged) for (const path of CHUNKED_FILES.keys()) if (keptWhenEmpty(path)) this.files.ensure(path)
     if (this.optionsChanged) this.markOptionsChanged()
     if (this.layoutChanged) this.markLayoutChanged()
+    // Before any host is derived: the host table's entries take the form their hosts' Ingresses' number asks for.
+    this.missed.attempt(() => this.state.settleHostIngresses())
     if (dirty.settings) {
       this.reconcileSettings(plan)
       reconcileTrustedProxies(this.settings, this.files, plan)

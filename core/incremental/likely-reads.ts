@@ -74,7 +74,7 @@ export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pic
       for (const host of hosts) {
         reads.keys.add(treeKey(TABLE.host, host))
         reads.keys.add(treeKey(TABLE.hostRejections, host))
-        // Its Ingresses, whole and adjacent (the host table): what deriving the host reads of them.
+        // Its Ingresses in the host table: whole and adjacent for a host many name, what deriving it reads of them.
         reads.range(TABLE.hostIngresses, host)
         // Map entries are keyed by the host, then the host and the path.
         for (const map of HOST_MAPS) {

@@ -155,8 +155,8 @@ export const TABLE = {
  *     file; refused before): every route is derived again (markLayoutChanged touches them), and the frontend written again.
  * 68: an HTTPS listener's certificateRef to a Secret of another namespace is served when a ReferenceGrant there permits it
  *     (it was never served), and reported RefNotPermitted otherwise: every host and Gateway is derived again (markLayoutChanged).
- * 69: `host-ingresses` holds each Ingress whole under each of its hosts (its entries were empty): deriving a host reads its
- *     Ingresses from one range, not one object leaf per Ingress. That write sets every entry anew (indexClasses).
+ * 69: `host-ingresses` holds the Ingresses of a host more than 4 name whole (its entries were empty, not JSON): deriving such a
+ *     host reads them from one range, not one object leaf per Ingress. That write sets every entry anew (indexClasses).
  */
 export const SNAPSHOT_LAYOUT = 69
 
