@@ -132,7 +132,12 @@ describe('what a cold commit loads before it runs', () => {
   it("reads a shared host's other Ingresses from the host's own range, not the object leaf of each one's namespace", async () => {
     const loaded = async (sharing: number) => {
       const store = createMemoryStore()
-      await commitEvents(context(store), Array.from({ length: TEAMS }, (_, t) => team(t, t < sharing)).flat().map(added))
+      await commitEvents(
+        context(store),
+        Array.from({ length: TEAMS }, (_, t) => team(t, t < sharing))
+          .flat()
+          .map(added),
+      )
       const cold = await commitEvents(context(store), [modified(teamShared(0, true, '/team-0-v2'))])
       expect(cold.committed).toBe(true)
       return cold.loaded
