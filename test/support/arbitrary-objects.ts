@@ -1000,6 +1000,39 @@ export const arbitraryFallThroughObject = fc.oneof(
   { weight: 1, arbitrary: arbitraryService },
 )
 
+/**
+ * Many Ingresses on one host (and some on another, or with an alias of their own), so that its number crosses
+ * WHOLE_HOST_INGRESSES both ways: past it, the host table holds them whole.
+ */
+export const arbitrarySharedHostObject = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        name: fc.constantFrom('s1', 's2', 's3', 's4', 's5', 's6', 's7'),
+        namespace: fc.constantFrom(...namespaces),
+        createdAt: fc.constantFrom(...times),
+        path: fc.constantFrom('/', '/api', '/static', '/a/b'),
+        also: fc.constantFrom(undefined, undefined, 'b.example.com'),
+        alias: fc.boolean(),
+      })
+      .map(({ name, namespace, createdAt, path, also, alias }) =>
+        ingress({
+          name,
+          namespace,
+          createdAt,
+          annotations: alias ? { 'nginx.ingress.kubernetes.io/server-alias': `${namespace}-${name}.example.com` } : undefined,
+          rules: [
+            { host: 'a.example.com', paths: [{ path, service: 'web' }] },
+            ...(also ? [{ host: also, paths: [{ path: `/${name}`, service: 'api' }] }] : []),
+          ],
+        }),
+      ),
+  },
+  { weight: 2, arbitrary: arbitraryIngress },
+  { weight: 1, arbitrary: arbitraryService },
+)
+
 /** Ports of their own for Gateway listeners (none; HTTP 8080; and HTTPS 8443; 8080 for HTTPS, which an HTTP listener is refused). */
 const gatewayPortSets: (GatewayPort[] | undefined)[] = [
   undefined,

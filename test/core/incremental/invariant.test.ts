@@ -19,6 +19,7 @@ import {
   arbitraryGrpcObject,
   arbitraryFallThroughObject,
   arbitraryNamespaceObject,
+  arbitrarySharedHostObject,
   arbitraryCertificateGrantObject,
   arbitraryObject,
   arbitraryOptions,
@@ -175,6 +176,10 @@ describe('the incremental path equals the full rebuild', () => {
 
   it('for ReferenceGrants and Secrets that come and go under Gateways naming certificates of another namespace', () => {
     equalToFullRebuild(arbitraryCertificateGrantObject, { minLength: 10, maxLength: 30 }, 80)
+  }, 60_000)
+
+  it('for many Ingresses on one host, their number crossing the one past which the host table holds them whole, both ways', () => {
+    equalToFullRebuild(arbitrarySharedHostObject, { minLength: 10, maxLength: 40 }, 80)
   }, 60_000)
 
   it("for Namespaces whose labels change under Gateways' Selector listeners and their HTTPRoutes", () => {
