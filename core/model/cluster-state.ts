@@ -78,8 +78,8 @@ export class ClusterState {
   /**
    * The Ingresses under each host they name (`host␁Ingress/ns/name`): whole under a host that more
    * than WHOLE_HOST_INGRESSES name, so that deriving it reads them as one range of adjacent leaves
-   * (read through the object table, a host that many namespaces share read one leaf of 16 objects
-   * per Ingress on it: 1.5 M characters at 100,000 objects); empty (`''`) under the others, whose
+   * (read through the object table, a host that many namespaces share read one object leaf per
+   * Ingress on it: 1.5 M characters at 100,000 objects); empty (`''`) under the others, whose
    * few Ingresses are read from the object table: most hosts have one, and a copy of it would be
    * written again at each of its changes (a quarter more bytes stored per event, a fifth more CPU per full resync).
    */
