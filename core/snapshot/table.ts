@@ -1,3 +1,4 @@
+import type { TreeEntry } from '../tree/node.ts'
 import type { Tree } from '../tree/tree.ts'
 import type { WriteSteps } from './write-steps.ts'
 
@@ -55,6 +56,11 @@ export class Table<V> {
     this.writes.set(key, value)
   }
 
+  /** The stored entries whose key starts with `within`: none looked up over an empty tree (the full rebuild's, which scans a host's range per host). */
+  private stored(within: string): Iterable<TreeEntry> {
+    return this.base.count === 0 ? [] : this.base.prefix(this.prefix + within)
+  }
+
   /** The keys of pending writes that may start with `within`: those of its first segment, or all when it has none. */
   private writtenWithin(within: string): Iterable<string> {
     const segment = firstSegment(within)
@@ -65,7 +71,7 @@ export class Table<V> {
   *entries(within = ''): Generator<[string, V]> {
     const seen = new Set<string>()
     const merged: [string, V][] = []
-    for (const entry of this.base.prefix(this.prefix + within)) {
+    for (const entry of this.stored(within)) {
       const key = entry.key.slice(this.prefix.length)
       seen.add(key)
       const value = this.get(key)
@@ -81,7 +87,7 @@ export class Table<V> {
   /** Every key (or those that start with `within`), in key order, their values not decoded: a scan. */
   keys(within = ''): string[] {
     const keys = new Set<string>()
-    for (const entry of this.base.prefix(this.prefix + within)) {
+    for (const entry of this.stored(within)) {
       const key = entry.key.slice(this.prefix.length)
       if (!this.writes.has(key) || this.writes.get(key) !== undefined) keys.add(key)
     }
