@@ -28,8 +28,8 @@ export interface Convergence {
    */
   cpuPerChange: { serve: number; agent: number }
   /**
-   * The same for the first change, apart: the agent process has just started, its node cache empty, and reads every chunk
-   * of each map the change touches to write the map whole (some 4,000 blob requests at 20,000 Ingresses).
+   * The same for the first change, apart: the agent process has just started, its node cache empty, and fetches the nodes
+   * on the paths to what changed (a changed map is the installed file with its changed lines put in, not its every chunk).
    */
   cpuFirstChange: { serve: number; agent: number }
   /** The light steady client's requests to a route there throughout, and its answers from anything but that route's backend. */
