@@ -9,7 +9,7 @@ export interface PagedResyncOptions {
   /** Pages sent at once. */
   inFlight: number
   backoff: Backoff
-  /** Tries of one call that keeps failing in a way worth retrying, before the resync fails (and is sent again whole). */
+  /** Tries of one call that keeps failing in a way worth retrying, before this try fails (a caller that keeps its progress, as the Delivery does, resumes the session). */
   tries: number
   /** Sessions begun again after the function lost one (404, or 410 once expired), before the resync fails. */
   sessions: number
