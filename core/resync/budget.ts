@@ -21,6 +21,12 @@ export interface ResyncBudget {
    * the time spent waiting on storage.
    */
   finishMs: number
+  /**
+   * Storage operations after which a finish request begins no more commits or scans (at least one
+   * always runs): a Worker may make 1,000 subrequests a request on the paid plan. Counted over the
+   * whole process since the request began, so others' operations only stop it sooner.
+   */
+  finishOperations: number
   /** Staged items per commit: a commit's nodes must fit the cluster's node cache (a Worker's is 8 MB), and other clusters wait for its computation. */
   commitItems: number
   /** Commits of a halved size (see CommitTooLarge) before it doubles again, up to `commitItems`. */
@@ -44,6 +50,8 @@ export const DEFAULT_RESYNC_BUDGET: ResyncBudget = {
   ttlMs: 60 * 60_000,
   finishItems: 2_000,
   finishMs: 20_000,
+  // Half of a Worker's 1,000, for the commit or scan under way when it is reached.
+  finishOperations: 500,
   commitItems: 250,
   growAfter: 8,
   finishDeletions: 2_000,

@@ -46,6 +46,8 @@ export interface FinishDeps {
   save(progress: FinishProgress): Promise<void>
   /** The time in milliseconds, for the request's `finishMs`. */
   now(): number
+  /** The storage operations made since the request began, for its `finishOperations`. */
+  operations(): number
 }
 
 export type FinishOutcome = { done: true; answer: IngestResult } | { done: false; progress: FinishProgress }
@@ -59,8 +61,8 @@ export type FinishOutcome = { done: true; answer: IngestResult } | { done: false
  */
 export async function finishSlice(deps: FinishDeps, start: FinishProgress): Promise<FinishOutcome> {
   const started = deps.now()
-  /** Whether the request has had its time, after its first slice: the next finish request goes on from here. */
-  const timeIsUp = () => slices > 0 && deps.now() - started >= deps.budget.finishMs
+  /** Whether the request has had its time or its storage operations, after its first slice: the next finish request goes on from here. */
+  const timeIsUp = () => slices > 0 && (deps.now() - started >= deps.budget.finishMs || deps.operations() >= deps.budget.finishOperations)
   let slices = 0
   let progress = start
   let last: IngestResult | undefined

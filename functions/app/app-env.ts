@@ -15,6 +15,8 @@ import type { WriteQueue } from './services/write-queue.ts'
 /** What the app runs on: each platform's entry point builds one from its own storage and secrets. */
 export interface AppEnv {
   store: ObjectStore
+  /** The operations this process has made on its store so far (see CountedStore). */
+  storeOperations(): number
   registry: Registry
   /** The sha256 of the admin token (the token itself is never kept). */
   adminTokenSha256: string

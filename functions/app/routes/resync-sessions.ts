@@ -82,6 +82,7 @@ export function resyncSessionRoutes(env: AppEnv) {
   })
 
   routes.post('/resync/:session/finish', async (c) => {
+    const operationsBefore = env.storeOperations()
     c.get('turn').background()
     const keys = keysOf(c)
     const { pages } = await readJson(c.req.raw, env.limits.bodyBytes, finishBody)
@@ -102,7 +103,7 @@ export function resyncSessionRoutes(env: AppEnv) {
       await save({ ...session, finish: progress })
     }
     const outcome = await finishSlice(
-      finishDeps(env, c, keys, session.session, (next) => save({ ...session, finish: next })),
+      finishDeps(env, c, keys, session.session, (next) => save({ ...session, finish: next }), operationsBefore),
       progress,
     )
     if (outcome.done) {
@@ -185,7 +186,7 @@ async function openSnapshot(env: AppEnv, keys: ClusterKeys, context: TreeContext
   }
 }
 
-function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: string, save: FinishDeps['save']): FinishDeps {
+function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: string, save: FinishDeps['save'], operationsBefore: number): FinishDeps {
   const context = env.caches.for(c.get('record').id)
   return {
     store: env.store,
@@ -206,5 +207,6 @@ function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: 
     },
     save,
     now: () => env.clock.now().getTime(),
+    operations: () => env.storeOperations() - operationsBefore,
   }
 }

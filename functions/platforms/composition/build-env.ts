@@ -14,6 +14,7 @@ import { Metrics, type Gauge } from '../../app/services/metrics.ts'
 import { NodeCaches, type CacheBudget } from '../../app/services/node-caches.ts'
 import { Turns } from '../../app/services/turns.ts'
 import { sealedStore } from './sealed-store.ts'
+import { CountedStore } from '../../adapters/storage/counted-store.ts'
 
 export interface EnvOptions {
   store: ObjectStore
@@ -47,10 +48,13 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const metrics = new Metrics(options.gauges)
   const sealer = options.secrets && new Sealer(options.secrets)
   const caches = new NodeCaches(options.hash, cache, options.gzip)
+  // Counted below the sealing: what the platform's store is asked, the operations a request is bounded by.
+  const counted = new CountedStore(options.store)
   // Everything below reads and writes through it: cluster content is sealed whichever route or job touches it.
-  const store = sealedStore(options.store, sealer, options.hash, clock, options.gcm)
+  const store = sealedStore(counted, sealer, options.hash, clock, options.gcm)
   return {
     store,
+    storeOperations: () => counted.operations,
     registry: new Registry(store, options.hash, clock),
     adminTokenSha256: options.hash(options.adminToken),
     hash: options.hash,

@@ -380,6 +380,27 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
   })
 
+  it('a finish request starts no commit once it has made finishOperations storage operations: 202 after its first, and the next goes on to the same end', async () => {
+    const listed = apps(range(1, 4))
+    const firstFinish = async (finishOperations: number) => {
+      const budget = { ...SMALL, pageItems: 60, finishItems: 60, commitItems: 3, finishMs: 60_000, finishOperations }
+      const s = setup({ budget })
+      const token = await s.register('prod')
+      const pages = pagesOf(listed, budget.pageItems)
+      const { session } = await s.begin('prod', token)
+      for (const [n, items] of pages.entries()) await s.page('prod', token, session, n, list(items))
+      const first = await s.finish('prod', token, session, { pages: pages.length })
+      const applied = first.status === 202 ? (await parsed(resyncProgressAnswer, first, 202)).progress.applied : listed.length
+      const { answer } = first.status === 202 ? await s.finishAll('prod', token, session, pages.length) : { answer: await first.json() }
+      expect(answer).toMatchObject({ done: true, committed: true })
+      expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+      return applied
+    }
+    // One commit of 3 items makes more than 10 operations: the request stops after it.
+    expect(await firstFinish(10)).toBe(3)
+    expect(await firstFinish(Number.POSITIVE_INFINITY)).toBeGreaterThan(3)
+  })
+
   it('a page staging a TLS Secret stores no byte of its key in the clear when the deployment seals', async () => {
     const shop = fixtureCertificate('shop.example.com')
     const secret = toTlsSecret({ namespace: 'default', name: 'shop-tls', ...shop })
