@@ -17,8 +17,16 @@ export const resyncBeginAnswer = z.union([resyncBegunAnswer, resyncWholeAnswer])
 /** `PUT …/resync/{session}/pages/{n}`: the page's items, and how many of them differ from the cluster now (staged). */
 export const resyncPageAnswer = z.object({ page: count, items: count, changed: count })
 
-/** `POST …/resync/{session}/finish` once everything is applied: the write answer of `PUT …/objects`. */
-export const resyncFinishedAnswer = writeAnswer.extend({ done: z.literal(true) })
+/** What a finish did with the staged items and the stored objects no page listed, in all its requests. */
+const finishedCounts = z.object({
+  applied: count,
+  /** Staged items not applied: their object changed after their page came (the newer write stays). */
+  superseded: count,
+  deleted: count,
+})
+
+/** `POST …/resync/{session}/finish` once everything is applied: the write answer of `PUT …/objects`, and what the finish did (a function before it said nothing). */
+export const resyncFinishedAnswer = writeAnswer.extend({ done: z.literal(true), resync: finishedCounts.optional() })
 
 /** `POST …/resync/{session}/finish` (202) when the request's budget ran out: call finish again, it goes on from here. */
 export const resyncProgressAnswer = z.object({

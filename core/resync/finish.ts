@@ -50,7 +50,7 @@ export interface FinishDeps {
   operations(): number
 }
 
-export type FinishOutcome = { done: true; answer: IngestResult } | { done: false; progress: FinishProgress }
+export type FinishOutcome = { done: true; answer: IngestResult; progress: FinishProgress } | { done: false; progress: FinishProgress }
 
 /**
  * One finish request: applies the staged pages' items in commits of `commitItems` (up to `finishItems`),
@@ -142,7 +142,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     ...capWarnings(await deps.warnings()),
   }
   await record({ phase: 'done', answer })
-  return { done: true, answer }
+  return { done: true, answer, progress }
 }
 
 /**

@@ -75,8 +75,9 @@ export async function sendPagedResync(
       for (let calls = 1; ; calls++) {
         const answer = await retried(() => client.finishResync(id, pages.length), options)
         if (answer.done) {
-          const { done: _, ...result } = answer
-          options.log(`resync of ${items.length} objects in ${pages.length} pages, finished in ${calls} call${calls === 1 ? '' : 's'}`)
+          const { done: _, resync: did, ...result } = answer
+          const counts = did ? `: ${did.applied} applied, ${did.superseded} superseded by newer writes, ${did.deleted} deleted` : ''
+          options.log(`resync of ${items.length} objects in ${pages.length} pages, finished in ${calls} call${calls === 1 ? '' : 's'}${counts}`)
           return result
         }
       }

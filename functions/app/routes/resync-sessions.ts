@@ -20,7 +20,17 @@ import { finishSlice, type FinishDeps } from '../../../core/resync/finish.ts'
 import { stagePage } from '../../../core/resync/page.ts'
 import { readPageKeys, sessionObjects, storedPages, storePage } from '../../../core/resync/page-store.ts'
 import { sampleOf, rangeStarts } from '../../../core/resync/stale-ranges.ts'
-import { beginFinish, hasExpired, newSession, parseSession, renewed, SESSION_ID, sessionText, type ResyncSession } from '../../../core/resync/session.ts'
+import {
+  beginFinish,
+  hasExpired,
+  newSession,
+  parseSession,
+  renewed,
+  SESSION_ID,
+  sessionText,
+  type FinishProgress,
+  type ResyncSession,
+} from '../../../core/resync/session.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { Tree, type TreeContext } from '../../../core/tree/tree.ts'
 import type { AppEnv } from '../app-env.ts'
@@ -96,7 +106,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     }
     if (session.finish && session.finish.pages !== pages)
       throw new HttpError(409, `resync session ${session.session} began its finish with ${session.finish.pages} pages, not ${pages}`, 'pages')
-    if (session.finish?.answer) return c.json({ ...session.finish.answer, done: true } satisfies ResyncFinishAnswer)
+    if (session.finish?.answer) return c.json({ ...session.finish.answer, done: true, resync: finishedCounts(session.finish) } satisfies ResyncFinishAnswer)
     let progress = session.finish
     if (!progress) {
       progress = await finishBegun(env, keys, session.session, pages)
@@ -110,7 +120,7 @@ export function resyncSessionRoutes(env: AppEnv) {
       // The record alone stays, to answer a finish sent again, until the session's time is up.
       const record = keys.resyncRecord(session.session)
       await env.store.delete((await sessionObjects(env.store, keys, session.session)).filter((key) => key !== record))
-      return c.json({ ...outcome.answer, done: true } satisfies ResyncFinishAnswer)
+      return c.json({ ...outcome.answer, done: true, resync: finishedCounts(outcome.progress) } satisfies ResyncFinishAnswer)
     }
     const { phase, nextPage, applied, superseded, deleted } = outcome.progress
     if (phase === 'done') throw new Error('a finish not done is in phase done')
@@ -185,6 +195,9 @@ async function openSnapshot(env: AppEnv, keys: ClusterKeys, context: TreeContext
     loader: new NodeLoader(env.store, keys, context),
   }
 }
+
+/** What a finish did, from its progress: the staged items applied and superseded, the stale objects deleted. */
+const finishedCounts = ({ applied, superseded, deleted }: FinishProgress) => ({ applied, superseded, deleted })
 
 function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: string, save: FinishDeps['save'], operationsBefore: number): FinishDeps {
   const context = env.caches.for(c.get('record').id)

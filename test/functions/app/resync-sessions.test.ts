@@ -124,6 +124,8 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(partial).toBeGreaterThan(0)
     expect(answer).toMatchObject({ done: true, committed: true, reload: true })
     expect(answer.reasons.length).toBeGreaterThan(0)
+    // What the finish did, in all its requests: apps 6 to 8 applied, apps 1 and 2 deleted.
+    expect(answer.resync).toEqual({ applied: apps(range(6, 9)).length, superseded: 0, deleted: apps(range(1, 3)).length })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
     // A finish called again (a retry whose answer was lost) answers the same.
     expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
@@ -338,6 +340,8 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     await s.events('prod', token, [{ type: 'MODIFIED', object: newer }])
     const { answer } = await s.finishAll('prod', token, session, 1)
     expect(answer.done).toBe(true)
+    // The answer says so: the page's Ingress was superseded, not applied.
+    expect(answer.resync).toEqual({ applied: 0, superseded: 1, deleted: 0 })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([newer, ...rest]).files)
   })
 

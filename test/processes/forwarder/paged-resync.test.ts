@@ -64,6 +64,13 @@ describe('the forwarder sends a large resync as a resync session', () => {
     expect(keys).toEqual([...keys].sort())
     expect(pages.every((page) => page.body!.items!.length <= SERVER_PAGE_ITEMS)).toBe(true)
     expect(f.requests.filter((request) => request.path.endsWith('/finish')).length).toBeGreaterThan(1)
+    expect(f.log.filter((line) => line.startsWith('resync of'))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^resync of ${objects.length} objects in \\d+ pages, finished in \\d+ calls: ${objects.length} applied, 0 superseded by newer writes, 0 deleted$`,
+        ),
+      ),
+    ])
     expect(f.answers).toHaveLength(1)
     expect(await f.files()).toEqual(fullRebuild(objects).files)
   })
