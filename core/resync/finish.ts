@@ -12,7 +12,6 @@ import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
-import { MissingNodes } from '../tree/node.ts'
 import { NodeCache } from '../tree/node-cache.ts'
 import type { Tree, TreeContext } from '../tree/tree.ts'
 import type { ResyncBudget } from './budget.ts'
@@ -225,28 +224,18 @@ async function scanKeys(
   const prefix = treeKey(table, '')
   const [start, end] = [prefix + from, prefix + to]
   if ((await runLoading(() => snapshot.countRange(start, end), loader)) <= limit) await loadRanges(snapshot, [[start, end]], loader)
-  // What the scan loads stays until it ends (at most `limit` entries' leaves): a path longer than the cache lost its upper nodes as its leaf loaded, without end.
-  return loader.holding(async () => {
-    const keys: string[] = []
-    let cursor = start
-    const loaded = new Set<string>()
-    for (;;) {
-      try {
-        for (const entry of snapshot.scan(cursor, end)) {
-          if (keys.length >= limit) return { keys, next: entry.key.slice(prefix.length) }
-          keys.push(entry.key.slice(prefix.length))
-          cursor = `${entry.key}\u0000`
-        }
-        return { keys }
-      } catch (error) {
-        if (!(error instanceof MissingNodes)) throw error
-        // As runLoading stops: a round that misses only nodes it loaded before would miss them again.
-        if (error.nodes.every((node) => loaded.has(node.sha256))) throw loader.lost(error.nodes)
-        for (const node of error.nodes) loaded.add(node.sha256)
-        await loader.load(error.nodes)
-      }
+  // A run that misses a node goes on from the last key it read, keeping what it read (runLoading holds what it loads until it ends,
+  // at most `limit` entries' leaves: a path longer than the cache lost its upper nodes as its leaf loaded, without end).
+  const keys: string[] = []
+  let cursor = start
+  return runLoading(() => {
+    for (const entry of snapshot.scan(cursor, end)) {
+      if (keys.length >= limit) return { keys, next: entry.key.slice(prefix.length) }
+      keys.push(entry.key.slice(prefix.length))
+      cursor = `${entry.key}\u0000`
     }
-  })
+    return { keys }
+  }, loader)
 }
 
 /** Reasons for a reload kept in the session's record and its answer: a resync into an empty cluster has one per backend. */
