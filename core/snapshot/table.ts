@@ -69,19 +69,8 @@ export class Table<V> {
 
   /** Every entry (or those whose key starts with `within`), in key order: a scan, for small tables and whole-cluster work. */
   *entries(within = ''): Generator<[string, V]> {
-    const seen = new Set<string>()
-    const merged: [string, V][] = []
-    for (const entry of this.stored(within)) {
-      const key = entry.key.slice(this.prefix.length)
-      seen.add(key)
-      const value = this.get(key)
-      if (value !== undefined) merged.push([key, value])
-    }
-    for (const key of this.writtenWithin(within)) {
-      const value = this.writes.get(key)
-      if (!seen.has(key) && value !== undefined && key.startsWith(within)) merged.push([key, value])
-    }
-    yield* merged.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    // Read whole before the first is yielded: a caller that writes the table as it goes sees the entries as they were.
+    yield* this.keys(within).map((key): [string, V] => [key, this.get(key) as V])
   }
 
   /** Every key (or those that start with `within`), in key order, their values not decoded: a scan. */
