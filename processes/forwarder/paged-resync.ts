@@ -50,10 +50,12 @@ export async function sendPagedResync(
   options: PagedResyncOptions,
   progress: PagedResyncProgress = pagedResyncProgress(),
 ): Promise<WriteResult> {
+  // Sorted once, when a session is first begun (a resumed one has its pages): a session begun again cuts the same list.
+  let sortedItems: ReturnType<typeof sortedByKey> | undefined
   for (let session = 1; ; session++) {
     if (progress.session) options.log(`resuming resync session ${progress.session.id}: ${progress.sent.size} of ${progress.session.pages.length} pages sent`)
     else {
-      const sorted = sortedByKey(items)
+      const sorted = (sortedItems ??= sortedByKey(items))
       const { whole } = options
       const size = whole && { items: items.length, bytes: sorted.reduce((sum, { bytes }) => sum + bytes, 0) }
       const begun = await retried(() => client.beginResync(size), options)
