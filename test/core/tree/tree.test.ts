@@ -11,6 +11,15 @@ const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, bran
 const narrow: TreeShape = { ...shape, leafSpread: 'narrow' }
 const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
 
+/** 500 keys built in one context, and their tree over an empty one: every node a read reaches is loaded first. */
+function coldTree() {
+  const stored = context()
+  const entries = Array.from({ length: 500 }, (_, i) => ({ key: `k${String(i).padStart(4, '0')}`, value: String(i) }))
+  const built = Tree.build(shape, stored, entries)
+  const cold = context()
+  return { stored, entries, built, cold, tree: new Tree(shape, built.tree.root, cold) }
+}
+
 const sorted = (map: ReadonlyMap<string, string>): TreeEntry[] => [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => ({ key, value }))
 
 const keyArb = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', '/', 'é'), minLength: 1, maxLength: 4 })
@@ -154,11 +163,7 @@ describe('Tree', () => {
   })
 
   it('asks for the nodes it lacks and completes once they are loaded', () => {
-    const stored = context()
-    const entries = Array.from({ length: 500 }, (_, i) => ({ key: `k${String(i).padStart(4, '0')}`, value: String(i) }))
-    const built = Tree.build(shape, stored, entries)
-    const cold: TreeContext = { nodes: new NodeCache(), hash: sha256Text }
-    const tree = new Tree(shape, built.tree.root, cold)
+    const { stored, built, cold, tree } = coldTree()
     let loads = 0
     for (;;) {
       try {
@@ -175,11 +180,7 @@ describe('Tree', () => {
   })
 
   it('finds a key as get does, handing each node it lacks to its caller instead of throwing it', () => {
-    const stored = context()
-    const entries = Array.from({ length: 500 }, (_, i) => ({ key: `k${String(i).padStart(4, '0')}`, value: String(i) }))
-    const built = Tree.build(shape, stored, entries)
-    const cold: TreeContext = { nodes: new NodeCache(), hash: sha256Text }
-    const tree = new Tree(shape, built.tree.root, cold)
+    const { stored, entries, cold, tree } = coldTree()
     const thrownBy = (key: string): string[] => {
       try {
         tree.get(key)
