@@ -13,7 +13,7 @@ import { REASONS_KEPT } from '../../../core/resync/finish.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { runGarbageJob } from '../../../functions/platforms/composition/garbage-job.ts'
 import { sha256Text } from '../../../core/hash.ts'
-import { app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
 import { toTlsSecret } from '../../support/certificates.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { faultyStore } from '../../support/store-faults.ts'
@@ -104,11 +104,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   it('pages in any order, one sent twice, finish in slices: the cluster holds exactly the list, as a full rebuild of it', async () => {
     const s = setup()
     const token = await s.register('prod')
-    await s.events(
-      'prod',
-      token,
-      apps(range(1, 6)).map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, apps(range(1, 6)).map(added))
     const listed = apps(range(3, 9))
     const pages = pagesOf(listed, SMALL.pageItems)
     const { session, pageItems, expiresAt } = await s.begin('prod', token)
@@ -138,11 +134,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   async function coldResync(budget: ResyncBudget) {
     const first = setup({ budget })
     const token = await first.register('prod')
-    await first.events(
-      'prod',
-      token,
-      apps(range(1, 20)).map((object) => ({ type: 'ADDED', object })),
-    )
+    await first.events('prod', token, apps(range(1, 20)).map(added))
     const s = setup({ budget, store: first.store, cache: { perCluster: 1024 * 1024, clusters: 1, hold: 4 * 1024 } })
     const listed = apps(range(10, 40))
     const pages = pagesOf(listed, budget.pageItems)
@@ -187,11 +179,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     const s = setup()
     const token = await s.register('prod')
     const objects = apps(range(1, 4))
-    await s.events(
-      'prod',
-      token,
-      objects.map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, objects.map(added))
     const before = await readHead(s.store, clusterKeys('prod'))
     const { session } = await s.begin('prod', token)
     const pages = pagesOf(objects, SMALL.pageItems)
@@ -213,11 +201,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     })
     const s = setup({ store })
     const token = await s.register('prod')
-    await s.events(
-      'prod',
-      token,
-      apps(range(1, 8)).map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, apps(range(1, 8)).map(added))
     const listed = apps(range(4, 12))
     const pages = pagesOf(listed, SMALL.pageItems)
     const { session } = await s.begin('prod', token)
@@ -254,11 +238,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   it('abandoned (DELETE) or expired, a session changes nothing, and its objects go (at once, or at the garbage job)', async () => {
     const s = setup()
     const token = await s.register('prod')
-    await s.events(
-      'prod',
-      token,
-      apps([1]).map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, apps([1]).map(added))
     const before = await readHead(s.store, clusterKeys('prod'))
 
     const abandoned = (await s.begin('prod', token)).session
@@ -304,11 +284,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   it('a finish request deletes at most finishDeletions stale objects, however many one scan finds, and the next goes on where it stopped', async () => {
     const s = setup()
     const token = await s.register('prod')
-    await s.events(
-      'prod',
-      token,
-      apps(range(1, 8)).map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, apps(range(1, 8)).map(added))
     const listed = apps([1])
     const { session } = await s.begin('prod', token)
     await s.page('prod', token, session, 0, list(listed))
@@ -328,11 +304,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
   it('a write that comes between a page and the finish is newer than the list: the finish does not undo it', async () => {
     const s = setup()
     const token = await s.register('prod')
-    await s.events(
-      'prod',
-      token,
-      apps([1]).map((object) => ({ type: 'ADDED', object })),
-    )
+    await s.events('prod', token, apps([1]).map(added))
     const [ingress, ...rest] = app(1, ['/', '/v1'])
     const { session } = await s.begin('prod', token)
     await s.page('prod', token, session, 0, list([ingress, ...rest]))
