@@ -89,6 +89,9 @@ export class Delivery {
     })
     while (this.running && !this.stopping) await Promise.race([this.running, deadline])
     clearTimeout(timer)
+    // Cut short: a restarted forwarder begins a session of its own, so the one under way is given up.
+    const unfinished = this.queue.find((job) => job.kind === 'resync' && job.paged?.progress.session)
+    if (this.stopping && unfinished?.kind === 'resync') await this.abandon(unfinished)
   }
 
   /** A resync that has not started yet reads everything when it does: a later ask is covered by it, but not by one already on its way. */
@@ -132,7 +135,7 @@ export class Delivery {
           const wait = Math.max(retryAfterMs(failure.retryAfter ?? null) ?? 0, backoffDelay(this.options.backoff, attempt++))
           this.options.log(`${failure.message}; sending again in ${wait} ms`)
           await sleep(wait, this.stopped.signal)
-        } else this.refused(job, failure)
+        } else await this.refused(job, failure)
       }
     }
   }
@@ -159,7 +162,7 @@ export class Delivery {
     return sendPagedResync(this.client, items, options, job.paged.progress)
   }
 
-  private refused(job: Job, failure: DeliveryError): void {
+  private async refused(job: Job, failure: DeliveryError): Promise<void> {
     const index = /^events\[(\d+)\]/.exec(failure.path ?? '')?.[1]
     if (job.kind === 'events' && job.events.length > 1 && failure.status === 413) {
       const half = Math.ceil(job.events.length / 2)
@@ -175,7 +178,19 @@ export class Delivery {
     } else {
       this.queue.shift()
       this.options.log(`${failure.message}; the resync is not sent again until the next one is due`)
+      await this.abandon(job)
     }
+  }
+
+  /** Deletes the session of a paged resync given up on (best effort: one left behind expires, its pages then collected). */
+  private async abandon(job: Extract<Job, { kind: 'resync' }>): Promise<void> {
+    const session = job.paged?.progress.session?.id
+    if (!session) return
+    job.paged!.progress.session = undefined
+    await this.client.abandonResync(session).then(
+      () => this.options.log(`resync session ${session} abandoned`),
+      (error: Error) => this.options.log(`${error.message}; resync session ${session} is left to expire`),
+    )
   }
 }
 

@@ -71,6 +71,19 @@ export class FunctionClient {
     return this.send('POST', `resync/${session}/finish`, { pages }, resyncFinishAnswer)
   }
 
+  /**
+   * `DELETE …/resync/{session}`: abandons a session this forwarder gives up on, so that its pages
+   * do not wait in the store for the session's time to run out. One already gone (404, 410) is done.
+   */
+  async abandonResync(session: string): Promise<void> {
+    const url = this.routeUrl(`resync/${session}`)
+    const response = await this.fetcher(url, { method: 'DELETE', headers: { authorization: `Bearer ${this.target.token}` } }).catch((error: unknown) => {
+      throw new DeliveryError(undefined, `DELETE ${url}: ${fetchFailure(error)}`)
+    })
+    if (response.ok || response.status === 404 || response.status === 410) return
+    throw new DeliveryError(response.status, `DELETE ${url}: ${response.status} ${errorOf(await response.text()).message}`)
+  }
+
   /** The `HAProxyCfg` status the function computes for the cluster's newest generation. */
   status(): Promise<StatusAnswer> {
     return this.read('status', statusAnswer)
@@ -81,8 +94,13 @@ export class FunctionClient {
     return this.read(since === undefined ? 'gateway-status' : `gateway-status?since=${since}`, gatewayStatusAnswer)
   }
 
+  /** The URL of `route` under the cluster's routes (`/v1/clusters/{id}/`). */
+  private routeUrl(route: string): string {
+    return `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/${route}`
+  }
+
   private async read<Schema extends z.ZodType>(route: string, schema: Schema): Promise<z.infer<Schema>> {
-    const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/${route}`
+    const url = this.routeUrl(route)
     const response = await this.fetcher(url, { headers: { authorization: `Bearer ${this.target.token}` } })
     if (!response.ok) throw new DeliveryError(response.status, `GET ${url}: ${response.status} ${await response.text()}`)
     return parseAnswer(schema, await jsonAnswer(response, `GET ${url}`), `the function's ${route} answer (GET ${url})`)
@@ -91,7 +109,7 @@ export class FunctionClient {
   private send(method: string, route: string, body: unknown): Promise<WriteResult>
   private send<Schema extends z.ZodType>(method: string, route: string, body: unknown, schema: Schema): Promise<z.infer<Schema>>
   private async send(method: string, route: string, body: unknown, schema: z.ZodType = writeAnswer): Promise<unknown> {
-    const url = `${this.target.source}/v1/clusters/${encodeURIComponent(this.target.cluster)}/${route}`
+    const url = this.routeUrl(route)
     const response = await this.fetcher(url, {
       method,
       headers: { authorization: `Bearer ${this.target.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

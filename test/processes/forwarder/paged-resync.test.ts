@@ -44,7 +44,13 @@ async function forwarderTo(
     onCommitted: (result) => void answers.push(result),
   })
   const files = async () => readGeneration(h.store, 'prod', (await readHead(h.store, clusterKeys('prod')))!.head.manifest, coldContext())
-  return { delivery, requests, log, answers, files, clock }
+  /** The keys of the resync sessions' pages the store still holds. */
+  const storedPages = async () => {
+    const keys: string[] = []
+    for await (const { key } of h.store.list(clusterKeys('prod').resyncSessions)) if (key.includes('/pages/')) keys.push(key)
+    return keys
+  }
+  return { delivery, requests, log, answers, files, clock, storedPages }
 }
 
 const objects = Array.from({ length: 10 }, (_, n) => app(n + 1)).flat()
@@ -124,6 +130,33 @@ describe('the forwarder sends a large resync as a resync session', () => {
     expect(f.log.filter((line) => /^resuming resync session [0-9a-f-]+: \d+ of \d+ pages sent$/.test(line))).toHaveLength(2)
     expect(f.answers).toHaveLength(1)
     expect(await f.files()).toEqual(fullRebuild(objects).files)
+  })
+
+  it('a resync the function refuses for good deletes its session: its pages do not wait in the store for it to expire', async () => {
+    const f = await forwarderTo(objects, (_method, path) =>
+      pageNumber(path) === '2' ? new Response(JSON.stringify({ error: { message: 'items[0]: must be a Kubernetes object' } }), { status: 400 }) : undefined,
+    )
+    f.delivery.resync()
+    await f.delivery.drain(10_000)
+    const session = f.requests.find((request) => pageNumber(request.path) !== undefined)!.path.split('/')[5]
+    expect(f.log).toContain(`resync session ${session} abandoned`)
+    expect(f.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([`/v1/clusters/prod/resync/${session}`])
+    expect(f.requests.some((request) => request.path.endsWith('/finish'))).toBe(false)
+    expect(await f.storedPages()).toEqual([])
+  })
+
+  it('a forwarder stopped in the middle of a paged resync deletes its session: a restarted one begins its own', async () => {
+    const f = await forwarderTo(objects, (_method, path) =>
+      path.endsWith('/finish') ? new Response(JSON.stringify({ error: { message: 'storage down' } }), { status: 503 }) : undefined,
+    )
+    f.delivery.resync()
+    while (!f.requests.some((request) => request.path.endsWith('/finish'))) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await f.storedPages()).length).toBeGreaterThan(0)
+    await f.delivery.drain(50)
+    const session = f.requests.find((request) => pageNumber(request.path) !== undefined)!.path.split('/')[5]
+    expect(f.log).toContain(`resync session ${session} abandoned`)
+    expect(await f.storedPages()).toEqual([])
+    expect(f.answers).toEqual([])
   })
 
   it('a list of at most resyncPageItems objects goes as one PUT …/objects', async () => {
