@@ -42,3 +42,8 @@ export function runToEnd<T>(steps: Iterator<void, T>): T {
     if (step.done) return step.value
   }
 }
+
+/** Runs a computation in slices when given a pause (background work), else to its end at once (a small write's, in the foreground). */
+export function runSteps<T>(steps: Iterator<void, T>, pause?: Pause): Promise<T> {
+  return pause ? runInSlices(steps, pause) : Promise.resolve(runToEnd(steps))
+}

@@ -1,7 +1,7 @@
 import type { Applied } from '../incremental/incremental-cluster.ts'
 import { IncrementalCluster } from '../incremental/incremental-cluster.ts'
 import { rederivesAll } from '../incremental/cluster-wide.ts'
-import { likelyReads } from '../incremental/likely-reads.ts'
+import { likelyReadSteps } from '../incremental/likely-reads.ts'
 import { ClusterState } from '../model/cluster-state.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import type { WatchEvent } from '../incremental/watch-event.ts'
@@ -23,7 +23,7 @@ import { judgedSecretEvents, unjudgedSecrets } from './judge-stored-secrets.ts'
 import { preload } from './preload.ts'
 import { readHead } from '../reading/read-head.ts'
 import { runLoading, runLoadingInSlices } from '../reading/run-loading.ts'
-import type { Pause } from '../slices.ts'
+import { runSteps, type Pause } from '../slices.ts'
 import { walkGeneration } from '../reading/walk-generation.ts'
 
 export interface CommitContext {
@@ -149,7 +149,7 @@ async function apply(
     // What the change reads stays cached until it is committed (up to `holdChars`), so a rerun never loads it again.
     ctx.context.nodes.hold(holdChars)
     // The settings entry is among the likely reads, so the check after them reads from the cache.
-    const reads = likelyReads(events, ctx.options)
+    const reads = await runSteps(likelyReadSteps(events, ctx.options), ctx.pause)
     // The write's answer counts the Ingresses ignored by class after it: their paths load in the same rounds.
     reads.snapshot.push(...new ClusterState(ctx.options, new Keyspace(trees.snapshot)).ignoredByClassReads())
     await preload(trees.snapshot, trees.manifest, reads, loader, ctx.context.nodes.budget * PRELOAD_SHARE, ctx.pause)

@@ -6,7 +6,7 @@ import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading } from '../reading/run-loading.ts'
 import { TABLE, treeKey } from '../snapshot/tables.ts'
-import { runInSlices, runToEnd, type Pause } from '../slices.ts'
+import { runSteps, type Pause } from '../slices.ts'
 
 type Missing = Map<string, { space: string; sha256: string }>
 
@@ -22,11 +22,11 @@ export function preload(snapshot: Tree, manifest: Tree, reads: LikelyReads, load
   // Held while it lasts (within a commit, the commit's hold decides): a descent that loaded a level evicted the levels above it, without end, in a cache smaller than the paths.
   return loader.holding(async () => {
     await loadPaths(snapshot, manifest, reads, loader, () => true, pause)
-    const added = [...(reads.ifNew ?? [])].filter(([key]) => isAbsent(snapshot, key)).map(([, named]) => named)
+    const added = await runSteps(namedIfNew(snapshot, reads.ifNew), pause)
     if (added.length === 0) return
     const until = loader.stats.chars + budget
     const within = () => loader.stats.chars < until
-    const named = merged(added)
+    const named = await runSteps(merged(added), pause)
     await loadPaths(snapshot, manifest, named, loader, within, pause)
     if (!within()) return
     const followed = await memberObjectKeys(snapshot, named.memberObjects ?? [], loader)
@@ -40,22 +40,42 @@ function isAbsent(snapshot: Tree, key: string): boolean {
   return descend(snapshot, key, missing) === undefined && missing.size === 0
 }
 
-/** One set of reads holding all of `all`'s. */
-function merged(all: readonly LikelyReads[]): LikelyReads {
+/** What `ifNew` names for the keys the snapshot holds nothing at, as steps, one per key. */
+function* namedIfNew(snapshot: Tree, ifNew: LikelyReads['ifNew']): Generator<void, LikelyReads[]> {
+  const named: LikelyReads[] = []
+  for (const [key, reads] of ifNew ?? []) {
+    if (isAbsent(snapshot, key)) named.push(reads)
+    yield
+  }
+  return named
+}
+
+/**
+ * One set of reads holding all of `all`'s, as steps, one per set: a resync's commit of a thousand
+ * new Ingresses merges a range of each of 44 host maps per host (60,000 ranges), which copying
+ * each path's list for every set made quadratic (a fifth of a second of one slice).
+ */
+function* merged(all: readonly LikelyReads[]): Generator<void, LikelyReads> {
   const files = new Map<string, string[]>()
   const fileRanges = new Map<string, KeyRange[]>()
+  const snapshot = new Set<string>()
+  const memberObjects = new Set<string>()
+  const snapshotRanges: KeyRange[] = []
   for (const reads of all) {
-    for (const [path, keys] of reads.files) files.set(path, [...(files.get(path) ?? []), ...keys])
-    for (const [path, ranges] of reads.fileRanges ?? []) fileRanges.set(path, [...(fileRanges.get(path) ?? []), ...ranges])
+    for (const [path, keys] of reads.files) appendTo(files, path, keys)
+    for (const [path, ranges] of reads.fileRanges ?? []) appendTo(fileRanges, path, ranges)
+    for (const key of reads.snapshot) snapshot.add(key)
+    for (const key of reads.memberObjects ?? []) memberObjects.add(key)
+    for (const range of reads.snapshotRanges ?? []) snapshotRanges.push(range)
+    yield
   }
-  const union = (pick: (reads: LikelyReads) => readonly string[] | undefined) => [...new Set(all.flatMap((reads) => pick(reads) ?? []))]
-  return {
-    snapshot: union((reads) => reads.snapshot),
-    files,
-    fileRanges,
-    memberObjects: union((reads) => reads.memberObjects),
-    snapshotRanges: all.flatMap((reads) => reads.snapshotRanges ?? []),
-  }
+  return { snapshot: [...snapshot], files, fileRanges, memberObjects: [...memberObjects], snapshotRanges }
+}
+
+function appendTo<T>(lists: Map<string, T[]>, key: string, values: readonly T[]): void {
+  const list = lists.get(key)
+  if (list) for (const value of values) list.push(value)
+  else lists.set(key, [...values])
 }
 
 /**
@@ -82,7 +102,7 @@ async function loadPaths(snapshot: Tree, manifest: Tree, reads: LikelyReads, loa
   const loaded = new Set<string>()
   while (more()) {
     const round = missingOnPaths(snapshot, manifest, reads, paths)
-    const missing = [...(pause ? await runInSlices(round, pause) : runToEnd(round)).values()]
+    const missing = [...(await runSteps(round, pause)).values()]
     if (missing.length === 0) return
     // A round that stops only at nodes loaded before would stop there again: a hold with no room left lost them.
     if (missing.every((node) => loaded.has(node.sha256))) throw loader.lost(missing)

@@ -7,6 +7,7 @@ import { crtListsOf } from '../render/render-tls.ts'
 import type { ClusterOptions } from '../model/settings.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
 import { objectChange, type WatchEvent } from './watch-event.ts'
+import { runToEnd } from '../slices.ts'
 
 const strings = (values: unknown): string[] => (Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [])
 const records = (values: unknown): Record<string, unknown>[] => (Array.isArray(values) ? values.filter(isRecord) : [])
@@ -42,7 +43,16 @@ export interface LikelyReads {
  * the paths to all of them at once, a tree level per round trip, before the engine runs and
  * discovers the rest (the old versions' hosts, say) one miss at a time.
  */
-export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pick<ClusterOptions, 'gatewayPorts'> = {}): LikelyReads {
+export function likelyReads(events: readonly WatchEvent[], options: Pick<ClusterOptions, 'gatewayPorts'> = {}): LikelyReads {
+  return runToEnd(likelyReadSteps(events, options))
+}
+
+/**
+ * likelyReads as steps, one per event (see runInSlices): a resync's finish commits a thousand
+ * new Ingresses at once, and naming their reads (44 host maps each) held the thread for a tenth
+ * of a second and more, which other clusters' events waited behind.
+ */
+export function* likelyReadSteps(events: readonly WatchEvent[], { gatewayPorts }: Pick<ClusterOptions, 'gatewayPorts'> = {}): Generator<void, LikelyReads> {
   const reads = new ReadSet()
   for (const key of [treeKey(TABLE.settings, CLUSTER_WIDE), treeKey(TABLE.defaultBackend, CLUSTER_WIDE), treeKey(TABLE.ingressClass, '')]) reads.keys.add(key)
   const ifNew = new Map<string, LikelyReads>()
@@ -76,10 +86,12 @@ export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pic
         reads.keys.add(treeKey(TABLE.hostRejections, host))
         // Its Ingresses in the host table: whole and adjacent for a host many name, what deriving it reads of them.
         reads.range(TABLE.hostIngresses, host)
-        // Map entries are keyed by the host, then the host and the path.
+        // Map entries are keyed by the host, then the host and the path: the same keys and range in each of the maps.
+        const paths = `${host}/`
+        const range = [paths, `${paths}\uffff`] as const
         for (const map of HOST_MAPS) {
-          reads.fileKeys(map, host, `${host}/`)
-          added.fileRange(map, [`${host}/`, `${host}/\uffff`])
+          reads.fileKeys(map, host, paths)
+          added.fileRange(map, range)
         }
       }
       // A cold cache (a large resync's finish) otherwise loads each of them by a miss, and every miss reruns the whole change.
@@ -106,6 +118,7 @@ export function likelyReads(events: readonly WatchEvent[], { gatewayPorts }: Pic
       for (const list of crtListsOf(gatewayPorts)) reads.fileKeys(list, certificateFile(secret))
       reads.fileKeys(certificateFile(secret))
     }
+    yield
   }
   return { ...reads.reads(), ifNew }
 }
@@ -141,7 +154,9 @@ class ReadSet {
   }
 
   fileRange(path: string, range: EntryRange): void {
-    this.fileRanges.set(path, [...(this.fileRanges.get(path) ?? []), range])
+    const ranges = this.fileRanges.get(path)
+    if (ranges) ranges.push(range)
+    else this.fileRanges.set(path, [range])
   }
 
   /** What applying a change that names a Service reads: its object, slices and backends. */

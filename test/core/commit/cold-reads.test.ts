@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { commitEvents, type CommitContext } from '../../../core/commit/commit-events.ts'
 import { preload } from '../../../core/commit/preload.ts'
-import { likelyReads } from '../../../core/incremental/likely-reads.ts'
+import { likelyReads, likelyReadSteps } from '../../../core/incremental/likely-reads.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { workingState } from '../../../core/reading/head.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
@@ -19,6 +19,7 @@ import { certificateFile } from '../../../core/render/files.ts'
 import { crtListsOf } from '../../../core/render/render-tls.ts'
 import { MissingNodes, type TreeRoot } from '../../../core/tree/node.ts'
 import { Tree } from '../../../core/tree/tree.ts'
+import { SLICE_STEPS } from '../../../core/slices.ts'
 
 const context = (store: ObjectStore): CommitContext => ({ store, cluster: 'prod-eu', options: {}, context: coldContext(), clock: instantClock() })
 
@@ -37,6 +38,14 @@ async function cluster(sharing: number, serviceOf = (_n: number) => 'app-0'): Pr
   }).flat()
   await commitEvents(context(store), objects.map(added))
   return store
+}
+
+/** The store's newest trees, opened over a cold cache, and the loader that loads into it. */
+async function coldTrees(store: ObjectStore) {
+  const keys = clusterKeys('prod-eu')
+  const context = coldContext()
+  const loader = new NodeLoader(store, keys, context)
+  return { loader, trees: await openTrees(workingState((await readHead(store, keys))!.head), loader, context, keys) }
 }
 
 const TEAMS = 40
@@ -172,11 +181,7 @@ describe('what a cold commit loads before it runs', () => {
   })
 
   it('loads what new Ingresses name within its budget: none with none', async () => {
-    const store = await cluster(0)
-    const keys = clusterKeys('prod-eu')
-    const context = coldContext()
-    const loader = new NodeLoader(store, keys, context)
-    const trees = await openTrees(workingState((await readHead(store, keys))!.head), loader, context, keys)
+    const { loader, trees } = await coldTrees(await cluster(0))
     const reads = likelyReads(Array.from({ length: 20 }, (_, i) => added(newIngress(i * 7))))
     await preload(trees.snapshot, trees.manifest, reads, loader, 0)
     const narrow = loader.stats.nodes
@@ -200,6 +205,21 @@ describe('what a cold commit loads before it runs', () => {
     // Hundreds of keys a round are more steps than one slice holds.
     expect(pauses).toBeGreaterThan(0)
     expect(sliced).toBe(await preloaded())
+  })
+
+  it('names what a resync’s many new Ingresses read, and merges it, in slices when given a pause: a step per Ingress each', async () => {
+    const { loader, trees } = await coldTrees(await cluster(0))
+    const events = Array.from({ length: 3 * SLICE_STEPS }, (_, n) => added(newIngress(APPS + n)))
+    let steps = 0
+    for (const naming = likelyReadSteps(events); !naming.next().done; ) steps++
+    expect(steps).toBe(events.length)
+    const reads = likelyReads(events)
+    // Their object keys' paths loaded (so the preload can tell they are new), then nothing but what they name if new, within no budget.
+    await preload(trees.snapshot, trees.manifest, { ...reads, ifNew: undefined }, loader)
+    let pauses = 0
+    await preload(trees.snapshot, trees.manifest, { snapshot: [], files: new Map(), ifNew: reads.ifNew }, loader, 0, async () => void pauses++)
+    // Three slices of the check that each is new, three of merging what they name: before, both ran whole between two pauses.
+    expect(pauses).toBeGreaterThanOrEqual(6)
   })
 
   it('loads a changed Secret’s line in each HTTPS port’s crt-list of its own, beside the HTTPS bind’s', async () => {
