@@ -10,11 +10,12 @@ import type { Rejection } from '../model/rejection.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
-import { runLoading } from '../reading/run-loading.ts'
+import { runLoading, runLoadingInSlices } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
 import { NodeCache } from '../tree/node-cache.ts'
 import type { Tree, TreeContext } from '../tree/tree.ts'
 import type { ResyncBudget } from './budget.ts'
+import type { Pause } from '../slices.ts'
 import { CommitTooLarge } from '../commit/errors.ts'
 import { pointRanges, storedDigest, type StagedItem } from './page.ts'
 import { readPageItems, readPageKeys } from './page-store.ts'
@@ -47,6 +48,8 @@ export interface FinishDeps {
   now(): number
   /** The storage operations made since the request began, for its `finishOperations`. */
   operations(): number
+  /** What the finish's own computations await between their slices (the commits pause by the write path's). */
+  pause: Pause
 }
 
 export type FinishOutcome = { done: true; answer: IngestResult; progress: FinishProgress } | { done: false; progress: FinishProgress }
@@ -195,8 +198,18 @@ async function unchangedSince(deps: FinishDeps, staged: readonly StagedItem[]): 
   // A point lookup per item, loaded and read under one hold: the read finds what the loads brought in, however small the cache.
   return loader.holding(async () => {
     await loadRanges(snapshot, pointRanges(listedReads(staged)), loader)
-    return runLoading(() => staged.filter((item) => storedDigest(storedAt(snapshot, item.key), deps.hash) === item.stored), loader)
+    return runLoadingInSlices(() => unchangedItems(snapshot, staged, deps.hash), loader, deps.pause)
   })
+}
+
+/** The staged items whose key holds what their digest says, a step per item: a slice of 1,000 took up to a tenth of a second. */
+function* unchangedItems(snapshot: Tree, staged: readonly StagedItem[], hash: HashText): Generator<void, StagedItem[]> {
+  const unchanged: StagedItem[] = []
+  for (const item of staged) {
+    if (storedDigest(storedAt(snapshot, item.key), hash) === item.stored) unchanged.push(item)
+    yield
+  }
+  return unchanged
 }
 
 /** The keys the pages list in one range: only the pages that meet it are read. */

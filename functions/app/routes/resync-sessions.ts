@@ -221,5 +221,6 @@ function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: 
     save,
     now: () => env.clock.now().getTime(),
     operations: () => env.storeOperations() - operationsBefore,
+    pause: env.turns.pause,
   }
 }

@@ -4,6 +4,9 @@ import { createMemoryStore } from '../../../functions/adapters/storage/memory-st
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { ingress } from '../../support/objects.ts'
 import { ADMIN, harness } from './app-harness.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { DEFAULT_RESYNC_BUDGET } from '../../../core/resync/budget.ts'
+import { SLICE_STEPS } from '../../../core/slices.ts'
 
 const list = (items: readonly unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: {}, items })
 /** Enough objects that listing, comparing and computing their commit takes many slices. */
@@ -130,6 +133,28 @@ describe('one cluster’s resync on the thread that serves many', () => {
       () => events('quiet', quietToken, quietEvent(2)),
     )
     expect(order).toEqual(['event 200', 'resync wrote', 'resync 200'])
+  })
+
+  it('checks a finish slice’s staged items against the snapshot in slices, before its commit reads HEAD', async () => {
+    const log: string[] = []
+    const memory = createMemoryStore()
+    const head = clusterKeys('big').head
+    const store: ObjectStore = { ...memory, get: (key) => (key === head && log.push('HEAD read'), memory.get(key)) }
+    const turn = () => (log.push('slice'), new Promise<void>((resolve) => setImmediate(resolve)))
+    // A slice of a whole page, as in hapedge serve (server-resync-budget.ts).
+    const { call, register } = harness({ store, limits: { resync: { ...DEFAULT_RESYNC_BUDGET, commitItems: 1_000 } }, yieldTurn: turn })
+    const token = await register('big')
+    const site = (n: number, path: string) => ingress({ name: `site-${n}`, rules: [{ host: `site-${n}.example.com`, paths: [{ path, service: 'web' }] }] })
+    const sites = (path: string) => Array.from({ length: 3 * SLICE_STEPS }, (_, n) => site(n, path))
+    expect((await call('PUT', '/v1/clusters/big/objects', token, list(sites('/')))).status).toBe(200)
+    const { session } = (await (await call('POST', '/v1/clusters/big/resync', token, {})).json()) as { session: string }
+    // Every Ingress changed: each is staged, and checked again at the finish.
+    expect((await call('PUT', `/v1/clusters/big/resync/${session}/pages/0`, token, list(sites('/v2')))).status).toBe(200)
+    log.length = 0
+    expect((await call('POST', `/v1/clusters/big/resync/${session}/finish`, token, { pages: 1 })).status).toBe(200)
+    // The check opens the snapshot (a read of HEAD), then the commit reads HEAD for its compare-and-swap: the check's slices come between.
+    const checking = log.slice(log.indexOf('HEAD read'), log.indexOf('HEAD read', log.indexOf('HEAD read') + 1))
+    expect(checking.filter((entry) => entry === 'slice').length).toBeGreaterThanOrEqual(3)
   })
 
   it('runs slices of the resync while the admin’s fleet view reads, which holds no foreground', async () => {
