@@ -23,6 +23,8 @@ const finishedCounts = z.object({
   /** Staged items not applied: their object changed after their page came (the newer write stays). */
   superseded: count,
   deleted: count,
+  /** Stored objects no page listed, kept: written since the session began, newer than the list (a function before it said nothing). */
+  kept: count.optional(),
 })
 
 /** `POST …/resync/{session}/finish` once everything is applied: the write answer of `PUT …/objects`, and what the finish did (a function before it said nothing). */
@@ -40,6 +42,7 @@ export const resyncProgressAnswer = z.object({
     /** Staged items not applied: their object changed after their page came (the newer write stays). */
     superseded: count,
     deleted: count,
+    kept: count.optional(),
   }),
 })
 

@@ -9,6 +9,7 @@ import { ensureHeadRecord } from '../commit/head-record.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
 import { readHead } from '../reading/read-head.ts'
 import { walkGeneration } from '../reading/walk-generation.ts'
+import { liveSessionBegins } from '../resync/live-begins.ts'
 
 export interface GarbageOptions {
   /** Generations kept (HEAD and the ones before it), default 50. */
@@ -34,9 +35,10 @@ export interface GarbageReport {
 const DELETE_BATCH = 100
 
 /**
- * Deletes a cluster's nodes and blobs that no retained generation references and that are
- * older than the grace period, and the records of generations no longer retained. Marking
- * reads HEAD and the retained generations; deleting happens under a hold taken by
+ * Deletes a cluster's nodes and blobs that no retained generation or live resync session
+ * references and that are older than the grace period, and the records of generations no longer
+ * retained. Marking reads HEAD, the retained generations and the states live resync sessions
+ * began at (see liveSessionBegins); deleting happens under a hold taken by
  * compare-and-swap on that same HEAD, so no commit can land between the marking and the
  * deletions, and a writer that raced the hold starts again and re-writes what it needs.
  */
@@ -58,6 +60,8 @@ export async function collectGarbage(
     // Before its parent may go: HEAD's record is made from the two manifests when a crash kept its commit from writing it.
     await ensureHeadRecord(store, keys, current.head, loader, context, clock)
     const retained = await markRetained(store, keys, current.head, keep, loader, context, live)
+    // After HEAD was read: a session begun since holds HEAD's state, marked, unless HEAD moved and the hold below fails (see beginSession).
+    for (const begin of await liveSessionBegins(store, keys, clock.now())) await walkGeneration(begin, loader, context, { leaves: false, seen: live })
     const held: Head = {
       ...current.head,
       revision: current.head.revision + 1,

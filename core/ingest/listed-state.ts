@@ -163,8 +163,11 @@ export function sameTexts(a: StoredTexts, b: StoredTexts): boolean {
 }
 
 /** The snapshot keys `differs` reads, to be loaded together first (see preload). */
-export function listedReads(listed: readonly ListedState[]): string[] {
-  return listed.flatMap(({ key }) => OBJECT_TABLES.map((table) => treeKey(table, key)))
+export const listedReads = (listed: readonly ListedState[]): string[] => objectReads(listed.map(({ key }) => key))
+
+/** The snapshot keys `storedAt` reads for each object key. */
+export function objectReads(keys: readonly string[]): string[] {
+  return keys.flatMap((key) => OBJECT_TABLES.map((table) => treeKey(table, key)))
 }
 
 function storedTexts(text: (table: (typeof OBJECT_TABLES)[number]) => string | undefined): StoredTexts {

@@ -10,7 +10,7 @@ const treeRoot = z.object({
 })
 
 /** A committed state of a cluster: a generation's manifest and the model snapshot it was made from. */
-const committedState = z.object({ manifest: sha256, snapshot: treeRoot })
+export const committedState = z.object({ manifest: sha256, snapshot: treeRoot })
 
 /**
  * Set by a rollback: the cluster serves the generation rolled back to until it is released.

@@ -2,7 +2,7 @@ import type { IngestResult } from '../ingest/ingest.ts'
 import { capWarnings } from '../ingest/write-warnings.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import { staleDeletion } from '../ingest/resync.ts'
-import { listedReads, OBJECT_TABLES, resyncEvent, storedAt } from '../ingest/listed-state.ts'
+import { listedReads, OBJECT_TABLES, objectReads, resyncEvent, sameTexts, storedAt } from '../ingest/listed-state.ts'
 import type { ResyncEvent } from '../incremental/resource-version.ts'
 import type { HashText } from '../hash.ts'
 import type { ClusterKeys } from '../keys/cluster-keys.ts'
@@ -13,7 +13,8 @@ import type { NodeLoader } from '../reading/node-loader.ts'
 import { runLoading, runLoadingInSlices } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
 import { NodeCache } from '../tree/node-cache.ts'
-import type { Tree, TreeContext } from '../tree/tree.ts'
+import { Tree, type TreeContext } from '../tree/tree.ts'
+import { SNAPSHOT_SHAPE } from '../snapshot/keyspace.ts'
 import type { ResyncBudget } from './budget.ts'
 import type { Pause } from '../slices.ts'
 import { CommitTooLarge } from '../commit/errors.ts'
@@ -31,6 +32,12 @@ export interface FinishDeps {
   budget: ResyncBudget
   /** The cluster's node cache: the staged items' lookups read the nodes their commit reads next. */
   context: TreeContext
+  /**
+   * The root of the snapshot the session began at (null: the cluster had none then; undefined: a
+   * session begun before it was recorded): a stored object no page lists is deleted only if it
+   * held it as it is now (see ResyncSession.begin).
+   */
+  begin?: Tree['root'] | null
   /** The cluster's current snapshot over `context` (none before its first commit), read again after each commit. */
   open(context: TreeContext): Promise<{ snapshot: Tree | undefined; loader: NodeLoader }>
   /**
@@ -116,17 +123,19 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
     if (!listed.has(range)) listed.set(range, await listedIn(deps, progress, bounds))
     const found = scan.keys.filter((key) => !listed.get(range)!.has(key))
     // No more than the request's deletions left: the next request scans on from the first stale key this one left.
-    const stale = found.slice(0, deps.budget.finishDeletions - deleted)
+    const unlisted = found.slice(0, deps.budget.finishDeletions - deleted)
+    const { stale, kept } = await heldAtBegin(deps, snapshot, table, unlisted, loader)
     deleted += stale.length
     const cursor =
-      stale.length < found.length
-        ? { range, table, from: `${stale.at(-1)}\u0000` }
+      unlisted.length < found.length
+        ? { range, table, from: `${unlisted.at(-1)}\u0000` }
         : scan.next !== undefined
           ? { range, table, from: scan.next }
           : table + 1 < OBJECT_TABLES.length
             ? { range, table: table + 1, from: '' }
             : { range: range + 1, table: 0, from: '' }
-    await record({ cursor, deleted: progress.deleted + stale.length }, stale.length > 0 ? await deps.apply(stale.map(staleDeletion)) : undefined)
+    const update = { cursor, deleted: progress.deleted + stale.length, kept: (progress.kept ?? 0) + kept }
+    await record(update, stale.length > 0 ? await deps.apply(stale.map(staleDeletion)) : undefined)
   }
   if (progress.phase !== 'done') return { done: false, progress }
 
@@ -210,6 +219,45 @@ function* unchangedItems(snapshot: Tree, staged: readonly StagedItem[], hash: Ha
     yield
   }
   return unchanged
+}
+
+/**
+ * Of the stored keys no page listed (found in `OBJECT_TABLES[table]`), those the snapshot the
+ * session began at held as they are now: stale, deleted. One added, changed or made again since the
+ * session began is newer than the list, and kept, as `PUT …/objects` keeps a write newer than its
+ * request; `kept` counts those no table before this one holds (each key once). A point lookup per
+ * key in both snapshots, loaded a level per round through the scan's cache. A session begun before
+ * its begin was recorded (`begin` undefined) deletes every one, as finishes did then.
+ */
+async function heldAtBegin(
+  { begin, pause }: Pick<FinishDeps, 'begin' | 'pause'>,
+  now: Tree | undefined,
+  table: number,
+  unlisted: string[],
+  loader: NodeLoader,
+): Promise<{ stale: string[]; kept: number }> {
+  // A session from before begin was recorded deletes them all; with nothing committed since the begin (a finish that applied nothing), all are as they were.
+  if (begin === undefined || unlisted.length === 0 || begin?.sha256 === now?.root.sha256) return { stale: unlisted, kept: 0 }
+  if (!now) return { stale: [], kept: 0 }
+  const then = begin && new Tree(SNAPSHOT_SHAPE, begin, now.context)
+  const reads = pointRanges(objectReads(unlisted))
+  return loader.holding(async () => {
+    if (then) await loadRanges(then, reads, loader)
+    await loadRanges(now, reads, loader)
+    return runLoadingInSlices(() => heldKeys(then, now, table, unlisted), loader, pause)
+  })
+}
+
+/** heldAtBegin's comparison, a step per key: 2,000 of them are a finish request's deletions. */
+function* heldKeys(then: Tree | null, now: Tree, table: number, unlisted: readonly string[]): Generator<void, { stale: string[]; kept: number }> {
+  const stale: string[] = []
+  let kept = 0
+  for (const key of unlisted) {
+    if (then && sameTexts(storedAt(then, key), storedAt(now, key))) stale.push(key)
+    else if (OBJECT_TABLES.slice(0, table).every((earlier) => now.get(treeKey(earlier, key)) === undefined)) kept++
+    yield
+  }
+  return { stale, kept }
 }
 
 /** The keys the pages list in one range: only the pages that meet it are read. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { writeAnswer } from '../api/write-answer.ts'
+import { committedState } from '../reading/head.ts'
 import { pageOrder } from './page-order.ts'
 
 const count = z.number().int().min(0)
@@ -27,6 +28,8 @@ export const finishProgress = z.object({
   /** Staged items not applied because their object changed after their page was staged (a newer write wins). */
   superseded: count,
   deleted: count,
+  /** Stored objects no page listed that were not deleted: written since the session began, newer than the list (absent before it was counted). */
+  kept: count.optional(),
   totals: z.object({ committed: z.boolean(), files: count, bytes: count, reload: z.boolean(), reasons: z.array(z.string()), stale: count }),
   /** The answer, once done: a finish called again answers it again. */
   answer: writeAnswer.optional(),
@@ -38,6 +41,13 @@ export const resyncSession = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   pageItems: z.number().int().min(1),
+  /**
+   * The cluster's working state when the session began (null: it had none): the finish deletes a
+   * stored object no page listed only if this held it as it is now, so a write since then, newer
+   * than the list, is kept; the garbage collection keeps its nodes while the session lives.
+   * Absent from a session begun before it was recorded: its finish deletes every one, as then.
+   */
+  begin: committedState.nullable().optional(),
   finish: finishProgress.optional(),
 })
 
@@ -47,8 +57,14 @@ export type ResyncSession = z.infer<typeof resyncSession>
 /** A session id: what `POST …/resync` makes (a UUID), so a path segment can never name another key. */
 export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export function newSession(session: string, now: Date, ttlMs: number, pageItems: number): ResyncSession {
-  return { session, createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + ttlMs).toISOString(), pageItems }
+export function newSession(session: string, now: Date, ttlMs: number, pageItems: number, begin?: ResyncSession['begin']): ResyncSession {
+  return {
+    session,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+    pageItems,
+    ...(begin !== undefined ? { begin } : {}),
+  }
 }
 
 /**
@@ -92,6 +108,7 @@ export function beginFinish(bounds: FinishProgress['bounds'], ranges: string[]):
     applied: 0,
     superseded: 0,
     deleted: 0,
+    kept: 0,
     totals: { committed: false, files: 0, bytes: 0, reload: false, reasons: [], stale: 0 },
   }
 }

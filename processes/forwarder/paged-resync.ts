@@ -78,7 +78,8 @@ export async function sendPagedResync(
         const answer = await retried(() => client.finishResync(id, pages.length), options)
         if (answer.done) {
           const { done: _, resync: did, ...result } = answer
-          const counts = did ? `: ${did.applied} applied, ${did.superseded} superseded by newer writes, ${did.deleted} deleted` : ''
+          const kept = did?.kept === undefined ? '' : `, ${did.kept} unlisted kept as newer than the list`
+          const counts = did ? `: ${did.applied} applied, ${did.superseded} superseded by newer writes, ${did.deleted} deleted${kept}` : ''
           options.log(`resync of ${items.length} objects in ${pages.length} pages, finished in ${calls} call${calls === 1 ? '' : 's'}${counts}`)
           return result
         }

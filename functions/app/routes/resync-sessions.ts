@@ -16,6 +16,7 @@ import { readHead } from '../../../core/reading/read-head.ts'
 import { runLoading } from '../../../core/reading/run-loading.ts'
 import { SnapshotReader } from '../../../core/reading/snapshot-reader.ts'
 import { committedWarnings } from '../../../core/reading/committed-warnings.ts'
+import { beginSession } from '../../../core/resync/begin.ts'
 import { finishSlice, type FinishDeps } from '../../../core/resync/finish.ts'
 import { stagePage } from '../../../core/resync/page.ts'
 import { readPageKeys, sessionObjects, storedPages, storePage } from '../../../core/resync/page-store.ts'
@@ -71,8 +72,7 @@ export function resyncSessionRoutes(env: AppEnv) {
     if (size.items !== undefined && size.bytes !== undefined && size.items <= whole.items && size.bytes <= whole.bytes)
       return c.json({ whole: true, ...whole } satisfies ResyncWholeAnswer)
     const keys = keysOf(c)
-    const session = newSession(crypto.randomUUID(), env.clock.now(), budget.ttlMs, budget.pageItems)
-    await env.store.put(keys.resyncRecord(session.session), sessionText(session), { ifNoneMatch: '*' })
+    const session = await beginSession(env.store, keys, c.get('record').id, newSession(crypto.randomUUID(), env.clock.now(), budget.ttlMs, budget.pageItems))
     return c.json({ session: session.session, expiresAt: session.expiresAt, pageItems: session.pageItems } satisfies ResyncBegunAnswer, 201)
   })
 
@@ -113,7 +113,7 @@ export function resyncSessionRoutes(env: AppEnv) {
       await save({ ...session, finish: progress })
     }
     const outcome = await finishSlice(
-      finishDeps(env, c, keys, session.session, (next) => save({ ...session, finish: next }), operationsBefore),
+      finishDeps(env, c, keys, session, (next) => save({ ...session, finish: next }), operationsBefore),
       progress,
     )
     if (outcome.done) {
@@ -122,9 +122,9 @@ export function resyncSessionRoutes(env: AppEnv) {
       await env.store.delete((await sessionObjects(env.store, keys, session.session)).filter((key) => key !== record))
       return c.json({ ...outcome.answer, done: true, resync: finishedCounts(outcome.progress) } satisfies ResyncFinishAnswer)
     }
-    const { phase, nextPage, applied, superseded, deleted } = outcome.progress
+    const { phase, nextPage } = outcome.progress
     if (phase === 'done') throw new Error('a finish not done is in phase done')
-    return c.json({ done: false, progress: { phase, pages, nextPage, applied, superseded, deleted } } satisfies ResyncFinishAnswer, 202)
+    return c.json({ done: false, progress: { phase, pages, nextPage, ...finishedCounts(outcome.progress) } } satisfies ResyncFinishAnswer, 202)
   })
 
   // Abandons the session: its pages are deleted, and what a finish already applied stays.
@@ -196,15 +196,24 @@ async function openSnapshot(env: AppEnv, keys: ClusterKeys, context: TreeContext
   }
 }
 
-/** What a finish did, from its progress: the staged items applied and superseded, the stale objects deleted. */
-const finishedCounts = ({ applied, superseded, deleted }: FinishProgress) => ({ applied, superseded, deleted })
+/** What a finish did, from its progress: the staged items applied and superseded, the stale objects deleted, the unlisted ones kept as newer. */
+const finishedCounts = ({ applied, superseded, deleted, kept }: FinishProgress) => ({ applied, superseded, deleted, ...(kept !== undefined ? { kept } : {}) })
 
-function finishDeps(env: AppEnv, c: ClusterContext, keys: ClusterKeys, session: string, save: FinishDeps['save'], operationsBefore: number): FinishDeps {
+function finishDeps(
+  env: AppEnv,
+  c: ClusterContext,
+  keys: ClusterKeys,
+  { session, begin }: ResyncSession,
+  save: FinishDeps['save'],
+  operationsBefore: number,
+): FinishDeps {
   const context = env.caches.for(c.get('record').id)
   return {
     store: env.store,
     keys,
     session,
+    // A session begun before its begin was recorded keeps its finish as it was: see FinishDeps.begin.
+    ...(begin !== undefined ? { begin: begin?.snapshot ?? null } : {}),
     hash: env.hash,
     budget: env.limits.resync,
     context,

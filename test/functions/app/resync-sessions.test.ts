@@ -13,13 +13,17 @@ import { REASONS_KEPT } from '../../../core/resync/finish.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { runGarbageJob } from '../../../functions/platforms/composition/garbage-job.ts'
 import { sha256Text } from '../../../core/hash.ts'
-import { added, app, coldContext, instantClock } from '../../support/contracts/cluster-apps.ts'
+import { added, app, coldContext, deleted, instantClock, modified } from '../../support/contracts/cluster-apps.ts'
 import { toTlsSecret } from '../../support/certificates.ts'
 import { fixtureCertificate } from '../../support/fixtures.ts'
 import { faultyStore } from '../../support/store-faults.ts'
 import { harness } from './app-harness.ts'
 import type { CacheBudget } from '../../../functions/app/services/node-caches.ts'
 import { parseSession } from '../../../core/resync/session.ts'
+import { collectGarbage } from '../../../core/garbage/collect-garbage.ts'
+import { CorruptObject } from '../../../core/reading/errors.ts'
+import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { walkGeneration } from '../../../core/reading/walk-generation.ts'
 
 type Item = Record<string, unknown>
 
@@ -121,7 +125,7 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(answer).toMatchObject({ done: true, committed: true, reload: true })
     expect(answer.reasons.length).toBeGreaterThan(0)
     // What the finish did, in all its requests: apps 6 to 8 applied, apps 1 and 2 deleted.
-    expect(answer.resync).toEqual({ applied: apps(range(6, 9)).length, superseded: 0, deleted: apps(range(1, 3)).length })
+    expect(answer.resync).toEqual({ applied: apps(range(6, 9)).length, superseded: 0, deleted: apps(range(1, 3)).length, kept: 0 })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
     // A finish called again (a retry whose answer was lost) answers the same.
     expect(await parsed(resyncFinishedAnswer, await s.finish('prod', token, session, { pages: pages.length }), 200)).toEqual(answer)
@@ -313,8 +317,70 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     const { answer } = await s.finishAll('prod', token, session, 1)
     expect(answer.done).toBe(true)
     // The answer says so: the page's Ingress was superseded, not applied.
-    expect(answer.resync).toEqual({ applied: 0, superseded: 1, deleted: 0 })
+    expect(answer.resync).toEqual({ applied: 0, superseded: 1, deleted: 0, kept: 0 })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([newer, ...rest]).files)
+  })
+
+  it('a write from elsewhere while a session is open, to an object no page lists (added, changed, deleted and added again), is newer than the list: the finish keeps it and counts it', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events('prod', token, apps(range(1, 7)).map(added))
+    const listed = apps([1, 2])
+    const { session } = await s.begin('prod', token)
+    // Written after the begin, as the audit webhook or another forwarder would: app 7 new, app 3's Ingress changed, app 4's made again.
+    const changed = app(3, ['/', '/v2'])[0]!
+    const [again] = app(4)
+    const remade = { ...again!, metadata: { ...(again!.metadata as object), resourceVersion: '77' } }
+    await s.events('prod', token, [...app(7).map(added), modified(changed), deleted(again), added(remade)])
+    const pages = pagesOf(listed, SMALL.pageItems)
+    for (const [n, items] of pages.entries()) await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    // Apps 5 and 6, and the Services and endpoints of apps 3 and 4, are as the session began: stale, deleted.
+    expect(answer.resync).toEqual({ applied: 0, superseded: 0, deleted: apps([5, 6]).length + 4, kept: app(7).length + 2 })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([...listed, ...app(7), changed, remade]).files)
+  })
+
+  it('the garbage collection keeps the state a live session began at, which its finish compares with, and not once the session is finished or expired', async () => {
+    // Ahead of the store's own clock, so that a grace of 0 finds every object old.
+    const clock = instantClock(Date.now() + 10 * 60_000)
+    const s = setup({ clock })
+    const token = await s.register('prod')
+    await s.events('prod', token, apps(range(1, 7)).map(added))
+    const keys = clusterKeys('prod')
+    const collect = () => collectGarbage(s.store, 'prod', coldContext(), { keep: 1, graceMs: 0, clock })
+    /** Every node of the state `session` began at, loaded: rejects with CorruptObject once one was collected. */
+    const beginNodes = async (session: string) => {
+      const begin = parseSession((await s.store.get(keys.resyncRecord(session)))!.body)!.begin!
+      const context = coldContext()
+      return walkGeneration(begin, new NodeLoader(s.store, keys, context), context, { leaves: true })
+    }
+    const touch = (ns: readonly number[], path: string) =>
+      s.events(
+        'prod',
+        token,
+        ns.map((n) => modified(app(n, ['/', path])[0])),
+      )
+
+    const { session } = await s.begin('prod', token)
+    // Every unlisted Ingress changed after the begin: the state it began at is neither HEAD's nor retained (keep 1).
+    await touch(range(3, 7), '/v2')
+    expect((await collect())!.deleted.length).toBeGreaterThan(0)
+    expect((await beginNodes(session)).size).toBeGreaterThan(0)
+    const listed = apps([1, 2])
+    const pages = pagesOf(listed, SMALL.pageItems)
+    for (const [n, items] of pages.entries()) await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    expect(answer.resync).toEqual({ applied: 0, superseded: 0, deleted: 8, kept: 4 })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([...listed, ...range(3, 7).map((n) => app(n, ['/', '/v2'])[0])]).files)
+
+    const expiring = (await s.begin('prod', token)).session
+    await touch(range(3, 7), '/v3')
+    await collect()
+    expect((await beginNodes(expiring)).size).toBeGreaterThan(0)
+    s.clock.advance(SMALL.ttlMs)
+    await collect()
+    await expect(beginNodes(expiring)).rejects.toThrow(CorruptObject)
+    await expect(beginNodes(session)).rejects.toThrow(CorruptObject)
   })
 
   it('a resync into an empty cluster keeps at most REASONS_KEPT reasons in its record and answer, not one per new backend', async () => {
