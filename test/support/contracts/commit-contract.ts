@@ -10,7 +10,12 @@ import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import type { WatchEvent } from '../../../core/incremental/watch-event.ts'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { ingress } from '../objects.ts'
-import { app, coldContext } from './cluster-apps.ts'
+import { app, coldContext, instantClock } from './cluster-apps.ts'
+import { beginSession } from '../../../core/resync/begin.ts'
+import { newSession } from '../../../core/resync/session.ts'
+import { CorruptObject } from '../../../core/reading/errors.ts'
+import { NodeLoader } from '../../../core/reading/node-loader.ts'
+import { walkGeneration } from '../../../core/reading/walk-generation.ts'
 
 const SLOW = 120_000
 const put = (object: unknown): WatchEvent => ({ type: 'MODIFIED', object: object as Record<string, unknown> })
@@ -97,6 +102,28 @@ export function commitProtocolContract(name: string, setup: () => Promise<{ stor
         expect(await currentFiles(store, cluster)).toEqual(a)
         for (const record of await records(store, cluster))
           await expect(readGeneration(store, cluster, record.manifest, coldContext())).resolves.toBeInstanceOf(Map)
+        await cleanup?.()
+      },
+      SLOW,
+    )
+
+    it(
+      'garbage collection keeps the state a live resync session began at, and not once the session expired',
+      async () => {
+        const { store, cleanup } = await setup()
+        const cluster = newCluster()
+        const keys = clusterKeys(cluster)
+        const variant = (path: string) => [ingress({ name: 'shop', rules: [{ host: 'shop.example.com', paths: [{ path, service: 'web' }] }] }), ...app(1)]
+        await commitUntilDone(store, cluster, variant('/a').map(put))
+        const { begin } = await beginSession(store, keys, cluster, newSession(crypto.randomUUID(), new Date(), 3_600_000, 10))
+        await commitUntilDone(store, cluster, variant('/b').map(put))
+        const beginNodes = (context = coldContext()) => walkGeneration(begin!, new NodeLoader(store, keys, context), context, { leaves: true })
+        const live = await collectGarbage(store, cluster, coldContext(), { keep: 1, graceMs: 0 })
+        expect(live!.deleted.length).toBeGreaterThan(0)
+        await expect(beginNodes()).resolves.toBeInstanceOf(Set)
+        const later = instantClock(Date.now() + 2 * 3_600_000)
+        await collectGarbage(store, cluster, coldContext(), { keep: 1, graceMs: 0, clock: later })
+        await expect(beginNodes()).rejects.toThrow(CorruptObject)
         await cleanup?.()
       },
       SLOW,
