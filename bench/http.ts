@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { commitEvents } from '../core/commit/commit-events.ts'
@@ -17,6 +17,7 @@ import { sendWrite } from './serve-client.ts'
 import { seededRandom } from './random.ts'
 import { median, percentile, round } from './stats.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
+import { removeAtExit } from './removed-at-exit.ts'
 
 export interface Burst {
   requests: number
@@ -91,6 +92,6 @@ export async function measureHttp(size: number, samples: number): Promise<HttpRe
     }
   } finally {
     await served.stop()
-    await rm(root, { recursive: true, force: true })
+    removeAtExit(root)
   }
 }

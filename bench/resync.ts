@@ -1,8 +1,9 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServe } from '../test/support/serve-process.ts'
-import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
+import { makeTempDir } from '../test/support/temp-dir.ts'
 import { ChangeSource } from './changes.ts'
+import { removeAtExit } from './removed-at-exit.ts'
 import { seededRandom } from './random.ts'
 import { QUIET_INGRESSES, QuietClient } from './quiet-cluster.ts'
 import { clusterRequest, eventLoopBlockedMs, listBody, pagedResync, registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
@@ -102,7 +103,8 @@ async function startTraced(nodeOptions: string[] = []) {
   const close = async () => {
     // A server that died (its heap ran out: SIGABRT) has no exit left to wait for.
     if (served.process.exitCode === null && served.process.signalCode === null) await served.stop()
-    await removeTempDir(root)
+    // Not now: the next server's files would pay for the removal of these (see removeAtExit).
+    removeAtExit(root)
   }
   return { served, data, heap, exited, close }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,6 +16,7 @@ import { copyToDisk } from './copy-to-disk.ts'
 import { seededRandom } from './random.ts'
 import { median, round } from './stats.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
+import { removeAtExit } from './removed-at-exit.ts'
 
 export interface StorageRow {
   size: number
@@ -151,6 +152,6 @@ async function measureColdProcess(store: ObjectStore, events: unknown): Promise<
     ])
     return JSON.parse(stdout) as ColdProcess
   } finally {
-    await rm(root, { recursive: true, force: true })
+    removeAtExit(root)
   }
 }

@@ -29,10 +29,16 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
       const adminToken = /admin token: from HAPEDGE_ADMIN_TOKEN/.test(output) ? given : /admin token: (\S+) \(from /.exec(output)?.[1]
       if (!url || !adminToken) return
       clearTimeout(timer)
+      // From here on what it prints is only kept: read again whole for each chunk, a long run's output (a benchmarked server's --trace-gc lines) cost its square.
+      child.stdout.off('data', read)
+      child.stdout.on('data', keep)
       const stop = () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))))
       resolve({ url, adminToken, process: child, output: () => output, stop })
     }
+    const keep = (chunk: Buffer) => {
+      output += chunk
+    }
     child.stdout.on('data', read)
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    child.stderr.on('data', keep)
   })
 }
