@@ -1,9 +1,9 @@
 import { CHUNKED_FILES, FILES, PORT_CRT_LIST } from '../render/files.ts'
 import type { TreeEntry } from '../tree/node.ts'
-import type { LeafCodec, TreeShape } from '../tree/tree-shape.ts'
+import { BRANCH_TARGET, type LeafCodec, type TreeShape } from '../tree/tree-shape.ts'
 
-/** Chunks per chunk-list node: one changed chunk rewrites one list of ~16 refs per level, not one as long as the file. */
-export const CHUNKS_PER_LIST = 16
+/** Chunks per chunk-list node: one changed chunk rewrites one list of ~24 refs per level (narrowly cut), not one as long as the file. */
+export const CHUNKS_PER_LIST = BRANCH_TARGET
 
 /** Files of lines keyed by their first word: map files (`key value`) and the crt-list (`path sni…`). */
 export const lineCodec: LeafCodec = {
@@ -36,7 +36,14 @@ export const sectionCodec: LeafCodec = {
 const shapes = new Map<string, TreeShape>(
   [...CHUNKED_FILES].map(([path, perChunk]) => [
     path,
-    { space: 'blobs', codec: path === FILES.backends ? sectionCodec : lineCodec, leafTarget: perChunk, leafSpread: 'narrow', branchTarget: CHUNKS_PER_LIST },
+    {
+      space: 'blobs',
+      codec: path === FILES.backends ? sectionCodec : lineCodec,
+      leafTarget: perChunk,
+      leafSpread: 'narrow',
+      branchTarget: CHUNKS_PER_LIST,
+      branchSpread: 'narrow',
+    },
   ]),
 )
 

@@ -1,5 +1,5 @@
 import type { TreeRoot } from '../tree/node.ts'
-import { jsonLines, type TreeShape } from '../tree/tree-shape.ts'
+import { BRANCH_TARGET, jsonLines, type TreeShape } from '../tree/tree-shape.ts'
 import type { Tree } from '../tree/tree.ts'
 
 /**
@@ -10,7 +10,8 @@ import type { Tree } from '../tree/tree.ts'
 export const MANIFEST_SHAPE: TreeShape = {
   space: 'blobs',
   leafTarget: 32,
-  branchTarget: 16,
+  branchTarget: BRANCH_TARGET,
+  branchSpread: 'narrow',
   codec: {
     ...jsonLines,
     weigh: (entries) => entries.reduce((sum, entry) => sum + (JSON.parse(entry.value) as TreeRoot).weight, 0),

@@ -1,6 +1,6 @@
 import { sha256Text } from '../hash.ts'
 import { NodeCache } from '../tree/node-cache.ts'
-import { jsonLines, type TreeShape } from '../tree/tree-shape.ts'
+import { BRANCH_TARGET, jsonLines, type TreeShape } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext, type TreeEdits } from '../tree/tree.ts'
 import { runToEnd } from '../slices.ts'
 import { SEPARATOR } from './separator.ts'
@@ -15,8 +15,11 @@ const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.hostIng
 /**
  * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.
  * An event rewrites one node per level, and an internal node's rows (a key and a sha256 each)
- * barely compress: 16 children a node wrote a third of the bytes 32 did at 20,000 Ingresses, for
- * one more level (a cold read's extra round); 8 saved a tenth more for three more. Leaves of about
+ * barely compress: 16 children a node (cut geometrically) wrote a third of the bytes 32 did at
+ * 20,000 Ingresses, for one more level (a cold read's extra round); 8 saved a tenth more for three
+ * more. Internal nodes are cut narrowly about 24 children (BRANCH_TARGET), so the node an edit
+ * rewrites holds ~27 rows where a geometric 16 gave ~32 and a tail beyond 100, for fewer levels
+ * and files per event. Leaves of about
  * 24 large values or 96 small ones, cut narrowly (isNarrowBoundary; before, geometrically: 16 and
  * 64, 8 and 64, 4 and 32): a full resync of 20,000 Ingresses writes 3,900 snapshot nodes (5,700 at
  * 16, 10,000 at 8, 20,000 at 4: a file each on disk, whose creation costs kernel time, a gzip and a
@@ -29,7 +32,8 @@ export const SNAPSHOT_SHAPE: TreeShape = {
   codec: jsonLines,
   leafTarget: (key) => (LARGE_VALUES.has(key.slice(0, key.indexOf(SEPARATOR))) ? 24 : 96),
   leafSpread: 'narrow',
-  branchTarget: 16,
+  branchTarget: BRANCH_TARGET,
+  branchSpread: 'narrow',
 }
 
 interface Pending {

@@ -8,7 +8,7 @@ import { Tree, type TreeContext, type TreeEdits } from '../../../core/tree/tree.
 import { runs } from '../../support/property-runs.ts'
 
 const shape: TreeShape = { space: 'nodes', codec: jsonLines, leafTarget: 4, branchTarget: 4 }
-const narrow: TreeShape = { ...shape, leafSpread: 'narrow' }
+const narrow: TreeShape = { ...shape, leafSpread: 'narrow', branchSpread: 'narrow' }
 const context = (): TreeContext => ({ nodes: new NodeCache(), hash: sha256Text })
 
 /** 500 keys built in one context, and their tree over an empty one: every node a read reaches is loaded first. */
@@ -36,7 +36,7 @@ describe('Tree', () => {
   it.each([
     ['geometric', shape],
     ['narrow', narrow],
-  ])('gives the same root for the same entries whatever edits led there (history independence), leaves cut %s', (_, shape) => {
+  ])('gives the same root for the same entries whatever edits led there (history independence), nodes cut %s', (_, shape) => {
     fc.assert(
       fc.property(fc.array(editsArb, { maxLength: 8 }), (batches) => {
         const ctx = context()
@@ -55,7 +55,7 @@ describe('Tree', () => {
     )
   })
 
-  it("edits a tree whose leaves were cut geometrically with narrow leaves: its entries are a sorted map's, old leaves and new side by side", () => {
+  it("edits a tree whose nodes were cut geometrically with narrow nodes: its entries are a sorted map's, old nodes and new side by side", () => {
     fc.assert(
       fc.property(editsArb, fc.array(editsArb, { maxLength: 4 }), (first, batches) => {
         const ctx = context()
@@ -73,21 +73,25 @@ describe('Tree', () => {
     )
   })
 
-  it('cuts narrow leaves about their target: the leaf an entry lands in holds about the target, not twice it', () => {
+  it.each([
+    [0, 48],
+    [1, 16],
+  ])('cuts narrow nodes about their target at level %i: the node an entry lands in holds about the target (%i), not twice it', (level, target) => {
     const entries = Array.from({ length: 100_000 }, (_, i) => ({ key: `host-${i}.team-${i % 500}.example.com`, value: '' }))
-    // A leaf's text is a JSON line per entry.
-    const leafSizes = (leafShape: TreeShape) =>
-      Tree.build({ ...leafShape, leafTarget: 48, branchTarget: 16 }, context(), entries)
-        .created.filter((node) => node.level === 0)
-        .map((node) => node.text.split('\n').length - 1)
+    // A leaf's text is a JSON line per entry; an internal node's, its level and then a row per child.
+    const sizesAt = (cut: TreeShape) =>
+      Tree.build({ ...cut, leafTarget: 48, branchTarget: 16 }, context(), entries)
+        .created.filter((node) => node.level === level)
+        .map((node) => node.text.split('\n').length - (level === 0 ? 1 : 2))
     const landedIn = (sizes: number[]) => sizes.reduce((sum, size) => sum + size * size, 0) / sizes.reduce((sum, size) => sum + size, 0)
-    const geometric = leafSizes(shape)
-    const narrowed = leafSizes(narrow)
-    // As many leaves, within a tenth.
-    expect(Math.abs(narrowed.length - geometric.length) / geometric.length).toBeLessThan(0.1)
-    expect(landedIn(geometric)).toBeGreaterThan(1.8 * 48)
-    expect(landedIn(narrowed)).toBeLessThan(1.25 * 48)
-    expect(Math.max(...narrowed)).toBeLessThan(3 * 48)
+    const geometric = sizesAt(shape)
+    const narrowed = sizesAt(narrow)
+    // As many nodes as the target makes of what the level holds, within a tenth (geometric cuts stray further at level 1's ~2,000 children).
+    const holds = narrowed.reduce((sum, size) => sum + size, 0)
+    expect(Math.abs(narrowed.length - holds / target) / (holds / target)).toBeLessThan(0.1)
+    expect(landedIn(geometric)).toBeGreaterThan(1.8 * target)
+    expect(landedIn(narrowed)).toBeLessThan(1.25 * target)
+    expect(Math.max(...narrowed)).toBeLessThan(3 * target)
   })
 
   it('reads keys, ranges and prefixes as a sorted map would', () => {
