@@ -21,6 +21,12 @@ export interface TreeShape {
   leafTarget: number | ((key: string) => number)
   /** Leaf sizes: 'narrow' about leafTarget (isNarrowBoundary); by default geometric, a key alone ending a leaf (isBoundary). */
   leafSpread?: 'narrow'
+  /**
+   * A value longer than this (UTF-16 code units) ends its leaf, so the entries after it share no
+   * leaf with it: one such value weighs as much as a leaf of ordinary ones, and every edit of a
+   * neighbour rewrote it. None: leaves end by key alone.
+   */
+  largeValue?: number
   branchTarget: number
   /** Interior node sizes, as leafSpread: 'narrow' about branchTarget children; by default geometric. */
   branchSpread?: 'narrow'
@@ -35,9 +41,11 @@ export interface TreeShape {
  */
 export const BRANCH_TARGET = 24
 
-/** Whether `key`, the `entries`th item of the node being cut at `level`, ends it. */
-export function endsNode(shape: TreeShape, level: number, key: string, entries: number): boolean {
+/** Whether `item` (an entry of a leaf, or a child's ref), the `entries`th item of the node being cut at `level`, ends it. */
+export function endsNode(shape: TreeShape, level: number, item: { key: string; value?: string }, entries: number): boolean {
+  const { key, value } = item
   if (level === 0) {
+    if (shape.largeValue !== undefined && value !== undefined && value.length > shape.largeValue) return true
     const target = typeof shape.leafTarget === 'number' ? shape.leafTarget : shape.leafTarget(key)
     return shape.leafSpread === 'narrow' ? isNarrowBoundary(key, target, entries) : isBoundary(key, target)
   }

@@ -176,7 +176,7 @@ export class Tree {
         while (end < edits.length && (current.isLast || edits[end]![0] <= current.ref.key)) end++
         for (const item of mergeSorted(current.items, edits, next, end)) {
           pending.push(item)
-          if (endsNode(this.shape, level, item.key, pending.length)) {
+          if (endsNode(this.shape, level, item, pending.length)) {
             added.push(writer.node(level, pending))
             pending = []
             yield
@@ -289,7 +289,7 @@ class NodeWriter {
     let run: Item[] = []
     for (const item of items) {
       run.push(item)
-      if (endsNode(this.shape, level, item.key, run.length)) {
+      if (endsNode(this.shape, level, item, run.length)) {
         nodes.push(this.node(level, run))
         run = []
       }

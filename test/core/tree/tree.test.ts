@@ -36,6 +36,7 @@ describe('Tree', () => {
   it.each([
     ['geometric', shape],
     ['narrow', narrow],
+    ['narrow, values longer than 2 ending their leaves', { ...narrow, largeValue: 2 }],
   ])('gives the same root for the same entries whatever edits led there (history independence), nodes cut %s', (_, shape) => {
     fc.assert(
       fc.property(fc.array(editsArb, { maxLength: 8 }), (batches) => {
@@ -92,6 +93,21 @@ describe('Tree', () => {
     expect(landedIn(geometric)).toBeGreaterThan(1.8 * target)
     expect(landedIn(narrowed)).toBeLessThan(1.25 * target)
     expect(Math.max(...narrowed)).toBeLessThan(3 * target)
+  })
+
+  it('ends a leaf after a value longer than largeValue, so an edit beside it does not rewrite it', () => {
+    const large: TreeShape = { ...narrow, leafTarget: 24, largeValue: 100 }
+    const entries = Array.from({ length: 2_000 }, (_, i) => ({ key: `k${String(i).padStart(5, '0')}`, value: i % 50 === 7 ? 'x'.repeat(500) : String(i) }))
+    const built = Tree.build(large, context(), entries)
+    const leaves = built.created.filter((node) => node.level === 0).map((node) => jsonLines.decode(node.text))
+    const endingLeaves = leaves.filter((leaf) => leaf.some((entry) => entry.value.length > 100))
+    expect(endingLeaves).toHaveLength(40)
+    for (const leaf of endingLeaves) expect(leaf.filter((entry) => entry.value.length > 100)).toEqual([leaf[leaf.length - 1]])
+    // The entry after a long value, changed: the leaf it rewrites holds no long value.
+    const edited = built.tree.edit(new Map([['k00058', 'changed']]))
+    const rewritten = edited.created.filter((node) => node.level === 0).flatMap((node) => jsonLines.decode(node.text))
+    expect(rewritten.map((entry) => entry.key)).toContain('k00058')
+    expect(rewritten.filter((entry) => entry.value.length > 100)).toEqual([])
   })
 
   it('reads keys, ranges and prefixes as a sorted map would', () => {
