@@ -19,7 +19,7 @@ import { fixtureCertificate } from '../../support/fixtures.ts'
 import { faultyStore } from '../../support/store-faults.ts'
 import { harness } from './app-harness.ts'
 import type { CacheBudget } from '../../../functions/app/services/node-caches.ts'
-import { parseSession } from '../../../core/resync/session.ts'
+import { parseSession, sessionText } from '../../../core/resync/session.ts'
 import { collectGarbage } from '../../../core/garbage/collect-garbage.ts'
 import { CorruptObject } from '../../../core/reading/errors.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
@@ -338,6 +338,22 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     // Apps 5 and 6, and the Services and endpoints of apps 3 and 4, are as the session began: stale, deleted.
     expect(answer.resync).toEqual({ applied: 0, superseded: 0, deleted: apps([5, 6]).length + 4, kept: app(7).length + 2 })
     expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild([...listed, ...app(7), changed, remade]).files)
+  })
+
+  it('a session begun before its begin was recorded finishes as then: it deletes every stored object no page lists, written since or not', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events('prod', token, apps([1, 2]).map(added))
+    const { session } = await s.begin('prod', token)
+    // The record as a function before this one stored it: no begin.
+    const key = clusterKeys('prod').resyncRecord(session)
+    const { begin: _, ...before } = parseSession((await s.store.get(key))!.body)!
+    await s.store.put(key, sessionText(before))
+    await s.events('prod', token, app(7).map(added))
+    await s.page('prod', token, session, 0, list(app(1)))
+    const { answer } = await s.finishAll('prod', token, session, 1)
+    expect(answer.resync).toEqual({ applied: 0, superseded: 0, deleted: apps([2, 7]).length, kept: 0 })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(app(1)).files)
   })
 
   it('the garbage collection keeps the state a live session began at, which its finish compares with, and not once the session is finished or expired', async () => {
