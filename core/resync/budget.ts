@@ -2,8 +2,8 @@
  * What one request of a paged resync may do, so that each stays within a function's limits
  * (a Worker's 128 MB and subrequests, a Lambda's memory) whatever the cluster's size:
  * a page holds at most `pageItems` items in at most `pageBytes`; a finish request applies at
- * most `finishItems` staged items (whole pages, at least one) in commits of the deployment's
- * `commitItems` each, and scans at most `scanEntries` stored entries for stale ones, deleting
+ * most `finishItems` staged items (at least one commit's) in commits of the deployment's
+ * `commitItems` each (a commit's items taken from as many pages as it has room for), and scans at most `scanEntries` stored entries for stale ones, deleting
  * at most `finishDeletions`, through a node cache of `scanCacheChars`, holding the listed keys
  * of one range of about `rangeKeys` of them.
  */

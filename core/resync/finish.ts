@@ -83,8 +83,7 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
   }
 
   for (let items = 0; progress.phase === 'apply' && items < deps.budget.finishItems && !timeIsUp(); ) {
-    const number = progress.order?.[progress.nextPage] ?? progress.nextPage
-    const { slice, pageItems } = await readSlice(deps, number, progress.nextItem, progress.commitItems ?? deps.budget.commitItems)
+    const { slice, nextPage, nextItem } = await readSlice(deps, progress, progress.commitItems ?? deps.budget.commitItems)
     const current = await unchangedSince(deps, slice)
     const applied = current.length > 0 ? await splitOverHold(deps, current, slice.length > 1) : undefined
     if (applied === 'split') {
@@ -93,11 +92,9 @@ export async function finishSlice(deps: FinishDeps, start: FinishProgress): Prom
       continue
     }
     items += slice.length
-    const pageDone = progress.nextItem + slice.length >= pageItems
-    const nextPage = pageDone ? progress.nextPage + 1 : progress.nextPage
     const update = {
       nextPage,
-      nextItem: pageDone ? 0 : progress.nextItem + slice.length,
+      nextItem,
       phase: nextPage >= progress.pages ? ('stale' as const) : ('apply' as const),
       applied: progress.applied + current.length,
       superseded: progress.superseded + slice.length - current.length,
@@ -171,13 +168,28 @@ function grownSlices(progress: FinishProgress, { commitItems, growAfter }: Resyn
 }
 
 /**
- * The `commitItems` staged items of a page from `from`, and how many the page holds: the page is
- * read again for each slice, so that a commit holds its slice alone, not a whole page of objects
+ * The next `size` staged items from where the progress stands, in the pages' order, and where
+ * the slice after them begins. A slice goes on into the next pages while it has room: a page
+ * stages only what differs, so a resync that changed 1% staged about 10 items a page, and made a
+ * commit (a generation, a HEAD, a durable flush) of each page's few. Each page is read again for
+ * each slice it is part of, so that a commit holds its slice alone, not a whole page of objects
  * beside it (a quarter of a page per commit under the functions' budget, in a heap of 64 MB).
  */
-async function readSlice(deps: FinishDeps, page: number, from: number, size: number): Promise<{ slice: StagedItem[]; pageItems: number }> {
-  const { items } = await readPageItems(deps.store, deps.keys, deps.session, page)
-  return { slice: items.slice(from, from + size), pageItems: items.length }
+async function readSlice(
+  deps: FinishDeps,
+  { order, pages, nextPage: page, nextItem: from }: FinishProgress,
+  size: number,
+): Promise<{ slice: StagedItem[]; nextPage: number; nextItem: number }> {
+  const slice: StagedItem[] = []
+  let [nextPage, nextItem] = [page, from]
+  while (slice.length < size && nextPage < pages) {
+    const { items } = await readPageItems(deps.store, deps.keys, deps.session, order?.[nextPage] ?? nextPage)
+    const taken = items.slice(nextItem, nextItem + size - slice.length)
+    slice.push(...taken)
+    nextItem += taken.length
+    if (nextItem >= items.length) [nextPage, nextItem] = [nextPage + 1, 0]
+  }
+  return { slice, nextPage, nextItem }
 }
 
 /**

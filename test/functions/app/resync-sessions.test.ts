@@ -179,6 +179,23 @@ describe('paged resync sessions (POST …/resync, PUT …/pages/{n}, POST …/fi
     expect(sizes.some((size, n) => n > 0 && size !== undefined && size > (sizes[n - 1] ?? Number.POSITIVE_INFINITY))).toBe(true)
   })
 
+  it('a slice goes on into the next pages while it has room: a few changed objects on several pages commit together, not a generation per page', async () => {
+    const s = setup()
+    const token = await s.register('prod')
+    await s.events('prod', token, apps(range(1, 9)).map(added))
+    const before = (await readHead(s.store, clusterKeys('prod')))!.head.generation
+    // Apps 1 and 5 given a new path: their Ingresses are on two pages of 4, one staged item each.
+    const listed = range(1, 9).flatMap((n) => app(n, n === 1 || n === 5 ? ['/v2'] : ['/']))
+    const pages = pagesOf(listed, SMALL.pageItems)
+    const { session } = await s.begin('prod', token)
+    const changed: number[] = []
+    for (const [n, items] of pages.entries()) changed.push((await parsed(resyncPageAnswer, await s.page('prod', token, session, n, list(items)), 200)).changed)
+    expect(changed.filter((count) => count > 0)).toEqual([1, 1])
+    const { answer } = await s.finishAll('prod', token, session, pages.length)
+    expect(answer).toMatchObject({ done: true, committed: true, generation: before + 1, resync: { applied: 2, superseded: 0, deleted: 0 } })
+    expect(await currentFiles(s.store, 'prod')).toEqual(fullRebuild(listed).files)
+  })
+
   it('stages only what differs: an unchanged list stages nothing and commits nothing', async () => {
     const s = setup()
     const token = await s.register('prod')
