@@ -5,9 +5,12 @@ import { serverResyncBudget } from '../../../../functions/platforms/node-server/
 const MiB = 1024 * 1024
 
 describe('serverResyncBudget', () => {
-  it('commits a paged resync a whole page at a time where the heap is large, a generation per page rather than four', () => {
+  it('commits a paged resync a page at a time where the heap is roomy, two where it is large, rather than a quarter of a page', () => {
+    expect(serverResyncBudget(512 * MiB).commitItems).toBe(DEFAULT_RESYNC_BUDGET.pageItems)
     const budget = serverResyncBudget(4096 * MiB)
-    expect(budget.commitItems).toBe(budget.pageItems)
+    expect(budget.commitItems).toBe(2 * budget.pageItems)
+    // A finish request applies at least one commit's items: no more than that at a time.
+    expect(budget.commitItems).toBeLessThanOrEqual(budget.finishItems)
     // Only the commits and the lists taken whole grow: what one request reads, scans and deletes stays the functions' budget.
     expect({ ...budget, commitItems: DEFAULT_RESYNC_BUDGET.commitItems, wholeListItems: DEFAULT_RESYNC_BUDGET.wholeListItems }).toEqual(DEFAULT_RESYNC_BUDGET)
   })
