@@ -2,6 +2,7 @@ import { churnCluster, churnPools, makeChurnCertificates } from '../test/support
 import { startEdgeStack } from '../test/support/edge-stack.ts'
 import { makeTempDir, removeTempDir } from '../test/support/temp-dir.ts'
 import { seededRandom } from './random.ts'
+import { removeAtExit } from './removed-at-exit.ts'
 import { latency, type Latency } from './stats.ts'
 
 export interface ChurnResult {
@@ -22,7 +23,10 @@ export async function measureChurn(changes: number): Promise<ChurnResult> {
   const certDir = await makeTempDir('hapedge-bench-churn')
   const certs = await makeChurnCertificates(certDir)
   let cluster!: ReturnType<typeof churnCluster>
-  const stack = await startEdgeStack(churnPools, ({ backends }) => (cluster = churnCluster(churnPools, backends, certs)).initial)
+  // Its directory is removed at exit, not at stop: the convergence runs before it leave theirs the same way (see removeAtExit).
+  const stack = await startEdgeStack(churnPools, ({ backends }) => (cluster = churnCluster(churnPools, backends, certs)).initial, {
+    removeRoot: removeAtExit,
+  })
   const { agent, close } = await stack.listeningAgent()
   const times = { runtime: [] as number[], reload: [] as number[] }
   let unchanged = 0

@@ -5,6 +5,7 @@ import { eventually } from '../test/support/eventually.ts'
 import { request } from '../test/support/http-client.ts'
 import { endpointSlice, ingress, service } from '../test/support/objects.ts'
 import { seededRandom } from './random.ts'
+import { removeAtExit } from './removed-at-exit.ts'
 import { cpuSeconds } from './serve-meter.ts'
 import { sendWrite } from './serve-client.ts'
 import { latency, round, type Latency } from './stats.ts'
@@ -72,17 +73,22 @@ export async function measureConvergence(
     })
   const pools = { web: ['web-1'], added: ['added-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
-  const stack = await startEdgeStack(pools, async ({ backends, served, token }) => {
-    const objects = [
-      ...syntheticCluster(background, seededRandom(background)),
-      service('web'),
-      endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
-      service('added'),
-      endpointSlice('added', [backends.get('added-1')!.host], [{ port: backends.get('added-1')!.port }]),
-      shop(),
-    ]
-    await sendWrite(served.url, { id: 'edge', token }, { objects })
-  })
+  const stack = await startEdgeStack(
+    pools,
+    async ({ backends, served, token }) => {
+      const objects = [
+        ...syntheticCluster(background, seededRandom(background)),
+        service('web'),
+        endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
+        service('added'),
+        endpointSlice('added', [backends.get('added-1')!.host], [{ port: backends.get('added-1')!.port }]),
+        shop(),
+      ]
+      await sendWrite(served.url, { id: 'edge', token }, { objects })
+    },
+    // Not at stop: the next run's server, committing at 20,000 Ingresses, would pay for removing this one's files (see removeAtExit).
+    { removeRoot: removeAtExit },
+  )
   // The real `hapedge agent` process, as deployed beside HAProxy: its work (installing a generation's files, its heap) is not
   // done on the event loop of the client that measures, which in one process delayed the client's requests at 20,000 Ingresses.
   const agent = await stack.agentProcess()

@@ -48,6 +48,8 @@ export interface EdgeOptions {
   registration?: Record<string, unknown>
   /** Environment for `hapedge serve` (HAPEDGE_SECRET, say). */
   serveEnv?: Record<string, string>
+  /** Takes the stack's directory at stop instead of removing it then: a benchmark removes it at exit (bench/removed-at-exit.ts). */
+  removeRoot?: (root: string) => void
 }
 
 export type AgentProcess = ChildProcess & { url: string }
@@ -173,7 +175,8 @@ export async function startEdgeStack(
       await haproxy.stop()
       await served.stop()
       for (const backend of backends.values()) await backend.close()
-      await removeTempDir(root)
+      if (options.removeRoot) options.removeRoot(root)
+      else await removeTempDir(root)
     },
   }
 }
