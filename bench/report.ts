@@ -72,6 +72,7 @@ const resyncColumns: Columns<ResyncCells> = [
   ['seconds_spread', 'spread s'],
   ['cpu_seconds', 'CPU s'],
   ['cpu_seconds_spread', 'CPU spread'],
+  ['cpu_system_seconds', 'system s'],
   ['requests', 'requests'],
   ['stored_mib', 'stored MiB'],
   ['written_mib', 'written MiB'],
@@ -382,6 +383,7 @@ export function printResyncReport(results: readonly ResyncResult[], heapCheck?: 
   console.log(
     `\nresyncs through hapedge serve (a separate process on loopback, local disk with fsync; put = one PUT …/objects, paged = a resync session; ` +
       `each row the median of its runs (each on fresh servers), spread = its lowest and highest run; ` +
+      `system = the part of the server's CPU the kernel spent, mostly the file system's (a jump in it between runs is the disk's state, not the code); ` +
       `heap peak = the largest heap used V8 reported at a collection during the resync (--trace-gc); blocked = the longest the server's event loop was held ` +
       `during the resync, by its own sampler (hapedge_event_loop_blocked_max_seconds in /metrics), in wall time and in the CPU time the server spent meanwhile, ` +
       `which the machine's load does not move: what the quiet cluster's events may wait; quiet = one-Ingress events on another cluster of ` +

@@ -62,12 +62,25 @@ export function writtenBytes(pid: number): number {
  * what a phase costs on a machine whose cores others share, where wall time says little. Linux only, NaN elsewhere.
  */
 export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuTimes(pid)
+  return user + system
+}
+
+/**
+ * The part of cpuSeconds the kernel spent for the process (system time): on local disk mostly
+ * the file system's, so a jump in it between runs of the same work is the disk's state, not the code.
+ */
+export function systemCpuSeconds(pid: number): number {
+  return cpuTimes(pid).system
+}
+
+function cpuTimes(pid: number): { user: number; system: number } {
   try {
     // The fields after the command name (which may hold spaces, so read after its closing parenthesis): utime and stime are the 12th and 13th.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS }
   } catch {
-    return Number.NaN
+    return { user: Number.NaN, system: Number.NaN }
   }
 }
 
