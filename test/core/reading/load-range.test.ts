@@ -3,7 +3,7 @@ import { LiveCluster } from '../../../core/incremental/live-cluster.ts'
 import { listedStates } from '../../../core/ingest/listed-state.ts'
 import { loadResyncEvents, objectTableRanges, resyncEvents } from '../../../core/ingest/resync.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
-import { loadRange } from '../../../core/reading/load-range.ts'
+import { loadRange, loadRanges, type KeyRange } from '../../../core/reading/load-range.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { SNAPSHOT_SHAPE } from '../../../core/snapshot/keyspace.ts'
 import { TABLE, treeKey } from '../../../core/snapshot/tables.ts'
@@ -26,7 +26,7 @@ async function storedCluster(apps: number) {
   await Promise.all(applied.created.snapshot.map((node) => store.put(keys.node(node.space, node.sha256), node.text)))
   const context = coldContext()
   const cold = new Tree(SNAPSHOT_SHAPE, cluster.current.snapshot.root, context)
-  return { cluster, cold, loader: new NodeLoader(store, keys, context), context }
+  return { cluster, cold, loader: new NodeLoader(store, keys, context), context, store }
 }
 
 describe('loading a key range', () => {
@@ -39,6 +39,28 @@ describe('loading a key range', () => {
     expect([...cold.scan(from, to)]).toEqual([...cluster.current.snapshot.scan(from, to)])
     expect(context.nodes.count).toBeLessThan(cluster.context.nodes.count / 2)
     expect(() => [...cold.scan(treeKey(TABLE.object, ''), from)]).toThrow(MissingNodes)
+  })
+
+  it('loads for many ranges at once the nodes it loads for each alone: points in any order, one twice, nested and wide ranges', async () => {
+    const { cluster, store } = await storedCluster(300)
+    const loadedFor = async (ranges: KeyRange[]) => {
+      const read = new Set<string>()
+      const context = coldContext()
+      const reading = { ...store, get: (key: string) => (read.add(key), store.get(key)) }
+      await loadRanges(new Tree(SNAPSHOT_SHAPE, cluster.current.snapshot.root, context), ranges, new NodeLoader(reading, keys, context))
+      return read
+    }
+    const key = (n: number) => treeKey(TABLE.object, `Ingress/default/app-${n}`)
+    const ranges: KeyRange[] = [
+      ...[250, 7, 299, 7].map((n) => [key(n), `${key(n)}\u0000`] as const),
+      // The inner range begins later and ends sooner: the outer one's later leaves are met all the same.
+      [key(100), key(200)],
+      [key(110), key(111)],
+      [treeKey(TABLE.object, 'Service/'), treeKey(TABLE.object, 'Service/\uffff')],
+    ]
+    const alone = new Set<string>()
+    for (const range of ranges) for (const node of await loadedFor([range])) alone.add(node)
+    expect([...(await loadedFor(ranges))].sort()).toEqual([...alone].sort())
   })
 
   it('gives a resync the events of the in-memory merge, in slices each loaded a level per round, never running again per node', async () => {
