@@ -13,21 +13,6 @@ import { Table } from './table.ts'
 const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.hostIngresses, TABLE.host, TABLE.backend, TABLE.gatewayStatus])
 
 /**
- * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.
- * An event rewrites one node per level, and an internal node's rows (a key and a sha256 each)
- * barely compress: 16 children a node (cut geometrically) wrote a third of the bytes 32 did at
- * 20,000 Ingresses, for one more level (a cold read's extra round); 8 saved a tenth more for three
- * more. Internal nodes are cut narrowly about 24 children (BRANCH_TARGET), so the node an edit
- * rewrites holds ~27 rows where a geometric 16 gave ~32 and a tail beyond 100, for fewer levels
- * and files per event. Leaves of about
- * 24 large values or 96 small ones, cut narrowly (isNarrowBoundary; before, geometrically: 16 and
- * 64, 8 and 64, 4 and 32): a full resync of 20,000 Ingresses writes 3,900 snapshot nodes (5,700 at
- * 16, 10,000 at 8, 20,000 at 4: a file each on disk, whose creation costs kernel time, a gzip and a
- * hash), and the leaf an edit lands in holds ~27 large values, where a geometric 16 gave ~32, so a
- * one-Ingress event writes no more (p50 about 23 KiB stored): a leaf rewritten is gzipped and the
- * interior nodes' hashes weigh most.
- */
-/**
  * A value this long ends its leaf (TreeShape.largeValue): a host many Ingresses share derives to
  * ~6 K characters at 20,000 Ingresses (30 Ingresses; 150 at 100,000), against ~600 for a host or
  * object, so a leaf of the 20 shared hosts' neighbours held ~94 KB, rewritten at each change of a
@@ -35,6 +20,21 @@ const LARGE_VALUES = new Set<string>([TABLE.object, TABLE.invalid, TABLE.hostIng
  */
 const LARGE_VALUE = 4096
 
+/**
+ * The model snapshot: JSON values in leaves of a few KiB, stored under `clusters/<id>/nodes/`.
+ * An event rewrites one node per level, and an internal node's rows (a key and a sha256 each)
+ * barely compress: 16 children a node (cut geometrically) wrote a third of the bytes 32 did at
+ * 20,000 Ingresses, for one more level (a cold read's extra round); 8 saved a tenth more for three
+ * more. Internal nodes are cut narrowly about 24 children (BRANCH_TARGET), so the node an edit
+ * rewrites holds ~27 rows where a geometric 16 gave ~32 and a tail beyond 100, for fewer levels
+ * and files per event. Leaves of about 24 large values or 96 small ones, cut narrowly
+ * (isNarrowBoundary; before, geometrically: 16 and 64, 8 and 64, 4 and 32): a full resync of
+ * 20,000 Ingresses writes about 4,600 snapshot nodes, 4,400 of them leaves (with geometric leaves
+ * of 16, 5,700 before the host table; 10,000 at 8, 20,000 at 4: a file each on disk, whose
+ * creation costs kernel time, a gzip and a hash), and the leaf an edit lands in holds ~27 large
+ * values, where a geometric 16 gave ~32, so a one-Ingress event writes no more (p50 about 23 KiB
+ * stored): a leaf rewritten is gzipped and the interior nodes' hashes weigh most.
+ */
 export const SNAPSHOT_SHAPE: TreeShape = {
   space: 'nodes',
   codec: jsonLines,
