@@ -7,13 +7,13 @@ import { loadIgnoredIngresses } from '../fleet/ignored-ingresses.ts'
 import { committedRejections } from './committed-rejections.ts'
 import { putIngressWarnings } from './write-warnings.ts'
 import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
-import { describeRef, isRecord, objectRef } from '../kube/objects.ts'
+import { describeRef, isRecord, objectKey, objectRef } from '../kube/objects.ts'
 import { tlsSecretProblems } from '../kube/tls-secret-check.ts'
 import type { IgnoredIngresses } from '../model/cluster-state.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import type { Rejection } from '../model/rejection.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
-import type { Pause } from '../slices.ts'
+import { runSteps, runToEnd, type Pause } from '../slices.ts'
 import { yieldToEventLoop } from '../yield-to-event-loop.ts'
 
 /** What a write answers: the generation now current, what changed, whether HAProxy reloads, and what was refused. */
@@ -95,8 +95,9 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   else if (result.committed && result.generation !== null && result.manifest !== null)
     ctx.committed?.({ generation: result.generation, manifest: result.manifest })
   if (last.applied) {
-    result.rejected = await rejectionsOf(ctx, last, events)
-    result.warnings = await putIngressWarnings(ctx, last.applied.snapshot, events)
+    const put = await runSteps(putObjectSteps(events), pause)
+    result.rejected = await rejectionsOf(ctx, last, put.named)
+    result.warnings = await putIngressWarnings(ctx, last.applied.snapshot, put.ingresses, pause)
     result.warningCount = result.warnings.length
     const { snapshot, generation } = last.applied
     result.ignored = await loadIgnoredIngresses({ snapshot, manifest: generation.manifest }, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
@@ -144,17 +145,30 @@ async function judgeTlsSecrets(events: readonly WatchEvent[], pause: Pause): Pro
 
 /** How rejections name the objects that events put (`Ingress ns/name`). */
 export function namedObjects(events: readonly WatchEvent[]): Set<string> {
-  const named = new Set<string>()
-  for (const event of events) {
-    const change = objectChange(event)
-    if ('put' in change) named.add(describeRef(change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref))
-  }
-  return named
+  return runToEnd(putObjectSteps(events)).named
 }
 
-/** The rejections that name an object of this request. */
-async function rejectionsOf(ctx: CommitContext, committed: Committed, events: readonly WatchEvent[]): Promise<Rejection[]> {
-  const named = namedObjects(events)
+/**
+ * What the events put, read once, a step per event (a full resync puts 40,000 objects, each read
+ * as the engine reads it): the objects as rejections name them, and the Ingresses' keys their
+ * warnings are stored under.
+ */
+function* putObjectSteps(events: readonly WatchEvent[]): Generator<void, { named: Set<string>; ingresses: Set<string> }> {
+  const named = new Set<string>()
+  const ingresses = new Set<string>()
+  for (const event of events) {
+    yield
+    const change = objectChange(event)
+    if (!('put' in change)) continue
+    const ref = change.put.status === 'object' ? objectRef(change.put.object) : change.put.ref
+    named.add(describeRef(ref))
+    if (change.put.status === 'object' && ref.kind === 'Ingress') ingresses.add(objectKey(ref))
+  }
+  return { named, ingresses }
+}
+
+/** The rejections that name an object of this request (`named`: see putObjectSteps). */
+async function rejectionsOf(ctx: CommitContext, committed: Committed, named: ReadonlySet<string>): Promise<Rejection[]> {
   if (named.size === 0) return []
   // The snapshot this write's engine built, read as it is: nothing is derived again.
   const all = await committedRejections(committed.applied!.snapshot, new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))

@@ -1,10 +1,9 @@
 import type { CommitContext } from '../commit/commit-events.ts'
-import { objectChange, type WatchEvent } from '../incremental/watch-event.ts'
 import { clusterKeys } from '../keys/cluster-keys.ts'
-import { objectKey, objectRef } from '../kube/objects.ts'
 import type { AnnotationWarning } from '../model/ingress-annotations.ts'
 import { NodeLoader } from '../reading/node-loader.ts'
-import { runLoading } from '../reading/run-loading.ts'
+import { runLoadingInSlices } from '../reading/run-loading.ts'
+import type { Pause } from '../slices.ts'
 import { SnapshotReader } from '../reading/snapshot-reader.ts'
 import type { Tree } from '../tree/tree.ts'
 
@@ -23,16 +22,12 @@ export function capWarnings(all: readonly AnnotationWarning[]): AnsweredWarnings
 }
 
 /**
- * The warnings of the Ingresses the events put, read key by key from the snapshot the write's
- * engine built (it just wrote those keys, so their nodes are in the cache): all of them, which
- * each request of a merged commit filters to its own before capping.
+ * The warnings of the Ingresses `ingresses` (the keys the events put), read key by key from the
+ * snapshot the write's engine built (it just wrote those keys, so their nodes are in the cache),
+ * in slices: all of them, which each request of a merged commit filters to its own before capping.
  */
-export async function putIngressWarnings(ctx: CommitContext, snapshot: Tree, events: readonly WatchEvent[]): Promise<AnnotationWarning[]> {
-  const keys = new Set<string>()
-  for (const event of events) {
-    const change = objectChange(event)
-    if ('put' in change && change.put.status === 'object' && change.put.object.kind === 'Ingress') keys.add(objectKey(objectRef(change.put.object)))
-  }
-  if (keys.size === 0) return []
-  return runLoading(() => new SnapshotReader(snapshot).warningsOf(keys), new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context))
+export async function putIngressWarnings(ctx: CommitContext, snapshot: Tree, ingresses: ReadonlySet<string>, pause?: Pause): Promise<AnnotationWarning[]> {
+  if (ingresses.size === 0) return []
+  const loader = new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context)
+  return runLoadingInSlices(() => new SnapshotReader(snapshot).warningSteps(ingresses), loader, pause)
 }

@@ -10,6 +10,7 @@ import { normalizeRejections, type Rejection } from '../model/rejection.ts'
 import { certificatePaths } from '../render/render-tls.ts'
 import { Keyspace } from '../snapshot/keyspace.ts'
 import { SEPARATOR } from '../snapshot/separator.ts'
+import { runToEnd } from '../slices.ts'
 import { CLUSTER_WIDE, TABLE, treeKey } from '../snapshot/tables.ts'
 import type { Tree, TreeContext } from '../tree/tree.ts'
 
@@ -52,9 +53,17 @@ export class SnapshotReader {
 
   /** The warnings of some objects (`Ingress/ns/name` keys), read key by key: a write's objects, whatever the cluster's size. */
   warningsOf(keys: Iterable<string>): AnnotationWarning[] {
+    return runToEnd(this.warningSteps(keys))
+  }
+
+  /** `warningsOf` as steps, one per key (see runInSlices): a full resync reads the warnings of 20,000 Ingresses. */
+  *warningSteps(keys: Iterable<string>): Generator<void, AnnotationWarning[]> {
     const table = this.keyspace.table<AnnotationWarning[]>(TABLE.ingressWarnings)
     const all: AnnotationWarning[] = []
-    for (const key of keys) all.push(...(table.get(key) ?? []))
+    for (const key of keys) {
+      yield
+      all.push(...(table.get(key) ?? []))
+    }
     return all.sort(compareWarnings)
   }
 

@@ -32,7 +32,7 @@ export class WriteQueue<C = unknown> {
   private running = false
 
   constructor(
-    /** `alone`: the group is one request's, so its context may ask what concerns that request alone. */
+    /** `alone`: the group is one request's, so its context may ask what concerns that request alone. The answer's rejections and warnings are the events' objects' only (ingest's). */
     private readonly commit: (events: readonly WatchEvent[], context: C, alone: boolean) => Promise<IngestResult>,
     private readonly maxEvents: number,
     private readonly idle: () => void,
@@ -60,14 +60,10 @@ export class WriteQueue<C = unknown> {
         group.length === 1,
       )
       for (const request of group) {
-        const named = namedObjects(request.events)
-        request.outcome = {
-          result: {
-            ...result,
-            rejected: result.rejected.filter((rejection) => named.has(rejection.object)),
-            ...capWarnings(result.warnings.filter((warning) => named.has(warning.object))),
-          },
-        }
+        // A request committed alone was answered for its own objects already: a resync's are 40,000, each read again to be named.
+        const named = group.length > 1 ? namedObjects(request.events) : undefined
+        const own = <T extends { object: string }>(items: T[]): T[] => (named ? items.filter((item) => named.has(item.object)) : items)
+        request.outcome = { result: { ...result, rejected: own(result.rejected), ...capWarnings(own(result.warnings)) } }
       }
     } catch (error) {
       for (const request of group) request.outcome = { error }

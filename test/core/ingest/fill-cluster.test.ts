@@ -5,6 +5,7 @@ import { committedRejections } from '../../../core/ingest/committed-rejections.t
 import { ingest, namedObjects } from '../../../core/ingest/ingest.ts'
 import { resyncEvents } from '../../../core/ingest/resync.ts'
 import { committedWarnings } from '../../../core/reading/committed-warnings.ts'
+import { putIngressWarnings } from '../../../core/ingest/write-warnings.ts'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { fullRebuild } from '../../../core/render/full-rebuild.ts'
 import { workingState } from '../../../core/reading/head.ts'
@@ -104,5 +105,32 @@ describe('a resync into an empty cluster', () => {
     const changes = Array.from({ length: 12 }, (_, i) => modified(service(`app-${i}`, [{ port: 8000 + i }])))
     const answer = await ingest(ctx, changes, CHUNK)
     expect(answer.generation).toBe(generation! + Math.ceil(changes.length / CHUNK))
+  })
+})
+
+describe("a write's answer", () => {
+  it('reads the warnings of the Ingresses it put a step per Ingress, pausing between slices when given a pause: a resync puts thousands', async () => {
+    const ctx = cluster(createMemoryStore())
+    const annotated = Array.from({ length: 250 }, (_, i) =>
+      ingress({
+        name: `warned-${i}`,
+        annotations: { 'hapedge.io/no-such-annotation': 'on' },
+        rules: [{ host: `warned-${i}.example.com`, paths: [{ service: 'app-1' }] }],
+      }),
+    )
+    const answer = await ingest(ctx, resyncEvents(undefined, [ingressClass('hapedge', true), ...app(1), ...annotated]))
+    expect(answer.warnings).toHaveLength(annotated.length)
+    const { head, warnings } = await committed(ctx)
+    const { snapshot } = await openTrees(
+      workingState(head),
+      new NodeLoader(ctx.store, clusterKeys(ctx.cluster), ctx.context),
+      ctx.context,
+      clusterKeys(ctx.cluster),
+    )
+    let pauses = 0
+    const keys = new Set(annotated.map((object) => `Ingress/default/${object.metadata.name}`))
+    const sliced = await putIngressWarnings(ctx, snapshot, keys, async () => void pauses++)
+    expect(sliced).toEqual(warnings)
+    expect(pauses).toBeGreaterThan(0)
   })
 })

@@ -56,13 +56,23 @@ describe('WriteQueue', () => {
   it("answers each request of a group its own objects' warnings, the first ANSWER_WARNINGS of them with their count", async () => {
     const warning = (object: string, n: number) => ({ object: `Ingress default/${object}`, annotation: `x.io/k${String(n).padStart(3, '0')}`, reason: 'r' })
     const many = Array.from({ length: ANSWER_WARNINGS + 5 }, (_, n) => warning('b', n))
+    const all = [warning('a', 0), ...many, warning('c', 0)]
+    const groups: number[] = []
+    // As ingest answers: the warnings of the Ingresses the committed events put (a group's, or a request's alone).
     const queue = new WriteQueue(
-      async () => ({ ...unchanged, warnings: [warning('a', 0), ...many], warningCount: many.length + 1 }),
+      async (events: readonly WatchEvent[]) => {
+        groups.push(events.length)
+        const names = new Set(events.map((event) => `Ingress default/${(event.object.metadata as { name: string }).name}`))
+        const warnings = all.filter((each) => names.has(each.object))
+        return { ...unchanged, warnings, warningCount: warnings.length }
+      },
       10,
       () => {},
     )
-    const [a, b] = await Promise.all([queue.submit(added('a'), undefined), queue.submit(added('b'), undefined)])
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((name) => queue.submit(added(name), undefined)))
+    expect(groups).toEqual([1, 2])
     expect(a).toMatchObject({ warnings: [warning('a', 0)], warningCount: 1 })
     expect(b).toMatchObject({ warnings: many.slice(0, ANSWER_WARNINGS), warningCount: many.length })
+    expect(c).toMatchObject({ warnings: [warning('c', 0)], warningCount: 1 })
   })
 })
