@@ -46,7 +46,7 @@ const { values } = parseArgs({
     // Unset: 3 runs below 100,000 Ingresses, 1 at 100,000 and beyond (where one run takes many minutes).
     'resync-runs': { type: 'string' },
     'resync-heap-objects': { type: 'string', default: '100000' },
-    // Off unless asked for (20000 is the size): at 20,000 Ingresses workerd alone spends about 4.5 minutes of CPU, 24 minutes of wall time on two shared cores.
+    // Off unless asked for (20000 is the size): at 20,000 Ingresses workerd alone spends about 2.5 minutes of CPU, 4 to 24 minutes of wall time on two shared cores.
     'workerd-resync-sizes': { type: 'string', default: '0' },
     'replica-writes': { type: 'string', default: '200' },
     'skip-worker-bundle': { type: 'boolean', default: false },
