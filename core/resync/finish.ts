@@ -10,7 +10,8 @@ import type { Rejection } from '../model/rejection.ts'
 import type { ObjectStore } from '../ports/object-store.ts'
 import { loadRanges, type KeyRange } from '../reading/load-range.ts'
 import type { NodeLoader } from '../reading/node-loader.ts'
-import { runLoading, runLoadingInSlices } from '../reading/run-loading.ts'
+import { lookupsInSlices } from '../reading/lookups-in-slices.ts'
+import { runLoading } from '../reading/run-loading.ts'
 import { treeKey } from '../snapshot/tables.ts'
 import { NodeCache } from '../tree/node-cache.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
@@ -216,11 +217,7 @@ async function splitOverHold(deps: FinishDeps, current: readonly StagedItem[], s
 async function unchangedSince(deps: FinishDeps, staged: readonly StagedItem[]): Promise<StagedItem[]> {
   const { snapshot, loader } = await deps.open(deps.context)
   if (!snapshot) return [...staged]
-  // A point lookup per item, loaded and read under one hold: the read finds what the loads brought in, however small the cache.
-  return loader.holding(async () => {
-    await loadRanges(snapshot, pointRanges(listedReads(staged)), loader)
-    return runLoadingInSlices(() => unchangedItems(snapshot, staged, deps.hash), loader, deps.pause)
-  })
+  return lookupsInSlices([snapshot], pointRanges(listedReads(staged)), loader, () => unchangedItems(snapshot, staged, deps.hash), deps.pause)
 }
 
 /** The staged items whose key holds what their digest says, a step per item: a slice of 1,000 took up to a tenth of a second. */
@@ -252,12 +249,8 @@ async function heldAtBegin(
   if (begin === undefined || unlisted.length === 0 || begin?.sha256 === now?.root.sha256) return { stale: unlisted, kept: 0 }
   if (!now) return { stale: [], kept: 0 }
   const then = begin && new Tree(SNAPSHOT_SHAPE, begin, now.context)
-  const reads = pointRanges(objectReads(unlisted))
-  return loader.holding(async () => {
-    if (then) await loadRanges(then, reads, loader)
-    await loadRanges(now, reads, loader)
-    return runLoadingInSlices(() => heldKeys(then, now, table, unlisted), loader, pause)
-  })
+  const trees = then ? [then, now] : [now]
+  return lookupsInSlices(trees, pointRanges(objectReads(unlisted)), loader, () => heldKeys(then, now, table, unlisted), pause)
 }
 
 /** heldAtBegin's comparison, a step per key: 2,000 of them are a finish request's deletions. */
