@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServe } from '../test/support/serve-process.ts'
 import { makeTempDir } from '../test/support/temp-dir.ts'
+import { sentBytes } from '../processes/forwarder/paged-resync.ts'
 import { ChangeSource } from './changes.ts'
 import { removeAtExit } from './removed-at-exit.ts'
 import { seededRandom } from './random.ts'
@@ -202,7 +203,7 @@ export async function measureResync(size: number, paths: readonly ResyncPath[], 
 
 /** What the forwarder asks before a resync larger than a page: whether the server takes the list whole (one PUT) or in pages. */
 async function pathOfForwarder(url: string, cluster: ClusterClient, objects: readonly KubeObjectLiteral[]): Promise<ResyncPath> {
-  const size = { items: objects.length, bytes: objects.reduce((sum, item) => sum + JSON.stringify(item).length + 1, 0) }
+  const size = { items: objects.length, bytes: objects.reduce((sum, item) => sum + sentBytes(item), 0) }
   const { status, answer } = await clusterRequest<{ whole?: true }>(url, cluster, 'POST', 'resync', JSON.stringify(size))
   if (status !== 200 && status !== 201) throw new Error(`POST …/resync with the list's size: ${status} ${JSON.stringify(answer)}`)
   return answer.whole ? 'put' : 'paged'

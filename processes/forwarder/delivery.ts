@@ -1,7 +1,7 @@
 import type { WatchEvent } from '../../core/incremental/watch-event.ts'
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, sleep, type Backoff } from '../../functions/adapters/kubernetes/backoff.ts'
 import { DeliveryError, type FunctionClient, type WriteResult } from './function-client.ts'
-import { DEFAULT_PAGED_RESYNC, pagedResyncProgress, sendPagedResync, type PagedResyncProgress } from './paged-resync.ts'
+import { DEFAULT_PAGED_RESYNC, pagedResyncProgress, sendPagedResync, sentBytes, type PagedResyncProgress } from './paged-resync.ts'
 
 export interface DeliveryOptions {
   /** Events per POST at most (the function takes up to 5,000). */
@@ -59,7 +59,7 @@ export class Delivery {
   }
 
   add(event: WatchEvent): void {
-    const bytes = JSON.stringify(event).length + 1
+    const bytes = sentBytes(event)
     if (this.open && (this.open.events.length >= this.options.maxEvents || this.open.bytes + bytes > this.options.maxBytes)) this.close()
     if (!this.open) {
       this.open = { kind: 'events', events: [], bytes: 0 }

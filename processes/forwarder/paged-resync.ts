@@ -93,8 +93,11 @@ export async function sendPagedResync(
   }
 }
 
+/** What an item adds to a list or a batch as sent: its JSON and a separator. The size a session begins with (and the function's whole-list bound) counts it so. */
+export const sentBytes = (item: unknown) => JSON.stringify(item).length + 1
+
 const sortedByKey = (items: readonly object[]) =>
-  items.map((item) => ({ item, key: keyOf(item), bytes: JSON.stringify(item).length + 1 })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  items.map((item) => ({ item, key: keyOf(item), bytes: sentBytes(item) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 
 /** The items cut into pages of at most `maxItems` items and `maxBytes` bytes (an item larger than that alone). */
 function cut(sorted: readonly { item: object; bytes: number }[], maxItems: number, maxBytes: number): object[][] {
