@@ -246,7 +246,7 @@ export class ClusterState {
 
   /** Every host named by any Ingress (rules or TLS) or given to an HTTPRoute; `''` stands for rules without a host. A scan: for the full rebuild. */
   hosts(): Iterable<string> {
-    const ingressHosts = [...this.ingressesByHost.keys()].map((entry) => entry.slice(0, entry.indexOf(SEPARATOR)))
+    const ingressHosts = this.ingressesByHost.keys().map((entry) => entry.slice(0, entry.indexOf(SEPARATOR)))
     return new Set([...ingressHosts, ...this.httpRoutesByHost.keys()])
   }
 
