@@ -46,11 +46,24 @@ export function backendVariantName(ref: BackendRef, upstream: Upstream | undefin
 
 /** The Service (`namespace/name`) behind a backend name (a Service port's or one of its variants), or undefined for hapedge's own backends. */
 export function serviceOfBackend(name: string): string | undefined {
-  const [namespace, service, port, ...rest] = name.split('_')
-  return port !== undefined && rest.length <= 1 ? `${namespace}/${service}` : undefined
+  const end = serviceEnd(name)
+  return end < 0 ? undefined : name.slice(0, end).replace('_', '/')
 }
 
 /** Whether a route's backend is a Service's, which it uses: not one of hapedge's own (refused, redirect). */
 export function usesService(route: { backendName: string }): boolean {
-  return serviceOfBackend(route.backendName) !== undefined
+  return serviceEnd(route.backendName) >= 0
+}
+
+/**
+ * Where the Service's name ends in a backend name of three or four `_`-separated words
+ * (`ns_svc_port`, `ns_svc_port_variant`), or -1 for any other (hapedge's own): found by
+ * position, as every route of a full rebuild asks it.
+ */
+function serviceEnd(name: string): number {
+  const first = name.indexOf('_')
+  const second = first < 0 ? -1 : name.indexOf('_', first + 1)
+  if (second < 0) return -1
+  const third = name.indexOf('_', second + 1)
+  return third >= 0 && name.indexOf('_', third + 1) >= 0 ? -1 : second
 }

@@ -338,8 +338,10 @@ export class ClusterState {
   ingressesForHost(host: string): Ingress[] {
     const missed = new MissedNodes()
     const found: Ingress[] = []
-    for (const [entry, held] of this.ingressesByHost.entries(hostEntry(host, 'Ingress/')))
+    for (const entry of this.ingressesByHost.keys(hostEntry(host, 'Ingress/'))) {
+      const held = this.ingressesByHost.get(entry) as Ingress | ''
       found.push(held === '' ? (missed.attempt(() => this.objects.get(objectKeyOf(entry))) as Ingress) : held)
+    }
     missed.check()
     return found
   }

@@ -99,6 +99,9 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     if (pem !== undefined) clientCas.set(clientCert!.ca, pem)
   }
 
+  // Read once: each is a scan of the whole table.
+  const ingresses = state.ingresses()
+  const withRoutes = [...ingresses, ...state.httpRoutes(), ...state.grpcRoutes()]
   return {
     settings,
     hosts,
@@ -109,26 +112,24 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     ...(defaultBackend.access ? { defaultAccess: defaultBackend.access } : {}),
     certificates,
     rejections: normalizeRejections(rejections),
-    warnings: state
-      .ingresses()
+    warnings: ingresses
       .flatMap((ingress) => warningsOfObject(ingress, state))
       .sort(compareWarnings),
     accessGroups: new Map(
-      state
-        .ingresses()
+      ingresses
         .map((ingress) => accessGroupOfObject(ingress, state))
         .filter((group) => group !== undefined)
         .map((group) => [group.name, group]),
     ),
     headerRules: new Map(
-      [...state.ingresses(), ...state.httpRoutes(), ...state.grpcRoutes()]
+      withRoutes
         .map((object) => headerRulesOfObject(object, state))
         .filter((entry) => entry !== undefined),
     ),
     caFiles,
     clientCas,
     canaryRules: new Map(
-      [...state.ingresses(), ...state.httpRoutes(), ...state.grpcRoutes()]
+      withRoutes
         .map((object) => canaryRulesOfObject(object, state))
         .filter((entry) => entry !== undefined),
     ),

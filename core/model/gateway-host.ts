@@ -61,6 +61,9 @@ export function deepWildcardOf(host: string, gateway: GatewayHost, ingresses: re
  */
 export function deriveGatewayHost(host: string, state: ClusterState, rejections: Rejection[]): GatewayHost {
   const { name, port } = splitHostOnPort(host)
+  const attached = state.httpRoutesForHost(name)
+  // Most hosts are the Ingresses' alone: what they get from routes is nothing, made without the work below.
+  if (attached.length === 0) return { routes: [], candidates: [], owners: new Map(), httpsOnly: false, listenerHostname: false }
   const routes = new Map<string, Route>()
   const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []
@@ -72,7 +75,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   let http = false
   let https = false
   let listenerHostname = false
-  for (const route of state.httpRoutesForHost(name).sort(compareRoutePrecedence)) {
+  for (const route of attached.sort(compareRoutePrecedence)) {
     const verdict = routeVerdict(route, state)
     if (!verdict.served) continue
     const here = verdict.attached.attachments.filter((attachment) => attachment.hosts.includes(name) && ownPortOf(attachment.listener, state.options) === port)

@@ -20,14 +20,16 @@ export function withOwnerValues<R extends OwnedRoute, V>(
   readValue: (ingress: Ingress) => V | undefined,
   apply: (route: R, value: V) => R,
 ): R[] {
-  const byOwner = new Map<string, V>()
+  // Made at the first value: a full rebuild asks this of every host, and most have none.
+  let byOwner: Map<string, V> | undefined
   for (const ingress of ingresses) {
     const value = readValue(ingress)
-    if (value !== undefined) byOwner.set(describeIngress(ingress), value)
+    if (value !== undefined) (byOwner ??= new Map()).set(describeIngress(ingress), value)
   }
-  if (byOwner.size === 0) return routes
+  if (!byOwner) return routes
+  const values = byOwner
   return routes.map((route) => {
-    const value = byOwner.get(route.owner)
+    const value = values.get(route.owner)
     return value === undefined ? route : apply(route, value)
   })
 }

@@ -33,6 +33,9 @@ const NO_HEADERS = '-'
 /** Whether a route's split gives its Services different header sets (their backendRefs' filters). */
 const headersBySplit = (route: Route) => route.split?.backends.some((place) => place.headers) === true
 
+/** Whether a route has header values of its own or its split's Services'. */
+const hasHeaders = (route: Route) => route.headers !== undefined || headersBySplit(route)
+
 /** A route's id in the values map's keys (routeId), marked when its split's Services get different headers. */
 function headersId(host: string, route: Route): string {
   return `${routeId(host, route)}${headersBySplit(route) ? BY_BACKEND : ''}`
@@ -53,11 +56,11 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
 /** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
 export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
   const { host, routes } = config
-  const hasHeaders = (route: Route) => route.headers !== undefined || headersBySplit(route)
   yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)
   for (const route of routes)
-    for (const [id, headers] of headerSets(host, route))
-      for (const { rule, value } of headers) yield [FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
+    if (hasHeaders(route))
+      for (const [id, headers] of headerSets(host, route))
+        for (const { rule, value } of headers) yield [FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
 }
 
 /** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */

@@ -75,13 +75,14 @@ export class Table<V> {
 
   /** Every key (or those that start with `within`), in key order, their values not decoded: a scan. */
   keys(within = ''): string[] {
-    const keys = new Set<string>()
+    const keys: string[] = []
+    // A stored key that is written is taken with the writes (unless deleted): each key comes once.
     for (const entry of this.stored(within)) {
       const key = entry.key.slice(this.prefix.length)
-      if (!this.writes.has(key) || this.writes.get(key) !== undefined) keys.add(key)
+      if (!this.writes.has(key)) keys.push(key)
     }
-    for (const key of this.writtenWithin(within)) if (this.writes.get(key) !== undefined && key.startsWith(within)) keys.add(key)
-    return [...keys].sort()
+    for (const key of this.writtenWithin(within)) if (this.writes.get(key) !== undefined && key.startsWith(within)) keys.push(key)
+    return keys.sort()
   }
 
   /**
