@@ -112,27 +112,17 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     ...(defaultBackend.access ? { defaultAccess: defaultBackend.access } : {}),
     certificates,
     rejections: normalizeRejections(rejections),
-    warnings: ingresses
-      .flatMap((ingress) => warningsOfObject(ingress, state))
-      .sort(compareWarnings),
+    warnings: ingresses.flatMap((ingress) => warningsOfObject(ingress, state)).sort(compareWarnings),
     accessGroups: new Map(
       ingresses
         .map((ingress) => accessGroupOfObject(ingress, state))
         .filter((group) => group !== undefined)
         .map((group) => [group.name, group]),
     ),
-    headerRules: new Map(
-      withRoutes
-        .map((object) => headerRulesOfObject(object, state))
-        .filter((entry) => entry !== undefined),
-    ),
+    headerRules: new Map(withRoutes.map((object) => headerRulesOfObject(object, state)).filter((entry) => entry !== undefined)),
     caFiles,
     clientCas,
-    canaryRules: new Map(
-      withRoutes
-        .map((object) => canaryRulesOfObject(object, state))
-        .filter((entry) => entry !== undefined),
-    ),
+    canaryRules: new Map(withRoutes.map((object) => canaryRulesOfObject(object, state)).filter((entry) => entry !== undefined)),
   }
 }
 
