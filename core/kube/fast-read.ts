@@ -8,6 +8,9 @@ import { isBase64Field, TLS_SECRET_TYPE } from './secret.ts'
  * and most of its garbage. A reader gives exactly what the kind's schema gives (the same fields,
  * in the same order, present-but-undefined ones kept) or FAIL for anything else, valid or not,
  * which the schema then reads, with its messages. test/core/kube/fast-read.test.ts holds them equal.
+ * A part sent in its read form already (an Ingress's spec as the API server writes it, a whole
+ * object trimmed as these read it) is given back as it is, not copied: a full rebuild held each
+ * object twice, the request's and the read's.
  */
 
 export const FAIL: unique symbol = Symbol('not a common form')
@@ -29,7 +32,9 @@ const optional = (key: string, read: Read): Field => ({ key, read, optional: tru
 function object(fields: readonly Field[]): Read {
   return (input) => {
     if (!isRecord(input)) return FAIL
-    const out: Record<string, unknown> = {}
+    // Made at the first field read otherwise than it was sent: until then, the input is what the read gives.
+    let out: Record<string, unknown> | undefined
+    let present = 0
     for (const field of fields) {
       const { key, optional } = field
       if (!(key in input)) {
@@ -39,23 +44,53 @@ function object(fields: readonly Field[]): Read {
       const value = input[key]
       const read = optional && value === undefined ? undefined : field.read(value)
       if (read === FAIL) return FAIL
-      out[key] = read
+      if (out === undefined && read !== value) out = fieldsOf(input, fields, key)
+      if (out !== undefined) out[key] = read
+      present++
     }
-    return out
+    return out ?? (hasOnly(input, fields, present) ? input : fieldsOf(input, fields))
   }
+}
+
+/** The fields of `input` the schema names, in its order, as they were sent, up to `before` (all without it). */
+function fieldsOf(input: Record<string, unknown>, fields: readonly Field[], before?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const { key } of fields) {
+    if (key === before) break
+    if (key in input) out[key] = input[key]
+  }
+  return out
+}
+
+/**
+ * Whether `input`'s keys are the `present` fields it has, in the schema's order: then the read is
+ * the input itself, not a copy (objects are never changed in place), and it writes out as the copy would.
+ */
+function hasOnly(input: Record<string, unknown>, fields: readonly Field[], present: number): boolean {
+  let index = 0
+  let count = 0
+  for (const key in input) {
+    // Each key is the next field the input has.
+    while (index < fields.length && !(fields[index]!.key in input)) index++
+    if (index === fields.length || fields[index]!.key !== key) return false
+    index++
+    count++
+  }
+  return count === present
 }
 
 function array(item: Read, max: number, min = 0): Read {
   return (input) => {
     if (!Array.isArray(input) || input.length > max || input.length < min) return FAIL
-    // Sized up front: pushing gives a short array room for 17 elements.
-    const out = new Array<unknown>(input.length)
+    // Made at the first item read otherwise than it was sent (sized up front: pushing gives a short array room for 17).
+    let out: unknown[] | undefined
     for (let i = 0; i < input.length; i++) {
       const read = item(input[i])
       if (read === FAIL) return FAIL
-      out[i] = read
+      if (out === undefined && read !== input[i]) out = input.slice(0, i)
+      if (out !== undefined) out[i] = read
     }
-    return out
+    return out ?? input
   }
 }
 
@@ -79,11 +114,14 @@ const dnsLabel = when(isDnsLabel)
 const objectName = when(isObjectName)
 const hostname = when(isHostnameField)
 
+const portNumber = object([required('number', when(isPortNumber))])
+const portName = object([required('name', when(isPortName))])
+
 /** `{ number }` or `{ name }`: the union's first option for a number, its second for a name. */
 const servicePort: Read = (input) => {
   if (!isRecord(input)) return FAIL
-  if ('number' in input) return !('name' in input) && isPortNumber(input.number) ? { number: input.number } : FAIL
-  return 'name' in input && isPortName(input.name) ? { name: input.name } : FAIL
+  if ('number' in input) return 'name' in input ? FAIL : portNumber(input)
+  return portName(input)
 }
 
 const ingressBackend = object([required('service', object([required('name', dnsLabel), required('port', servicePort)])), optional('resource', never)])

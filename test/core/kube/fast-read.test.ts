@@ -165,6 +165,21 @@ describe('reading the common forms of objects without zod', () => {
     })
   }
 
+  it('gives an object already in its read form back as it is, and copies one it trims, leaving the input as it was', () => {
+    const [ingress] = syntheticCluster(1, seededRandom(1)).filter((object) => object.kind === 'Ingress') as Record<string, unknown>[]
+    // A state holds what the request parsed, not a second copy of it (objects are never changed in place).
+    expect(FAST_READERS.Ingress!(ingress)).toBe(ingress)
+    const sent = { ...ingress!, status: { loadBalancer: {} } }
+    const read = FAST_READERS.Ingress!(sent) as Record<string, unknown>
+    expect(read).not.toBe(sent)
+    expect(Object.keys(read)).toEqual(['apiVersion', 'kind', 'metadata', 'spec'])
+    // What it did not trim is shared, not copied.
+    expect(read.spec).toBe(ingress!.spec)
+    expect(sent.status).toEqual({ loadBalancer: {} })
+    const reordered = { kind: 'Ingress', ...ingress! }
+    expect(Object.keys(FAST_READERS.Ingress!(reordered) as object)).toEqual(['apiVersion', 'kind', 'metadata', 'spec'])
+  })
+
   it('reads every object of a synthetic cluster itself (the forms a full rebuild meets by the thousand)', () => {
     const objects = syntheticCluster(400, seededRandom(400))
     const left = objects.filter((object) => FAST_READERS[object.kind as Kind]?.(object) === FAIL)
