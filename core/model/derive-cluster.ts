@@ -5,8 +5,7 @@ import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import { basicAuthOf } from './basic-auth.ts'
 import { caFileOf } from './backend-ca.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
-import type { BackendRef } from './backend-ref.ts'
-import { routeBackends } from './route-backends.ts'
+import { routeBackends, type RouteBackend } from './route-backends.ts'
 import { canaryRulesOfObject } from './canary.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
@@ -22,7 +21,7 @@ import { resolveTlsSecret } from './tls-secret.ts'
 import { type DefaultCertificate, defaultCertificateOf } from './default-certificate.ts'
 import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
-import { upstreamOf, type Upstream } from './upstream.ts'
+import { upstreamOf } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
 import { routeRejection } from './gateway-verdict.ts'
 import { gatewayTlsOf } from './gateway-tls.ts'
@@ -73,9 +72,8 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   const defaultBackend = deriveDefaultBackend(state)
   rejections.push(...defaultBackend.rejections)
 
-  const refs = new Map<string, { ref: BackendRef; upstream?: Upstream }>()
-  for (const config of hosts.values())
-    for (const route of config.routes) for (const { name, ref, upstream } of routeBackends(route)) refs.set(name, { ref, upstream })
+  const refs = new Map<string, Omit<RouteBackend, 'name'>>()
+  for (const config of hosts.values()) for (const route of config.routes) for (const backend of routeBackends(route)) refs.set(backend.name, backend)
   if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
   for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream))

@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import type { RouteBodySize } from '../model/route-body-size.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * Per-route request body limits (proxy-body-size): map values HAProxy reads at request time, so a
@@ -21,8 +21,8 @@ const UNSET = '-1'
  * routes. When one route has a limit every route of the host has an entry (`-1` when it sets
  * none), so the longest-prefix lookup never falls through to another route's limit.
  */
-export function bodySizeEntries(config: HostConfig): Iterable<[BodySizeMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, BODY_SIZE_MAPS, (route) => bodySizeValue(route.bodySize), UNSET)
+export function bodySizeEntries(config: HostConfig, add: AddEntry<BodySizeMap>): void {
+  routeValueEntries(add, config.host, config.routes, BODY_SIZE_MAPS, (route) => bodySizeValue(route.bodySize), UNSET)
 }
 
 function bodySizeValue(size: RouteBodySize | undefined): string | undefined {

@@ -3,7 +3,7 @@ import { CANARY_RULE } from '../model/canary.ts'
 import type { RouteCanary } from '../model/canary-route.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * Canaries at request time. A route's canary is one map value, `backend|weight|total|header|cookie|id`
@@ -38,12 +38,12 @@ function canaryValue(host: string, route: Route, canary: RouteCanary): string {
 }
 
 /** The canary map entries of one host, as `[map, key, value]`: every route of a host with a canary has one, so a longer path never takes a shorter one's canary. */
-export function* canaryEntries(config: HostConfig): Iterable<[CanaryMap, string, string]> {
+export function canaryEntries(config: HostConfig, add: AddEntry<CanaryMap>): void {
   const { host, routes } = config
-  yield* routeValueEntries(host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)
+  routeValueEntries(add, host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)
   for (const route of routes) {
-    for (const value of route.canary?.headerValues ?? []) yield [FILES.canaryValuesMap, `${valuesId(host, route)}${SEPARATOR}${value}`, '1']
-    if (route.canary?.headerPattern) yield [FILES.canaryPatternsMap, patternKey(valuesId(host, route), route.canary.headerPattern), '1']
+    for (const value of route.canary?.headerValues ?? []) add(FILES.canaryValuesMap, `${valuesId(host, route)}${SEPARATOR}${value}`, '1')
+    if (route.canary?.headerPattern) add(FILES.canaryPatternsMap, patternKey(valuesId(host, route), route.canary.headerPattern), '1')
   }
 }
 

@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { compareText } from '../model/routes.ts'
 import { FILES, fileStem, type Entry } from './files.ts'
-import type { SetVar } from './route-keys.ts'
+import type { AddEntry, SetVar } from './route-keys.ts'
 
 /**
  * Client certificates (mTLS), per host. The handshake of a host's name (SNI) asks for a certificate
@@ -17,13 +17,11 @@ import type { SetVar } from './route-keys.ts'
  * one key `<host>/<issuer>` per certificate of its CA bundle that may issue a client's within its
  * auth-tls-verify-depth (client-cert-chain.ts), so that a change of either is a map edit.
  */
-export function clientCertEntries(config: HostConfig): [typeof FILES.clientCertMap, string, string][] {
+export function clientCertEntries(config: HostConfig, add: AddEntry<typeof FILES.clientCertMap>): void {
   const { clientCert, host } = config
-  if (!clientCert || host === '') return []
-  return [
-    [FILES.clientCertMap, host, `${clientCert.verify};${clientCert.passCertificate ? 1 : 0};${clientCert.errorPage ?? ''}`],
-    ...clientCert.issuers.map((issuer): [typeof FILES.clientCertMap, string, string] => [FILES.clientCertMap, `${host}/${issuer}`, ISSUER]),
-  ]
+  if (!clientCert || host === '') return
+  add(FILES.clientCertMap, host, `${clientCert.verify};${clientCert.passCertificate ? 1 : 0};${clientCert.errorPage ?? ''}`)
+  for (const issuer of clientCert.issuers) add(FILES.clientCertMap, `${host}/${issuer}`, ISSUER)
 }
 
 /** The value of a host's issuer keys: only their presence is read. */

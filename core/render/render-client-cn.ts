@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { regexLiteral } from '../syntax/safe-regex-emit.ts'
 import { FILES } from './files.ts'
-import type { SetVar } from './route-keys.ts'
+import type { AddEntry, SetVar } from './route-keys.ts'
 
 /**
  * auth-tls-match-cn per host: `maps/client-cn.map` holds two map_reg lines for a host that asks
@@ -17,14 +17,12 @@ export type ClientCnMap = typeof FILES.clientCnMap
 const MATCHES = 'match'
 const REFUSED = 'refuse'
 
-export function clientCnEntries(config: HostConfig): [ClientCnMap, string, string][] {
+export function clientCnEntries(config: HostConfig, add: AddEntry<ClientCnMap>): void {
   const { clientCert, host } = config
-  if (!clientCert?.matchCn || host === '') return []
+  if (!clientCert?.matchCn || host === '') return
   const start = `^${regexLiteral(host)}`
-  return [
-    [FILES.clientCnMap, `${start}(?#0)/${clientCert.matchCn}`, MATCHES],
-    [FILES.clientCnMap, `${start}(?#1)/`, REFUSED],
-  ]
+  add(FILES.clientCnMap, `${start}(?#0)/${clientCert.matchCn}`, MATCHES)
+  add(FILES.clientCnMap, `${start}(?#1)/`, REFUSED)
 }
 
 /** The frontend's rules, after the client certificate's own checks (render-client-cert.ts): a certificate absent or not matching is refused. */

@@ -4,7 +4,7 @@ import type { HostConfig } from '../model/derive-host.ts'
 import { CONDITION_RULE, conditionDimensions, METHOD_DIMENSION, PATH_DIMENSION } from '../model/gateway-conditions.ts'
 import { regexLiteral } from '../syntax/safe-regex-emit.ts'
 import { FILES } from './files.ts'
-import type { SetVar } from './route-keys.ts'
+import type { SetVar, AddEntry } from './route-keys.ts'
 
 /**
  * HTTPRoute method, header and query parameter matches at request time, as data. A path with
@@ -31,14 +31,14 @@ export function hexValue(value: string): string {
   return [...new TextEncoder().encode(value)].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join('')
 }
 
-function* chainEntries({ id, entries }: RouteChain): Iterable<[ConditionMap, string, string]> {
+function chainEntries({ id, entries }: RouteChain, add: AddEntry<ConditionMap>): void {
   const key = (...parts: (string | number)[]) => [id, ...parts].join(SEPARATOR)
   const bit = (i: number) => 1n << BigInt(i)
   const dimensions = [...new Set(entries.flatMap((entry) => conditionDimensions(entry.conditions)))]
   const untested = new Map(dimensions.map((dimension) => [dimension, 0n]))
   const exact = new Map<string, bigint>()
   const places = new Map<string, number>()
-  yield [FILES.conditionMap, key('*'), String(entries.reduce((mask, _, i) => mask | bit(i), 0n))]
+  add(FILES.conditionMap, key('*'), String(entries.reduce((mask, _, i) => mask | bit(i), 0n)))
   for (const [i, entry] of entries.entries()) {
     const tested = conditionDimensions(entry.conditions)
     for (const dimension of dimensions) if (!tested.includes(dimension)) untested.set(dimension, untested.get(dimension)! | bit(i))
@@ -52,17 +52,17 @@ function* chainEntries({ id, entries }: RouteChain): Iterable<[ConditionMap, str
       }
       const place = (places.get(dimension) ?? 0) + 1
       places.set(dimension, place)
-      yield [FILES.conditionRegexMap, `^${regexLiteral(`${key(dimension, place)}${SEPARATOR}`)}${search}`, String(bit(i))]
+      add(FILES.conditionRegexMap, `^${regexLiteral(`${key(dimension, place)}${SEPARATOR}`)}${search}`, String(bit(i)))
     }
-    yield [FILES.conditionKeysMap, key(String(bit(i))), entry.key]
+    add(FILES.conditionKeysMap, key(String(bit(i))), entry.key)
   }
-  for (const [dimension, mask] of untested) yield [FILES.conditionMap, key(dimension), String(mask)]
-  for (const [at, mask] of exact) yield [FILES.conditionMap, at, String(mask)]
+  for (const [dimension, mask] of untested) add(FILES.conditionMap, key(dimension), String(mask))
+  for (const [at, mask] of exact) add(FILES.conditionMap, at, String(mask))
 }
 
 /** The condition map entries of one host: its chains'. Their keys start with the host (the regex map's after `^`), as every host map's. */
-export function* conditionEntries(config: HostConfig): Iterable<[ConditionMap, string, string]> {
-  for (const route of config.routes) if (route.chain) yield* chainEntries(route.chain)
+export function conditionEntries(config: HostConfig, add: AddEntry<ConditionMap>): void {
+  for (const route of config.routes) if (route.chain) chainEntries(route.chain, add)
 }
 
 /** How the frontend fetches a dimension's value: the method, the path, a header's last line whole, a query parameter's first value as sent. */

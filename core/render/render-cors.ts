@@ -1,7 +1,7 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { RouteCors } from '../model/route-cors.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * CORS per route (enable-cors and its settings), all of it map values HAProxy reads at request
@@ -33,12 +33,12 @@ function policy(cors: RouteCors, id: string): string {
 }
 
 /** The CORS map entries of one host, as `[map, key, value]`: the route maps keyed as the route maps key its routes, and the origins. */
-export function* corsEntries(config: HostConfig): Iterable<[CorsMap, string, string]> {
+export function corsEntries(config: HostConfig, add: AddEntry<CorsMap>): void {
   const { host, routes } = config
-  yield* routeValueEntries(host, routes, CORS_MAPS, (route) => route.cors && policy(route.cors, routeId(host, route)), OFF)
+  routeValueEntries(add, host, routes, CORS_MAPS, (route) => route.cors && policy(route.cors, routeId(host, route)), OFF)
   for (const route of routes) {
     const origins = route.cors?.origins
-    if (Array.isArray(origins)) for (const origin of new Set(origins)) yield [FILES.corsOriginsMap, `${routeId(host, route)}|${origin}`, '1']
+    if (Array.isArray(origins)) for (const origin of new Set(origins)) add(FILES.corsOriginsMap, `${routeId(host, route)}|${origin}`, '1')
   }
 }
 

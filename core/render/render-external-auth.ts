@@ -3,7 +3,7 @@ import type { ExternalAuth } from '../model/external-auth.ts'
 import type { HostConfig } from '../model/derive-host.ts'
 import { EXTERNAL_AUTH_ACTION } from './external-auth-lua.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * External authentication: a route's auth service, method, sign-in URL and copied headers are one
@@ -30,8 +30,9 @@ const NONE = '-'
  * route has external authentication every route of the host has an entry (NONE when it has none),
  * so a longer path of another Ingress never falls through to a shorter one's auth service.
  */
-export function externalAuthEntries(config: HostConfig): Iterable<[ExternalAuthMap, string, string]> {
-  return routeValueEntries(
+export function externalAuthEntries(config: HostConfig, add: AddEntry<ExternalAuthMap>): void {
+  routeValueEntries(
+    add,
     config.host,
     config.routes,
     EXTERNAL_AUTH_MAPS,

@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
 import { OWN_PORT } from './render-gateway-ports.ts'
-import type { SetVar } from './route-keys.ts'
+import type { SetVar, AddEntry } from './route-keys.ts'
 
 /**
  * The Gateway API's hostname precedence (HTTPRouteSpec.hostnames): the rules of every route whose
@@ -19,8 +19,8 @@ import type { SetVar } from './route-keys.ts'
  * is a listener's own hostname, whose listener is the most specific for the names under it (listener
  * isolation: a wider host's routes are other listeners').
  */
-export function* fallThroughEntries(config: HostConfig): Iterable<[typeof FILES.fallThroughMap, string, string]> {
-  if (config.fallsThrough) yield [FILES.fallThroughMap, config.host, config.host.startsWith('*.') ? config.host.slice(2) : config.host]
+export function fallThroughEntries(config: HostConfig, add: AddEntry<typeof FILES.fallThroughMap>): void {
+  if (config.fallsThrough) add(FILES.fallThroughMap, config.host, config.host.startsWith('*.') ? config.host.slice(2) : config.host)
 }
 
 /**

@@ -4,7 +4,7 @@ import { UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
 import { type HeaderValue, RULE_SEPARATOR, ruleParts } from '../model/header-rules.ts'
 import { SPLIT_RULE } from '../model/route-split.ts'
 import { FILES } from './files.ts'
-import { routeId, routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeId, routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 import { BY_BACKEND, unlessCanary } from './render-split-values.ts'
 
 /**
@@ -54,13 +54,13 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
 }
 
 /** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
-export function* headerEntries(config: HostConfig): Iterable<[HeaderMap, string, string]> {
+export function headerEntries(config: HostConfig, add: AddEntry<HeaderMap>): void {
   const { host, routes } = config
-  yield* routeValueEntries(host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)
+  routeValueEntries(add, host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)
   for (const route of routes)
     if (hasHeaders(route))
       for (const [id, headers] of headerSets(host, route))
-        for (const { rule, value } of headers) yield [FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value)]
+        for (const { rule, value } of headers) add(FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value))
 }
 
 /** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */

@@ -4,7 +4,7 @@ import type { HostConfig } from '../model/derive-host.ts'
 import { LIMIT_WINDOWS, TABLE_SIZE, type RouteLimits } from '../model/route-limits.ts'
 import type { Settings } from '../model/settings.ts'
 import { FILES, lines } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * Rate and connection limits per client address (route-limits.ts). Structural, so the same for
@@ -26,8 +26,8 @@ const UNLIMITED = '-'
  * The limit map entries of one host, as `[map, key, value]`, keyed as the route maps key its
  * routes (route-keys.ts); every route of the host has one when any has limits (UNLIMITED otherwise).
  */
-export function limitEntries(config: HostConfig): Iterable<[LimitMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, LIMIT_MAPS, (route) => route.limits && limitValue(route.limits), UNLIMITED)
+export function limitEntries(config: HostConfig, add: AddEntry<LimitMap>): void {
+  routeValueEntries(add, config.host, config.routes, LIMIT_MAPS, (route) => route.limits && limitValue(route.limits), UNLIMITED)
 }
 
 export function limitValue({ id, windows, connections, status }: RouteLimits): string {

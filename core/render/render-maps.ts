@@ -8,7 +8,7 @@ import { bodySizeEntries } from './render-body-size.ts'
 import { corsEntries } from './render-cors.ts'
 import { rewriteEntries } from './render-rewrites.ts'
 import { headerEntries } from './render-headers.ts'
-import { routeKeys } from './route-keys.ts'
+import { forEachRouteKey, type AddEntry } from './route-keys.ts'
 import { upstreamHostEntries } from './render-upstream-host.ts'
 import { canaryEntries } from './render-canary.ts'
 import { clientCertEntries } from './render-client-cert.ts'
@@ -83,6 +83,28 @@ export function sortEntries(entries: Entry[]): Entry[] {
   return entries.sort((a, b) => compareText(a.key, b.key))
 }
 
+/** What adds a host's entries of each kind to its maps, in this order. */
+const HOST_ENTRIES: readonly ((config: HostConfig, add: AddEntry<HostMap>) => void)[] = [
+  redirectEntries,
+  timeoutEntries,
+  bodySizeEntries,
+  corsEntries,
+  rewriteEntries,
+  headerEntries,
+  upstreamHostEntries,
+  canaryEntries,
+  clientCertEntries,
+  externalAuthEntries,
+  limitEntries,
+  regexPathEntries,
+  clientCnEntries,
+  splitEntries,
+  conditionEntries,
+  wildcardHostEntries,
+  mirrorEntries,
+  fallThroughEntries,
+]
+
 /**
  * The map entries one host contributes, by map file, added to `entries` (the full rebuild's for
  * every host, so no record is made per host). A host's keys start with its name (or `/` for `''`), but for
@@ -92,40 +114,25 @@ export function sortEntries(entries: Entry[]): Entry[] {
 export function hostMapEntries(config: HostConfig | undefined, entries: HostMapEntries = {}): HostMapEntries {
   if (!config) return entries
   const { host } = config
-  for (const [map, key, route] of routeKeys(host, config.routes))
-    addEntry(entries, map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, route.chain && key !== route.conditionKey ? route.chain.id : routeTarget(route))
-  if (host !== '' && config.routes.length > 0) addEntry(entries, FILES.hostsMap, host, host)
-  if (config.alias) addEntry(entries, FILES.hostsMap, host, config.alias)
-  for (const perRoute of [
-    redirectEntries(config),
-    timeoutEntries(config),
-    bodySizeEntries(config),
-    corsEntries(config),
-    rewriteEntries(config),
-    headerEntries(config),
-    upstreamHostEntries(config),
-    canaryEntries(config),
-    clientCertEntries(config),
-    externalAuthEntries(config),
-    limitEntries(config),
-    regexPathEntries(config),
-    clientCnEntries(config),
-    splitEntries(config),
-    conditionEntries(config),
-    wildcardHostEntries(config),
-    mirrorEntries(config),
-    fallThroughEntries(config),
-  ])
-    for (const [map, key, value] of perRoute) addEntry(entries, map, key, value)
+  const add = adderTo(entries)
+  forEachRouteKey(host, config.routes, (map, key, route) =>
+    add(map === 'exact' ? FILES.exactMap : FILES.prefixMap, key, route.chain && key !== route.conditionKey ? route.chain.id : routeTarget(route)),
+  )
+  if (host !== '' && config.routes.length > 0) add(FILES.hostsMap, host, host)
+  if (config.alias) add(FILES.hostsMap, host, config.alias)
+  for (const entriesOf of HOST_ENTRIES) entriesOf(config, add)
   return entries
 }
 
 /**
- * A map's list is made when the host has an entry for it: most hosts have a few of the thirty-odd
- * maps. A function of the module, not a closure per host (tsx names each closure as it is made).
+ * The AddEntry that puts a line in `entries`: a map's list is made when the host has an entry for
+ * it (most hosts have a few of the forty-odd maps). Made by a function, not a named closure: tsx
+ * names each named closure as it is made.
  */
-function addEntry(entries: HostMapEntries, map: HostMap, key: string, value: string): void {
-  ;(entries[map] ??= []).push(mapEntry(key, value))
+function adderTo(entries: HostMapEntries): AddEntry<HostMap> {
+  return (map, key, value) => {
+    ;(entries[map] ??= []).push(mapEntry(key, value))
+  }
 }
 
 function routeTarget(route: Route): string {

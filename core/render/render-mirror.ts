@@ -1,7 +1,7 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
 import { MIRROR_ACTION, MIRROR_BODY_BOUND, MIRROR_URI_VARIABLE } from './mirror-lua.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * RequestMirror and ingress-nginx's mirror-target: a route's mirrors (each a Service's backend and
@@ -21,8 +21,8 @@ const MIRROR_MAPS = { exact: FILES.mirrorExactMap, prefix: FILES.mirrorPrefixMap
 const NONE = '-'
 
 /** The mirror entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's mirrors. */
-export function mirrorEntries(config: HostConfig): Iterable<[MirrorMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, MIRROR_MAPS, mirrorValue, NONE)
+export function mirrorEntries(config: HostConfig, add: AddEntry<MirrorMap>): void {
+  routeValueEntries(add, config.host, config.routes, MIRROR_MAPS, mirrorValue, NONE)
 }
 
 /**

@@ -5,7 +5,7 @@ import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
 import type { RouteRedirect } from '../model/route-redirect.ts'
 import { otherWwwName } from '../model/www-name.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 import { CLIENT_HTTPS, CLIENT_SCHEME } from './render-scheme.ts'
 
 /**
@@ -46,14 +46,14 @@ const RULES_WITHOUT_HOST = '/'
  * (render-maps.ts), for the routes that redirect: the code and target. Values are one line: targets
  * are URLs without whitespace or control characters (values.ts), paths are RFC 3986 paths.
  */
-export function* redirectEntries(config: HostConfig): Iterable<[RedirectMap, string, string]> {
+export function redirectEntries(config: HostConfig, add: AddEntry<RedirectMap>): void {
   const { host } = config
-  if (config.redirectToHttps) yield [FILES.redirectMap, host || RULES_WITHOUT_HOST, String(config.redirectCode ?? HTTPS_REDIRECT_CODE)]
-  if (config.hsts && host !== '') yield [FILES.hstsMap, host, hstsValue(config.hsts)]
-  if (config.appRoot !== undefined && config.routes.length > 0) yield [FILES.appRootMap, `${host}/`, config.appRoot]
+  if (config.redirectToHttps) add(FILES.redirectMap, host || RULES_WITHOUT_HOST, String(config.redirectCode ?? HTTPS_REDIRECT_CODE))
+  if (config.hsts && host !== '') add(FILES.hstsMap, host, hstsValue(config.hsts))
+  if (config.appRoot !== undefined && config.routes.length > 0) add(FILES.appRootMap, `${host}/`, config.appRoot)
   const other = config.fromToWww && config.routes.length > 0 ? otherWwwName(host) : undefined
-  if (other) yield [FILES.wwwMap, other, host]
-  yield* routeValueEntries(host, config.routes, LOCATION_MAPS, (route) => route.redirect && locationValue(route.redirect))
+  if (other) add(FILES.wwwMap, other, host)
+  routeValueEntries(add, host, config.routes, LOCATION_MAPS, (route) => route.redirect && locationValue(route.redirect))
 }
 
 /** Where a redirecting route's code and target are found: once the route maps picked a route that redirects, the same lookups in these pick its redirect. */

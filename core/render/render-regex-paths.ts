@@ -2,7 +2,7 @@ import type { HostConfig, Route } from '../model/derive-host.ts'
 import { REGEX_PATH_MARK } from '../model/routes.ts'
 import { regexLiteral } from '../syntax/safe-regex-emit.ts'
 import { FILES } from './files.ts'
-import type { SetVar } from './route-keys.ts'
+import type { SetVar, AddEntry } from './route-keys.ts'
 
 /**
  * `Regex` routes (regex-path.ts) at request time. Each is a line of `maps/path-regex.map`, a
@@ -40,15 +40,15 @@ export function regexRouteKey(host: string, route: Route): string {
 /** Where a rewrite of a host with a regex target falls through: a route of the host without one (never read: its rewrite map value does not ask for the regex). */
 const NONE = '-'
 
-export function* regexPathEntries(config: HostConfig): Iterable<[RegexPathMap, string, string]> {
+export function regexPathEntries(config: HostConfig, add: AddEntry<RegexPathMap>): void {
   const regex = config.routes.filter((route) => route.match === 'Regex')
   if (regex.length === 0) return
   const rewrites = regex.some((route) => route.rewrite?.regexTarget !== undefined)
   for (const route of regex) {
     const key = regexRouteKey(config.host, route)
-    yield [FILES.pathRegexMap, key, `${config.host}${route.path}`]
+    add(FILES.pathRegexMap, key, `${config.host}${route.path}`)
     // Every regex route of the host, so that the first match here is the route the path map picked.
-    if (rewrites) yield [FILES.rewriteRegexMap, key, route.rewrite?.regexTarget ?? NONE]
+    if (rewrites) add(FILES.rewriteRegexMap, key, route.rewrite?.regexTarget ?? NONE)
   }
 }
 

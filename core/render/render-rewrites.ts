@@ -2,7 +2,7 @@ import type { HostConfig, Route } from '../model/derive-host.ts'
 import { NO_CAPTURE } from '../model/route-rewrite.ts'
 import { FILES } from './files.ts'
 import { regexRewrite } from './render-regex-paths.ts'
-import { routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 import { splitValueEntries, splitValueRules } from './render-split-values.ts'
 import type { SplitBackend } from '../model/route-split.ts'
 
@@ -22,10 +22,13 @@ const SEPARATOR = '|'
 const NONE = '-'
 
 /** The rewrite map entries of one host, keyed as the route maps key its routes. */
-export function rewriteEntries(config: HostConfig): Iterable<[RewriteMap, string, string]> {
-  // A split's Service whose backendRef rewrites gets its own (render-split-values.ts).
-  const valueAt = (route: Route, place?: SplitBackend) => (place ? place.rewrite && rewriteValue({ ...route, rewrite: place.rewrite }) : rewriteValue(route))
-  return splitValueEntries(config.host, config.routes, MAPS, valueAt, NONE)
+export function rewriteEntries(config: HostConfig, add: AddEntry<RewriteMap>): void {
+  splitValueEntries(add, config.host, config.routes, MAPS, rewriteAt, NONE)
+}
+
+/** A route's rewrite, or a split's Service's own when its backendRef rewrites (render-split-values.ts). */
+function rewriteAt(route: Route, place?: SplitBackend): string | undefined {
+  return place ? place.rewrite && rewriteValue({ ...route, rewrite: place.rewrite }) : rewriteValue(route)
 }
 
 function rewriteValue(route: Route): string | undefined {

@@ -2,7 +2,7 @@ import { UNRESOLVED_BACKEND } from '../model/backend-ref.ts'
 import { CANARY_RULE } from '../model/canary.ts'
 import type { Route } from '../model/derive-host.ts'
 import { SPLIT_RULE, type SplitBackend } from '../model/route-split.ts'
-import { routeId, routeValueEntries, type RouteValueMaps, type SetVar } from './route-keys.ts'
+import { routeId, routeValueEntries, type AddEntry, type RouteValueMaps, type SetVar } from './route-keys.ts'
 
 /**
  * A per-route value (a rewrite, an upstream Host) of which a split's Services get each their own
@@ -22,23 +22,27 @@ export const BY_BACKEND = '|S'
  * where some have one (and a share answered 500).
  */
 export function splitValueEntries<M extends string>(
+  add: AddEntry<M>,
   host: string,
   routes: readonly Route[],
   maps: RouteValueMaps<M>,
   valueAt: (route: Route, place?: SplitBackend) => string | undefined,
   none: string,
-): [M, string, string][] {
-  const bySplit = (route: Route) => route.split?.backends.some((place) => valueAt(route, place) !== undefined) === true
-  const entries = routeValueEntries(host, routes, maps, (route) => (bySplit(route) ? `${routeId(host, route)}${BY_BACKEND}` : valueAt(route)), none)
+): void {
+  routeValueEntries(add, host, routes, maps, (route) => (bySplit(route, valueAt) ? `${routeId(host, route)}${BY_BACKEND}` : valueAt(route)), none)
   for (const route of routes) {
-    if (!bySplit(route)) continue
+    if (!bySplit(route, valueAt)) continue
     const id = `${routeId(host, route)}${BY_BACKEND}`
     const own = valueAt(route) ?? none
-    entries.push([maps.exact, id, own])
+    add(maps.exact, id, own)
     for (const place of route.split!.backends)
-      entries.push([maps.exact, `${id}|${place.backendName}`, place.backendName === UNRESOLVED_BACKEND ? none : (valueAt(route, place) ?? own)])
+      add(maps.exact, `${id}|${place.backendName}`, place.backendName === UNRESOLVED_BACKEND ? none : (valueAt(route, place) ?? own))
   }
-  return entries
+}
+
+/** Whether some of a route's split's Services have a value of their own. */
+function bySplit(route: Route, valueAt: (route: Route, place?: SplitBackend) => string | undefined): boolean {
+  return route.split?.backends.some((place) => valueAt(route, place) !== undefined) === true
 }
 
 /** The condition of a rule that finds a split's Service's own value, unless a canary took the request (which keeps the route's). */

@@ -1,7 +1,7 @@
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { MOST_SPLIT_BACKENDS, SPLIT_RULE, type RouteSplit } from '../model/route-split.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * Weighted splits at request time. A split route's value in the split maps is
@@ -33,8 +33,8 @@ export function splitValue({ backends }: RouteSplit): string {
 }
 
 /** The split map entries of one host: every route of a host with a split has one, so a longer path never takes a shorter one's split. */
-export function* splitEntries(config: HostConfig): Iterable<[SplitMap, string, string]> {
-  yield* routeValueEntries(config.host, config.routes, SPLIT_MAPS, (route: Route) => route.split && splitValue(route.split), NONE)
+export function splitEntries(config: HostConfig, add: AddEntry<SplitMap>): void {
+  routeValueEntries(add, config.host, config.routes, SPLIT_MAPS, (route: Route) => route.split && splitValue(route.split), NONE)
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import type { RouteTimeouts } from '../model/route-timeouts.ts'
 import { FILES } from './files.ts'
-import { routeValueEntries, routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 
 /**
  * Per-route timeouts (timeout-server, timeout-tunnel): map values HAProxy reads at request time
@@ -18,8 +18,8 @@ const SEPARATOR = '|'
  * routes (route-keys.ts). When one route has timeouts every route of the host has an entry (`|`
  * when it has none), so the longest-prefix lookup never falls through to another route's timeouts.
  */
-export function timeoutEntries(config: HostConfig): Iterable<[TimeoutMap, string, string]> {
-  return routeValueEntries(config.host, config.routes, TIMEOUT_MAPS, (route) => route.timeouts && timeoutValue(route.timeouts), SEPARATOR)
+export function timeoutEntries(config: HostConfig, add: AddEntry<TimeoutMap>): void {
+  routeValueEntries(add, config.host, config.routes, TIMEOUT_MAPS, (route) => route.timeouts && timeoutValue(route.timeouts), SEPARATOR)
 }
 
 const TIMEOUT_MAPS = { exact: FILES.timeoutExactMap, prefix: FILES.timeoutPrefixMap } as const

@@ -1,6 +1,6 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { FILES } from './files.ts'
-import { routeValueLookup, type SetVar } from './route-keys.ts'
+import { routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
 import { splitValueEntries, splitValueRules } from './render-split-values.ts'
 
 /**
@@ -17,9 +17,9 @@ const UPSTREAM_HOST_MAPS = { exact: FILES.upstreamHostExactMap, prefix: FILES.up
 const NONE = '-'
 
 /** The upstream Host entries of one host, keyed as the route maps key its routes; every route of such a host has one, so a longer path never takes a shorter one's. */
-export function upstreamHostEntries(config: HostConfig): Iterable<[UpstreamHostMap, string, string]> {
+export function upstreamHostEntries(config: HostConfig, add: AddEntry<UpstreamHostMap>): void {
   // A split's Service whose backendRef names a hostname gets its own (render-split-values.ts).
-  return splitValueEntries(config.host, config.routes, UPSTREAM_HOST_MAPS, (route, place) => (place ? place.upstreamHost : route.upstreamHost), NONE)
+  splitValueEntries(add, config.host, config.routes, UPSTREAM_HOST_MAPS, (route, place) => (place ? place.upstreamHost : route.upstreamHost), NONE)
 }
 
 /** In the frontend, once the request key is known: the route's upstream Host, looked up as its backend was. */

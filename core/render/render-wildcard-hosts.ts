@@ -1,7 +1,7 @@
 import type { HostConfig } from '../model/derive-host.ts'
 import { regexLiteral } from '../syntax/safe-regex-emit.ts'
 import { FILES } from './files.ts'
-import type { SetVar } from './route-keys.ts'
+import type { SetVar, AddEntry } from './route-keys.ts'
 
 /** Ranks are written in four digits: a host is at most 253 characters, so the longest suffix ranks first. */
 const RANK_BASE = 10_000
@@ -21,8 +21,8 @@ export function wildcardHostKey(host: string): string {
   return `(?#${rank})${regexLiteral(suffix)}$`
 }
 
-export function* wildcardHostEntries(config: HostConfig): Iterable<[typeof FILES.wildcardHostsMap, string, string]> {
-  if (config.deepWildcard) yield [FILES.wildcardHostsMap, wildcardHostKey(config.host), config.host]
+export function wildcardHostEntries(config: HostConfig, add: AddEntry<typeof FILES.wildcardHostsMap>): void {
+  if (config.deepWildcard) add(FILES.wildcardHostsMap, wildcardHostKey(config.host), config.host)
 }
 
 /**

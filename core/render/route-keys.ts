@@ -1,27 +1,34 @@
 import type { RouteMatch } from '../model/routes.ts'
 
+/** Where a host's map entries go as they are made, `add(map, key, value)`: a full rebuild makes hundreds of thousands, so none is a list or a generator's step of its own. */
+export type AddEntry<M extends string> = (map: M, key: string, value: string) => void
+
 /**
- * The keys the route maps find a host's routes by, and which map: each Exact path, and each Prefix
+ * The keys the route maps find a host's routes by, and which map, each given to `visit`: each Exact path, and each Prefix
  * path itself unless an Exact path has it, each Regex route's key, and each key a chain of conditions gives, in `exact`; each Prefix path plus `/` (`/` alone for
  * the root) in `prefix`, so `/aaa` never matches `/aaabbb`. The frontend looks up the exact key,
  * then the longest prefix; maps keyed by these pick the same route.
  */
-export function* routeKeys<R extends RouteMatch & ChainedRoute>(host: string, routes: readonly R[]): Iterable<['exact' | 'prefix', string, R]> {
+export function forEachRouteKey<R extends RouteMatch & ChainedRoute>(
+  host: string,
+  routes: readonly R[],
+  visit: (map: 'exact' | 'prefix', key: string, route: R) => void,
+): void {
   const exact = new Map<string, R>()
   // A Regex route's key is the value its line of the regex map gives (render-regex-paths.ts): its path starts with a mark no HTTP path has.
   for (const route of routes) if (route.match !== 'Prefix' && !route.conditions) exact.set(host + route.path, route)
   for (const route of routes) {
     if (route.match !== 'Prefix' || route.conditions) continue
     if (route.path === '/') {
-      yield ['prefix', `${host}/`, route]
+      visit('prefix', `${host}/`, route)
       continue
     }
     if (!exact.has(host + route.path)) exact.set(host + route.path, route)
-    yield ['prefix', `${host}${route.path}/`, route]
+    visit('prefix', `${host}${route.path}/`, route)
   }
-  for (const [key, route] of exact) yield ['exact', key, route]
+  for (const [key, route] of exact) visit('exact', key, route)
   // A route a chain of conditions can end at is found by its own key too, which the chain gives (condition-chains.ts).
-  for (const route of routes) if (route.conditionKey) yield ['exact', route.conditionKey, route]
+  for (const route of routes) if (route.conditionKey) visit('exact', route.conditionKey, route)
 }
 
 /**
@@ -47,30 +54,29 @@ export interface RouteValueMaps<M extends string> {
 }
 
 /**
- * Per-route values (a redirect, timeouts, …) as `[map, key, value]` entries keyed as the route
- * maps key the routes (routeKeys), for the routes `readValue` gives a value. With `fallback`, when
+ * Per-route values (a redirect, timeouts, …) added as entries keyed as the route maps key the
+ * routes (forEachRouteKey), for the routes `readValue` gives a value. With `fallback`, when
  * any route of the host has a value every route gets an entry (the fallback when it has none), so
  * the longest-prefix lookup never falls through to another route's value; without it, only the
  * routes with a value have entries (for values looked up only when the route maps already picked
  * such a route, as a redirect is).
  */
 export function routeValueEntries<R extends RouteMatch & ChainedRoute, M extends string>(
+  add: AddEntry<M>,
   host: string,
   routes: readonly R[],
   maps: RouteValueMaps<M>,
   readValue: (route: R) => string | undefined,
   fallback?: string,
-): [M, string, string][] {
-  // A list, not a generator: a dozen kinds are asked of every host, and most hosts have none of them.
-  if (!routes.some((route) => readValue(route) !== undefined)) return []
-  const entries: [M, string, string][] = []
-  for (const [map, key, route] of routeKeys(host, routes)) {
+): void {
+  // A dozen kinds are asked of every host, and most hosts have none of them.
+  if (!routes.some((route) => readValue(route) !== undefined)) return
+  forEachRouteKey(host, routes, (map, key, route) => {
     // A path only conditional matches have holds no values: a chain its request fails leaves it for another route (condition-chains.ts).
-    if (route.chain && !route.conditionKey) continue
+    if (route.chain && !route.conditionKey) return
     const value = readValue(route) ?? fallback
-    if (value !== undefined) entries.push([maps[map], key, value])
-  }
-  return entries
+    if (value !== undefined) add(maps[map], key, value)
+  })
 }
 
 /** How the frontend sets a transaction variable: `http-request set-var(txn.<name>) <expr> [<condition>]`. */
