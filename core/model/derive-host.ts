@@ -111,20 +111,18 @@ export interface DerivedHost {
  * redirects reaches no Service, so it gets none of the rest), a rewrite, timeouts, backend
  * settings, a body size, CORS, the upstream Host, external authentication, rate and connection limits, a mirror.
  */
-function routeSettings(host: string): ((routes: Route[], ingresses: readonly Ingress[]) => Route[])[] {
-  return [
-    withRedirects,
-    (routes, ingresses) => withRewrites(host, routes, ingresses),
-    withTimeouts,
-    withUpstreams,
-    withBodySizes,
-    withCors,
-    withUpstreamHosts,
-    withExternalAuth,
-    withLimits,
-    withUrlMirrors,
-  ]
-}
+const ROUTE_SETTINGS: readonly ((routes: Route[], ingresses: readonly Ingress[], host: string) => Route[])[] = [
+  withRedirects,
+  (routes, ingresses, host) => withRewrites(host, routes, ingresses),
+  withTimeouts,
+  withUpstreams,
+  withBodySizes,
+  withCors,
+  withUpstreamHosts,
+  withExternalAuth,
+  withLimits,
+  withUrlMirrors,
+]
 
 /**
  * Everything one host serves, from every Ingress of this cluster's class that names it. Routes
@@ -143,7 +141,7 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   // The HTTPRoutes of this cluster's Gateways that serve the host: their routes are the Ingresses' kind, in one precedence (gateway-host.ts).
   const gateway = deriveGatewayHost(host, state, rejections)
   const collected = mergeGatewayRoutes(host, collectRoutes(host, ingresses, state, rejections, clientCerts.refused), ingresses, gateway, rejections)
-  const mains = routeSettings(host).reduce((given, give) => give(given, ingresses), collected)
+  const mains = ROUTE_SETTINGS.reduce((given, give) => give(given, ingresses, host), collected)
   // The HTTPRoute matches with conditions last: chains end at the routes every setting has been given.
   const routes = withConditionChains(host, withCanaries(host, mains, canaries, state, rejections), gateway.candidates, rejections)
   const tls = host === '' ? undefined : chooseTls(host, ingresses, state, rejections)

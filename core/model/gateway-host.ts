@@ -22,7 +22,7 @@ export interface GatewayHost {
   /** Their matches with a method, header or query parameter condition, in route precedence: they go in chains (condition-chains.ts). */
   candidates: Route[]
   /** The routes that own them, by owner name. */
-  owners: Map<string, GatewayRoute>
+  owners: ReadonlyMap<string, GatewayRoute>
   /** The certificate of the oldest HTTPS listener that serves the host, and its Gateway. */
   tls?: { secret: string; gateway: Gateway }
   /** Only HTTPS listeners serve the host: its plain HTTP requests are redirected to HTTPS. */
@@ -33,6 +33,9 @@ export interface GatewayHost {
    */
   listenerHostname: boolean
 }
+
+/** The owners of a host no route is attached to (one map for them all). */
+const NO_OWNERS: ReadonlyMap<string, GatewayRoute> = new Map()
 
 /**
  * Whether a wildcard host (`*.example.com`) serves the names of more than one label under it too,
@@ -63,7 +66,7 @@ export function deriveGatewayHost(host: string, state: ClusterState, rejections:
   const { name, port } = splitHostOnPort(host)
   const attached = state.httpRoutesForHost(name)
   // Most hosts are the Ingresses' alone: what they get from routes is nothing, made without the work below.
-  if (attached.length === 0) return { routes: [], candidates: [], owners: new Map(), httpsOnly: false, listenerHostname: false }
+  if (attached.length === 0) return { routes: [], candidates: [], owners: NO_OWNERS, httpsOnly: false, listenerHostname: false }
   const routes = new Map<string, Route>()
   const owners = new Map<string, GatewayRoute>()
   const candidates: Route[] = []

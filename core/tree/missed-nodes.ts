@@ -9,7 +9,8 @@ import { MissingNodes } from './node.ts'
  * units after a failed one compute from its half-done work only decides what else is loaded.
  */
 export class MissedNodes {
-  private readonly nodes = new Map<string, { space: string; sha256: string }>()
+  /** Made at the first miss: most runs (every host of a full rebuild, every lookup of a loaded tree) miss nothing. */
+  private nodes: Map<string, { space: string; sha256: string }> | undefined
 
   /** Runs a unit and gives its result; the nodes it misses are noted (its result is then undefined) and the run goes on. */
   attempt<T>(unit: () => T): T | undefined {
@@ -17,14 +18,14 @@ export class MissedNodes {
       return unit()
     } catch (error) {
       if (!(error instanceof MissingNodes)) throw this.joined(error)
-      for (const node of error.nodes) this.nodes.set(node.sha256, node)
+      this.noted(error.nodes)
       return undefined
     }
   }
 
   /** Ends the run if a unit missed nodes, naming them all. */
   check(): void {
-    if (this.nodes.size > 0) throw new MissingNodes([...this.nodes.values()])
+    if (this.nodes) throw new MissingNodes([...this.nodes.values()])
   }
 
   /**
@@ -33,8 +34,14 @@ export class MissedNodes {
    * work; a run with every node loaded meets it again if it is real).
    */
   joined(error: unknown): unknown {
-    if (this.nodes.size === 0) return error
-    if (error instanceof MissingNodes) for (const node of error.nodes) this.nodes.set(node.sha256, node)
+    if (!this.nodes) return error
+    if (error instanceof MissingNodes) this.noted(error.nodes)
     return new MissingNodes([...this.nodes.values()])
+  }
+
+  private noted(nodes: readonly { space: string; sha256: string }[]): void {
+    if (nodes.length === 0) return
+    const noted = (this.nodes ??= new Map())
+    for (const node of nodes) noted.set(node.sha256, node)
   }
 }
