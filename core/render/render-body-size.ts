@@ -17,7 +17,7 @@ const NO_LIMIT = '0'
 const UNSET = '-1'
 
 /**
- * The body size map entries of one host, as `[map, key, value]`, keyed as the route maps key its
+ * The body size map entries of one host, added through `add`, keyed as the route maps key its
  * routes. When one route has a limit every route of the host has an entry (`-1` when it sets
  * none), so the longest-prefix lookup never falls through to another route's limit.
  */

@@ -37,7 +37,7 @@ function canaryValue(host: string, route: Route, canary: RouteCanary): string {
   return [canary.backendName, canary.weight, canary.total, canary.header ?? '', canary.cookie ?? '', id].join(SEPARATOR)
 }
 
-/** The canary map entries of one host, as `[map, key, value]`: every route of a host with a canary has one, so a longer path never takes a shorter one's canary. */
+/** The canary map entries of one host, added through `add`: every route of a host with a canary has one, so a longer path never takes a shorter one's canary. */
 export function canaryEntries(config: HostConfig, add: AddEntry<CanaryMap>): void {
   const { host, routes } = config
   routeValueEntries(add, host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)

@@ -32,7 +32,7 @@ function policy(cors: RouteCors, id: string): string {
   return [mode, cors.methods, cors.headers, cors.expose, cors.maxAge, cors.credentials, id].join('/')
 }
 
-/** The CORS map entries of one host, as `[map, key, value]`: the route maps keyed as the route maps key its routes, and the origins. */
+/** The CORS map entries of one host, added through `add`: the route maps keyed as the route maps key its routes, and the origins. */
 export function corsEntries(config: HostConfig, add: AddEntry<CorsMap>): void {
   const { host, routes } = config
   routeValueEntries(add, host, routes, CORS_MAPS, (route) => route.cors && policy(route.cors, routeId(host, route)), OFF)

@@ -53,7 +53,7 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
   return sets
 }
 
-/** The header map entries of one host, as `[map, key, value]`; its keys start with the host's name, as every host map's. */
+/** The header map entries of one host, added through `add`; its keys start with the host's name, as every host map's. */
 export function headerEntries(config: HostConfig, add: AddEntry<HeaderMap>): void {
   const { host, routes } = config
   routeValueEntries(add, host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)

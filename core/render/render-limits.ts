@@ -23,7 +23,7 @@ const SEPARATOR = '|'
 const UNLIMITED = '-'
 
 /**
- * The limit map entries of one host, as `[map, key, value]`, keyed as the route maps key its
+ * The limit map entries of one host, added through `add`, keyed as the route maps key its
  * routes (route-keys.ts); every route of the host has one when any has limits (UNLIMITED otherwise).
  */
 export function limitEntries(config: HostConfig, add: AddEntry<LimitMap>): void {

@@ -39,7 +39,7 @@ const SCHEME = CLIENT_SCHEME
 const RULES_WITHOUT_HOST = '/'
 
 /**
- * The map entries of one host's redirects and HSTS, as `[map, key, value]`. Per host, keyed by the
+ * The map entries of one host's redirects and HSTS, added through `add`. Per host, keyed by the
  * host (`/` for the rules without host): the HTTPS redirect's code and the HSTS value; by the
  * request key of `/`: the app-root path; by the other name: the host it is redirected to.
  * Per route, keyed as the route maps key it

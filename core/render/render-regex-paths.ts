@@ -7,7 +7,7 @@ import type { SetVar, AddEntry } from './route-keys.ts'
 /**
  * `Regex` routes (regex-path.ts) at request time. Each is a line of `maps/path-regex.map`, a
  * regular expression hapedge builds from the host (escaped) and the route's normalised
- * expression, whose value is the route's key in the route maps (`host~expression`, routeKeys): the
+ * expression, whose value is the route's key in the route maps (`host~expression`, forEachRouteKey): the
  * frontend, when no exact key matched, looks the request's `host + path` up with map_reg and, on
  * a match, takes that key, so the backend and every per-route value (timeouts, headers, canary …)
  * are found as for any other route. The first line that matches wins, so lines are ordered as

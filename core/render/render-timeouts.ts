@@ -14,7 +14,7 @@ export type TimeoutMap = typeof FILES.timeoutExactMap | typeof FILES.timeoutPref
 const SEPARATOR = '|'
 
 /**
- * The timeout map entries of one host, as `[map, key, value]`, keyed as the route maps key its
+ * The timeout map entries of one host, added through `add`, keyed as the route maps key its
  * routes (route-keys.ts). When one route has timeouts every route of the host has an entry (`|`
  * when it has none), so the longest-prefix lookup never falls through to another route's timeouts.
  */

@@ -40,7 +40,7 @@ export function routeId(host: string, route: RouteMatch & ChainedRoute): string 
   return `${host}${route.path}|${route.match === 'Exact' ? 'E' : 'P'}`
 }
 
-/** What routeKeys reads of a route's chains: a route with conditions is found only by its own key, which every chained route has. */
+/** What forEachRouteKey reads of a route's chains: a route with conditions is found only by its own key, which every chained route has. */
 interface ChainedRoute {
   conditionKey?: string
   conditions?: unknown
