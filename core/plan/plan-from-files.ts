@@ -36,7 +36,9 @@ export function planFromFiles(
   paths: Iterable<string> = new Set([...running.keys(), ...next.keys()]),
 ): AgentPlan {
   const plan: AgentPlan = { ...emptyPlan(), mapUpdates: [] }
-  for (const path of paths) {
+  // In path order, whatever order the paths come in (the files' own, or the manifests' trees'): the same two versions give
+  // the same plan, its reasons and updates in the same order.
+  for (const path of [...paths].sort()) {
     const before = running.get(path)
     const after = next.get(path)
     // A map known to have changed is not compared: its two texts may be megabytes of equal length.

@@ -34,6 +34,19 @@ describe('the plan an agent finds by comparing files', () => {
     expect(planFromFiles(grown, cluster.files())).toMatchObject({ reload: true, reasons: ['backend default_app-2_80 is new'] })
   })
 
+  it('is the same plan whatever order the changed paths come in: its reasons in path order', () => {
+    const before = new Map([[FILES.frontend, 'frontend a\n']])
+    const after = new Map([
+      [FILES.frontend, 'frontend b\n'],
+      ['05-userlists.cfg', 'userlist u\n'],
+    ])
+    // The files' own order (a new file last) and the manifests' trees' (path order) once gave their reasons in two orders.
+    const reasons = ['05-userlists.cfg is new', '10-frontend.cfg changed']
+    expect(planFromFiles(before, after).reasons).toEqual(reasons)
+    expect(planFromFiles(before, after, new Map(), ['10-frontend.cfg', '05-userlists.cfg']).reasons).toEqual(reasons)
+    expect(planFromFiles(before, after, new Map(), ['05-userlists.cfg', '10-frontend.cfg'])).toEqual(planFromFiles(before, after))
+  })
+
   it('moves the servers of a backend with a snippet at runtime, and reloads when its snippet changes', () => {
     const withSnippet = (snippet: string) => ({
       type: 'MODIFIED' as const,
