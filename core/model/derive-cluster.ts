@@ -1,5 +1,6 @@
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
+import type { Ingress } from '../kube/ingress.ts'
 import type { KubeObject } from '../kube/objects.ts'
 import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import { basicAuthOf } from './basic-auth.ts'
@@ -23,7 +24,7 @@ import { clientCaPem } from './client-cert.ts'
 import { headerRulesOfObject } from './header-groups.ts'
 import { upstreamOf } from './upstream.ts'
 import { gatewayRejection } from './gateway-listeners.ts'
-import { routeRejection } from './gateway-verdict.ts'
+import { routeRejection, type GatewayRoute } from './gateway-verdict.ts'
 import { gatewayTlsOf } from './gateway-tls.ts'
 import { withHostsOnPorts } from './gateway-ports.ts'
 
@@ -58,7 +59,10 @@ export interface ClusterModel {
 
 /** The full rebuild: every host and backend derived from the current objects. */
 export function deriveCluster(state: ClusterState): ClusterModel {
-  const rejections: Rejection[] = [...objectRejections(state)]
+  // Read once: each is a scan of the whole table.
+  const ingresses = state.ingresses()
+  const routes = [...state.httpRoutes(), ...state.grpcRoutes()]
+  const rejections: Rejection[] = [...objectRejections(state, ingresses, routes)]
   const { settings, rejections: settingRejections, defaultCertificate: fallback, tlsListeners } = deriveSettings(state)
   rejections.push(...settingRejections)
 
@@ -97,9 +101,7 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     if (pem !== undefined) clientCas.set(clientCert!.ca, pem)
   }
 
-  // Read once: each is a scan of the whole table.
-  const ingresses = state.ingresses()
-  const withRoutes = [...ingresses, ...state.httpRoutes(), ...state.grpcRoutes()]
+  const withRoutes = [...ingresses, ...routes]
   return {
     settings,
     hosts,
@@ -158,9 +160,10 @@ export function deriveSettings(state: ClusterState): {
 /**
  * Objects that this cluster reports on their own: malformed ones (see rejectionOfInvalid),
  * Services whose snippet is not rendered, and refused Ingresses (their annotations restrict access in a way not honoured).
+ * `ingresses` and `routes` (HTTPRoutes, then GRPCRoutes) are the state's, read once by the caller.
  */
-export function* objectRejections(state: ClusterState): Iterable<Rejection> {
-  for (const object of [...state.invalid(), ...state.services(), ...state.ingresses(), ...state.gateways(), ...state.httpRoutes(), ...state.grpcRoutes()]) {
+export function* objectRejections(state: ClusterState, ingresses: readonly Ingress[], routes: readonly GatewayRoute[]): Iterable<Rejection> {
+  for (const object of [...state.invalid(), ...state.services(), ...ingresses, ...state.gateways(), ...routes]) {
     const rejection = rejectionOfObject(object, state)
     if (rejection) yield rejection
   }
