@@ -36,7 +36,7 @@ const { values } = parseArgs({
     'http-size': { type: 'string', default: '20000' },
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
-    'convergence-runs': { type: 'string', default: '3' },
+    'convergence-runs': { type: 'string', default: '5' },
     'churn-changes': { type: 'string', default: '200' },
     'fleet-clusters': { type: 'string', default: '100' },
     'fleet-ingresses': { type: 'string', default: '1000' },

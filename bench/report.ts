@@ -291,6 +291,16 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
   })
   const [smallest, largest] = [rows[0]!, rows.at(-1)!]
   const flat = Math.abs(largest.p50 - smallest.p50) <= 0.2 * smallest.p50
+  // Run by run, the sizes measured in the same minutes: how far the machine's drift moves the ratio of the medians.
+  const [first, last] = [sizes[0]!, sizes.at(-1)!]
+  if (sizes.length > 1 && first.length > 1 && first.length === last.length) {
+    const ratios = first.map((run, i) => last[i]!.runtime.p50 / run.runtime.p50 - 1)
+    const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${round(ratio * 100, 1)}%`
+    console.log(
+      `  run by run, the median beside ${largest.background} Ingresses against the one beside ${smallest.background} measured just before it: ` +
+        `${ratios.map(percent).join(', ')} (median ${percent(median(ratios))})`,
+    )
+  }
   console.log(
     `  ${mark(largest.p50 < 50 && largest.p95 < 120)} a path change serves in < 50 ms median and < 120 ms p95 beside ${largest.background} Ingresses (${largest.p50} ms, ${largest.p95} ms)`,
   )
