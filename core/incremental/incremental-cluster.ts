@@ -28,7 +28,8 @@ import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend
 import { reconcileCertificate, reconcileDefaultCertificate, reconcileTlsListeners } from './reconcile-certificates.ts'
 import { gatewayNamesSecret, gatewayNamesSecretIn } from '../model/gateway-listeners.ts'
 import { crtListsOf, defaultCertificateFile } from '../render/render-tls.ts'
-import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
+import { hostBackends, reconcileHost, type HostTables } from './reconcile-hosts.ts'
+import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
 import { limitExemptRules } from '../render/render-limits.ts'
@@ -370,6 +371,12 @@ export class IncrementalCluster {
     // Before any object's rules change: a snapshot before layout 32 has no counts of them.
     recountRuleUses(this.headerRules)
     recountRuleUses(this.canaryRules)
+    // Before any host is derived again, which adds and releases its backends' uses: before layout 70 they counted routes.
+    const defaultBackend = this.defaultBackend.get(CLUSTER_WIDE)?.name
+    this.backendUses.recount([
+      ...[...this.hostTables.hosts.entries()].map(([, config]) => hostBackends(config.routes).keys()),
+      ...(defaultBackend !== undefined && defaultBackend !== REFUSED_BACKEND ? [[defaultBackend]] : []),
+    ])
     dirty.settings = true
     dirty.defaultBackend = true
     for (const ingress of state.ingresses()) {

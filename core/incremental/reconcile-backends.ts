@@ -16,7 +16,10 @@ import { caFile, caFileOf } from '../model/backend-ca.ts'
 import { CLUSTER_WIDE } from '../snapshot/tables.ts'
 import { planServerChanges } from './server-changes.ts'
 
-/** A backend's entry in the uses table: the Service it routes to, with which settings, and how many routes (the default backend counts as one) use it. */
+/**
+ * A backend's entry in the uses table: the Service it routes to, with which settings, and how
+ * many hosts route to it (the default backend counts as one; routes counted before layout 70).
+ */
 export interface BackendUse {
   ref: BackendRef
   count: number
@@ -88,6 +91,20 @@ export class BackendUses {
   caFileUser(path: string): BackendUse | undefined {
     const [name] = this.byCaFile.members(path)
     return name === undefined ? undefined : this.uses.get(name)
+  }
+
+  /**
+   * Counts every backend's users again, from each user's backends (a host's, the default
+   * backend's): a snapshot before layout 70 counted routes. A stored use no user names keeps its
+   * count, as the write before left it.
+   */
+  recount(users: Iterable<Iterable<string>>): void {
+    const counts = new Map<string, number>()
+    for (const names of users) for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1)
+    for (const [name, use] of [...this.uses.entries()]) {
+      const count = counts.get(name)
+      if (count !== undefined && count !== use.count) this.uses.set(name, { ...use, count })
+    }
   }
 
   /** A Service (or its EndpointSlices) changed: every backend routing to it is derived again. */

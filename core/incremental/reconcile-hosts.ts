@@ -52,9 +52,9 @@ export function reconcileHost(
   for (const map of HOST_MAPS) missed.attempt(() => replaceEntries(files, map, oldEntries?.[map] ?? NO_ENTRIES, newEntries[map] ?? NO_ENTRIES, plan))
 
   // The uses that come first, then those that go, as the routes' order has them (a backend's first use touches it).
-  const changed = changedUses(before?.routes ?? [], after.config?.routes ?? [])
-  for (const [name, { ref, upstream, by }] of changed) if (by > 0) missed.attempt(() => repeat(by, () => backends.add(name, ref, upstream)))
-  for (const [name, { by }] of changed) if (by < 0) missed.attempt(() => repeat(-by, () => backends.release(name)))
+  const { added, released } = changedUses(before?.routes ?? [], after.config?.routes ?? [])
+  for (const [name, { ref, upstream }] of added) missed.attempt(() => backends.add(name, ref, upstream))
+  for (const name of released.keys()) missed.attempt(() => backends.release(name))
   missed.check()
 
   const oldSecret = before?.tlsSecret
@@ -82,21 +82,25 @@ const NO_ENTRIES: readonly Entry[] = []
  * Service and settings (backendVariantName), so a use left as it was is the one a rewrite would set.
  * A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
  */
-function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): Map<string, { ref: BackendRef; upstream?: Upstream; by: number }> {
-  const changed = new Map<string, { ref: BackendRef; upstream?: Upstream; by: number }>()
-  for (const route of after)
-    for (const { name, ref, upstream } of routeBackends(route)) changed.set(name, { ref, upstream, by: (changed.get(name)?.by ?? 0) + 1 })
-  for (const route of before)
-    for (const { name, ref, upstream } of routeBackends(route)) {
-      const use = changed.get(name)
-      changed.set(name, use ? { ...use, by: use.by - 1 } : { ref, upstream, by: -1 })
-    }
-  for (const [name, { by }] of changed) if (by === 0) changed.delete(name)
-  return changed
+/**
+ * The backends a host starts using and those it stops using: a backend's use counts the hosts
+ * that route to it, not their routes (BackendUse), so a path added to a backend its host uses
+ * already leaves its use as it was, and the change writes a leaf of the snapshot fewer (at
+ * 20,000 Ingresses, with the two levels above it).
+ */
+function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): { added: Map<string, RoutedBackend>; released: Map<string, RoutedBackend> } {
+  const [was, is] = [hostBackends(before), hostBackends(after)]
+  for (const name of [...is.keys()]) if (was.delete(name)) is.delete(name)
+  return { added: is, released: was }
 }
 
-function repeat(times: number, step: () => void): void {
-  for (let n = 0; n < times; n++) step()
+type RoutedBackend = { ref: BackendRef; upstream?: Upstream }
+
+/** The backends a host's routes use, each once, in the routes' order. */
+export function hostBackends(routes: readonly RoutedTo[]): Map<string, RoutedBackend> {
+  const backends = new Map<string, RoutedBackend>()
+  for (const route of routes) for (const { name, ref, upstream } of routeBackends(route)) if (!backends.has(name)) backends.set(name, { ref, upstream })
+  return backends
 }
 
 /** A map's entries for one host replaced: the ones it no longer has removed, the changed ones set, each in the plan as a runtime map edit. */

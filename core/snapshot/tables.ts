@@ -157,8 +157,10 @@ export const TABLE = {
  *     (it was never served), and reported RefNotPermitted otherwise: every host and Gateway is derived again (markLayoutChanged).
  * 69: `host-ingresses` holds the Ingresses of a host more than 4 name whole (its entries were empty, not JSON): deriving such a
  *     host reads them from one range, not one object leaf per Ingress. That write sets every entry anew (indexClasses).
+ * 70: a backend's use counts the hosts that route to it, not their routes, so a path added to a backend its host uses already
+ *     writes no use: the uses are counted again from the hosts (BackendUses.recount) before every host is derived again.
  */
-export const SNAPSHOT_LAYOUT = 69
+export const SNAPSHOT_LAYOUT = 70
 
 /**
  * From this layout on every stored TLS Secret has been judged (its certificate against its key):
