@@ -73,20 +73,16 @@ export function reconcileHost(
 const NO_ENTRIES: readonly Entry[] = []
 
 /**
- * How many more routes of the host use each backend after than before, the backends whose count
- * stays left out: only the others' uses are read and written. A host's every backend added again
- * and released again read a leaf of the uses table per backend, so a change to one Ingress of a
- * host many namespaces share read what all of them use (at 100,000 objects, 47 leaves and their
- * parents: 0.65 M of the 2.18 M characters one such Ingress's commit read, more than a 64 MB heap's
- * node cache holds, now 1.53 M). A backend's name says its
- * Service and settings (backendVariantName), so a use left as it was is the one a rewrite would set.
- * A refused or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
- */
-/**
- * The backends a host starts using and those it stops using: a backend's use counts the hosts
- * that route to it, not their routes (BackendUse), so a path added to a backend its host uses
- * already leaves its use as it was, and the change writes a leaf of the snapshot fewer (at
- * 20,000 Ingresses, with the two levels above it).
+ * The backends a host starts using and those it stops using; the others are left out: only their
+ * uses are read and written. A backend's use counts the hosts that route to it, not their routes
+ * (BackendUse), so a path added to a backend its host uses already writes no use: a leaf of the
+ * snapshot fewer a change (at 20,000 Ingresses, with the two levels above it). A host's every
+ * backend added again and released again read a leaf of the uses table per backend, so a change
+ * to one Ingress of a host many namespaces share read what all of them use (at 100,000 objects,
+ * 47 leaves and their parents: 0.65 M of the 2.18 M characters one such Ingress's commit read,
+ * more than a 64 MB heap's node cache holds, then 1.53 M). A backend's name says its Service and
+ * settings (backendVariantName), so a use left as it was is the one a rewrite would set. A refused
+ * or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
  */
 function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): { added: Map<string, RoutedBackend>; released: Map<string, RoutedBackend> } {
   const [was, is] = [hostBackends(before), hostBackends(after)]

@@ -23,6 +23,7 @@ describe('backend uses, counted by host', () => {
     const before = cluster.current.snapshot
     const { snapshot } = cluster.apply([modified(shop('app-1', ['/', '/a', '/b', '/c']))])
     expect(snapshot.get(treeKey(TABLE.backendUse, APP_1))).toBe(before.get(treeKey(TABLE.backendUse, APP_1)))
+    expect(cluster.files().get(FILES.backends)).toContain(`backend ${APP_1}\n`)
     // The last host to route to it goes: so does the backend.
     cluster.apply([modified(shop('app-2')), ...app(2).map(added), modified(app(1, [])[0])])
     expect(useOf(cluster, APP_1)).toBeNull()
