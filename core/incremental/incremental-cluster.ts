@@ -28,7 +28,8 @@ import { BackendUses, reconcileBackend, reconcileCaFile, reconcileDefaultBackend
 import { reconcileCertificate, reconcileDefaultCertificate, reconcileTlsListeners } from './reconcile-certificates.ts'
 import { gatewayNamesSecret, gatewayNamesSecretIn } from '../model/gateway-listeners.ts'
 import { crtListsOf, defaultCertificateFile } from '../render/render-tls.ts'
-import { hostBackends, reconcileHost, type HostTables } from './reconcile-hosts.ts'
+import { reconcileHost, type HostTables } from './reconcile-hosts.ts'
+import { routesBackends } from '../model/route-backends.ts'
 import { REFUSED_BACKEND } from '../model/backend-ref.ts'
 import { reconcileAccessGroup, reconcileTrustedProxies } from './reconcile-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from '../render/render-auth.ts'
@@ -374,7 +375,7 @@ export class IncrementalCluster {
     // Before any host is derived again, which adds and releases its backends' uses: before layout 70 they counted routes.
     const defaultBackend = this.defaultBackend.get(CLUSTER_WIDE)?.name
     this.backendUses.recount([
-      ...[...this.hostTables.hosts.entries()].map(([, config]) => hostBackends(config.routes).keys()),
+      ...[...this.hostTables.hosts.entries()].map(([, config]) => routesBackends(config.routes).keys()),
       ...(defaultBackend !== undefined && defaultBackend !== REFUSED_BACKEND ? [[defaultBackend]] : []),
     ])
     dirty.settings = true

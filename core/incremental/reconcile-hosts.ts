@@ -1,7 +1,5 @@
 import type { FileSet } from '../generation/file-set.ts'
-import { routeBackends, type RoutedTo } from '../model/route-backends.ts'
-import type { BackendRef } from '../model/backend-ref.ts'
-import type { Upstream } from '../model/upstream.ts'
+import { routesBackends, type RouteBackend, type RoutedTo } from '../model/route-backends.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import type { Rejection } from '../model/rejection.ts'
@@ -84,19 +82,10 @@ const NO_ENTRIES: readonly Entry[] = []
  * settings (backendVariantName), so a use left as it was is the one a rewrite would set. A refused
  * or redirected route (REFUSED_BACKEND, REDIRECT_BACKEND) uses no Service's backend; a canary uses its Service's.
  */
-function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): { added: Map<string, RoutedBackend>; released: Map<string, RoutedBackend> } {
-  const [was, is] = [hostBackends(before), hostBackends(after)]
+function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): { added: Map<string, RouteBackend>; released: Map<string, RouteBackend> } {
+  const [was, is] = [routesBackends(before), routesBackends(after)]
   for (const name of [...is.keys()]) if (was.delete(name)) is.delete(name)
   return { added: is, released: was }
-}
-
-type RoutedBackend = { ref: BackendRef; upstream?: Upstream }
-
-/** The backends a host's routes use, each once, in the routes' order. */
-export function hostBackends(routes: readonly RoutedTo[]): Map<string, RoutedBackend> {
-  const backends = new Map<string, RoutedBackend>()
-  for (const route of routes) for (const { name, ref, upstream } of routeBackends(route)) if (!backends.has(name)) backends.set(name, { ref, upstream })
-  return backends
 }
 
 /** A map's entries for one host replaced: the ones it no longer has removed, the changed ones set, each in the plan as a runtime map edit. */

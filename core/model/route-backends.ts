@@ -36,3 +36,10 @@ export function routeBackends(route: RoutedTo): RouteBackend[] {
   for (const mirror of mirrors ?? []) backends.push({ name: mirror.backendName, ref: mirror.backend })
   return backends
 }
+
+/** The Service backends some routes send to (a host's), each once by name, in the routes' order. */
+export function routesBackends(routes: readonly RoutedTo[]): Map<string, RouteBackend> {
+  const backends = new Map<string, RouteBackend>()
+  for (const route of routes) for (const backend of routeBackends(route)) if (!backends.has(backend.name)) backends.set(backend.name, backend)
+  return backends
+}
