@@ -3,8 +3,9 @@ import type { AgentStatus } from '../processes/agent/agent.ts'
 import { startEdgeStack } from '../test/support/edge-stack.ts'
 import { eventually } from '../test/support/eventually.ts'
 import { request } from '../test/support/http-client.ts'
-import { endpointSlice, ingress, service } from '../test/support/objects.ts'
+import { endpointSlice, service } from '../test/support/objects.ts'
 import { seededRandom } from './random.ts'
+import { ShopIngress } from './shop-ingress.ts'
 import { removeAtExit } from './removed-at-exit.ts'
 import { cpuSeconds } from './serve-meter.ts'
 import { sendWrite } from './serve-client.ts'
@@ -44,8 +45,6 @@ const SERVED_WITHIN_MS = 120_000
 /** The steady client's pause between requests: light load, not a flood that would slow HAProxy. */
 const STEADY_PAUSE_MS = 10
 
-const NO_REDIRECT = { 'hapedge.io/ssl-redirect': 'false' }
-
 /**
  * From the event posted to the new route answering through HAProxy: a path added to an existing
  * backend (a map entry, applied at runtime) and a path to a new Service (a new backend: a
@@ -60,17 +59,7 @@ export async function measureConvergence(
   background: number = CONVERGENCE_BACKGROUNDS[0],
   reloads = Math.max(3, Math.ceil(samples / 4)),
 ): Promise<Convergence> {
-  // `/` leads to web; the paths the runtime changes add lead to `added`, whose backend is there from the start.
-  const paths: { path: string; service: string }[] = [
-    { path: '/', service: 'web' },
-    { path: '/added', service: 'added' },
-  ]
-  const shop = () =>
-    ingress({
-      name: 'shop',
-      annotations: NO_REDIRECT,
-      rules: [{ host: 'shop.test', paths: paths.map(({ path, service: name }) => ({ path, service: name })) }],
-    })
+  const shop = new ShopIngress()
   const pools = { web: ['web-1'], added: ['added-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
   const stack = await startEdgeStack(
@@ -82,7 +71,7 @@ export async function measureConvergence(
         endpointSlice('web', [backends.get('web-1')!.host], [{ port: backends.get('web-1')!.port }]),
         service('added'),
         endpointSlice('added', [backends.get('added-1')!.host], [{ port: backends.get('added-1')!.port }]),
-        shop(),
+        shop.object(),
       ]
       await sendWrite(served.url, { id: 'edge', token }, { objects })
     },
@@ -136,8 +125,7 @@ export async function measureConvergence(
     const cpuMarks = [cpu()]
     for (let n = 0; n < samples; n++) {
       if (n === 1) cpuMarks.push(cpu())
-      paths.push({ path: `/r${n}`, service: 'added' })
-      const result = await change([{ type: 'MODIFIED', object: shop() }], `/r${n}/x`, 'added-1')
+      const result = await change([{ type: 'MODIFIED', object: shop.withPath(`/r${n}`) }], `/r${n}/x`, 'added-1')
       if (result.applied !== 'runtime') continue
       runtime.push(result.ms)
       committed.push(result.committed)
@@ -156,9 +144,11 @@ export async function measureConvergence(
     for (let n = 0; n < reloads && reloadFailure === undefined; n++) {
       const name = `new-${n}`
       const backend = stack.backends.get(name)!
-      paths.push({ path: `/${name}`, service: name })
       const result = await change(
-        [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop()].map((object) => ({ type: 'MODIFIED' as const, object })),
+        [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop.withPath(`/${name}`, name)].map((object) => ({
+          type: 'MODIFIED' as const,
+          object,
+        })),
         `/${name}/x`,
         name,
       ).catch((error: Error) => error)

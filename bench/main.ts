@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { measureHttpRoutes, measureSize, type SizeResult } from './measure.ts'
 import {
   printChurnReport,
+  printCommitTurnsReport,
   printConvergenceReport,
   printFleetReport,
   printHttpReport,
@@ -15,6 +16,7 @@ import {
   printWorkerdResyncReport,
 } from './report.ts'
 import { measureChurn } from './churn.ts'
+import { measureCommitTurns } from './commit-turns.ts'
 import { CONVERGENCE_BACKGROUNDS, measureConvergence, type Convergence } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     'http-samples': { type: 'string', default: '40' },
     'convergence-samples': { type: 'string', default: '40' },
     'convergence-runs': { type: 'string', default: '5' },
+    'turns-changes': { type: 'string', default: '100' },
     'churn-changes': { type: 'string', default: '200' },
     'fleet-clusters': { type: 'string', default: '100' },
     'fleet-ingresses': { type: 'string', default: '1000' },
@@ -84,7 +87,9 @@ if (!(globalThis as { gc?: unknown }).gc) console.warn('note: run with --expose-
 // Convergence runs first, on a quiet machine: the phases below leave a large heap in this process
 // (where the agent runs) and gigabytes of fsynced files for the disk to write back.
 const convergenceSamples = Number(values['convergence-samples'])
-const wholeNumber = (flag: 'churn-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events' | 'resync-heap-objects' | 'replica-writes') => {
+const wholeNumber = (
+  flag: 'churn-changes' | 'turns-changes' | 'fleet-clusters' | 'fleet-ingresses' | 'fleet-events' | 'resync-heap-objects' | 'replica-writes',
+) => {
   const value = Number(values[flag])
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${flag}: a whole number, 0 to skip, got ${values[flag]}`)
   return value
@@ -105,6 +110,13 @@ for (let run = 0; run < convergenceRuns; run++)
   // A reload of 20,000 Ingresses' configuration takes seconds each: three show its cost.
   for (const [index, background] of backgrounds.entries())
     convergence[index]!.push(await measureConvergence(convergenceSamples, background, background > 1_000 ? 3 : undefined))
+// Beside the convergence rows, on the same quiet machine: their two sizes' commits, taking turns in one server.
+const turnsChanges = wholeNumber('turns-changes')
+if (turnsChanges > 0)
+  console.error(
+    `measuring ${turnsChanges} path changes to each of two clusters taking turns in one hapedge serve, beside ${CONVERGENCE_BACKGROUNDS.join(' and ')} Ingresses…`,
+  )
+const turns = turnsChanges > 0 ? await measureCommitTurns(turnsChanges) : undefined
 if (churnChanges > 0) console.error(`measuring ${churnChanges} mixed changes through hapedge serve, a listening agent and HAProxy…`)
 const churn = churnChanges > 0 ? await measureChurn(churnChanges) : undefined
 
@@ -163,6 +175,7 @@ const heapCheck = heapObjects > 0 ? await measureResyncHeap(heapObjects) : undef
 if (resyncs.length > 0 || heapCheck) printResyncReport(resyncs, heapCheck)
 
 if (convergence.length > 0) printConvergenceReport(convergence)
+if (turns) printCommitTurnsReport(turns)
 if (churn) printChurnReport(churn)
 if (fleet) printFleetReport(fleet)
 // Commits a second on one cluster with 1, 2 and 3 replicas of hapedge serve on one bucket of the conditional S3 double.

@@ -1,5 +1,6 @@
 import type { Row, SizeResult } from './measure.ts'
 import type { ChurnResult } from './churn.ts'
+import type { CommitTurns } from './commit-turns.ts'
 import type { Convergence } from './convergence.ts'
 import type { FleetResult } from './fleet.ts'
 import type { HttpResult } from './http.ts'
@@ -306,6 +307,20 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
   )
   console.log(
     `  ${mark(flat)} its median beside ${largest.background} Ingresses is within ±20% of the one beside ${smallest.background} (${largest.p50} ms against ${smallest.p50} ms)`,
+  )
+}
+
+/** Prints the commits of two clusters taking turns in one server: each size's, and the ratio change by change. */
+export function printCommitTurnsReport({ sizes, ratio }: CommitTurns): void {
+  const [smallest, largest] = [sizes[0]!, sizes.at(-1)!]
+  const percent = (value: number) => `${value >= 0 ? '+' : ''}${round(value * 100, 1)}%`
+  console.log(
+    `\ncommits taking turns (one hapedge serve on local disk, a path change to a cluster beside ${smallest.background} Ingresses and one to a cluster beside ${largest.background}, in turn; no agent):`,
+  )
+  for (const { background, committed } of sizes)
+    console.log(`  beside ${background} Ingresses: p50 ${committed.p50} ms, p95 ${committed.p95} ms (${committed.samples} changes)`)
+  console.log(
+    `  beside ${largest.background} against beside ${smallest.background}: ${percent(largest.committed.p50 / smallest.committed.p50 - 1)} at the median, ${percent(ratio)} change by change (the median of each turn's ratio)`,
   )
 }
 
