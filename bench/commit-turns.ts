@@ -22,7 +22,7 @@ const WARM_TURNS = 5
 /**
  * Path changes committed by one `hapedge serve` on local disk to two clusters, beside 200 and
  * 20,000 Ingresses, taking turns change by change (which goes first alternates). A convergence
- * run measures each size on a stack of its own, and this machine's drift moves a whole run by
+ * run measures each size on a stack of its own, and a shared machine's drift moves a whole run by
  * more than the difference it looks for; here both sizes meet the same minutes, the same heap
  * and the same disk, so what is left of the difference is what a commit does more beside
  * 20,000 Ingresses (its trees' extra levels). The same changes as the convergence rows' (one
