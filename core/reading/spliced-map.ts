@@ -16,9 +16,17 @@ import { utf8Length } from '../tree/tree-shape.ts'
  * not the size and line count of `after`.
  */
 export function splicedMap(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): string | undefined {
+  const parts = mapSplice(text, changes, before, after)
+  return parts && splicedText(text, parts)
+}
+
+/** A part of a spliced map: a range of the text before, kept, or a line put in. */
+export type SplicePart = { readonly from: number; readonly to: number } | string
+
+/** How splicedMap makes the next text: the ranges of `text` kept and the lines put in, in order; undefined where it would be. */
+export function mapSplice(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): SplicePart[] | undefined {
   if (text.length !== before.weight && utf8Length(text) !== before.weight) return undefined
-  // Joined by `+`: the engine keeps the parts as they are until the text is read whole (written to disk, after the runtime API), so the splice copies nothing.
-  let spliced = ''
+  const parts: SplicePart[] = []
   let copied = 0
   let weight = before.weight
   let count = before.count
@@ -33,17 +41,44 @@ export function splicedMap(text: string, changes: readonly LineChange[], before:
       weight -= utf8Length(was)
       count--
     }
-    spliced += text.slice(copied, at)
+    if (at > copied) parts.push({ from: copied, to: at })
     if (is !== undefined) {
-      spliced += is
+      parts.push(is)
       weight += utf8Length(is)
       count++
     }
     copied = end
   }
   if (weight !== after.weight || count !== after.count) return undefined
-  return spliced + text.slice(copied)
+  if (copied < text.length) parts.push({ from: copied, to: text.length })
+  return parts
 }
+
+/** The text the parts make of `text`. Joined by `+`: the engine keeps the pieces until the text is read whole, so the splice copies nothing. */
+export function splicedText(text: string, parts: readonly SplicePart[]): string {
+  let spliced = ''
+  for (const part of parts) spliced += typeof part === 'string' ? part : text.slice(part.from, part.to)
+  return spliced
+}
+
+/**
+ * The UTF-8 of the text the parts make of `text`, from `bytes`, the UTF-8 of `text`: the ranges
+ * kept copied, only the lines put in encoded. Undefined unless every character of `text` is one
+ * byte (ASCII, as host and path keys are), where its offsets are the bytes'.
+ */
+export function splicedBytes(text: string, bytes: Uint8Array, parts: readonly SplicePart[]): Uint8Array | undefined {
+  if (bytes.length !== text.length) return undefined
+  const pieces = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : bytes.subarray(part.from, part.to)))
+  const spliced = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0))
+  let at = 0
+  for (const piece of pieces) {
+    spliced.set(piece, at)
+    at += piece.length
+  }
+  return spliced
+}
+
+const encoder = new TextEncoder()
 
 /** The start of the first line at or after `from` (a line's start) whose key is not below `key`; the text's end if none. */
 function lineOf(text: string, key: string, from: number): number {

@@ -4,7 +4,17 @@ import type { AgentPlan } from '../../core/plan/plan.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { generationName, oneLine, refusedLine, takenLine, type AgentLog, type Taken, type Trigger } from './agent-log.ts'
 import { refusalOutput, type HaproxyCheck } from './config-check.ts'
-import { installedGeneration, installGeneration, pruneGenerations, recordTakenAs, stageGeneration, switchCurrent, type Installed } from './generation-dir.ts'
+import { EncodedMaps } from './encoded-maps.ts'
+import {
+  installedGeneration,
+  installGeneration,
+  pruneGenerations,
+  recordTakenAs,
+  stageGeneration,
+  switchCurrent,
+  type BytesOf,
+  type Installed,
+} from './generation-dir.ts'
 import { pullGeneration, type Pulled, type SourceOptions } from './pull-generation.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
@@ -52,6 +62,8 @@ export class Agent {
   private againTrigger: Trigger = 'poll'
   /** The error last logged: one that persists (an unreachable function, at every poll) is said once. */
   private loggedError: string | undefined
+  /** The bytes of the maps installed, which the next spliced map is written from. */
+  private readonly encodedMaps = new EncodedMaps()
 
   constructor(
     private readonly source: SourceOptions,
@@ -214,17 +226,34 @@ export class Agent {
     }
   }
 
+  /**
+   * How the maps `next` spliced from `previous`'s texts are written: from the bytes kept of those
+   * texts (EncodedMaps). Only where the pull read from the generation installed, whose texts the splices name.
+   */
+  private splicedBytes(next: Pulled, previous: Installed | undefined): BytesOf | undefined {
+    const delta = next.delta
+    if (!previous || delta?.since !== previous.manifest) return undefined
+    return (path, text) => {
+      const parts = delta.splices.get(path)
+      const before = previous.files.get(path)
+      return parts && before !== undefined ? this.encodedMaps.bytesFor(path, text, before, parts) : undefined
+    }
+  }
+
   /** Installs the generation and makes HAProxy run it; on failure, the previous generation is what is installed and what runs. */
-  private async take(next: Installed, plan: AgentPlan | undefined, previous: Installed | undefined): Promise<Taken> {
+  private async take(next: Pulled, plan: AgentPlan | undefined, previous: Installed | undefined): Promise<Taken> {
+    const bytesOf = this.splicedBytes(next, previous)
     const install = async () => {
-      await installGeneration(this.dir, next.manifest, next.files, previous)
+      await installGeneration(this.dir, next.manifest, next.files, previous, bytesOf)
       this.installed = next
+      this.encodedMaps.installed(next.files)
     }
     if (!this.haproxy || !('checkedReload' in this.haproxy)) {
-      const staged = await stageGeneration(this.dir, next.manifest, next.files, previous)
+      const staged = await stageGeneration(this.dir, next.manifest, next.files, previous, bytesOf)
       await this.haproxy?.check(staged)
       await switchCurrent(this.dir, next.manifest)
       this.installed = next
+      this.encodedMaps.installed(next.files)
       return { applied: 'written', checked: this.haproxy !== undefined }
     }
     const runtime = plan !== undefined && !plan.reload
@@ -252,6 +281,7 @@ export class Agent {
       if (previous) {
         await installGeneration(this.dir, previous.manifest, previous.files)
         this.installed = previous
+        this.encodedMaps.installed(previous.files)
         // A runtime attempt may have changed part of what runs: reload the previous files so that what runs equals them again.
         if (runtime) await this.haproxy.checkedReload(this.dir)
       }

@@ -17,8 +17,14 @@ const KEPT = 3
  * rename, so HAProxy (`-f DIR/current`) and a crash see the old files or the new ones, never a
  * mix. The two generations before are kept for a rollback.
  */
-export async function installGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed): Promise<string> {
-  await stageGeneration(dir, manifest, files, previous)
+export async function installGeneration(
+  dir: string,
+  manifest: string,
+  files: ReadonlyMap<string, string>,
+  previous?: Installed,
+  bytesOf?: BytesOf,
+): Promise<string> {
+  await stageGeneration(dir, manifest, files, previous, bytesOf)
   return switchCurrent(dir, manifest)
 }
 
@@ -32,7 +38,7 @@ export async function installGeneration(dir: string, manifest: string, files: Re
  * directory, its unchanged files linked from the previous one. Staging and pruning take turns
  * (dir-lane.ts), so pruning never removes a shared directory a staging is about to name.
  */
-export function stageGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed): Promise<string> {
+export function stageGeneration(dir: string, manifest: string, files: ReadonlyMap<string, string>, previous?: Installed, bytesOf?: BytesOf): Promise<string> {
   return inLane(dir, async () => {
     const target = join(dir, GENERATIONS, manifest)
     if (await exists(target)) return target
@@ -42,7 +48,7 @@ export function stageGeneration(dir: string, manifest: string, files: ReadonlyMa
     await mkdir(staging, { recursive: true })
     const placed = top.map(([path, text]) => ({ path, text, file: insideDir(staging, path) }))
     await Promise.all([
-      writeFiles(placed, before, previous),
+      writeFiles(placed, before, previous, bytesOf),
       ...[...directories].map(async ([name, inside]) => {
         const shared = before && sameFiles(inside, previous.files, name) ? await sharedTarget(join(before, name)) : undefined
         const target = shared ?? join('..', '..', SHARED, `${name}-${randomBytes(6).toString('hex')}`)
@@ -55,6 +61,7 @@ export function stageGeneration(dir: string, manifest: string, files: ReadonlyMa
           inside.map(([path, text]) => ({ path, text, file: insideDir(into, path.slice(prefix.length)) })),
           before,
           previous,
+          bytesOf,
         )
       }),
     ])
@@ -68,12 +75,18 @@ async function writeFiles(
   placed: readonly { path: string; text: string; file: string }[],
   before: string | undefined,
   previous: Installed | undefined,
+  bytesOf: BytesOf | undefined,
 ): Promise<void> {
   await Promise.all([...new Set(placed.map(({ file }) => dirname(file)))].map((parent) => mkdir(parent, { recursive: true })))
   await Promise.all(
-    placed.map(({ path, text, file }) => (before && previous!.files.get(path) === text ? link(insideDir(before, path), file) : writeFile(file, text))),
+    placed.map(({ path, text, file }) =>
+      before && previous!.files.get(path) === text ? link(insideDir(before, path), file) : writeFile(file, bytesOf?.(path, text) ?? text),
+    ),
   )
 }
+
+/** The bytes to write for a file, where the caller has them (a spliced map's, see EncodedMaps); undefined: its text is written. */
+export type BytesOf = (path: string, text: string) => Uint8Array | undefined
 
 /** What the previous generation's subdirectory links to, when it is a shared directory (a generation staged before shared ones were is not). */
 async function sharedTarget(path: string): Promise<string | undefined> {

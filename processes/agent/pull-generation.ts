@@ -6,7 +6,7 @@ import type { MapLines } from '../../core/plan/map-updates.ts'
 import { changedFiles, changedMapLines, changedTexts } from '../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../core/reading/node-loader.ts'
 import { readGeneration } from '../../core/reading/read-generation.ts'
-import { splicedMap } from '../../core/reading/spliced-map.ts'
+import { mapSplice, splicedText, type SplicePart } from '../../core/reading/spliced-map.ts'
 import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { fetchFailure } from '../fetch-failure.ts'
@@ -28,7 +28,7 @@ export interface Pulled {
    * lines of each map that differ, found from the maps' chunk trees, so that a plan against the
    * base's files need not compare megabytes, nor every path of the generation.
    */
-  delta?: { since: string; paths: string[]; maps: Map<string, MapLines> }
+  delta?: { since: string; paths: string[]; maps: Map<string, MapLines>; splices: Map<string, SplicePart[]> }
 }
 
 /** A generation's manifest and files, which a pull reads the next generation from. */
@@ -77,11 +77,14 @@ async function filesSince(source: ObjectStore, cluster: string, base: Base, mani
   const maps = await changedMapLines(changes, loader, context)
   // A changed map is its text in the base with the changed lines put in; only a map that does not splice (and any other file) is read whole.
   const spliced = new Map<string, string>()
+  const splices = new Map<string, SplicePart[]>()
   for (const { path, before, after } of changes) {
     const lines = maps.get(path)
     const text = lines && base.files.get(path)
-    const next = text !== undefined && lines && before && after ? splicedMap(text, lines.changes, before, after) : undefined
-    if (next !== undefined) spliced.set(path, next)
+    const parts = text !== undefined && lines && before && after ? mapSplice(text, lines.changes, before, after) : undefined
+    if (!parts) continue
+    spliced.set(path, splicedText(text!, parts))
+    splices.set(path, parts)
   }
   const { after } = await changedTexts(
     changes.flatMap(({ path, after: root }) => (spliced.has(path) ? [] : [root ? { path, after: root } : { path }])),
@@ -96,6 +99,6 @@ async function filesSince(source: ObjectStore, cluster: string, base: Base, mani
   }
   // In the manifest's order, as a whole read gives them: a new file goes where its path sorts.
   const added = changes.some((change) => !change.before)
-  const delta = { since: base.manifest, paths: changes.map(({ path }) => path), maps }
+  const delta = { since: base.manifest, paths: changes.map(({ path }) => path), maps, splices }
   return { files: added ? new Map([...files].sort(([a], [b]) => compareText(a, b))) : files, delta }
 }

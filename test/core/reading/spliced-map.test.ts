@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splicedMap } from '../../../core/reading/spliced-map.ts'
+import { mapSplice, splicedBytes, splicedMap } from '../../../core/reading/spliced-map.ts'
 import { utf8Length } from '../../../core/tree/tree-shape.ts'
 
 /** The root a map's chunk tree has for this text: only its count (lines) and weight (UTF-8 bytes) matter here. */
@@ -39,5 +39,29 @@ describe('a map spliced from its text before and the lines that changed', () => 
     expect(splicedMap(before, [{ key: 'd.test/', after: line('d.test/') }], root(before), root(`${before}${line('d.test/')}`))).toBeUndefined()
     // The trees after say another size or line count than the splice makes.
     expect(splicedMap(before, add, root(before), root(`${after}${line('zz.test/')}`))).toBeUndefined()
+  })
+})
+
+describe("a spliced map's bytes, made from the bytes before", () => {
+  const before = lines('b.test/', 'd.test/', 'f.test/', 'h.test/')
+  const encode = (text: string) => new TextEncoder().encode(text)
+
+  it('copies the ranges kept and encodes only the lines put in, a line that is not ASCII too', () => {
+    const after = `${line('a.test/')}${line('b.test/')}${line('d.test/', 'be_ü')}${line('h.test/')}`
+    const changes = [
+      { key: 'a.test/', after: line('a.test/') },
+      { key: 'd.test/', before: line('d.test/'), after: line('d.test/', 'be_ü') },
+      { key: 'f.test/', before: line('f.test/') },
+    ]
+    const parts = mapSplice(before, changes, root(before), root(after))!
+    expect(splicedBytes(before, encode(before), parts)).toEqual(encode(after))
+  })
+
+  it('gives nothing, for the text to be encoded whole, when the text before is not one byte a character', () => {
+    const wide = `${line('ä.test/')}${before}`
+    const after = `${wide}${line('z.test/')}`
+    const parts = mapSplice(wide, [{ key: 'z.test/', after: line('z.test/') }], root(wide), root(after))!
+    expect(parts).toBeDefined()
+    expect(splicedBytes(wide, encode(wide), parts)).toBeUndefined()
   })
 })

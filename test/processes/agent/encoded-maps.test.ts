@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { mapSplice, splicedText } from '../../../core/reading/spliced-map.ts'
+import { utf8Length } from '../../../core/tree/tree-shape.ts'
+import { EncodedMaps } from '../../../processes/agent/encoded-maps.ts'
+
+const root = (text: string) => ({ sha256: 'x', level: 1, count: text.split('\n').length - 1, weight: utf8Length(text) })
+const line = (key: string) => `${key} be_${key}\n`
+const encode = (text: string) => new TextEncoder().encode(text)
+const MAP = 'maps/hosts.map'
+
+/** The next text of a map with `key`'s line added where it sorts, and how the splice makes it of `before`. */
+function added(before: string, key: string) {
+  const parts = mapSplice(before, [{ key, after: line(key) }], root(before), root(`${before}${line(key)}`))!
+  return { after: splicedText(before, parts), parts }
+}
+
+describe('the bytes of the maps an agent installs', () => {
+  it('are the UTF-8 of each next text, encoded whole the first time, then spliced from the bytes kept', () => {
+    const maps = new EncodedMaps()
+    const first = `${line('b.test/')}${line('d.test/')}`
+    const second = added(first, 'c.test/')
+    expect(maps.bytesFor(MAP, second.after, first, second.parts)).toEqual(encode(second.after))
+    maps.installed(new Map([[MAP, second.after]]))
+    const third = added(second.after, 'e.test/')
+    expect(maps.bytesFor(MAP, third.after, second.after, third.parts)).toEqual(encode(third.after))
+  })
+
+  it('splices only the bytes of the very text a splice starts from', () => {
+    const maps = new EncodedMaps()
+    const first = `${line('b.test/')}${line('d.test/')}`
+    const kept = added(first, 'c.test/')
+    maps.bytesFor(MAP, kept.after, first, kept.parts)
+    maps.installed(new Map([[MAP, kept.after]]))
+    // Another text of the same length: the bytes kept are not its, and spliced with its parts they would be wrong.
+    const other = `${line('b.test/')}${line('f.test/')}${line('d.test/')}`
+    expect(other.length).toBe(kept.after.length)
+    const next = added(other, 'e.test/')
+    expect(maps.bytesFor(MAP, next.after, other, next.parts)).toEqual(encode(next.after))
+  })
+})
