@@ -23,7 +23,7 @@ export function splicedMap(text: string, changes: readonly LineChange[], before:
 /** A part of a spliced map: a range of the text before, kept, or a line put in. */
 export type SplicePart = { readonly from: number; readonly to: number } | string
 
-/** How splicedMap makes the next text: the ranges of `text` kept and the lines put in, in order; undefined where it would be. */
+/** How splicedMap makes the next text: the ranges of `text` kept and the lines put in, in order; undefined where splicedMap's is. */
 export function mapSplice(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): SplicePart[] | undefined {
   if (text.length !== before.weight && utf8Length(text) !== before.weight) return undefined
   const parts: SplicePart[] = []

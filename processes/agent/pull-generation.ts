@@ -26,7 +26,8 @@ export interface Pulled {
   /**
    * Read from a base: its manifest, the paths of the files that differ from the base's, and the
    * lines of each map that differ, found from the maps' chunk trees, so that a plan against the
-   * base's files need not compare megabytes, nor every path of the generation.
+   * base's files need not compare megabytes, nor every path of the generation; and how each map
+   * spliced from the base's text was made of it, so that its bytes are made of the base's (EncodedMaps).
    */
   delta?: { since: string; paths: string[]; maps: Map<string, MapLines>; splices: Map<string, SplicePart[]> }
 }
