@@ -1,9 +1,16 @@
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
+
+/**
+ * A serial of its own for each certificate signed: `-CAcreateserial` keeps one in a file beside the
+ * authority's (`<name>.srl`), and certificates signed at once raced on it ("Unable to load number").
+ */
+const serial = () => String((randomBytes(8).readBigUInt64BE() >> 1n) + 1n)
 
 export interface Authority {
   certPem: string
@@ -56,7 +63,8 @@ async function authorityAt(dir: string, name: string, above?: string): Promise<A
       `${stem}.crt`,
       '-CAkey',
       `${stem}.key`,
-      '-CAcreateserial',
+      '-set_serial',
+      serial(),
       '-days',
       '2',
       '-extfile',
