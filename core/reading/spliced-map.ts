@@ -2,12 +2,16 @@ import type { LineChange } from '../plan/map-updates.ts'
 import type { TreeRoot } from '../tree/node.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 
+/** A part of a spliced map: a range of the text before, kept, or a line put in. */
+export type SplicePart = { readonly from: number; readonly to: number } | string
+
 /**
- * A map file's next text, made from its text before and the lines that changed between the
- * two chunk trees (sorted by key, as diffTrees gives them), instead of from every chunk of the
- * next tree. At 20,000 Ingresses a map is ~2,000 chunks and megabytes: joining them costs the
- * agent milliseconds on the path to served, and an agent that has just started would first
- * fetch them all; the change is a few lines.
+ * How a map file's next text is made of its text before and the lines that changed between
+ * the two chunk trees (sorted by key, as diffTrees gives them): the ranges of the text before
+ * kept and the lines put in, in order, which splicedText joins and splicedBytes encodes; instead
+ * of the text made from every chunk of the next tree. At 20,000 Ingresses a map is ~2,000
+ * chunks and megabytes: joining them costs the agent milliseconds on the path to served, and an
+ * agent that has just started would first fetch them all; the change is a few lines.
  *
  * The text before holds one line per key, sorted by key (the file is its tree's leaves in
  * order), so each changed key is found by a binary search. Undefined, for the caller to read
@@ -15,15 +19,6 @@ import { utf8Length } from '../tree/tree-shape.ts'
  * removed or changed is not there as it was, a line added is there already, or the result is
  * not the size and line count of `after`.
  */
-export function splicedMap(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): string | undefined {
-  const parts = mapSplice(text, changes, before, after)
-  return parts && splicedText(text, parts)
-}
-
-/** A part of a spliced map: a range of the text before, kept, or a line put in. */
-export type SplicePart = { readonly from: number; readonly to: number } | string
-
-/** How splicedMap makes the next text: the ranges of `text` kept and the lines put in, in order; undefined where splicedMap's is. */
 export function mapSplice(text: string, changes: readonly LineChange[], before: TreeRoot, after: TreeRoot): SplicePart[] | undefined {
   if (text.length !== before.weight && utf8Length(text) !== before.weight) return undefined
   const parts: SplicePart[] = []

@@ -226,6 +226,12 @@ export class Agent {
     }
   }
 
+  /** `generation` is what `current` holds now: the next pull plans against its files, and the next splice is written from their bytes. */
+  private nowInstalled(generation: Installed): void {
+    this.installed = generation
+    this.encodedMaps.installed(generation.files)
+  }
+
   /**
    * How the maps `next` spliced from `previous`'s texts are written: from the bytes kept of those
    * texts (EncodedMaps). Only where the pull read from the generation installed, whose texts the splices name.
@@ -245,15 +251,13 @@ export class Agent {
     const bytesOf = this.splicedBytes(next, previous)
     const install = async () => {
       await installGeneration(this.dir, next.manifest, next.files, previous, bytesOf)
-      this.installed = next
-      this.encodedMaps.installed(next.files)
+      this.nowInstalled(next)
     }
     if (!this.haproxy || !('checkedReload' in this.haproxy)) {
       const staged = await stageGeneration(this.dir, next.manifest, next.files, previous, bytesOf)
       await this.haproxy?.check(staged)
       await switchCurrent(this.dir, next.manifest)
-      this.installed = next
-      this.encodedMaps.installed(next.files)
+      this.nowInstalled(next)
       return { applied: 'written', checked: this.haproxy !== undefined }
     }
     const runtime = plan !== undefined && !plan.reload
@@ -280,8 +284,7 @@ export class Agent {
     } catch (error) {
       if (previous) {
         await installGeneration(this.dir, previous.manifest, previous.files)
-        this.installed = previous
-        this.encodedMaps.installed(previous.files)
+        this.nowInstalled(previous)
         // A runtime attempt may have changed part of what runs: reload the previous files so that what runs equals them again.
         if (runtime) await this.haproxy.checkedReload(this.dir)
       }

@@ -77,24 +77,22 @@ async function filesSince(source: ObjectStore, cluster: string, base: Base, mani
   const changes = await changedFiles(base.manifest, manifest, loader, context)
   const maps = await changedMapLines(changes, loader, context)
   // A changed map is its text in the base with the changed lines put in; only a map that does not splice (and any other file) is read whole.
-  const spliced = new Map<string, string>()
   const splices = new Map<string, SplicePart[]>()
   for (const { path, before, after } of changes) {
     const lines = maps.get(path)
     const text = lines && base.files.get(path)
     const parts = text !== undefined && lines && before && after ? mapSplice(text, lines.changes, before, after) : undefined
-    if (!parts) continue
-    spliced.set(path, splicedText(text!, parts))
-    splices.set(path, parts)
+    if (parts) splices.set(path, parts)
   }
   const { after } = await changedTexts(
-    changes.flatMap(({ path, after: root }) => (spliced.has(path) ? [] : [root ? { path, after: root } : { path }])),
+    changes.flatMap(({ path, after: root }) => (splices.has(path) ? [] : [root ? { path, after: root } : { path }])),
     loader,
     context,
   )
   const files = new Map(base.files)
   for (const { path } of changes) {
-    const text = spliced.get(path) ?? after.get(path)
+    const parts = splices.get(path)
+    const text = parts ? splicedText(base.files.get(path)!, parts) : after.get(path)
     if (text === undefined) files.delete(path)
     else files.set(path, text)
   }

@@ -8,7 +8,7 @@ import { mapUpdate, mapUpdateFromLines } from '../../../core/plan/map-updates.ts
 import { planFromFiles } from '../../../core/plan/plan-from-files.ts'
 import { changedFiles, changedMapLines } from '../../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
-import { splicedMap } from '../../../core/reading/spliced-map.ts'
+import { mapSplice, splicedText } from '../../../core/reading/spliced-map.ts'
 import { FILES } from '../../../core/render/files.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { arbitraryObject, identityOf } from '../../support/arbitrary-objects.ts'
@@ -54,7 +54,10 @@ describe('the lines of a map that a change alters, from its chunk trees', () => 
           for (const [map, changed] of lines) expect(mapUpdateFromLines(map, changed)).toEqual(mapUpdate(map, before.get(map)!, after.get(map)!))
           // Each changed map's next text, made from its text before and these lines, is the file.
           for (const { path, before: was, after: is } of changes)
-            if (lines.has(path)) expect(splicedMap(before.get(path)!, lines.get(path)!.changes, was!, is!)).toBe(after.get(path))
+            if (lines.has(path)) {
+              const parts = mapSplice(before.get(path)!, lines.get(path)!.changes, was!, is!)
+              expect(parts && splicedText(before.get(path)!, parts)).toBe(after.get(path))
+            }
           expect(planFromFiles(before, after, lines)).toEqual(planFromFiles(before, after))
           expect(
             planFromFiles(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapSplice, splicedBytes, splicedMap } from '../../../core/reading/spliced-map.ts'
+import { mapSplice, splicedBytes, splicedText } from '../../../core/reading/spliced-map.ts'
 import { utf8Length } from '../../../core/tree/tree-shape.ts'
 
 /** The root a map's chunk tree has for this text: only its count (lines) and weight (UTF-8 bytes) matter here. */
@@ -19,26 +19,26 @@ describe('a map spliced from its text before and the lines that changed', () => 
       { key: 'f.test/', before: line('f.test/') },
       { key: 'z.test/', after: line('z.test/') },
     ]
-    expect(splicedMap(before, changes, root(before), root(after))).toBe(after)
+    expect(splicedText(before, mapSplice(before, changes, root(before), root(after))!)).toBe(after)
   })
 
   it('counts UTF-8 bytes, not code units, against the trees', () => {
     const after = `${before}${line('ü.test/')}`
-    expect(splicedMap(before, [{ key: 'ü.test/', after: line('ü.test/') }], root(before), root(after))).toBe(after)
+    expect(splicedText(before, mapSplice(before, [{ key: 'ü.test/', after: line('ü.test/') }], root(before), root(after))!)).toBe(after)
   })
 
   it('gives nothing, for the file to be read whole, when the text before is not the tree before', () => {
     const after = `${before}${line('z.test/')}`
     const add = [{ key: 'z.test/', after: line('z.test/') }]
     // Another text of the same size, one whose size differs, a line removed that is not as it was, a line added that is there.
-    expect(splicedMap(before.replace('f.test/', 'g.test/'), [{ key: 'f.test/', before: line('f.test/') }], root(before), root(after))).toBeUndefined()
-    expect(splicedMap(`${before}\n`, add, root(before), root(after))).toBeUndefined()
+    expect(mapSplice(before.replace('f.test/', 'g.test/'), [{ key: 'f.test/', before: line('f.test/') }], root(before), root(after))).toBeUndefined()
+    expect(mapSplice(`${before}\n`, add, root(before), root(after))).toBeUndefined()
     expect(
-      splicedMap(before, [{ key: 'd.test/', before: line('d.test/', 'be_old') }], root(before), root(lines('b.test/', 'f.test/', 'h.test/'))),
+      mapSplice(before, [{ key: 'd.test/', before: line('d.test/', 'be_old') }], root(before), root(lines('b.test/', 'f.test/', 'h.test/'))),
     ).toBeUndefined()
-    expect(splicedMap(before, [{ key: 'd.test/', after: line('d.test/') }], root(before), root(`${before}${line('d.test/')}`))).toBeUndefined()
+    expect(mapSplice(before, [{ key: 'd.test/', after: line('d.test/') }], root(before), root(`${before}${line('d.test/')}`))).toBeUndefined()
     // The trees after say another size or line count than the splice makes.
-    expect(splicedMap(before, add, root(before), root(`${after}${line('zz.test/')}`))).toBeUndefined()
+    expect(mapSplice(before, add, root(before), root(`${after}${line('zz.test/')}`))).toBeUndefined()
   })
 })
 
