@@ -102,6 +102,8 @@ function table<T>(rows: T[], columns: Columns<T>): string {
 }
 
 const mark = (ok: boolean) => (ok ? 'met    ' : 'NOT met')
+/** A ratio less 1 as a signed percentage, to 0.1: +15.9%, -3.5%. */
+const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${round(ratio * 100, 1)}%`
 
 /** Prints the figures, then each target of the incremental issue beside what was measured. */
 export function printReport(results: SizeResult[]): void {
@@ -296,7 +298,6 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
   const [first, last] = [sizes[0]!, sizes.at(-1)!]
   if (sizes.length > 1 && first.length > 1 && first.length === last.length) {
     const ratios = first.map((run, i) => last[i]!.runtime.p50 / run.runtime.p50 - 1)
-    const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${round(ratio * 100, 1)}%`
     console.log(
       `  run by run, the median beside ${largest.background} Ingresses against the one beside ${smallest.background} measured just before it: ` +
         `${ratios.map(percent).join(', ')} (median ${percent(median(ratios))})`,
@@ -313,7 +314,6 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
 /** Prints the commits of two clusters taking turns in one server: each size's, and the ratio change by change. */
 export function printCommitTurnsReport({ sizes, ratio }: CommitTurns): void {
   const [smallest, largest] = [sizes[0]!, sizes.at(-1)!]
-  const percent = (value: number) => `${value >= 0 ? '+' : ''}${round(value * 100, 1)}%`
   console.log(
     `\ncommits taking turns (one hapedge serve on local disk, a path change to a cluster beside ${smallest.background} Ingresses and one to a cluster beside ${largest.background}, in turn; no agent):`,
   )
