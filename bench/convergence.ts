@@ -1,6 +1,6 @@
 import { answeredBy } from '../test/integration/serve-cluster.ts'
 import type { AgentStatus } from '../processes/agent/agent.ts'
-import { startEdgeStack } from '../test/support/edge-stack.ts'
+import { startEdgeStack, type AgentProcess, type EdgeStack } from '../test/support/edge-stack.ts'
 import { eventually } from '../test/support/eventually.ts'
 import { request } from '../test/support/http-client.ts'
 import { endpointSlice, service } from '../test/support/objects.ts'
@@ -9,7 +9,7 @@ import { ShopIngress } from './shop-ingress.ts'
 import { removeAtExit } from './removed-at-exit.ts'
 import { cpuSeconds } from './serve-meter.ts'
 import { sendWrite } from './serve-client.ts'
-import { latency, round, type Latency } from './stats.ts'
+import { latency, median, round, type Latency } from './stats.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
 
 export interface Convergence {
@@ -45,20 +45,67 @@ const SERVED_WITHIN_MS = 120_000
 /** The steady client's pause between requests: light load, not a flood that would slow HAProxy. */
 const STEADY_PAUSE_MS = 10
 
+/** A run of the convergence rows: each size's figures, and their ratio change by change. */
+export interface ConvergenceRun {
+  /** Per background size, smallest first. */
+  sizes: Convergence[]
+  /** Turn by turn, the largest size's path change against the smallest's in the same turn, less 1: their median (both applied at runtime). */
+  ratio: number
+}
+
 /**
- * From the event posted to the new route answering through HAProxy: a path added to an existing
- * backend (a map entry, applied at runtime) and a path to a new Service (a new backend: a
- * reload), beside `background` Ingresses of a synthetic cluster (their map entries are what an
- * agent that re-sends whole maps pays for). A new path leads to another backend than `/` (whose
- * prefix also matches it), so that only the new route answers from it. Nothing but the function's push to the agent's
- * `--listen` address tells the agent; a light steady client requests a route that stays
- * throughout and counts any other answer.
+ * From the event posted to the new route answering through HAProxy, beside each of
+ * `backgrounds` Ingresses of a synthetic cluster, on a stack per size (hapedge serve, the agent
+ * process, HAProxy) all up at once. The path changes take turns across the sizes, change by
+ * change (which goes first alternates): a shared machine's drift moved a whole run by more than
+ * the ratio it looks for (beside 200 Ingresses, 41 ms in one run and 65 ms in another), and
+ * here it meets every size in the same minutes. Then each stack's reloads, in turn.
  */
 export async function measureConvergence(
   samples: number,
-  background: number = CONVERGENCE_BACKGROUNDS[0],
-  reloads = Math.max(3, Math.ceil(samples / 4)),
-): Promise<Convergence> {
+  backgrounds: readonly number[] = CONVERGENCE_BACKGROUNDS,
+  // A reload of 20,000 Ingresses' configuration takes seconds each: three show its cost.
+  reloadsBeside: (background: number) => number = (background) => (background > 1_000 ? 3 : Math.max(3, Math.ceil(samples / 4))),
+): Promise<ConvergenceRun> {
+  const stacks: ConvergenceStack[] = []
+  try {
+    for (const background of backgrounds) stacks.push(await convergenceStack(background, reloadsBeside(background)))
+    const turns: (number | undefined)[][] = stacks.map(() => [])
+    for (let n = 0; n < samples; n++) {
+      if (n === 1) for (const stack of stacks) stack.markCpu()
+      const order = n % 2 === 0 ? stacks : [...stacks].reverse()
+      for (const stack of order) turns[stacks.indexOf(stack)]![n] = await stack.pathChange(n)
+    }
+    for (const stack of stacks) stack.markCpu()
+    const sizes: Convergence[] = []
+    for (const stack of stacks) sizes.push(await stack.finish(samples))
+    const [smallest, largest] = [turns[0]!, turns.at(-1)!]
+    const ratios = smallest.flatMap((ms, n) => (ms === undefined || largest[n] === undefined ? [] : [largest[n]! / ms - 1]))
+    return { sizes, ratio: round(median(ratios), 3) }
+  } finally {
+    for (const stack of stacks) await stack.stop()
+  }
+}
+
+interface ConvergenceStack {
+  /** Path change `n` (one path more, to an existing backend): its time to served, undefined if the agent did not apply it at runtime. */
+  pathChange(n: number): Promise<number | undefined>
+  /** Marks the processes' CPU time: at the start, after the first change, after the last. */
+  markCpu(): void
+  /** The reloads, then the figures. */
+  finish(samples: number): Promise<Convergence>
+  stop(): Promise<void>
+}
+
+/**
+ * A stack beside `background` Ingresses, its first generation by one resync: a path added to
+ * an existing backend (a map entry, applied at runtime) and a path to a new Service (a new
+ * backend: a reload). A new path leads to another backend than `/` (whose prefix also matches
+ * it), so that only the new route answers from it. Nothing but the function's push to the
+ * agent's `--listen` address tells the agent; a light steady client requests a route that stays
+ * throughout and counts any other answer.
+ */
+async function convergenceStack(background: number, reloads: number): Promise<ConvergenceStack> {
   const shop = new ShopIngress()
   const pools = { web: ['web-1'], added: ['added-1'], ...Object.fromEntries(Array.from({ length: reloads }, (_, n) => [`new-${n}`, [`new-${n}`]])) }
   // The first generation by one resync (PUT …/objects) before HAProxy starts: the background, and the route the changes touch.
@@ -78,18 +125,11 @@ export async function measureConvergence(
     // Not at stop: the next run's server, committing at 20,000 Ingresses, would pay for removing this one's files (see removeAtExit).
     { removeRoot: removeAtExit },
   )
-  // The real `hapedge agent` process, as deployed beside HAProxy: its work (installing a generation's files, its heap) is not
-  // done on the event loop of the client that measures, which in one process delayed the client's requests at 20,000 Ingresses.
-  const agent = await stack.agentProcess()
+  const agent = await readyAgent(stack).catch(async (error: unknown) => {
+    await stack.stop()
+    throw error
+  })
   const status = async () => (await (await fetch(`${agent.url}/status`)).json()) as AgentStatus
-  await eventually(
-    'the agent reporting where it takes pushes',
-    async () => {
-      const response = await fetch(`${stack.served.url}/v1/clusters/edge/agents`, { headers: { authorization: `Bearer ${stack.token}` } })
-      return ((await response.json()) as { agents: { notifyUrl: string | null }[] }).agents.some((report) => report.notifyUrl)
-    },
-    30_000,
-  )
   const steady = steadyClient(() => request(`http://127.0.0.1:${stack.httpPort}/`, { headers: { host: 'shop.test' } }).then(answeredBy), 'web-1')
   const until = async (path: string, backend: string) => {
     const deadline = performance.now() + SERVED_WITHIN_MS
@@ -117,59 +157,80 @@ export async function measureConvergence(
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
   }
-  try {
-    const runtime: number[] = []
-    const committed: number[] = []
-    const afterCommit: number[] = []
-    const cpu = () => ({ serve: cpuSeconds(stack.served.process.pid!), agent: cpuSeconds(agent.pid!) })
-    const cpuMarks = [cpu()]
-    for (let n = 0; n < samples; n++) {
-      if (n === 1) cpuMarks.push(cpu())
+  const runtime: number[] = []
+  const committed: number[] = []
+  const afterCommit: number[] = []
+  const cpu = () => ({ serve: cpuSeconds(stack.served.process.pid!), agent: cpuSeconds(agent.pid!) })
+  const cpuMarks = [cpu()]
+  return {
+    async pathChange(n) {
       const result = await change([{ type: 'MODIFIED', object: shop.withPath(`/r${n}`) }], `/r${n}/x`, 'added-1')
-      if (result.applied !== 'runtime') continue
+      if (result.applied !== 'runtime') return undefined
       runtime.push(result.ms)
       committed.push(result.committed)
       afterCommit.push(result.ms - result.committed)
-    }
-    cpuMarks.push(cpu())
-    const [start, afterFirst = start, end = afterFirst] = cpuMarks as [ReturnType<typeof cpu>, ...ReturnType<typeof cpu>[]]
-    const perChange = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>, changes: number) => ({
-      serve: round(((to.serve - from.serve) * 1000) / Math.max(1, changes), 1),
-      agent: round(((to.agent - from.agent) * 1000) / Math.max(1, changes), 1),
-    })
-    const cpuPerChange = perChange(afterFirst, end, samples - 1)
-    const cpuFirstChange = perChange(start, afterFirst, 1)
-    const reload: number[] = []
-    let reloadFailure: string | undefined
-    for (let n = 0; n < reloads && reloadFailure === undefined; n++) {
-      const name = `new-${n}`
-      const backend = stack.backends.get(name)!
-      const result = await change(
-        [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop.withPath(`/${name}`, name)].map((object) => ({
-          type: 'MODIFIED' as const,
-          object,
-        })),
-        `/${name}/x`,
-        name,
-      ).catch((error: Error) => error)
-      if (result instanceof Error) reloadFailure = result.message
-      else if (result.applied === 'reload') reload.push(result.ms)
-    }
-    return {
-      background,
-      committed: latency(committed),
-      afterCommit: latency(afterCommit),
-      runtime: latency(runtime),
-      reload: latency(reload),
-      ...(reloadFailure === undefined ? {} : { reloadFailure }),
-      cpuPerChange,
-      cpuFirstChange,
-      steady: await steady.stop(),
-    }
-  } finally {
-    await steady.stop()
-    await stack.stop()
+      return result.ms
+    },
+    markCpu() {
+      cpuMarks.push(cpu())
+    },
+    async finish(samples) {
+      const [start, afterFirst = start, end = afterFirst] = cpuMarks as [ReturnType<typeof cpu>, ...ReturnType<typeof cpu>[]]
+      const perChange = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>, changes: number) => ({
+        serve: round(((to.serve - from.serve) * 1000) / Math.max(1, changes), 1),
+        agent: round(((to.agent - from.agent) * 1000) / Math.max(1, changes), 1),
+      })
+      const reload: number[] = []
+      let reloadFailure: string | undefined
+      for (let n = 0; n < reloads && reloadFailure === undefined; n++) {
+        const name = `new-${n}`
+        const backend = stack.backends.get(name)!
+        const result = await change(
+          [service(name), endpointSlice(name, [backend.host], [{ port: backend.port }]), shop.withPath(`/${name}`, name)].map((object) => ({
+            type: 'MODIFIED' as const,
+            object,
+          })),
+          `/${name}/x`,
+          name,
+        ).catch((error: Error) => error)
+        if (result instanceof Error) reloadFailure = result.message
+        else if (result.applied === 'reload') reload.push(result.ms)
+      }
+      return {
+        background,
+        committed: latency(committed),
+        afterCommit: latency(afterCommit),
+        runtime: latency(runtime),
+        reload: latency(reload),
+        ...(reloadFailure === undefined ? {} : { reloadFailure }),
+        cpuPerChange: perChange(afterFirst, end, samples - 1),
+        cpuFirstChange: perChange(start, afterFirst, 1),
+        steady: await steady.stop(),
+      }
+    },
+    async stop() {
+      await steady.stop()
+      await stack.stop()
+    },
   }
+}
+
+/**
+ * The real `hapedge agent` process, as deployed beside HAProxy, once the function has its report of where it takes pushes.
+ * In a process of its own, its work (installing a generation's files, its heap) is not done on the event loop of the client
+ * that measures, which in one process delayed the client's requests at 20,000 Ingresses.
+ */
+async function readyAgent(stack: EdgeStack): Promise<AgentProcess> {
+  const agent = await stack.agentProcess()
+  await eventually(
+    'the agent reporting where it takes pushes',
+    async () => {
+      const response = await fetch(`${stack.served.url}/v1/clusters/edge/agents`, { headers: { authorization: `Bearer ${stack.token}` } })
+      return ((await response.json()) as { agents: { notifyUrl: string | null }[] }).agents.some((report) => report.notifyUrl)
+    },
+    30_000,
+  )
+  return agent
 }
 
 /** Asks `answer` every STEADY_PAUSE_MS until stopped; counts the requests and the answers other than `expected`. */

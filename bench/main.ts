@@ -17,7 +17,7 @@ import {
 } from './report.ts'
 import { measureChurn } from './churn.ts'
 import { measureCommitTurns } from './commit-turns.ts'
-import { CONVERGENCE_BACKGROUNDS, measureConvergence, type Convergence } from './convergence.ts'
+import { CONVERGENCE_BACKGROUNDS, measureConvergence, type ConvergenceRun } from './convergence.ts'
 import { measureFleet } from './fleet.ts'
 import { measureHttp } from './http.ts'
 import { measureResync, measureResyncHeap, type ResyncPath, type ResyncResult } from './resync.ts'
@@ -99,17 +99,12 @@ const heapObjects = wholeNumber('resync-heap-objects')
 const convergenceRuns = Math.max(1, Number(values['convergence-runs']) || 1)
 if (convergenceSamples > 0)
   console.error(
-    `measuring convergence through hapedge serve, the agent and HAProxy beside ${CONVERGENCE_BACKGROUNDS.join(' and ')} Ingresses (${convergenceRuns} runs each, each on a fresh stack)…`,
+    `measuring convergence through hapedge serve, the agent and HAProxy beside ${CONVERGENCE_BACKGROUNDS.join(' and ')} Ingresses (${convergenceRuns} runs, each on a fresh stack per size, the sizes taking turns change by change)…`,
   )
-// Runs, not only samples: on these machines a whole run drifts with the disk, so its spread is part of the figure. The sizes
-// take turns run by run, so that the machine's drift meets both: their ratio is a target, and all runs of one size, then
-// all of the other, measured the drift (beside 200 Ingresses, 30.0 ms in one such run, 36.7 ms in the next).
-const backgrounds = convergenceSamples > 0 ? CONVERGENCE_BACKGROUNDS : []
-const convergence: Convergence[][] = backgrounds.map(() => [])
-for (let run = 0; run < convergenceRuns; run++)
-  // A reload of 20,000 Ingresses' configuration takes seconds each: three show its cost.
-  for (const [index, background] of backgrounds.entries())
-    convergence[index]!.push(await measureConvergence(convergenceSamples, background, background > 1_000 ? 3 : undefined))
+// Runs, not only samples: on these machines a whole run drifts with the disk, so its spread is part of the figure. Within a
+// run the sizes take turns change by change (see measureConvergence): their ratio is a target.
+const convergence: ConvergenceRun[] = []
+for (let run = 0; run < (convergenceSamples > 0 ? convergenceRuns : 0); run++) convergence.push(await measureConvergence(convergenceSamples))
 // Beside the convergence rows, on the same quiet machine: their two sizes' commits, taking turns in one server.
 const turnsChanges = wholeNumber('turns-changes')
 if (turnsChanges > 0)

@@ -1,7 +1,7 @@
 import type { Row, SizeResult } from './measure.ts'
 import type { ChurnResult } from './churn.ts'
 import type { CommitTurns } from './commit-turns.ts'
-import type { Convergence } from './convergence.ts'
+import type { ConvergenceRun } from './convergence.ts'
 import type { FleetResult } from './fleet.ts'
 import type { HttpResult } from './http.ts'
 import { QUIET_INGRESSES } from './quiet-cluster.ts'
@@ -261,21 +261,25 @@ export function printHttpReport(result: HttpResult, inProcessP50?: number): void
  * background size (each the median of its runs), with issue 19's target: flat in the cluster's
  * size (p50 < 50 ms and p95 < 120 ms at the largest, within ±20% of the smallest).
  */
-export function printConvergenceReport(sizes: readonly (readonly Convergence[])[]): void {
+export function printConvergenceReport(runs: readonly ConvergenceRun[]): void {
   const middle = (values: number[]) => round(median(values), 1)
   const spread = (values: number[]) => (values.length > 1 ? ` (runs: ${values.join(', ')})` : '')
   console.log(
     '\nconvergence (event posted → committed → agent pulls and applies → the new route answers through HAProxy 2.6; per background size, the median of its runs):',
   )
-  const rows = sizes.map((runs) => {
+  const rows = runs[0]!.sizes.map((_, size) => {
+    const ofSize = runs.map((run) => run.sizes[size]!)
     const of = (kind: 'committed' | 'afterCommit' | 'runtime' | 'reload') => ({
-      p50: runs.map((run) => run[kind].p50),
-      p95: runs.map((run) => run[kind].p95),
-      samples: runs[0]![kind].samples,
+      p50: ofSize.map((run) => run[kind].p50),
+      p95: ofSize.map((run) => run[kind].p95),
+      samples: ofSize[0]![kind].samples,
     })
     const [runtime, reload, committed, afterCommit] = [of('runtime'), of('reload'), of('committed'), of('afterCommit')]
-    const steady = runs.reduce((sum, run) => ({ requests: sum.requests + run.steady.requests, wrong: sum.wrong + run.steady.wrong }), { requests: 0, wrong: 0 })
-    console.log(`  beside ${runs[0]!.background} Ingresses (${runs.length} run(s)):`)
+    const steady = ofSize.reduce((sum, run) => ({ requests: sum.requests + run.steady.requests, wrong: sum.wrong + run.steady.wrong }), {
+      requests: 0,
+      wrong: 0,
+    })
+    console.log(`  beside ${ofSize[0]!.background} Ingresses (${ofSize.length} run(s)):`)
     console.log(
       `    path change, applied at runtime: p50 ${middle(runtime.p50)} ms${spread(runtime.p50)}, p95 ${middle(runtime.p95)} ms${spread(runtime.p95)} ` +
         `(${runtime.samples} changes a run; committed after p50 ${middle(committed.p50)} ms, then served after p50 ${middle(afterCommit.p50)} ms, p95 ${middle(afterCommit.p95)} ms)`,
@@ -283,26 +287,23 @@ export function printConvergenceReport(sizes: readonly (readonly Convergence[])[
     console.log(
       `    new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`,
     )
-    for (const { reloadFailure } of runs) if (reloadFailure) console.log(`    a reload failed, which ended that run's reload samples: ${reloadFailure}`)
-    const cpu = (part: 'serve' | 'agent', of: 'cpuPerChange' | 'cpuFirstChange' = 'cpuPerChange') => runs.map((run) => run[of][part])
+    for (const { reloadFailure } of ofSize) if (reloadFailure) console.log(`    a reload failed, which ended that run's reload samples: ${reloadFailure}`)
+    const cpu = (part: 'serve' | 'agent', of: 'cpuPerChange' | 'cpuFirstChange' = 'cpuPerChange') => ofSize.map((run) => run[of][part])
     console.log(
       `    CPU per path change (user + system): hapedge serve ${middle(cpu('serve'))} ms${spread(cpu('serve'))}, the agent process ${middle(cpu('agent'))} ms${spread(cpu('agent'))}; ` +
         `the first change after the agent started: serve ${middle(cpu('serve', 'cpuFirstChange'))} ms, agent ${middle(cpu('agent', 'cpuFirstChange'))} ms`,
     )
     console.log(`    a steady client on a route that stays: ${steady.wrong} of ${steady.requests} answers from anything but its backend`)
-    return { background: runs[0]!.background, p50: middle(runtime.p50), p95: middle(runtime.p95) }
+    return { background: ofSize[0]!.background, p50: middle(runtime.p50), p95: middle(runtime.p95) }
   })
   const [smallest, largest] = [rows[0]!, rows.at(-1)!]
   const flat = Math.abs(largest.p50 - smallest.p50) <= 0.2 * smallest.p50
-  // Run by run, the sizes measured in the same minutes: how far the machine's drift moves the ratio of the medians.
-  const [first, last] = [sizes[0]!, sizes.at(-1)!]
-  if (sizes.length > 1 && first.length > 1 && first.length === last.length) {
-    const ratios = first.map((run, i) => last[i]!.runtime.p50 / run.runtime.p50 - 1)
-    console.log(
-      `  run by run, the median beside ${largest.background} Ingresses against the one beside ${smallest.background} measured just before it: ` +
-        `${ratios.map(percent).join(', ')} (median ${percent(median(ratios))})`,
-    )
-  }
+  // Within a run the sizes took turns change by change: each turn's ratio is drift-free, their median the run's.
+  const ratios = runs.map((run) => run.ratio)
+  console.log(
+    `  change by change, the path change beside ${largest.background} Ingresses against the one beside ${smallest.background} in the same turn: ` +
+      `${ratios.map(percent).join(', ')} run by run (median ${percent(median(ratios))})`,
+  )
   console.log(
     `  ${mark(largest.p50 < 50 && largest.p95 < 120)} a path change serves in < 50 ms median and < 120 ms p95 beside ${largest.background} Ingresses (${largest.p50} ms, ${largest.p95} ms)`,
   )
