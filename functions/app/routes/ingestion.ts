@@ -107,7 +107,8 @@ export async function write(
   splitOverHold = false,
 ) {
   // The agents hear of the generation once HEAD names it, not after the answer's reads (of a merged commit, through its latest request).
-  const commit: CommitContext = { ...commitContext(env, c, record), splitOverHold, committed: (head) => inBackground(c, env.push.push(record, head)) }
+  const agents = env.push.listAgents(record)
+  const commit: CommitContext = { ...commitContext(env, c, record), splitOverHold, committed: (head) => inBackground(c, env.push.push(record, head, agents)) }
   let queue = env.queues.get(commit.cluster)
   if (!queue) {
     queue = new WriteQueue<CommitContext>(

@@ -14,6 +14,12 @@ const TIMEOUT_MS = 2_000
 /** Agents called at once after a commit: a full cluster's pushes take turns instead of opening hundreds of connections together. */
 export const PUSH_CONCURRENCY = 16
 
+/** Where an agent takes pushes, and when it last reported. */
+export interface AgentAddress {
+  url: string
+  reportedAt: number
+}
+
 /**
  * Tells a cluster's agents of a new generation the moment it is committed (`POST <url>/notify`),
  * so that they need not wait for their next poll. Only agents that reported lately, at a URL on
@@ -37,12 +43,27 @@ export class AgentPush {
     private readonly fetcher: typeof fetch = fetch,
   ) {}
 
-  async push(record: ClusterRecord, head: { generation: number; manifest: string }): Promise<void> {
+  /**
+   * The cluster's agents, listed from now on: a write starts this beside its commit and hands it to the push, so that
+   * the agents hear of the generation as HEAD names it, not after a listing (on local disk a directory read and the
+   * reread of each report that changed since, some 4 ms). Undefined when the cluster takes no pushes.
+   */
+  listAgents(record: ClusterRecord): Promise<AgentAddress[]> | undefined {
+    if (record.agentOrigins.length === 0) return undefined
+    const listed = this.addresses(record.id)
+    // A listing that failed is made again by the push; one whose push never comes (nothing committed) is dropped.
+    listed.catch(() => undefined)
+    return listed
+  }
+
+  /** Calls the agents of `listed` (listAgents'), or of a listing made now. */
+  async push(record: ClusterRecord, head: { generation: number; manifest: string }, listed?: Promise<AgentAddress[]>): Promise<void> {
     const generation = `${head.generation} ${head.manifest}`
     if (record.agentOrigins.length === 0 || this.pushed.get(record.id) === generation) return
     this.pushed.set(record.id, generation)
     const now = this.clock.now().getTime()
-    const urls = (await this.addresses(record.id)).filter(({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url))
+    const addresses = (await listed?.catch(() => undefined)) ?? (await this.addresses(record.id))
+    const urls = addresses.filter(({ url, reportedAt }) => now - reportedAt < SILENT_MS && originAllowed(record.agentOrigins, url))
     await mapLimited(urls, PUSH_CONCURRENCY, async ({ url }) => {
       const outcome = await this.fetcher(`${url.replace(/\/+$/, '')}/notify`, {
         method: 'POST',
@@ -62,7 +83,7 @@ export class AgentPush {
   }
 
   /** Each agent's address, the longest silent first, at most AGENTS_PER_CLUSTER (as many as storage keeps). */
-  private async addresses(cluster: string): Promise<{ url: string; reportedAt: number }[]> {
+  private async addresses(cluster: string): Promise<AgentAddress[]> {
     let reports = this.reports.get(cluster)
     if (!reports) this.reports.set(cluster, (reports = new ListedReports(this.store, clusterKeys(cluster).root)))
     return (await reports.current())

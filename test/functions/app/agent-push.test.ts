@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
+import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { PUSH_CONCURRENCY } from '../../../functions/app/services/agent-push.ts'
 import { app } from '../../support/contracts/cluster-apps.ts'
 import { eventually } from '../../support/eventually.ts'
@@ -82,6 +84,39 @@ describe('pushing new generations to agents', () => {
       app(2).map((object) => ({ type: 'DELETED', object })),
     )
     expect(third).toMatchObject({ generation: 3, manifest: first.manifest })
+  })
+
+  it('lists the agents as the write begins, and lists them again at the push when that listing failed', async () => {
+    const memory = createMemoryStore()
+    let listings = 0
+    let failing = false
+    const store: ObjectStore = {
+      ...memory,
+      list(prefix) {
+        if (!prefix.includes('/agents/')) return memory.list(prefix)
+        listings++
+        if (!failing) return memory.list(prefix)
+        failing = false
+        return (async function* () {
+          yield* []
+          throw new Error('the listing failed')
+        })()
+      },
+    }
+    const { register, events, call } = harness({ store })
+    const agent = await listeningAgent()
+    closing.push(agent.close)
+    const token = await register('prod', { agentOrigins: ['http://127.0.0.1:*'] })
+    await call('POST', '/v1/clusters/prod/agents/haproxy-0', token, { ...report, notifyUrl: agent.url })
+    listings = 0
+    await events('prod', token, app(1).map(put))
+    await eventually('the push', () => agent.notified.length === 1)
+    // One listing, made as the write began and handed to the push.
+    expect(listings).toBe(1)
+    failing = true
+    await events('prod', token, app(2).map(put))
+    await eventually('the push after a failed listing', () => agent.notified.length === 2)
+    expect(listings).toBe(3)
   })
 
   it('calls no agent of a cluster that allows no origin, nor a URL outside the allowed ones', async () => {
