@@ -59,12 +59,19 @@ export function splicedText(text: string, parts: readonly SplicePart[]): string 
 /**
  * The UTF-8 of the text the parts make of `text`, from `bytes`, the UTF-8 of `text`: the ranges
  * kept copied, only the lines put in encoded. Undefined unless every character of `text` is one
- * byte (ASCII, as host and path keys are), where its offsets are the bytes'.
+ * byte (ASCII, as host and path keys are), where its offsets are the bytes'. `into` gives the
+ * memory to write them to, at least as long as asked (they are its start); by default, new.
  */
-export function splicedBytes(text: string, bytes: Uint8Array, parts: readonly SplicePart[]): Uint8Array | undefined {
+export function splicedBytes(
+  text: string,
+  bytes: Uint8Array,
+  parts: readonly SplicePart[],
+  into: (length: number) => Uint8Array = (length) => new Uint8Array(length),
+): Uint8Array | undefined {
   if (bytes.length !== text.length) return undefined
   const pieces = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : bytes.subarray(part.from, part.to)))
-  const spliced = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0))
+  const length = pieces.reduce((sum, piece) => sum + piece.length, 0)
+  const spliced = into(length).subarray(0, length)
   let at = 0
   for (const piece of pieces) {
     spliced.set(piece, at)

@@ -37,4 +37,39 @@ describe('the bytes of the maps an agent installs', () => {
     const next = added(other, 'e.test/')
     expect(maps.bytesFor(MAP, next.after, other, next.parts)).toEqual(encode(next.after))
   })
+
+  it('writes each splice to the memory of the bytes two installs back, never to the bytes it splices from', () => {
+    const maps = new EncodedMaps()
+    // Long enough that the room a splice's memory has to grow holds the lines added after it.
+    let text = Array.from({ length: 300 }, (_, n) => line(`x${String(n).padStart(3, '0')}.test/`)).join('')
+    const memories: ArrayBufferLike[] = []
+    for (const key of ['a.test/', 'c.test/', 'e.test/', 'f.test/', 'g.test/']) {
+      const next = added(text, key)
+      const bytes = maps.bytesFor(MAP, next.after, text, next.parts)
+      expect(bytes).toEqual(encode(next.after))
+      maps.installed(new Map([[MAP, next.after]]))
+      memories.push(bytes.buffer)
+      text = next.after
+    }
+    // The first is encoded whole; from the second on, two memories take turns.
+    expect(new Set(memories.slice(1)).size).toBe(2)
+    expect(memories[3]).toBe(memories[1])
+    expect(memories[4]).toBe(memories[2])
+  })
+
+  it('leaves the bytes kept whole when the generation spliced from them is not installed', () => {
+    const maps = new EncodedMaps()
+    const first = `${line('b.test/')}${line('d.test/')}`
+    const second = added(first, 'c.test/')
+    maps.bytesFor(MAP, second.after, first, second.parts)
+    maps.installed(new Map([[MAP, second.after]]))
+    const third = added(second.after, 'e.test/')
+    maps.bytesFor(MAP, third.after, second.after, third.parts)
+    // Refused: the generation installed stays the second, and the next splice starts from it again.
+    const other = added(second.after, 'a.test/')
+    expect(maps.bytesFor(MAP, other.after, second.after, other.parts)).toEqual(encode(other.after))
+    maps.installed(new Map([[MAP, other.after]]))
+    const last = added(other.after, 'z.test/')
+    expect(maps.bytesFor(MAP, last.after, other.after, last.parts)).toEqual(encode(last.after))
+  })
 })
