@@ -14,26 +14,30 @@ function added(before: string, key: string) {
   return { after: splicedText(before, parts), parts }
 }
 
+/** An agent's maps with one splice of the map `first` installed: the maps, the map's text then, and the bytes written. */
+function installedOnce(first: string, key: string) {
+  const maps = new EncodedMaps()
+  const next = added(first, key)
+  const bytes = maps.bytesFor(MAP, next.after, first, next.parts)
+  maps.installed(new Map([[MAP, next.after]]))
+  return { maps, text: next.after, bytes }
+}
+
+const FIRST = `${line('b.test/')}${line('d.test/')}`
+
 describe('the bytes of the maps an agent installs', () => {
   it('are the UTF-8 of each next text, encoded whole the first time, then spliced from the bytes kept', () => {
-    const maps = new EncodedMaps()
-    const first = `${line('b.test/')}${line('d.test/')}`
-    const second = added(first, 'c.test/')
-    expect(maps.bytesFor(MAP, second.after, first, second.parts)).toEqual(encode(second.after))
-    maps.installed(new Map([[MAP, second.after]]))
-    const third = added(second.after, 'e.test/')
-    expect(maps.bytesFor(MAP, third.after, second.after, third.parts)).toEqual(encode(third.after))
+    const { maps, text, bytes } = installedOnce(FIRST, 'c.test/')
+    expect(bytes).toEqual(encode(text))
+    const third = added(text, 'e.test/')
+    expect(maps.bytesFor(MAP, third.after, text, third.parts)).toEqual(encode(third.after))
   })
 
   it('splices only the bytes of the very text a splice starts from', () => {
-    const maps = new EncodedMaps()
-    const first = `${line('b.test/')}${line('d.test/')}`
-    const kept = added(first, 'c.test/')
-    maps.bytesFor(MAP, kept.after, first, kept.parts)
-    maps.installed(new Map([[MAP, kept.after]]))
+    const { maps, text } = installedOnce(FIRST, 'c.test/')
     // Another text of the same length: the bytes kept are not its, and spliced with its parts they would be wrong.
     const other = `${line('b.test/')}${line('f.test/')}${line('d.test/')}`
-    expect(other.length).toBe(kept.after.length)
+    expect(other.length).toBe(text.length)
     const next = added(other, 'e.test/')
     expect(maps.bytesFor(MAP, next.after, other, next.parts)).toEqual(encode(next.after))
   })
@@ -58,16 +62,12 @@ describe('the bytes of the maps an agent installs', () => {
   })
 
   it('leaves the bytes kept whole when the generation spliced from them is not installed', () => {
-    const maps = new EncodedMaps()
-    const first = `${line('b.test/')}${line('d.test/')}`
-    const second = added(first, 'c.test/')
-    maps.bytesFor(MAP, second.after, first, second.parts)
-    maps.installed(new Map([[MAP, second.after]]))
-    const third = added(second.after, 'e.test/')
-    maps.bytesFor(MAP, third.after, second.after, third.parts)
+    const { maps, text } = installedOnce(FIRST, 'c.test/')
+    const third = added(text, 'e.test/')
+    maps.bytesFor(MAP, third.after, text, third.parts)
     // Refused: the generation installed stays the second, and the next splice starts from it again.
-    const other = added(second.after, 'a.test/')
-    expect(maps.bytesFor(MAP, other.after, second.after, other.parts)).toEqual(encode(other.after))
+    const other = added(text, 'a.test/')
+    expect(maps.bytesFor(MAP, other.after, text, other.parts)).toEqual(encode(other.after))
     maps.installed(new Map([[MAP, other.after]]))
     const last = added(other.after, 'z.test/')
     expect(maps.bytesFor(MAP, last.after, other.after, last.parts)).toEqual(encode(last.after))
