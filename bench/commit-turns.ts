@@ -7,7 +7,8 @@ import { removeAtExit } from './removed-at-exit.ts'
 import { registerCluster, sendWrite, type ClusterClient } from './serve-client.ts'
 import { ShopIngress } from './shop-ingress.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
-import { latency, median, round, type Latency } from './stats.ts'
+import { latency, type Latency } from './stats.ts'
+import { turnOrder, turnRatio } from './turns.ts'
 
 export interface CommitTurns {
   /** Per background size, smallest first: its path changes' commits (the write's round trip). */
@@ -53,8 +54,7 @@ export async function measureCommitTurns(changes: number, backgrounds: readonly 
       return performance.now() - started
     }
     for (let n = 0; n < WARM_TURNS + changes; n++) {
-      const order = n % 2 === 0 ? clusters : [...clusters].reverse()
-      for (const cluster of order) {
+      for (const cluster of turnOrder(n, clusters)) {
         const ms = await commit(cluster.client, cluster.shop, n)
         if (n >= WARM_TURNS) cluster.committed.push(ms)
       }
@@ -62,7 +62,7 @@ export async function measureCommitTurns(changes: number, backgrounds: readonly 
     const [smallest, largest] = [clusters[0]!, clusters.at(-1)!]
     return {
       sizes: clusters.map(({ background, committed }) => ({ background, committed: latency(committed) })),
-      ratio: round(median(largest.committed.map((ms, i) => ms / smallest.committed[i]! - 1)), 3),
+      ratio: turnRatio(smallest.committed, largest.committed),
     }
   } finally {
     await served.stop()

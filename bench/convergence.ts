@@ -9,7 +9,8 @@ import { ShopIngress } from './shop-ingress.ts'
 import { removeAtExit } from './removed-at-exit.ts'
 import { cpuSeconds } from './serve-meter.ts'
 import { sendWrite } from './serve-client.ts'
-import { latency, median, round, type Latency } from './stats.ts'
+import { latency, round, type Latency } from './stats.ts'
+import { turnOrder, turnRatio } from './turns.ts'
 import { syntheticCluster } from './synthetic-cluster.ts'
 
 export interface Convergence {
@@ -73,15 +74,12 @@ export async function measureConvergence(
     const turns: (number | undefined)[][] = stacks.map(() => [])
     for (let n = 0; n < samples; n++) {
       if (n === 1) for (const stack of stacks) stack.markCpu()
-      const order = n % 2 === 0 ? stacks : [...stacks].reverse()
-      for (const stack of order) turns[stacks.indexOf(stack)]![n] = await stack.pathChange(n)
+      for (const stack of turnOrder(n, stacks)) turns[stacks.indexOf(stack)]![n] = await stack.pathChange(n)
     }
     for (const stack of stacks) stack.markCpu()
     const sizes: Convergence[] = []
-    for (const stack of stacks) sizes.push(await stack.finish(samples))
-    const [smallest, largest] = [turns[0]!, turns.at(-1)!]
-    const ratios = smallest.flatMap((ms, n) => (ms === undefined || largest[n] === undefined ? [] : [largest[n]! / ms - 1]))
-    return { sizes, ratio: round(median(ratios), 3) }
+    for (const stack of stacks) sizes.push(await stack.finish())
+    return { sizes, ratio: turnRatio(turns[0]!, turns.at(-1)!) }
   } finally {
     for (const stack of stacks) await stack.stop()
   }
@@ -93,7 +91,7 @@ interface ConvergenceStack {
   /** Marks the processes' CPU time: at the start, after the first change, after the last. */
   markCpu(): void
   /** The reloads, then the figures. */
-  finish(samples: number): Promise<Convergence>
+  finish(): Promise<Convergence>
   stop(): Promise<void>
 }
 
@@ -162,8 +160,10 @@ async function convergenceStack(background: number, reloads: number): Promise<Co
   const afterCommit: number[] = []
   const cpu = () => ({ serve: cpuSeconds(stack.served.process.pid!), agent: cpuSeconds(agent.pid!) })
   const cpuMarks = [cpu()]
+  let pathChanges = 0
   return {
     async pathChange(n) {
+      pathChanges++
       const result = await change([{ type: 'MODIFIED', object: shop.withPath(`/r${n}`) }], `/r${n}/x`, 'added-1')
       if (result.applied !== 'runtime') return undefined
       runtime.push(result.ms)
@@ -174,7 +174,7 @@ async function convergenceStack(background: number, reloads: number): Promise<Co
     markCpu() {
       cpuMarks.push(cpu())
     },
-    async finish(samples) {
+    async finish() {
       const [start, afterFirst = start, end = afterFirst] = cpuMarks as [ReturnType<typeof cpu>, ...ReturnType<typeof cpu>[]]
       const perChange = (from: ReturnType<typeof cpu>, to: ReturnType<typeof cpu>, changes: number) => ({
         serve: round(((to.serve - from.serve) * 1000) / Math.max(1, changes), 1),
@@ -203,7 +203,7 @@ async function convergenceStack(background: number, reloads: number): Promise<Co
         runtime: latency(runtime),
         reload: latency(reload),
         ...(reloadFailure === undefined ? {} : { reloadFailure }),
-        cpuPerChange: perChange(afterFirst, end, samples - 1),
+        cpuPerChange: perChange(afterFirst, end, pathChanges - 1),
         cpuFirstChange: perChange(start, afterFirst, 1),
         steady: await steady.stop(),
       }

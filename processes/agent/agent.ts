@@ -236,7 +236,7 @@ export class Agent {
    * How the maps `next` spliced from `previous`'s texts are written: from the bytes kept of those
    * texts (EncodedMaps). Only where the pull read from the generation installed, whose texts the splices name.
    */
-  private splicedBytes(next: Pulled, previous: Installed | undefined): BytesOf | undefined {
+  private bytesOfSplices(next: Pulled, previous: Installed | undefined): BytesOf | undefined {
     const delta = next.delta
     if (!previous || delta?.since !== previous.manifest) return undefined
     return (path, text) => {
@@ -248,7 +248,7 @@ export class Agent {
 
   /** Installs the generation and makes HAProxy run it; on failure, the previous generation is what is installed and what runs. */
   private async take(next: Pulled, plan: AgentPlan | undefined, previous: Installed | undefined): Promise<Taken> {
-    const bytesOf = this.splicedBytes(next, previous)
+    const bytesOf = this.bytesOfSplices(next, previous)
     const install = async () => {
       await installGeneration(this.dir, next.manifest, next.files, previous, bytesOf)
       this.nowInstalled(next)
