@@ -21,6 +21,11 @@ export const agentReport = z.strictObject({
     .nullable(),
   /** Where the agent takes pushes (`POST <url>/notify`), when it listens. */
   notifyUrl: notifyUrl.nullable().optional(),
+  /** A name the agent's run picks at random as it starts: the key its pushes are signed with is this run's alone. */
+  instance: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, '16 to 64 base64url characters')
+    .optional(),
 })
 
 export type AgentReport = z.infer<typeof agentReport>

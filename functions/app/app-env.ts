@@ -6,6 +6,7 @@ import type { Registry } from '../../core/registry/registry.ts'
 import type { Sealer } from '../../core/crypto/sealer.ts'
 import { DEFAULT_RESYNC_BUDGET, type ResyncBudget } from '../../core/resync/budget.ts'
 import type { AgentPush } from './services/agent-push.ts'
+import type { PushKeys } from './services/push-keys.ts'
 import type { ClusterMirror } from './services/cluster-mirror.ts'
 import type { Metrics } from './services/metrics.ts'
 import type { NodeCaches } from './services/node-caches.ts'
@@ -31,6 +32,8 @@ export interface AppEnv {
   mirror: ClusterMirror
   /** Tells agents of each new generation. */
   push: AgentPush
+  /** Agents' push keys, when the deployment has a secret to derive them from. */
+  pushKeys?: PushKeys
   /** Each cluster's writes in progress in this process (see WriteQueue). */
   queues: Map<string, WriteQueue<CommitContext>>
   /** Small writes first: a resync's slices wait for them (see Turns). */

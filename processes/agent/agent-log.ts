@@ -3,13 +3,13 @@ import type { AgentPlan } from '../../core/plan/plan.ts'
 /** What the agent says as it goes: one line per generation taken or refused, and each new error. */
 export type AgentLog = (line: string, level: 'info' | 'error') => void
 
-/** How the agent heard that there might be a new generation. */
-export type Trigger = 'start' | 'push' | 'watch' | 'poll'
+/** How the agent heard that there might be a new generation: `signed`, a push that carried HEAD signed for this run, which it took without asking. */
+export type Trigger = 'start' | 'push' | 'signed' | 'watch' | 'poll'
 
 /** How a generation was taken, as the log line tells it. */
 export type Taken = { applied: 'runtime'; plan: AgentPlan } | { applied: 'reload'; reasons: readonly string[] } | { applied: 'written'; checked: boolean }
 
-const HEARD: Record<Trigger, string> = { start: 'at start', push: 'by push', watch: 'by watch', poll: 'by poll' }
+const HEARD: Record<Trigger, string> = { start: 'at start', push: 'by push', signed: 'by signed push', watch: 'by watch', poll: 'by poll' }
 /** Reasons shown before the rest are counted: a resync can make hundreds of backends new at once. */
 const REASONS_SHOWN = 3
 

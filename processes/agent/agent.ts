@@ -16,6 +16,7 @@ import {
   type Installed,
 } from './generation-dir.ts'
 import { pullGeneration, type Pulled, type SourceOptions } from './pull-generation.ts'
+import type { SignedHead } from './signed-heads.ts'
 
 /** What the agent asks of the HAProxy beside it: apply a plan at runtime, or reload after `haproxy -c` accepts the files. */
 export interface HaproxyControl {
@@ -64,6 +65,8 @@ export class Agent {
   private loggedError: string | undefined
   /** The bytes of the maps installed, which the next spliced map is written from. */
   private readonly encodedMaps = new EncodedMaps()
+  /** The newest head pushed signed for this run and not yet taken: the next sync takes it as HEAD's answer, if newer than what it pulled. */
+  private signed: SignedHead | undefined
 
   constructor(
     private readonly source: SourceOptions,
@@ -75,8 +78,12 @@ export class Agent {
     private readonly log: AgentLog = () => {},
   ) {}
 
-  /** Takes the newest generation, if there is one; `trigger` says how the agent heard of it, for the log. */
-  sync(trigger: Trigger = 'poll'): Promise<AgentStatus> {
+  /**
+   * Takes the newest generation, if there is one; `trigger` says how the agent heard of it, for the log. `signed`, a head
+   * the function pushed signed for this run, is taken instead of asking for HEAD (another push, or the next poll, brings a newer one).
+   */
+  sync(trigger: Trigger = 'poll', signed?: SignedHead): Promise<AgentStatus> {
+    if (signed && signed.generation > (this.signed?.generation ?? 0)) this.signed = signed
     if (this.running) {
       this.again = true
       this.againTrigger = trigger
@@ -155,7 +162,8 @@ export class Agent {
     const installed = this.installed
     // A refused generation is the one "held" here: HEAD still naming it is nothing new.
     // Before its first pull, the agent reads from the generation it runs: a restarted agent's first change costs what it changed, not the generation.
-    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest, this.pulled ?? installed)
+    const signed = this.takeSigned()
+    const pulled = await pullGeneration(this.source, this.context, this.refused ?? installed?.manifest, this.pulled ?? installed, signed)
     if (pulled === 'none' || pulled === 'unchanged') {
       // Nothing new to take: an earlier error is over, unless it is the refusal of the generation HEAD still names.
       if (this.refused === undefined) this.status.lastError = null
@@ -177,7 +185,7 @@ export class Agent {
     })
     this.refused = undefined
     this.loggedError = undefined
-    this.log(takenLine(pulled.generation, taken, Math.round(performance.now() - started), trigger), 'info')
+    this.log(takenLine(pulled.generation, taken, Math.round(performance.now() - started), signed ? 'signed' : trigger), 'info')
     Object.assign(this.status, {
       generation: pulled.generation,
       manifest: pulled.manifest,
@@ -187,6 +195,13 @@ export class Agent {
     })
     await recordTakenAs(this.dir, pulled.generation, pulled.manifest)
     this.prune(pulled.manifest)
+  }
+
+  /** The signed head pushed since the last sync, when it is newer than what this run pulled; it is used once. */
+  private takeSigned(): SignedHead | undefined {
+    const signed = this.signed
+    this.signed = undefined
+    return signed && signed.generation > (this.pulled?.generation ?? this.installed?.generation ?? 0) ? signed : undefined
   }
 
   /**

@@ -1,4 +1,4 @@
-import { headAnswer } from '../../core/api/head-answer.ts'
+import { headAnswer, type HeadAnswer } from '../../core/api/head-answer.ts'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import { clusterKeys } from '../../core/keys/cluster-keys.ts'
 import { compareText } from '../../core/model/routes.ts'
@@ -11,6 +11,7 @@ import type { ObjectStore } from '../../core/ports/object-store.ts'
 import type { TreeContext } from '../../core/tree/tree.ts'
 import { fetchFailure } from '../fetch-failure.ts'
 import { httpSource } from './http-source.ts'
+import type { SignedHead } from './signed-heads.ts'
 
 export interface SourceOptions {
   source: string
@@ -42,21 +43,24 @@ type Base = Pick<Pulled, 'manifest' | 'files'>
  * the sha256 it hashes to, and the generation is then read from the verified manifest down, so
  * a blob the answer left out, or one that does not hash right, is fetched on its own.
  *
+ * `signed`, a head the function pushed signed for this run, is taken as HEAD's answer instead of asking for it.
+ *
  * `base`, a generation this process pulled (and so verified) before, or the one it runs, is where the read starts:
  * only the files whose roots differ from its manifest's are read, and the others are its texts (the
  * same strings, which the plan compares at no cost), so that a one-path change at 20,000 Ingresses
  * reads the files it changed instead of every file of the generation, compares only the chunks
  * of its maps that changed, and makes a changed map's text from the base's with those lines put in.
  */
-export async function pullGeneration(options: SourceOptions, context: TreeContext, known?: string, base?: Base): Promise<Pulled | 'unchanged' | 'none'> {
+export async function pullGeneration(
+  options: SourceOptions,
+  context: TreeContext,
+  known?: string,
+  base?: Base,
+  signed?: SignedHead,
+): Promise<Pulled | 'unchanged' | 'none'> {
   const fetcher = options.fetcher ?? fetch
-  const url = `${options.source}/v1/clusters/${options.cluster}/head${known ? `?have=${known}` : ''}`
-  const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } }).catch((error: unknown) => {
-    throw new Error(`cannot reach ${options.source}: ${fetchFailure(error)}`, { cause: error })
-  })
-  if (response.status === 404) return 'none'
-  if (!response.ok) throw new Error(`GET head: ${response.status} ${await response.text()}`)
-  const head = parseAnswer(headAnswer, await jsonAnswer(response, `GET ${url}`), `the function's HEAD (GET ${url})`)
+  const head = signed ?? (await readHead(options, fetcher, known))
+  if (head === 'none') return 'none'
   if (head.manifest === known) return 'unchanged'
   for (const [sha256, text] of Object.entries(head.blobs ?? {})) {
     if (context.hash(text) === sha256) context.nodes.add(sha256, text)
@@ -66,6 +70,17 @@ export async function pullGeneration(options: SourceOptions, context: TreeContex
   const since = base && (await filesSince(source, options.cluster, base, head.manifest, context).catch(() => undefined))
   const read = since ?? { files: await readGeneration(source, options.cluster, head.manifest, context) }
   return { generation: head.generation, manifest: head.manifest, ...read }
+}
+
+/** `GET …/head?have=`: HEAD, with the blobs a reader of `known` lacks; 'none' before the cluster's first generation. */
+async function readHead(options: SourceOptions, fetcher: typeof fetch, known: string | undefined): Promise<HeadAnswer | 'none'> {
+  const url = `${options.source}/v1/clusters/${options.cluster}/head${known ? `?have=${known}` : ''}`
+  const response = await fetcher(url, { headers: { authorization: `Bearer ${options.token}` } }).catch((error: unknown) => {
+    throw new Error(`cannot reach ${options.source}: ${fetchFailure(error)}`, { cause: error })
+  })
+  if (response.status === 404) return 'none'
+  if (!response.ok) throw new Error(`GET head: ${response.status} ${await response.text()}`)
+  return parseAnswer(headAnswer, await jsonAnswer(response, `GET ${url}`), `the function's HEAD (GET ${url})`)
 }
 
 /**

@@ -9,6 +9,7 @@ import { agentApp } from '../agent/agent-app.ts'
 import { AGENT_CONFIG, haproxyControl, writeAgentConfig } from '../agent/haproxy-control.ts'
 import type { SourceOptions } from '../agent/pull-generation.ts'
 import { statusReporter } from '../agent/report-status.ts'
+import { SignedHeads } from '../agent/signed-heads.ts'
 import { notifyUrl } from '../../core/registry/agent-origins.ts'
 import { podName } from '../../core/registry/agent-report.ts'
 import { nodeSha256 } from '../../functions/adapters/hash/node-sha256.ts'
@@ -76,10 +77,11 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
   if (values.once) return once(source, values.dir, context, statsSocket, binary)
 
   const control = await haproxyControl({ dir: values.dir, statsSocket, masterSocket: values['master-socket']!, binary })
-  const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, advertised, log), log)
+  const signed = listenAt && new SignedHeads(cluster)
+  const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, advertised, log, signed), log)
   // Listening before the first sync, so that no push is missed while it runs.
   const listening =
-    listenAt && (await listen(agentApp(agent).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address
+    listenAt && (await listen(agentApp(agent, signed).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address
   log(followingLine({ ...source, push: listening && { listen: listening, advertised }, watch: following, poll: values.poll }), 'info')
   void agent.sync('start')
   if (following) {

@@ -39,12 +39,16 @@ describe('the agent as a process, driven by pushes', () => {
 
   it('takes each change from a push, and after a SIGKILL and a restart serves every change it missed', async () => {
     let agent = await stack.agentProcess()
+    let said = ''
+    agent.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()))
     await eventually('the agent reporting its URL', async () => (await agents()).find((report) => report.pod === 'haproxy-0' && report.notifyUrl))
 
     for (const path of ['/a', '/b']) {
       const committed = await addPath(path)
       await eventually(`${path} served through HAProxy`, async () => (await answer(`${path}/x`)) === 'api-1')
       await eventually('the agent reporting the generation', async () => (await agents()).find((report) => report.generation === committed.generation))
+      // hapedge serve keeps a deployment secret: the push carried HEAD, signed for this agent's run, which took it without asking.
+      expect(said).toMatch(new RegExp(`^hapedge agent: generation ${committed.generation} .* \\(by signed push\\)$`, 'm'))
     }
 
     agent.kill('SIGKILL')

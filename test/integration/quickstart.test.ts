@@ -25,7 +25,7 @@ interface Started {
  * the printer renders, by spawn (a program and its arguments, not a copy of a shell line).
  * Only what would collide on a shared machine differs from the printed lines: the function's
  * port (any free one), the HTTP and HTTPS binds (patched to free ports), the agent's `--listen`,
- * the folder the backends serve, and `--poll 10m`, so that the change is seen to come by push.
+ * the folder the backends serve, and `--poll 10m`, so that the change is seen to come by push (signed: hapedge serve keeps a deployment secret).
  */
 describe('the local quickstart npm start prints', () => {
   const started: Started[] = []
@@ -159,7 +159,7 @@ describe('the local quickstart npm start prints', () => {
     // HAProxy serves a change a moment before the agent has said it took it.
     await eventually('the agent saying it applied the push at runtime', () =>
       new RegExp(
-        `^hapedge agent: generation ${runtime} applied at runtime in \\d+ ms: \\d+ map entr(y|ies) \\([^)]* entry by entry\\) \\(by push\\)$`,
+        `^hapedge agent: generation ${runtime} applied at runtime in \\d+ ms: \\d+ map entr(y|ies) \\([^)]* entry by entry\\) \\(by signed push\\)$`,
         'm',
       ).test(agent.output.stdout),
     )
@@ -198,7 +198,9 @@ describe('the local quickstart npm start prints', () => {
       20_000,
     )
     await eventually('the agent saying it reloaded for the push', () =>
-      new RegExp(`^hapedge agent: generation ${reload} reloaded in \\d+ ms: backend shop_extra_http is new \\(by push\\)$`, 'm').test(agent.output.stdout),
+      new RegExp(`^hapedge agent: generation ${reload} reloaded in \\d+ ms: backend shop_extra_http is new \\(by signed push\\)$`, 'm').test(
+        agent.output.stdout,
+      ),
     )
     expect(agent.output.stderr).toBe('')
   }, 120_000)

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server'
 import { Agent } from '../../processes/agent/agent.ts'
 import { agentApp } from '../../processes/agent/agent-app.ts'
 import { statusReporter } from '../../processes/agent/report-status.ts'
+import { SignedHeads } from '../../processes/agent/signed-heads.ts'
 import type { HaproxyControl } from '../../processes/agent/agent.ts'
 import { haproxyConfigs, haproxyControl } from '../../processes/agent/haproxy-control.ts'
 import type { SourceOptions } from '../../processes/agent/pull-generation.ts'
@@ -123,8 +124,9 @@ export async function startEdgeStack(
     async listeningAgent() {
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
-      const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, url))
-      const server = serve({ fetch: agentApp(agent).fetch, hostname: '127.0.0.1', port })
+      const signed = new SignedHeads(source.cluster)
+      const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, url, undefined, signed))
+      const server = serve({ fetch: agentApp(agent, signed).fetch, hostname: '127.0.0.1', port })
       await agent.sync()
       await agent.reported()
       return { agent, url, close: () => void server.close() }

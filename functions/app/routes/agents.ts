@@ -28,7 +28,10 @@ export function agentRoutes(env: AppEnv) {
     const stored: StoredReport = { pod, ...report, reportedAt: now.toISOString(), warnings: unpushed ? [unpushed] : [] }
     await recordReport(env.store, clusterKeys(c.get('record').id).root, stored, now)
     inBackground(c, env.mirror.mirror(c.get('record'), []))
-    return c.json(stored satisfies AgentReportAnswer)
+    // Only where pushes come: the key checks nothing else.
+    const pushed = report.notifyUrl && !unpushed && report.instance !== undefined && env.pushKeys
+    const pushKey = pushed ? pushed.keyFor({ cluster: c.get('record').id, pod, instance: report.instance! }) : undefined
+    return c.json({ ...stored, ...(pushKey ? { pushKey } : {}) } satisfies AgentReportAnswer)
   })
 
   // The HAProxyCfg status as the function would write it: for a forwarder that writes it itself (`--write-status`), and for people.

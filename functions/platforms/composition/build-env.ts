@@ -7,6 +7,7 @@ import type { ObjectStore } from '../../../core/ports/object-store.ts'
 import { Registry } from '../../../core/registry/registry.ts'
 import { DEFAULT_LIMITS, type AppEnv, type Limits } from '../../app/app-env.ts'
 import { Sealer } from '../../../core/crypto/sealer.ts'
+import { PushKeys } from '../../app/services/push-keys.ts'
 import type { DeploymentSecrets } from '../../../core/crypto/deployment-key.ts'
 import { AgentPush } from '../../app/services/agent-push.ts'
 import { ClusterMirror } from '../../app/services/cluster-mirror.ts'
@@ -47,6 +48,7 @@ export function buildEnv(options: EnvOptions): AppEnv {
   const cache = options.cache ?? { perCluster: 32 * 1024 * 1024, clusters: 16 }
   const metrics = new Metrics(options.gauges)
   const sealer = options.secrets && new Sealer(options.secrets)
+  const pushKeys = options.secrets && new PushKeys(options.secrets.current)
   const caches = new NodeCaches(options.hash, cache, options.gzip)
   // Counted below the sealing: what the platform's store is asked, the operations a request is bounded by.
   const counted = new CountedStore(options.store)
@@ -63,7 +65,8 @@ export function buildEnv(options: EnvOptions): AppEnv {
     ...(sealer ? { sealer } : {}),
     mirror: new ClusterMirror({ store, caches, metrics, clock, ...(sealer ? { sealer } : {}), ...(options.writers ? { writers: options.writers } : {}) }),
     metrics,
-    push: new AgentPush(store, metrics, clock, options.fetcher),
+    ...(pushKeys ? { pushKeys } : {}),
+    push: new AgentPush({ store, metrics, clock, caches, pushKeys, ...(options.fetcher ? { fetcher: options.fetcher } : {}) }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     queues: new Map(),
     turns: new Turns(options.yieldTurn),

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ObjectStore } from '../../../core/ports/object-store.ts'
+import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
+import { agentKey } from '../../../core/registry/agent-report.ts'
 import { AGENTS_PER_CLUSTER } from '../../../core/registry/agent-retention.ts'
 import { createMemoryStore } from '../../../functions/adapters/storage/memory-store.ts'
 import { PUSH_CONCURRENCY } from '../../../functions/app/services/agent-push.ts'
@@ -117,6 +119,36 @@ describe('pushing new generations to agents', () => {
     await events('prod', token, app(2).map(put))
     await eventually('the push after a failed listing', () => agent.notified.length === 2)
     expect(listings).toBe(3)
+  })
+
+  it('answers an agent run that names itself with its push key, only where pushes come and the deployment has a secret to sign with', async () => {
+    const secrets = { current: 'a-deployment-secret-of-enough-length-0123456789' }
+    const keyIn = async (replica: ReturnType<typeof harness>, token: string, pod: string, body: Record<string, unknown>) => {
+      const answer = await replica.call('POST', `/v1/clusters/prod/agents/${pod}`, token, { ...report, ...body })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { pushKey?: string }).pushKey
+    }
+    const signing = harness({ secrets })
+    const token = await signing.register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
+    const run = { notifyUrl: 'http://haproxy-0.agents.test:9000', instance: 'run-0123456789abcdef' }
+    const key = await keyIn(signing, token, 'haproxy-0', run)
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // The same key from another replica of the deployment; another for another run or pod; none where no push comes.
+    expect(await keyIn(harness({ store: signing.store, secrets }), token, 'haproxy-0', run)).toBe(key)
+    expect(await keyIn(signing, token, 'haproxy-0', { ...run, instance: 'run-fedcba9876543210' })).not.toBe(key)
+    expect(await keyIn(signing, token, 'haproxy-1', { ...run, notifyUrl: 'http://haproxy-1.agents.test:9000' })).not.toBe(key)
+    expect(await keyIn(signing, token, 'haproxy-2', { ...run, notifyUrl: 'http://haproxy-2.elsewhere.test:9000' })).toBeUndefined()
+    expect(await keyIn(signing, token, 'haproxy-3', { notifyUrl: 'http://haproxy-3.agents.test:9000' })).toBeUndefined()
+    const plain = harness()
+    expect(await keyIn(plain, await plain.register('prod', { agentOrigins: ['http://*.agents.test:9000'] }), 'haproxy-0', run)).toBeUndefined()
+    // The key is not stored: a reader of the store cannot sign.
+    const rekeyed = await keyIn(signing, token, 'haproxy-0', run)
+    expect(rekeyed).toBe(key)
+    const stored = new TextDecoder().decode((await signing.store.get(agentKey(clusterKeys('prod').root, 'haproxy-0')))!.body)
+    expect(JSON.parse(stored)).toMatchObject({ instance: run.instance })
+    expect(stored).not.toContain(key)
+    // An instance is a base64url name, not anything a report may carry.
+    expect((await signing.call('POST', '/v1/clusters/prod/agents/haproxy-9', token, { ...report, instance: 'short' })).status).toBe(400)
   })
 
   it('calls no agent of a cluster that allows no origin, nor a URL outside the allowed ones', async () => {
