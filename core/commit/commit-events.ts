@@ -47,8 +47,8 @@ export interface CommitContext {
   splitOverHold?: boolean
   /**
    * Told of the generation a request's commits made current (not while the cluster is pinned), as
-   * soon as HEAD names it: before the answer's reads of rejections and warnings, which at 20,000
-   * Ingresses cost milliseconds that the agents need not wait for.
+   * soon as HEAD names it: before its generation's record is written and before the answer's reads of
+   * rejections and warnings, which at 20,000 Ingresses cost milliseconds that the agents need not wait for.
    */
   committed?: (head: { generation: number; manifest: string }) => void
 }
@@ -66,6 +66,8 @@ export interface Committed {
   written: { nodes: number; blobs: number; bytes: number }
   /** What went wrong after the commit, without undoing it (the generation record could not be written). */
   warnings: string[]
+  /** Whether `committed` of the context was told of this commit's generation. */
+  announced: boolean
 }
 
 const WRITE_CONCURRENCY = 16
@@ -73,15 +75,16 @@ const WRITE_CONCURRENCY = 16
 /**
  * Applies events to a cluster's committed state and commits the result: load HEAD and the
  * nodes the events touch, apply, write every new node and blob, then move HEAD by
- * compare-and-swap, then write the generation's record. Until HEAD moves nothing names the new
+ * compare-and-swap, then write the generation's record; the last commit of a request (`last`) tells
+ * `ctx.committed` in between. Until HEAD moves nothing names the new
  * objects, so a failure at any step leaves the last generation whole (and a record a crash kept
  * from being written is made again from HEAD before HEAD moves on). A writer that loses the race
  * starts again from the new HEAD (events are idempotent), with jittered backoff, a bounded number
  * of times.
  */
-export async function commitEvents(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
+export async function commitEvents(ctx: CommitContext, events: readonly WatchEvent[], last = true): Promise<Committed> {
   try {
-    return await commitAttempts(ctx, events)
+    return await commitAttempts(ctx, events, last)
   } finally {
     ctx.context.nodes.release()
     // Written, or given up: what this commit made is in storage or needed no more (one commit at a time per cluster).
@@ -92,7 +95,7 @@ export async function commitEvents(ctx: CommitContext, events: readonly WatchEve
 /** The share of its cluster's node cache a commit may load of what new objects name before it runs (see preload): less than it holds, so the hold keeps room for what the change reads. */
 const PRELOAD_SHARE = 0.25
 
-async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[]): Promise<Committed> {
+async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[], last: boolean): Promise<Committed> {
   const keys = clusterKeys(ctx.cluster)
   const clock = ctx.clock ?? systemClock
   const attempts = ctx.attempts ?? 6
@@ -118,7 +121,7 @@ async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[])
       current && !held && ensureHeadRecord(ctx.store, keys, current.head, loader, ctx.context, clock),
     ])
     if (base && applied.snapshot.root.sha256 === base.snapshot.sha256 && applied.generation.record.sha256 === base.manifest) {
-      return { head: current!.head, committed: false, held, applied, attempts: attempt, loaded: loader.stats, written, warnings: [] }
+      return { head: current!.head, committed: false, held, applied, attempts: attempt, loaded: loader.stats, written, warnings: [], announced: false }
     }
     await writeCreated(ctx.store, keys, applied, written)
     const head = nextHead(current?.head, { manifest: applied.generation.record.sha256, snapshot: applied.snapshot.root }, clock)
@@ -126,9 +129,12 @@ async function commitAttempts(ctx: CommitContext, events: readonly WatchEvent[])
     if (moved !== undefined) {
       // The next commit opens its trees from this record: from the cache, not read back from storage.
       ctx.context.nodes.add(applied.generation.record.sha256, applied.generation.record.text)
+      // The record is for history and rollbacks (and made again before HEAD moves on, if lost): no agent needs it.
+      const announced = last && !held && ctx.committed !== undefined
+      if (announced) ctx.committed!({ generation: head.generation, manifest: head.manifest })
       const warnings = held ? [] : await recordGeneration(ctx.store, keys, head, { plan: applied.plan, files: [...applied.files] }, clock)
       if (!held && warnings.length === 0) noteRecorded(ctx.context, keys, head)
-      return { head, committed: true, held, applied, attempts: attempt, loaded: loader.stats, written, warnings }
+      return { head, committed: true, held, applied, attempts: attempt, loaded: loader.stats, written, warnings, announced }
     }
     if (attempt < attempts) await clock.sleep(backoff(attempt, clock))
   }

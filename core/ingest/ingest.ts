@@ -75,7 +75,7 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   for (let start = 0; start < events.length || !last; start += size) {
     // Between two chunks: the next one's computation would otherwise begin in the last one's final continuation.
     if (last) await pause()
-    last = await commitEvents(ctx, events.slice(start, start + size))
+    last = await commitEvents(ctx, events.slice(start, start + size), start + size >= events.length)
     const { applied } = last
     if (!applied) continue
     result.stale += applied.stale
@@ -92,7 +92,8 @@ export async function ingest(ctx: CommitContext, received: readonly WatchEvent[]
   result.manifest = last.head?.manifest ?? null
   const pinned = pinSummary(last.head)
   if (pinned) result.pinned = pinned
-  else if (result.committed && result.generation !== null && result.manifest !== null)
+  // The last commit told of its generation as HEAD named it; one that changed nothing did not, while an earlier one did change.
+  else if (result.committed && !last.announced && result.generation !== null && result.manifest !== null)
     ctx.committed?.({ generation: result.generation, manifest: result.manifest })
   if (last.applied) {
     const put = await runSteps(putObjectSteps(events), pause)
