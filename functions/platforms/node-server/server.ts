@@ -6,6 +6,7 @@ import { nodeSha256 } from '../../adapters/hash/node-sha256.ts'
 import { createDiskStore } from '../../adapters/storage/disk-store.ts'
 import { clusterNodeStaging } from '../../adapters/storage/disk-staging.ts'
 import { fairStore } from '../../adapters/storage/fair-store.ts'
+import { readOnEveryRequest } from '../../adapters/storage/read-on-every-request.ts'
 import { platformApp } from '../composition/platform-app.ts'
 import { adminToken } from './admin-token.ts'
 import { eventLoopBlocked } from './event-loop-blocked.ts'
@@ -24,7 +25,7 @@ export interface ServerStorage {
 /** A data directory on local disk, made if missing: clusters in it, secrets in files beside them. */
 export async function diskStorage(dataDir: string): Promise<ServerStorage> {
   await mkdir(dataDir, { recursive: true })
-  return { store: fairStore(createDiskStore({ root: dataDir, staging: clusterNodeStaging })), secrets: diskSecrets(dataDir) }
+  return { store: fairStore(createDiskStore({ root: dataDir, staging: clusterNodeStaging, readAtOnce: readOnEveryRequest })), secrets: diskSecrets(dataDir) }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { pbkdf2, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ObjectStore } from '../../../../core/ports/object-store.ts'
 import { createDiskStore } from '../../../../functions/adapters/storage/disk-store.ts'
 import { thisHolder } from '../../../../functions/adapters/storage/lock-holder.ts'
+import { readOnEveryRequest } from '../../../../functions/adapters/storage/read-on-every-request.ts'
 import { readCounter } from '../../../support/contracts/cas-counter.ts'
 import { objectStoreContract } from '../../../support/contracts/object-store-contract.ts'
 import { storageError } from '../../../support/contracts/storage-error.ts'
@@ -18,6 +19,44 @@ import { makeTempDir, removeTempDir } from '../../../support/temp-dir.ts'
 objectStoreContract('disk', async () => {
   const root = await makeTempDir('hapedge-disk-store')
   return { store: createDiskStore({ root }), honoursConditions: true, cleanup: () => removeTempDir(root) }
+})
+
+// Every key read at once: the same answers, conditions and errors as through the thread pool.
+objectStoreContract('disk, every key read at once', async () => {
+  const root = await makeTempDir('hapedge-disk-store')
+  return { store: createDiskStore({ root, readAtOnce: () => true }), honoursConditions: true, cleanup: () => removeTempDir(root) }
+})
+
+describe('a disk store reading some keys at once', () => {
+  it("reads them while libuv's thread pool is busy, where a read through the pool waits for it", async () => {
+    const root = await makeTempDir('hapedge-disk-store')
+    try {
+      const store = createDiskStore({ root, readAtOnce: readOnEveryRequest })
+      await store.put('registry/clusters/prod', '{"id":"prod"}')
+      await store.put('clusters/prod/HEAD', '{"generation":1}')
+      await store.put('clusters/prod/blobs/0a', 'a node')
+      const order: string[] = []
+      // Four key derivations hold the pool's four threads for a while, as a commit's fsyncs do.
+      const busy = Array.from({ length: 4 }, () => promisify(pbkdf2)('secret', 'salt', 400_000, 32, 'sha256').then(() => order.push('pool free')))
+      await Promise.all([
+        store.get('clusters/prod/blobs/0a').then(() => order.push('node')),
+        store.get('clusters/prod/HEAD').then(() => order.push('HEAD')),
+        store.head('registry/clusters/prod').then(() => order.push('record')),
+        ...busy,
+      ])
+      expect(order.slice(0, 2).sort()).toEqual(['HEAD', 'record'])
+      expect(order.indexOf('node')).toBeGreaterThan(order.indexOf('pool free'))
+      expect(['clusters/prod/HEAD', 'registry/clusters/prod', 'registry/clusters/prod/x'].map(readOnEveryRequest)).toEqual([true, true, true])
+      expect(['clusters/prod/blobs/HEAD', 'clusters/prod/nodes/0a', 'clusters/prod/HEAD.tmp', 'registry/admin'].map(readOnEveryRequest)).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ])
+    } finally {
+      await removeTempDir(root)
+    }
+  })
 })
 
 describe('disk store', () => {
