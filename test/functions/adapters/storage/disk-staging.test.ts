@@ -1,6 +1,8 @@
+import { pbkdf2 } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { clusterNodeStaging } from '../../../../functions/adapters/storage/disk-staging.ts'
 import { createDiskStore } from '../../../../functions/adapters/storage/disk-store.ts'
@@ -15,6 +17,25 @@ objectStoreContract('disk with staged nodes', async () => {
 const text = async (body: Promise<{ body: Uint8Array } | undefined>) => new TextDecoder().decode((await body)!.body)
 
 describe('a disk store that stages a cluster’s nodes', () => {
+  it("writes a commit's first nodes at once, while libuv's thread pool is busy, and a resync's many more through it", async () => {
+    const root = await makeTempDir('hapedge-disk-staging')
+    try {
+      const store = createDiskStore({ root, staging: clusterNodeStaging })
+      const keys = (cluster: string, n: number) => Array.from({ length: n }, (_, i) => `clusters/${cluster}/nodes/${String(i).padStart(4, '0')}`)
+      const order: string[] = []
+      // Four key derivations hold the pool's four threads, as the fsyncs of other commits do.
+      const busy = Array.from({ length: 4 }, () => promisify(pbkdf2)('secret', 'salt', 400_000, 32, 'sha256').then(() => order.push('pool free')))
+      const commit = Promise.all(keys('small', 19).map((key) => store.put(key, `node ${key}`))).then(() => order.push('19 nodes staged'))
+      const resync = Promise.all(keys('large', 200).map((key) => store.put(key, `node ${key}`))).then(() => order.push('200 nodes staged'))
+      await Promise.all([commit, resync, ...busy])
+      expect(order[0]).toBe('19 nodes staged')
+      expect(order.indexOf('200 nodes staged')).toBeGreaterThan(order.indexOf('pool free'))
+      expect(await text(store.get('clusters/small/nodes/0018'))).toBe('node clusters/small/nodes/0018')
+    } finally {
+      await removeTempDir(root)
+    }
+  })
+
   it('serves a staged node at once, and flushes a cluster’s nodes only when that cluster’s next conditional put runs', async () => {
     const root = await makeTempDir('hapedge-disk-staging')
     try {
