@@ -1,6 +1,5 @@
 import { z } from 'zod'
-
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
+import { headAnswer } from './head-answer.ts'
 
 /**
  * Bytes of blobs a signed push carries at most: the nodes a change adds are some 20 KB at 20,000 Ingresses;
@@ -13,10 +12,7 @@ export const PUSH_DELTA_BYTES = 1024 * 1024
  * check it, also signed for that run (`signature`) and with the blobs it lacks by sha256 (checked by
  * the agent as HEAD's answer's are). Unsigned, it carries no authority: the agent reads HEAD itself.
  */
-export const pushBody = z.object({
-  generation: z.number().int().min(1),
-  manifest: sha256,
-  blobs: z.record(z.string(), z.string()).optional(),
+export const pushBody = headAnswer.pick({ generation: true, manifest: true, blobs: true }).extend({
   signature: z.string().max(128).optional(),
 })
 

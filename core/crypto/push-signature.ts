@@ -28,15 +28,15 @@ export function derivePushRoot(secret: string): Uint8Array {
 }
 
 /**
- * One agent run's push key (base64url, 32 bytes): the root's HMAC of the cluster, the pod and the
- * run's instance name, so that any replica holding the secret derives it and nothing needs storing;
+ * One agent run's push key (32 bytes): the root's HMAC of the cluster, the pod and the run's
+ * instance name, so that any replica holding the secret derives it and nothing needs storing;
  * an agent's next run (another instance name) takes no push signed for this one.
  */
-export function agentPushKey(root: Uint8Array, cluster: string, pod: string, instance: string): string {
-  return encodeBase64url(hmac(sha256, root, encoder.encode(`${cluster}\n${pod}\n${instance}`)))
+export function agentPushKey(root: Uint8Array, cluster: string, pod: string, instance: string): Uint8Array {
+  return hmac(sha256, root, encoder.encode(`${cluster}\n${pod}\n${instance}`))
 }
 
-/** The bytes of a push key as `agentPushKey` encodes it; undefined when it is not such a key. */
+/** The bytes of a push key as the agent is given it (base64url); undefined when it is not such a key. */
 export function pushKeyBytes(encoded: string): Uint8Array | undefined {
   const bytes = decodeBase64url(encoded)
   return bytes?.byteLength === KEY_BYTES ? bytes : undefined

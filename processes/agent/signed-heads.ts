@@ -17,15 +17,12 @@ export interface SignedHead {
  */
 export class SignedHeads {
   readonly instance = encodeBase64url(crypto.getRandomValues(new Uint8Array(18)))
-  private encoded: string | undefined
   private key: Uint8Array | undefined
 
   constructor(private readonly cluster: string) {}
 
   /** The key in the function's answer to a report (none: pushes to this run are not signed). */
   use(encoded: string | undefined): void {
-    if (encoded === this.encoded) return
-    this.encoded = encoded
     this.key = encoded === undefined ? undefined : pushKeyBytes(encoded)
   }
 

@@ -1,4 +1,5 @@
-import { agentPushKey, derivePushRoot, pushKeyBytes, signPushedHead, type PushedHead } from '../../../core/crypto/push-signature.ts'
+import { encodeBase64url } from '../../../core/crypto/base64url.ts'
+import { agentPushKey, derivePushRoot, signPushedHead, type PushedHead } from '../../../core/crypto/push-signature.ts'
 
 /** Which run of which agent of which cluster a push key belongs to. */
 export interface AgentRun {
@@ -18,14 +19,18 @@ export class PushKeys {
 
   constructor(private readonly secret: string) {}
 
-  /** The key (base64url) that checks the pushes to this agent run. */
+  /** The key (base64url) that checks the pushes to this agent run: what its report is answered with. */
   keyFor(run: AgentRun): string {
-    this.root ??= derivePushRoot(this.secret)
-    return agentPushKey(this.root, run.cluster, run.pod, run.instance)
+    return encodeBase64url(this.key(run))
   }
 
   /** The signature of `head` for this agent run: what it checks a pushed head with before taking it as HEAD. */
   sign(run: AgentRun, head: PushedHead): string {
-    return signPushedHead(pushKeyBytes(this.keyFor(run))!, run.cluster, head)
+    return signPushedHead(this.key(run), run.cluster, head)
+  }
+
+  private key(run: AgentRun): Uint8Array {
+    this.root ??= derivePushRoot(this.secret)
+    return agentPushKey(this.root, run.cluster, run.pod, run.instance)
   }
 }

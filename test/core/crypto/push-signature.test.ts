@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { agentPushKey, derivePushRoot, pushKeyBytes, signPushedHead, verifyPushedHead } from '../../../core/crypto/push-signature.ts'
+import { encodeBase64url } from '../../../core/crypto/base64url.ts'
 import { DeploymentSecretError } from '../../../core/crypto/errors.ts'
 
 const SECRET = 'a-deployment-secret-of-enough-length-0123456789'
 const head = { generation: 12, manifest: 'a'.repeat(64) }
-const keyOf = (secret: string, cluster: string, pod: string, instance: string) => pushKeyBytes(agentPushKey(derivePushRoot(secret), cluster, pod, instance))!
+// As the agent has it: given base64url in its report's answer.
+const keyOf = (secret: string, cluster: string, pod: string, instance: string) =>
+  pushKeyBytes(encodeBase64url(agentPushKey(derivePushRoot(secret), cluster, pod, instance)))!
 
 describe('signed pushes', () => {
   it("verifies a head signed under an agent run's key, and no other cluster's, generation or manifest", () => {
