@@ -1,16 +1,15 @@
 import { z } from 'zod'
-
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
+import { sha256Hex } from '../syntax/sha256-hex.ts'
 
 const treeRoot = z.object({
-  sha256,
+  sha256: sha256Hex,
   level: z.number().int().min(0),
   count: z.number().int().min(0),
   weight: z.number().int().min(0),
 })
 
 /** A committed state of a cluster: a generation's manifest and the model snapshot it was made from. */
-export const committedState = z.object({ manifest: sha256, snapshot: treeRoot })
+export const committedState = z.object({ manifest: sha256Hex, snapshot: treeRoot })
 
 /**
  * Set by a rollback: the cluster serves the generation rolled back to until it is released.
@@ -38,10 +37,10 @@ export const head = z.object({
    */
   revision: z.number().int().min(1),
   /** The sha256 of the generation's manifest record (under `blobs/`). */
-  manifest: sha256,
+  manifest: sha256Hex,
   snapshot: treeRoot,
   /** The previous generation's manifest, or null for the first. */
-  parent: sha256.nullable(),
+  parent: sha256Hex.nullable(),
   /**
    * When the generation was made, and how when not from events. With these, HEAD holds all its
    * generation's record says but the plan and the files changed, which its manifest and its

@@ -1,9 +1,8 @@
 import { z } from 'zod'
 import { clip } from '../clip.ts'
 import { dnsSubdomain } from '../syntax/fields.ts'
+import { sha256Hex } from '../syntax/sha256-hex.ts'
 import { notifyUrl } from './agent-origins.ts'
-
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256')
 
 /** Characters of an agent's last error that are kept (a longer one is cut, ending in `…`): every fleet answer lists it. */
 export const LAST_ERROR_CHARS = 2048
@@ -11,7 +10,7 @@ export const LAST_ERROR_CHARS = 2048
 /** What an agent says of itself: the generation its HAProxy runs, how it took it, and its last error. */
 export const agentReport = z.strictObject({
   generation: z.number().int().min(1).nullable(),
-  manifest: sha256.nullable(),
+  manifest: sha256Hex.nullable(),
   applied: z.enum(['runtime', 'reload', 'written']).nullable(),
   appliedAt: z.string().max(64).nullable(),
   /** Cut rather than refused: `haproxy -c` can say a lot, and the report is what tells the agent is alive. */

@@ -1,13 +1,12 @@
 import { z } from 'zod'
 import { CLUSTER_ID } from '../keys/cluster-keys.ts'
 import { dnsSubdomain } from '../syntax/fields.ts'
+import { sha256Hex } from '../syntax/sha256-hex.ts'
 import { bindAddress } from '../model/bind-address.ts'
 import { gatewayPortList } from '../model/gateway-port-setting.ts'
 import { canonicalOptions, DEFAULT_OPTIONS, snippetPolicy, type ClusterOptions } from '../model/settings.ts'
 import { agentOrigins } from './agent-origins.ts'
 import { kubernetesAccess, kubernetesAccessInput, wrappedDataKey } from './kubernetes-access.ts'
-
-const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/)
 
 const retention = z.strictObject({
   generations: z

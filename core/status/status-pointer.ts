@@ -1,9 +1,10 @@
 import { z } from 'zod'
+import { sha256Hex } from '../syntax/sha256-hex.ts'
 
 /** The part of an `HAProxyCfg` status an agent follows: which generation is committed, and its manifest. */
 export const statusPointer = z.object({
   generation: z.number().int().min(1),
-  manifest: z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha256'),
+  manifest: sha256Hex,
 })
 
 export type StatusPointer = z.infer<typeof statusPointer>

@@ -3,13 +3,13 @@ import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { generationDelta } from '../../../core/reading/generation-delta.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
+import { SHA256_HEX } from '../../../core/syntax/sha256-hex.ts'
 import { nodeText } from '../../../core/tree/node-body.ts'
 import type { HeadAnswer } from '../../../core/api/head-answer.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
 
-const SHA256 = /^[0-9a-f]{64}$/
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** What agents read: HEAD, and manifests and blobs by their sha256 (immutable, checked before they are served). */
@@ -20,7 +20,7 @@ export function contentRoutes(env: AppEnv) {
   routes.get('/head', async (c) => {
     const cluster = c.get('record').id
     const have = c.req.query('have')
-    if (have !== undefined && !SHA256.test(have)) throw new HttpError(400, 'must be a lowercase hex sha256', 'have')
+    if (have !== undefined && !SHA256_HEX.test(have)) throw new HttpError(400, 'must be a lowercase hex sha256', 'have')
     const keys = clusterKeys(cluster)
     const current = await readHead(env.store, keys)
     if (!current) throw new HttpError(404, `cluster ${cluster} has no generation yet: send its objects first`)
@@ -38,7 +38,7 @@ export function contentRoutes(env: AppEnv) {
   ] as const) {
     routes.get(`/${route}/:sha256`, async (c) => {
       const sha256 = c.req.param('sha256')
-      if (!SHA256.test(sha256)) throw new HttpError(400, 'must be a lowercase hex sha256', 'sha256')
+      if (!SHA256_HEX.test(sha256)) throw new HttpError(400, 'must be a lowercase hex sha256', 'sha256')
       const cluster = c.get('record').id
       const key = clusterKeys(cluster).node('blobs', sha256)
       const stored = await env.store.get(key)
