@@ -7,6 +7,15 @@ import type { SignedHeads } from './signed-heads.ts'
 
 const HEARTBEAT_MS = 60_000
 
+export interface ReporterOptions {
+  /** Where this agent takes pushes, when it listens. */
+  notifyUrl?: string | undefined
+  /** Where the function's warnings are said. */
+  log?: AgentLog | undefined
+  /** The agent's run and the key its pushes are signed with. */
+  signed?: SignedHeads | undefined
+}
+
 /**
  * Tells the function what this agent's HAProxy runs, when that changes and once a minute
  * otherwise, so the cluster's status shows every pod's generation and last error; and where
@@ -14,13 +23,8 @@ const HEARTBEAT_MS = 60_000
  * cluster's agentOrigins do not allow, so no push comes) is logged when it first says it. With
  * `signed`, it names the agent's run and keeps the key the function answers with for its pushes.
  */
-export function statusReporter(
-  source: SourceOptions,
-  pod: string,
-  notifyUrl?: string,
-  log: AgentLog = () => {},
-  signed?: SignedHeads,
-): (status: AgentStatus) => Promise<void> {
+export function statusReporter(source: SourceOptions, pod: string, options: ReporterOptions = {}): (status: AgentStatus) => Promise<void> {
+  const { notifyUrl, log = () => {}, signed } = options
   let last = ''
   let sentAt = 0
   let warned = new Set<string>()

@@ -78,7 +78,7 @@ async function follow(values: FlagValues<typeof agentFlags>): Promise<number> {
 
   const control = await haproxyControl({ dir: values.dir, statsSocket, masterSocket: values['master-socket']!, binary })
   const signed = listenAt && new SignedHeads(cluster)
-  const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, advertised, log, signed), log)
+  const agent = new Agent(source, values.dir, context, control, statusReporter(source, pod, { notifyUrl: advertised, log, signed }), log)
   // Listening before the first sync, so that no push is missed while it runs.
   const listening =
     listenAt && (await listen(agentApp(agent, signed).fetch, listenAt, { portFlag: '--listen', hostFlag: '--listen', usualHolder: 'another agent?' })).address

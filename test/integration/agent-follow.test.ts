@@ -29,8 +29,7 @@ describe('the agent keeps HAProxy on the newest generation', () => {
   let api: NamedBackend
   const server = harness()
   let token: string
-  const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
-  const source = () => ({ source: 'http://hapedge', cluster: 'edge', token, fetcher })
+  const source = () => server.sourceFor('edge', token)
   const send = (...objects: unknown[]) =>
     server.events(
       'edge',

@@ -45,8 +45,7 @@ describe('a generation that haproxy -c refuses', () => {
   const commitUnchecked = (...objects: unknown[]) => commitEvents({ store: server.store, cluster: 'edge', options, context: coldContext() }, modified(objects))
   const send = async (...objects: unknown[]) =>
     (await (await server.events('edge', token, modified(objects))).json()) as { generation: number; manifest: string; rejected: unknown[] }
-  const fetcher = ((input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
-  const source = () => ({ source: 'http://hapedge', cluster: 'edge', token, fetcher })
+  const source = () => server.sourceFor('edge', token)
   const once = () =>
     hapedge(['agent', '--source', `http://127.0.0.1:${(http.address() as AddressInfo).port}`, '--cluster', 'edge', '--token', token, '--dir', dir, '--once'])
   const slice = (namespace: string) => ({

@@ -175,8 +175,7 @@ describe('TLS', () => {
 
       // What an agent pulls of that generation is what HAProxy loads: shop.test over plain HTTP, relaxed.test with its certificate.
       const dir = join(certDir, 'agent')
-      const fetcher = (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch
-      expect(await new Agent({ source: 'http://hapedge', cluster: 'prod', token, fetcher }, dir, coldContext()).sync()).toMatchObject({
+      expect(await new Agent(server.sourceFor('prod', token), dir, coldContext()).sync()).toMatchObject({
         generation: other.generation,
         lastError: null,
       })

@@ -125,7 +125,7 @@ export async function startEdgeStack(
       const port = await freePort()
       const url = `http://127.0.0.1:${port}`
       const signed = new SignedHeads(source.cluster)
-      const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, url, undefined, signed))
+      const agent = new Agent(source, dir, coldContext(), control, statusReporter(source, `listening-${port}`, { notifyUrl: url, signed }))
       const server = serve({ fetch: agentApp(agent, signed).fetch, hostname: '127.0.0.1', port })
       await agent.sync()
       await agent.reported()

@@ -48,5 +48,15 @@ export function harness(
     return ((await response.json()) as { token: string }).token
   }
   const events = (id: string, token: string, list: { type: string; object: unknown }[]) => call('POST', `/v1/clusters/${id}/events`, token, { events: list })
-  return { app, store, call, register, events }
+  /** What an agent or forwarder is given to reach this app: `seen` is told each URL first (it may throw, as a link that is down). */
+  const sourceFor = (cluster: string, token: string, seen?: (url: string) => void) => ({
+    source: 'http://hapedge',
+    cluster,
+    token,
+    fetcher: (async (input: string | URL | Request, init?: RequestInit) => {
+      seen?.(String(input))
+      return app.request(String(input), init)
+    }) as typeof fetch,
+  })
+  return { app, store, call, register, events, sourceFor }
 }

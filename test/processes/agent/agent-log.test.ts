@@ -25,10 +25,9 @@ describe('what the agent says as it goes', () => {
     const server = harness()
     const token = await server.register('prod')
     const link = { down: false }
-    const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
+    const source = server.sourceFor('prod', token, () => {
       if (link.down) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }) })
-      return server.app.request(String(input), init)
-    }) as typeof fetch
+    })
     const plans: Plan[] = []
     const haproxy = {
       refuse: undefined as string | undefined,
@@ -40,7 +39,6 @@ describe('what the agent says as it goes', () => {
       },
     } satisfies HaproxyControl & { refuse: string | undefined }
     const lines: { line: string; level: 'info' | 'error' }[] = []
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
     const agent = new Agent(source, dir, coldContext(), haproxy, undefined, (line, level) => void lines.push({ line, level }))
     /** The lines said since the last call. */
     const said = () => lines.splice(0)
@@ -139,13 +137,8 @@ describe('what the agent says as it goes', () => {
     const server = harness()
     const token = await server.register('prod', { agentOrigins: ['https://*.pods.example.com'] })
     const lines: string[] = []
-    const source = {
-      source: 'http://hapedge',
-      cluster: 'prod',
-      token,
-      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
-    }
-    const report = statusReporter(source, 'haproxy-0', 'http://127.0.0.1:8790', (line) => void lines.push(line))
+    const source = server.sourceFor('prod', token)
+    const report = statusReporter(source, 'haproxy-0', { notifyUrl: 'http://127.0.0.1:8790', log: (line) => void lines.push(line) })
     const status = { generation: null, manifest: null, applied: null, appliedAt: null, lastError: null }
     await report(status)
     await report({ ...status, lastError: 'something else' })

@@ -22,11 +22,9 @@ describe('what the agent reports of itself', () => {
     const token = await server.register('prod')
     const committed = (await (await server.events('prod', token, app(1).map(put))).json()) as { generation: number; manifest: string }
     const link = { down: false }
-    const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
-      if (link.down && String(input).includes('/head')) throw new TypeError('fetch failed')
-      return server.app.request(String(input), init)
-    }) as typeof fetch
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
+    const source = server.sourceFor('prod', token, (url) => {
+      if (link.down && url.includes('/head')) throw new TypeError('fetch failed')
+    })
     const reported: AgentStatus[] = []
     const agentOn = (pod?: string) => new Agent(source, dir, coldContext(), undefined, pod ? async (status) => void reported.push(status) : undefined)
     const agents = async () =>

@@ -156,12 +156,7 @@ describe('the agent', () => {
     let release!: () => void
     const hanging = new Promise<void>((resolve) => (release = resolve))
     const reports: (number | null)[] = []
-    const source = {
-      source: 'http://hapedge',
-      cluster: 'prod',
-      token,
-      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
-    }
+    const source = server.sourceFor('prod', token)
     // The first report hangs until released (a slow function): the next sync must neither wait for it nor be lost.
     const agent = new Agent(source, dir, coldContext(), new RecordingHaproxy(), async (status) => {
       reports.push(status.generation)
@@ -191,12 +186,7 @@ describe('the agent', () => {
           )
       },
     }
-    const source = {
-      source: 'http://hapedge',
-      cluster: 'prod',
-      token,
-      fetcher: (async (input: string | URL | Request, init?: RequestInit) => server.app.request(String(input), init)) as typeof fetch,
-    }
+    const source = server.sourceFor('prod', token)
     const agent = new Agent(source, dir, coldContext(), check)
     await server.events('prod', token, app(1).map(put))
     const refused = await agent.sync()

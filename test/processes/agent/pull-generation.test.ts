@@ -15,11 +15,9 @@ describe('pulling a generation from the one pulled before', () => {
     const server = harness()
     const token = await server.register('prod')
     const fetched: string[] = []
-    const fetcher = (async (input: string | URL | Request, init?: RequestInit) => {
-      if (String(input).includes('/blobs/')) fetched.push(String(input))
-      return server.app.request(String(input), init)
-    }) as typeof fetch
-    const source = { source: 'http://hapedge', cluster: 'prod', token, fetcher }
+    const source = server.sourceFor('prod', token, (url) => {
+      if (url.includes('/blobs/')) fetched.push(url)
+    })
     /** A pull from `base` with a cold cache (an agent just started, say): what it fetches is what it reads beyond HEAD's answer. */
     const pull = async (base?: Pulled, held = base?.manifest) => {
       fetched.length = 0

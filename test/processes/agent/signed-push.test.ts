@@ -34,19 +34,11 @@ async function pushedAgent(dir: string, options: { secret: boolean }) {
   })
   const token = await server.register('prod', { agentOrigins: ['http://*.agents.test:9000'] })
   const asked: string[] = []
-  const source = {
-    source: 'http://hapedge',
-    cluster: 'prod',
-    token,
-    fetcher: (async (input: string | URL | Request, init?: RequestInit) => {
-      asked.push(new URL(String(input)).pathname.replace('/v1/clusters/prod/', ''))
-      return server.app.request(String(input), init)
-    }) as typeof fetch,
-  }
+  const source = server.sourceFor('prod', token, (url) => void asked.push(new URL(url).pathname.replace('/v1/clusters/prod/', '')))
   const said: string[] = []
   const log: AgentLog = (line) => said.push(line)
   const signed = new SignedHeads('prod')
-  const agent = new Agent(source, dir, coldContext(), noHaproxy, statusReporter(source, 'haproxy-0', AGENT_URL, log, signed), log)
+  const agent = new Agent(source, dir, coldContext(), noHaproxy, statusReporter(source, 'haproxy-0', { notifyUrl: AGENT_URL, log, signed }), log)
   agentHttp = agentApp(agent, signed)
   await server.events('prod', token, app(1).map(put))
   await agent.sync('start')
