@@ -16,9 +16,12 @@ import { syntheticCluster } from './synthetic-cluster.ts'
 export interface Convergence {
   /** Ingresses of the synthetic cluster beside the one the changes touch. */
   background: number
-  /** Event posted → the function's answer (committed), for the runtime changes: the part of `runtime` before the agent hears of it. */
+  /**
+   * Event posted → the function's answer, for the runtime changes. The push leaves as HEAD moves,
+   * before the answer (which reads the generation's warnings after), so this is the commit and then some.
+   */
   committed: Latency
-  /** Committed → served, per runtime change: the agent's part (push, pull, plan, install, runtime API). */
+  /** The function's answer → served, per runtime change: negative where the route answered first. */
   afterCommit: Latency
   runtime: Latency
   reload: Latency

@@ -282,7 +282,7 @@ export function printConvergenceReport(runs: readonly ConvergenceRun[]): void {
     console.log(`  beside ${ofSize[0]!.background} Ingresses (${ofSize.length} run(s)):`)
     console.log(
       `    path change, applied at runtime: p50 ${middle(runtime.p50)} ms${spread(runtime.p50)}, p95 ${middle(runtime.p95)} ms${spread(runtime.p95)} ` +
-        `(${runtime.samples} changes a run; committed after p50 ${middle(committed.p50)} ms, then served after p50 ${middle(afterCommit.p50)} ms, p95 ${middle(afterCommit.p95)} ms)`,
+        `(${runtime.samples} changes a run; the write answered after p50 ${middle(committed.p50)} ms; served p50 ${middle(afterCommit.p50)} ms after that answer, p95 ${middle(afterCommit.p95)} ms: less than 0 where the route answered first, as the push leaves when HEAD moves)`,
     )
     console.log(
       `    new Service, applied by a checked reload: p50 ${middle(reload.p50)} ms${spread(reload.p50)}, p95 ${middle(reload.p95)} ms${spread(reload.p95)} (${reload.samples} changes a run)`,
