@@ -25,6 +25,7 @@ workerInput.list = undefined
 collectGarbage()
 const inputMb = heapUsedMb() - baseMb
 const ms: number[] = []
+const collectingMs: number[] = []
 let peakMb = 0
 for (let run = 0; run < workerInput.runs; run++) {
   collectGarbage()
@@ -35,7 +36,9 @@ for (let run = 0; run < workerInput.runs; run++) {
   ms.push(performance.now() - started)
   const atEnd = heapUsedMb()
   // The heap only grows between collections: its peak is the largest "used" figure before one, or at the end.
-  const beforeCollections = profiler.stop().statistics.map((collection) => collection.beforeGC.heapStatistics.usedHeapSize / MB)
+  const collections = profiler.stop().statistics
+  collectingMs.push(collections.reduce((sum, collection) => sum + collection.cost, 0) / 1000)
+  const beforeCollections = collections.map((collection) => collection.beforeGC.heapStatistics.usedHeapSize / MB)
   peakMb = Math.max(peakMb, atEnd, ...beforeCollections)
 }
-parentPort!.postMessage({ ms, peakMb, baseMb, inputMb } satisfies Omit<FullRebuilds, 'heapLimitMb'>)
+parentPort!.postMessage({ ms, collectingMs, peakMb, baseMb, inputMb } satisfies Omit<FullRebuilds, 'heapLimitMb'>)

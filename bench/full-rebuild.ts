@@ -8,6 +8,8 @@ export const FULL_REBUILD_HEAP_MB = 256
 export interface FullRebuilds {
   /** Each rebuild's time: read, derive, render, cut and hash everything into a generation. */
   ms: number[]
+  /** The part of each rebuild's time V8 spent collecting (scavenges and full collections): under the heap limit, about a third. */
+  collectingMs: number[]
   /** The largest heap used V8 reported during any rebuild (before each collection, and at its end): the input, the rebuild's work and its result. */
   peakMb: number
   /** The thread's heap with its code loaded, before the input. */
@@ -36,7 +38,7 @@ export function measureFullRebuilds(objects: readonly unknown[], runs: number, h
   return new Promise<FullRebuilds>((resolve) => {
     worker.once('message', (measured: Omit<FullRebuilds, 'heapLimitMb'>) => resolve({ ...measured, heapLimitMb }))
     worker.once('error', (error) =>
-      resolve({ ms: [Number.NaN], peakMb: Number.NaN, baseMb: Number.NaN, inputMb: Number.NaN, heapLimitMb, error: error.message }),
+      resolve({ ms: [Number.NaN], collectingMs: [Number.NaN], peakMb: Number.NaN, baseMb: Number.NaN, inputMb: Number.NaN, heapLimitMb, error: error.message }),
     )
   }).finally(() => worker.terminate())
 }

@@ -116,7 +116,7 @@ export function printReport(results: SizeResult[]): void {
   console.log('')
   for (const result of results) {
     console.log(
-      `${result.size} Ingresses (${result.objects} objects): full rebuild p50 ${round(median(result.full.ms), 1)} ms, ${fullHeap(result)}; ` +
+      `${result.size} Ingresses (${result.objects} objects): full rebuild p50 ${round(median(result.full.ms), 1)} ms (collecting ${round(median(result.full.collectingMs), 1)} ms), ${fullHeap(result)}; ` +
         `incremental cold build ${round(result.coldBuildMs, 1)} ms; manifest ${result.manifestBytes} bytes`,
     )
   }
@@ -171,7 +171,7 @@ export function printHttpRouteReport(results: SizeResult[]): void {
   console.log('')
   for (const result of results) {
     console.log(
-      `${result.size} HTTPRoutes (${result.objects} objects): full rebuild p50 ${round(median(result.full.ms), 1)} ms, ${fullHeap(result)}; ` +
+      `${result.size} HTTPRoutes (${result.objects} objects): full rebuild p50 ${round(median(result.full.ms), 1)} ms (collecting ${round(median(result.full.collectingMs), 1)} ms), ${fullHeap(result)}; ` +
         `incremental cold build ${round(result.coldBuildMs, 1)} ms`,
     )
     const whole = result.wholeStatus
