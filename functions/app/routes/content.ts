@@ -1,16 +1,20 @@
 import { Hono } from 'hono'
+import { z } from 'zod'
 import { clusterKeys } from '../../../core/keys/cluster-keys.ts'
 import { generationDelta } from '../../../core/reading/generation-delta.ts'
 import { NodeLoader } from '../../../core/reading/node-loader.ts'
 import { readHead } from '../../../core/reading/read-head.ts'
-import { SHA256_HEX } from '../../../core/syntax/sha256-hex.ts'
+import { sha256Hex } from '../../../core/syntax/sha256-hex.ts'
 import { nodeText } from '../../../core/tree/node-body.ts'
 import type { HeadAnswer } from '../../../core/api/head-answer.ts'
 import type { AppEnv } from '../app-env.ts'
 import type { AppVariables } from '../http/auth.ts'
 import { HttpError } from '../http/http-error.ts'
+import { readQuery } from '../http/read-body.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+const headQuery = z.object({ have: sha256Hex.optional() })
+const contentParam = z.object({ sha256: sha256Hex })
 
 /** What agents read: HEAD, and manifests and blobs by their sha256 (immutable, checked before they are served). */
 export function contentRoutes(env: AppEnv) {
@@ -19,8 +23,7 @@ export function contentRoutes(env: AppEnv) {
   // With `?have=<manifest>`, the answer also carries the blobs a reader of that generation lacks, so following a change costs one request.
   routes.get('/head', async (c) => {
     const cluster = c.get('record').id
-    const have = c.req.query('have')
-    if (have !== undefined && !SHA256_HEX.test(have)) throw new HttpError(400, 'must be a lowercase hex sha256', 'have')
+    const { have } = readQuery(c.req.query(), headQuery)
     const keys = clusterKeys(cluster)
     const current = await readHead(env.store, keys)
     if (!current) throw new HttpError(404, `cluster ${cluster} has no generation yet: send its objects first`)
@@ -37,8 +40,7 @@ export function contentRoutes(env: AppEnv) {
     ['blobs', 'application/octet-stream'],
   ] as const) {
     routes.get(`/${route}/:sha256`, async (c) => {
-      const sha256 = c.req.param('sha256')
-      if (!SHA256_HEX.test(sha256)) throw new HttpError(400, 'must be a lowercase hex sha256', 'sha256')
+      const { sha256 } = readQuery(c.req.param(), contentParam)
       const cluster = c.get('record').id
       const key = clusterKeys(cluster).node('blobs', sha256)
       const stored = await env.store.get(key)
