@@ -258,6 +258,12 @@ export type FeatureValue<F extends FeatureName> = z.output<(typeof FEATURES)[F][
 /** What an Ingress's annotations ask for, typed; a feature absent here was not asked for. */
 export type Features = { [F in FeatureName]?: FeatureValue<F> }
 
+/** Whether annotations ask for no feature at all (most Ingresses): a reading of them has nothing to build. */
+export function asksNothing(features: Features): boolean {
+  for (const _ in features) return false
+  return true
+}
+
 export const HAPEDGE_PREFIX = 'hapedge.io/'
 export const canonicalKey = (feature: FeatureName) => `${HAPEDGE_PREFIX}${feature}`
 

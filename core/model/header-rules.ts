@@ -104,6 +104,8 @@ function askedFor(feature: FeatureName, features: Features, customHeaders: reado
  * annotation that asked); `customHeaders`: the entries of the ConfigMap custom-headers names, when read.
  */
 export function readHeaders(features: Features, annotationsOf: (feature: FeatureName) => string[], customHeaders?: readonly NamedValue[]): IngressHeaders {
+  // Asked of every Ingress, and most ask for no header.
+  if (!customHeaders?.length && FEATURE_OPS.every(([feature]) => features[feature] === undefined)) return { headers: [], notices: [] }
   const rules = new Map<string, string>()
   /** The rule each `<op>|<name>` set last: a name set again (as text or as a variable) keeps only the last. */
   const setBy = new Map<string, string>()

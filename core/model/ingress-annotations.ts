@@ -1,4 +1,4 @@
-import { type FeatureName, type Features, restrictsAccess } from '../annotations/features.ts'
+import { asksNothing, type FeatureName, type Features, restrictsAccess } from '../annotations/features.ts'
 import { type AnnotationNotice, type AnnotationReading, annotationPath, readAnnotations } from '../annotations/read-annotations.ts'
 import { NOT_YET_HONOURED, RENDERED_FEATURES } from '../annotations/rendered.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -47,9 +47,18 @@ export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 're
   return readings.get(ingress)!
 }
 
+/**
+ * The judgement of annotations that ask for nothing and are told nothing (none hapedge reads: most
+ * Ingresses), the same for every Ingress: made once, and frozen, as what every such Ingress shares.
+ */
+const NOTHING_ASKED: IngressAnnotations = { rendered: Object.freeze({}), warnings: Object.freeze([]) as never[], refusals: Object.freeze([]) as never[] }
+Object.freeze(NOTHING_ASKED)
+
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
   readings.set(ingress, reading)
+  // Every notice below reads a feature: without one, there is none to give.
+  if (asksNothing(reading.features) && reading.warnings.length === 0 && reading.refusals.length === 0) return NOTHING_ASKED
   const namedBy = namesIn(reading)
   const refusals = [...reading.refusals]
   const notices = [...reading.warnings]

@@ -14,10 +14,13 @@ export function againstObject<O, R>(
   judge: (ingress: Ingress, key: string | undefined, object: O | undefined) => R,
 ): (ingress: Ingress, state: ClusterState) => R {
   const judged = new WeakMap<Ingress, { object: unknown; reading: R }>()
+  const lookupAt = (state: ClusterState, key: string) => {
+    const [namespace = '', name = ''] = key.split('/')
+    return lookup(state, namespace, name)
+  }
   return (ingress, state) => {
     const key = keyOf(ingress)
-    const [namespace = '', name = ''] = key?.split('/') ?? []
-    const object = key === undefined ? undefined : lookup(state, namespace, name)
+    const object = key === undefined ? undefined : lookupAt(state, key)
     const found = judged.get(ingress)
     if (found && found.object === object) return found.reading
     const reading = judge(ingress, key, object)

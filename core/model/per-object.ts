@@ -5,7 +5,9 @@
 export function perObject<K extends object, V>(compute: (object: K) => V): (object: K) => V {
   const found = new WeakMap<K, V>()
   return (object) => {
-    if (found.has(object)) return found.get(object) as V
+    // One lookup for a value found; a second only to tell an undefined value from none.
+    const known = found.get(object)
+    if (known !== undefined || found.has(object)) return known as V
     const value = compute(object)
     found.set(object, value)
     return value

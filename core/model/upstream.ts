@@ -1,4 +1,4 @@
-import type { Features } from '../annotations/features.ts'
+import { asksNothing, type Features } from '../annotations/features.ts'
 import { DEFAULT_RETRY_ON } from '../annotations/retry-values.ts'
 import { AFFINITY_SETTINGS } from '../annotations/upstream-features.ts'
 import { type BackendProtocol, HAPROXY_WORD, type HashBy, isCookieAttribute } from '../annotations/values.ts'
@@ -99,8 +99,12 @@ export function upstreamFor(reading: UpstreamReading, service: string): Upstream
 /** An Ingress's backend settings, and what of them is not honoured as written (memoised: objects are immutable). */
 export const upstreamOf = perObject(judge)
 
+/** The reading of an Ingress that asks for no feature (most), shared: each setting below is read from one. */
+const NO_SETTINGS: UpstreamReading = Object.freeze({ warnings: Object.freeze([]) as never[] })
+
 function judge(ingress: Ingress): UpstreamReading {
   const features = ingressAnnotations(ingress).rendered
+  if (asksNothing(features)) return NO_SETTINGS
   const warnings: AnnotationWarning[] = []
   const object = describeIngress(ingress)
   const warn = warnInto(warnings, ingress, object)

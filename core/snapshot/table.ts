@@ -14,7 +14,7 @@ export class Table<V> {
    * The pending writes' keys by their first segment (`Gateway/` of `Gateway/ns/name`): a scan of a
    * few keys reads its own kind's, where a resync's full build has tens of thousands pending.
    */
-  private readonly writtenKeys = new Map<string, Set<string>>()
+  private readonly writtenKeys = new Map<string, string[]>()
 
   constructor(
     private readonly base: Tree,
@@ -47,13 +47,14 @@ export class Table<V> {
   }
 
   private write(key: string, value: V | undefined): void {
-    if (!this.writes.has(key)) {
-      const segment = firstSegment(key)
-      const keys = this.writtenKeys.get(segment)
-      if (keys) keys.add(key)
-      else this.writtenKeys.set(segment, new Set([key]))
-    }
+    const size = this.writes.size
     this.writes.set(key, value)
+    // A key's first write lists it under its segment, once: a key never leaves the writes (a deletion is undefined).
+    if (this.writes.size === size) return
+    const segment = firstSegment(key)
+    const keys = this.writtenKeys.get(segment)
+    if (keys) keys.push(key)
+    else this.writtenKeys.set(segment, [key])
   }
 
   /** The stored entries whose key starts with `within`: none looked up over an empty tree (the full rebuild's, which scans a host's range per host). */
