@@ -62,6 +62,8 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
       const found = prefixOf(key)
       return found ? [{ key, value: annotations[key]!, ...found }] : []
     })
+  // No annotation under a prefix hapedge reads (most Ingresses): nothing to resolve, check or tell.
+  if (known.length === 0) return NOTHING_READ
   for (const entry of known)
     for (const candidate of readOne(entry, (name) => annotations[entry.prefix.prefix + name], notices))
       candidates.set(candidate.spelling.feature, [...(candidates.get(candidate.spelling.feature) ?? []), candidate])
@@ -77,6 +79,16 @@ export function readAnnotations(annotations: Readonly<Record<string, string>>): 
     refusals: notices.refusals.sort(byKey),
   }
 }
+
+/** The reading of annotations none of which hapedge reads: shared by every such Ingress, so frozen. */
+const NOTHING_READ: AnnotationReading = Object.freeze({
+  features: Object.freeze({}),
+  sources: Object.freeze({}),
+  honoured: Object.freeze([]) as never[],
+  readFrom: Object.freeze({}),
+  warnings: Object.freeze([]) as never[],
+  refusals: Object.freeze([]) as never[],
+})
 
 interface Notices {
   warnings: AnnotationNotice[]

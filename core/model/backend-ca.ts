@@ -3,7 +3,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { caBundlePem, type PemResult } from '../tls/pem.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { againstSecret } from './object-reading.ts'
+import { againstSecret, NOTHING_ASKED } from './object-reading.ts'
 import { upstreamOf, type Upstream, type UpstreamTls } from './upstream.ts'
 
 /** The Secret (`namespace/name`) an Ingress names for its backends' CA bundle, in any spelling (proxy-ssl-secret, secure-verify-ca-secret, server-ca). */
@@ -23,9 +23,9 @@ export const backendCaOf = againstSecret(caSecretOf, judge)
 
 function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): BackendCaReading {
   const { rendered } = ingressAnnotations(ingress)
-  if (rendered['proxy-ssl-verify'] !== true) return { none: true }
+  if (rendered['proxy-ssl-verify'] !== true) return NOTHING_ASKED
   const protocol = upstreamOf(ingress).upstream?.protocol
-  if (protocol !== 'HTTPS' && protocol !== 'GRPCS') return { none: true }
+  if (protocol !== 'HTTPS' && protocol !== 'GRPCS') return NOTHING_ASKED
   const refuse = (reason: string): BackendCaReading => ({
     refusal: `backend certificate verification: ${reason}, so no server could be verified; its routes answer 503`,
   })

@@ -6,7 +6,7 @@ import type { Ingress } from '../kube/ingress.ts'
 import { TLS_SECRET_TYPE } from '../kube/secret.ts'
 import { authSecretOf } from './auth-secret-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { againstSecret } from './object-reading.ts'
+import { againstSecret, NOTHING_ASKED } from './object-reading.ts'
 import { annotationSources, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
 import { describeIngress } from './ingress-order.ts'
 
@@ -45,7 +45,7 @@ export const basicAuthOf = againstSecret(authSecretOf, judge)
 
 function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): BasicAuthReading {
   const { rendered, refusal } = ingressAnnotations(ingress)
-  if (key === undefined || rendered['auth-type'] !== 'basic' || refusal !== undefined) return { none: true }
+  if (key === undefined || rendered['auth-type'] !== 'basic' || refusal !== undefined) return NOTHING_ASKED
   const refuse = (reason: string): BasicAuthReading => ({ refusal: `${ANNOTATION}: ${reason}, so no user could be checked; its routes answer 503` })
   if (!secret) return refuse(`Secret ${key} does not exist, or holds no users (an htpasswd file under "auth" or "htpasswd", or one key per user)`)
   if ('issues' in secret) return refuse(`Secret ${key} is invalid: ${secret.issues.slice(0, 3).map(describeIssue).join('; ')}`)

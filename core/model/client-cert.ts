@@ -4,7 +4,7 @@ import { caBundleOf } from './backend-ca.ts'
 import { chainIssuers, DEFAULT_VERIFY_DEPTH } from './client-cert-chain.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
-import { againstSecret } from './object-reading.ts'
+import { againstSecret, NOTHING_ASKED } from './object-reading.ts'
 
 /** What a host asks of its clients' certificates (auth-tls-*), checked by the handshake of its name (SNI) and by its requests. */
 export interface ClientCert {
@@ -38,18 +38,20 @@ export function clientCaSecretOf(ingress: Ingress): string | undefined {
  */
 export const clientCertOf = againstSecret(clientCaSecretOf, judge)
 
+/** Why an Ingress asking for client certificates is refused (made only when it is: a full rebuild judges every Ingress). */
+function refuse(reason: string): ClientCertReading {
+  return { refusal: `client certificates: ${reason}, so no client certificate could be checked; its routes answer 503` }
+}
+
 function judge(ingress: Ingress, key: string | undefined, secret: ReturnType<ClusterState['secret']>): ClientCertReading {
   const { rendered } = ingressAnnotations(ingress)
   const ref = rendered['auth-tls-secret']
   // ingress-nginx: "on" unless auth-tls-verify-client says otherwise.
   const verify = rendered['auth-tls-verify-client'] ?? (ref ? 'on' : 'off')
-  const refuse = (reason: string): ClientCertReading => ({
-    refusal: `client certificates: ${reason}, so no client certificate could be checked; its routes answer 503`,
-  })
   // A subject to match without a certificate asked for would serve everyone: refused, never open.
   if (verify === 'off' && rendered['auth-tls-match-cn'] !== undefined)
     return refuse('auth-tls-match-cn asks for a subject, but no client certificate is asked for')
-  if (verify === 'off') return { none: true }
+  if (verify === 'off') return NOTHING_ASKED
   if (!ref || key === undefined) return refuse(`auth-tls-verify-client is "${verify}" but no auth-tls-secret names the CA`)
   const bundle = caBundleOf(key, secret, ref.key)
   if (!bundle.ok) return refuse(bundle.reason)

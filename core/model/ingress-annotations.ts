@@ -51,14 +51,14 @@ export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 're
  * The judgement of annotations that ask for nothing and are told nothing (none hapedge reads: most
  * Ingresses), the same for every Ingress: made once, and frozen, as what every such Ingress shares.
  */
-const NOTHING_ASKED: IngressAnnotations = { rendered: Object.freeze({}), warnings: Object.freeze([]) as never[], refusals: Object.freeze([]) as never[] }
-Object.freeze(NOTHING_ASKED)
+const UNANNOTATED: IngressAnnotations = { rendered: Object.freeze({}), warnings: Object.freeze([]) as never[], refusals: Object.freeze([]) as never[] }
+Object.freeze(UNANNOTATED)
 
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
   readings.set(ingress, reading)
   // Every notice below reads a feature: without one, there is none to give.
-  if (asksNothing(reading.features) && reading.warnings.length === 0 && reading.refusals.length === 0) return NOTHING_ASKED
+  if (asksNothing(reading.features) && reading.warnings.length === 0 && reading.refusals.length === 0) return UNANNOTATED
   const namedBy = namesIn(reading)
   const refusals = [...reading.refusals]
   const notices = [...reading.warnings]

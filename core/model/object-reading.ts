@@ -3,6 +3,9 @@ import type { ClusterState } from './cluster-state.ts'
 
 type StoredSecret = ReturnType<ClusterState['secret']>
 
+/** The reading of an Ingress that asks nothing of such an object (most Ingresses): one, shared, so frozen. */
+export const NOTHING_ASKED: { readonly none: true } = Object.freeze({ none: true })
+
 /**
  * A reading of an Ingress against the object one of its annotations names (`namespace/name`, from
  * `keyOf`), as the cluster holds it now (`lookup`): `judge` runs again only when the Ingress or
