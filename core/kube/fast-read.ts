@@ -37,11 +37,12 @@ function object(fields: readonly Field[]): Read {
     let present = 0
     for (const field of fields) {
       const { key, optional } = field
-      if (!(key in input)) {
+      // One lookup for a field sent; a second only to tell a field absent from one sent as undefined.
+      const value = input[key]
+      if (value === undefined && !(key in input)) {
         if (optional) continue
         return FAIL
       }
-      const value = input[key]
       const read = optional && value === undefined ? undefined : field.read(value)
       if (read === FAIL) return FAIL
       if (out === undefined && read !== value) out = fieldsOf(input, fields, key)

@@ -5,6 +5,7 @@ import { backendSnippet } from './backend-snippet.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { compareText } from './routes.ts'
 import type { Upstream } from './upstream.ts'
+import { sortFew } from '../sort-few.ts'
 
 export interface Server {
   address: string
@@ -67,5 +68,5 @@ function readyServers(slices: EndpointSlice[], portName: string): Server[] {
       servers.set(`${address} ${port}`, { address, port, family: slice.addressType })
     }
   }
-  return [...servers.values()].sort((a, b) => compareText(a.family, b.family) || compareText(a.address, b.address) || a.port - b.port)
+  return sortFew([...servers.values()], (a, b) => compareText(a.family, b.family) || compareText(a.address, b.address) || a.port - b.port)
 }

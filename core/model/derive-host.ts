@@ -35,6 +35,7 @@ import { hostClientCert } from './client-cert-host.ts'
 import type { ClientCert } from './client-cert.ts'
 import { deepWildcardOf, deriveGatewayHost, mergeGatewayRoutes } from './gateway-host.ts'
 import { splitHostOnPort } from './gateway-ports.ts'
+import { sortFew } from '../sort-few.ts'
 
 export interface Route extends RouteMatch {
   /** The Service the Ingress names (not served when the route is refused). */
@@ -129,10 +130,10 @@ const ROUTE_SETTINGS: readonly ((routes: Route[], ingresses: readonly Ingress[],
  * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
 export function deriveHost(host: string, state: ClusterState, settings: Settings): DerivedHost {
-  const served = state
-    .ingressesForHost(host)
-    .filter((ingress) => state.serves(ingress))
-    .sort(compareIngressPrecedence)
+  const served = sortFew(
+    state.ingressesForHost(host).filter((ingress) => state.serves(ingress)),
+    compareIngressPrecedence,
+  )
   const rejections: Rejection[] = []
   // A canary Ingress serves no path of its own, nor sets anything of the host: it takes a share of another's route.
   const canaries = served.filter((ingress) => canaryOf(ingress))
@@ -214,7 +215,7 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
       })
     })
   }
-  return [...routes.values()].sort(compareRouteMatch)
+  return sortFew([...routes.values()], compareRouteMatch)
 }
 
 export function describeRoute(host: string, match: RouteMatch): string {

@@ -1,4 +1,5 @@
 import type { Ingress } from '../kube/ingress.ts'
+import { compareText } from '../sort-few.ts'
 
 /** How a route matches: `ImplementationSpecific` is served as `Prefix`; `Regex`, a use-regex path no Prefix path serves (regex-path.ts). */
 export type Match = 'Exact' | 'Prefix' | 'Regex'
@@ -30,7 +31,4 @@ export function compareRouteMatch(a: RouteMatch, b: RouteMatch): number {
   return compareText(a.path, b.path) || compareText(a.match, b.match)
 }
 
-/** Byte-order comparison, the same in every runtime and locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
+export { compareText }

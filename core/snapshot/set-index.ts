@@ -1,6 +1,7 @@
 import { SEPARATOR } from './separator.ts'
 import type { Tree } from '../tree/tree.ts'
 import type { WriteSteps } from './write-steps.ts'
+import { compareText, sortFew } from '../sort-few.ts'
 
 /**
  * A one-to-many index (`key → members`) stored as empty entries `key␁member` under a prefix of
@@ -104,5 +105,5 @@ export class SetIndex {
 function added(changes: Map<string, boolean>): string[] {
   const members: string[] = []
   for (const [member, present] of changes) if (present) members.push(member)
-  return members.sort()
+  return sortFew(members, compareText)
 }

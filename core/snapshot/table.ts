@@ -1,6 +1,7 @@
 import type { TreeEntry } from '../tree/node.ts'
 import type { Tree } from '../tree/tree.ts'
 import type { WriteSteps } from './write-steps.ts'
+import { compareText, sortFew } from '../sort-few.ts'
 
 /**
  * Values by key, stored as JSON under a prefix of the snapshot tree. Values read are treated
@@ -83,7 +84,7 @@ export class Table<V> {
       if (!this.writes.has(key)) keys.push(key)
     }
     for (const key of this.writtenWithin(within)) if (this.writes.get(key) !== undefined && key.startsWith(within)) keys.push(key)
-    return keys.sort()
+    return sortFew(keys, compareText)
   }
 
   /**
