@@ -4,6 +4,7 @@ import { believedProxies, type Settings } from './settings.ts'
 import { basicAuthOf, type BasicAuth } from './basic-auth.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressAnnotations } from './ingress-annotations.ts'
+import { asksNothing } from '../annotations/features.ts'
 
 /**
  * The source ranges one Ingress restricts its routes to: its access group. Each group has its
@@ -29,6 +30,8 @@ export const SAFE_GROUP = /^[a-z0-9][a-z0-9._-]*$/
 /** The access group of an Ingress whose annotations ask for source ranges or basic authentication (undefined otherwise, or when it is refused). */
 export function accessGroupOf(ingress: Ingress, state: ClusterState): AccessGroup | undefined {
   const { rendered, refusal } = ingressAnnotations(ingress)
+  // Asked of each Ingress on each of its hosts: one that asks for no feature has no group.
+  if (asksNothing(rendered)) return undefined
   const allow = rendered['allowlist-source-range']
   const deny = rendered['denylist-source-range']
   const limitExempt = rendered['limit-allowlist']

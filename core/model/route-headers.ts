@@ -4,9 +4,13 @@ import { ingressHeaders } from './custom-headers.ts'
 import { compareRules, type HeaderValue } from './header-rules.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { type OwnedRoute, reachesService, withOwnerValues } from './owner-values.ts'
+import { asksNothing } from '../annotations/features.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
 
 /** An Ingress's header values: its rendered features' and its custom-headers ConfigMap's (so never a refused name). */
 export function headersOf(ingress: Ingress, state: ClusterState): HeaderValue[] | undefined {
+  // Asked of each Ingress on each of its hosts: one that asks for no feature sets no header.
+  if (asksNothing(ingressAnnotations(ingress).rendered)) return undefined
   const { headers } = ingressHeaders(ingress, state)
   return headers.length > 0 ? headers : undefined
 }

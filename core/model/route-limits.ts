@@ -1,4 +1,4 @@
-import type { Features } from '../annotations/features.ts'
+import { asksNothing, type Features } from '../annotations/features.ts'
 import { sha256Text } from '../hash.ts'
 import type { Ingress } from '../kube/ingress.ts'
 import { describeIngress } from './ingress-order.ts'
@@ -89,7 +89,8 @@ export function limitsOf(features: Features, owner: string): RouteLimits | undef
 
 /** An Ingress's limits: undefined when it sets none. */
 export function routeLimitsOf(ingress: Ingress): RouteLimits | undefined {
-  return limitsOf(ingressAnnotations(ingress).rendered, describeIngress(ingress))
+  const { rendered } = ingressAnnotations(ingress)
+  return asksNothing(rendered) ? undefined : limitsOf(rendered, describeIngress(ingress))
 }
 
 interface LimitedRoute extends OwnedRoute {
