@@ -25,9 +25,10 @@ export class Table<V> {
   get(key: string): V | undefined {
     // One lookup for a pending write; a second only to tell a deletion (undefined) from no write.
     const written = this.writes.get(key)
-    if (written !== undefined || this.writes.has(key)) return written
-    // Over an empty tree (the full rebuild's), a miss is not remembered: it would double the table.
-    if (this.base.count === 0) return undefined
+    if (written !== undefined) return written
+    // Over an empty tree (the full rebuild's), a deletion and no write both read as nothing, and a
+    // miss is not remembered: it would double the table.
+    if (this.base.count === 0 || this.writes.has(key)) return undefined
     if (this.reads.has(key)) return this.reads.get(key)
     const text = this.base.get(this.prefix + key)
     const value = text === undefined ? undefined : (JSON.parse(text) as V)

@@ -116,6 +116,17 @@ describe('backends', () => {
     expect(servers).toEqual(['10.0.0.1:8080', '10.0.0.2:8080', '10.0.0.3:8080'])
   })
 
+  it('serves an endpoint that overlapping slices both list once, as while a slice is being replaced', () => {
+    const { model } = fullRebuild([
+      route,
+      service('web', [{ port: 80, name: 'http' }]),
+      endpointSlice('web', ['10.0.0.3', '10.0.0.1', '10.0.0.1'], [{ port: 8080, name: 'http' }], { name: 'web-old' }),
+      endpointSlice('web', ['10.0.0.2', '10.0.0.1', '10.0.0.3'], [{ port: 8080, name: 'http' }], { name: 'web-new' }),
+    ])
+    const servers = model.backends.get('default_web_http')!.servers.map((server) => `${server.address}:${server.port}`)
+    expect(servers).toEqual(['10.0.0.1:8080', '10.0.0.2:8080', '10.0.0.3:8080'])
+  })
+
   it('resolves a port by number to the Service port with that number', () => {
     const byNumber = ingress({ name: 'n', rules: [{ host: 'n.example.com', paths: [{ service: 'web', port: 9090 }] }] })
     const { model } = fullRebuild([
