@@ -46,11 +46,11 @@ export const hostname = z
 
 export const isHostnameField = (value: unknown): value is string => typeof value === 'string' && value.length <= 253 && isHostname(value)
 
+/** DNS labels (DNS_LABEL's) joined by dots, after at most one leading `*.`: one scan, no label cut out of the name (every Ingress host is read so). */
+const HOSTNAME = /^(?:\*\.)?[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)*$/
+
 function isHostname(host: string): boolean {
-  const name = host.startsWith('*.') ? host.slice(2) : host
-  const labels = name.split('.')
-  if (labels.some((label) => !DNS_LABEL.test(label))) return false
-  return !/^[0-9.]+$/.test(name)
+  return HOSTNAME.test(host) && !/^(?:\*\.)?[0-9.]+$/.test(host)
 }
 
 /**

@@ -40,10 +40,13 @@ export function readPemPair(tlsCrtBase64: string, tlsKeyBase64: string): PemPair
   return { ok: true, certificates, key: keys[0]! }
 }
 
+/** Refuses bytes that are not UTF-8 (`decode` without a stream keeps no state between calls, so one serves every Secret). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 function decodePemField(base64: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(decodeBase64(base64))
+    text = STRICT_UTF8.decode(decodeBase64(base64))
   } catch {
     return { ok: false, reason: `${field} is not base64-encoded text` }
   }
