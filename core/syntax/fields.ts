@@ -29,12 +29,15 @@ export const dnsSubdomain = z
   .regex(DNS_SUBDOMAIN, 'must be a DNS subdomain (RFC 1123: lowercase labels separated by ".")')
 
 /** An object name: a DNS subdomain whose labels are at most 63 characters. */
-export const objectName = dnsSubdomain.refine((name) => name.split('.').every((label) => label.length <= 63), {
+/** A run of 64 characters without a dot: a label longer than DNS allows. */
+const LONG_LABEL = /[^.]{64}/
+
+export const objectName = dnsSubdomain.refine((name) => !LONG_LABEL.test(name), {
   message: 'each label must be at most 63 characters',
 })
 
 export const isObjectName = (value: unknown): value is string =>
-  typeof value === 'string' && value.length <= 253 && DNS_SUBDOMAIN.test(value) && value.split('.').every((label) => label.length <= 63)
+  typeof value === 'string' && value.length <= 253 && DNS_SUBDOMAIN.test(value) && !LONG_LABEL.test(value)
 
 /** An Ingress host: a DNS name, optionally with one leading `*.` label; never an IP address. */
 export const hostname = z

@@ -1,12 +1,27 @@
 import { isIPv6 } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hostname, httpPath, ipv6Address, isIpv6, quote } from '../../../core/syntax/fields.ts'
+import { hostname, httpPath, ipv6Address, isHostnameField, isIpv6, isObjectName, objectName, quote } from '../../../core/syntax/fields.ts'
 import { runs } from '../../support/property-runs.ts'
 
+describe('object names', () => {
+  it.each([
+    ['a label of 63 characters', `${'a'.repeat(63)}.b`, true],
+    ['a label of 64 characters', `b.${'a'.repeat(64)}`, false],
+    ['one label of 64 characters', 'a'.repeat(64), false],
+    ['dots and labels', 'web-1.team.example', true],
+    ['an empty label', 'web..team', false],
+    ['an uppercase letter', 'Web', false],
+  ])('%s: the schema and the fast check agree (%s)', (_, name, valid) => {
+    expect(objectName.safeParse(name).success).toBe(valid)
+    expect(isObjectName(name)).toBe(valid)
+  })
+})
+
 describe('hostname', () => {
-  it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j', (host) => {
+  it.each(['foo.com', 'a.b.c.example.org', '*.foo.com', 'x', 'xn--bcher-kva.example', 'a-b.c0'])('accepts %j, as the fast check does', (host) => {
     expect(hostname.safeParse(host).success).toBe(true)
+    expect(isHostnameField(host)).toBe(true)
   })
 
   it.each([
@@ -26,8 +41,9 @@ describe('hostname', () => {
     ['a control character', 'foo\u0000.com'],
     ['a slash', 'foo.com/evil'],
     ['a port', 'foo.com:80'],
-  ])('refuses a host with %s', (_, host) => {
+  ])('refuses a host with %s, as the fast check does', (_, host) => {
     const result = hostname.safeParse(host)
+    expect(isHostnameField(host)).toBe(false)
     expect(result.success).toBe(false)
     expect(result.error?.issues[0]?.message).toMatch(/must be|at most/)
   })
