@@ -23,8 +23,10 @@ export function forEachRouteKey<R extends RouteMatch & ChainedRoute>(
       visit('prefix', `${host}/`, route)
       continue
     }
-    if (!exact.has(host + route.path)) exact.set(host + route.path, route)
-    visit('prefix', `${host}${route.path}/`, route)
+    // Made once for the lookup and the entry (it was made twice: each made string is flattened and hashed anew).
+    const key = host + route.path
+    if (!exact.has(key)) exact.set(key, route)
+    visit('prefix', `${key}/`, route)
   }
   for (const [key, route] of exact) visit('exact', key, route)
   // A route a chain of conditions can end at is found by its own key too, which the chain gives (condition-chains.ts).
