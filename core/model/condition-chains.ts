@@ -1,7 +1,8 @@
 import type { Route } from './derive-host.ts'
 import { compareConditions, type MatchConditions, PATH_DIMENSION } from './gateway-conditions.ts'
 import type { Rejection } from './rejection.ts'
-import { compareRouteMatch, compareText } from './routes.ts'
+import { compareRouteMatch } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /** One place of a chain: the key its route's values are found under, and what the request must meet (none: it always does). */
 export interface ChainEntry {

@@ -3,7 +3,7 @@ import type { Service } from '../kube/service.ts'
 import { backendVariantName, type BackendRef } from './backend-ref.ts'
 import { backendSnippet } from './backend-snippet.ts'
 import type { ClusterState } from './cluster-state.ts'
-import { compareText } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 import type { Upstream } from './upstream.ts'
 import { sortFew } from '../sort-few.ts'
 

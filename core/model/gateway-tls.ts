@@ -3,7 +3,7 @@ import type { ClusterState } from './cluster-state.ts'
 import { describeGateway, listenerCertificate, listenerProblems } from './gateway-listeners.ts'
 import { compareIngressPrecedence } from './ingress-order.ts'
 import type { Rejection } from './rejection.ts'
-import { compareText } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /** The hostname a served HTTPS listener without one stands for in the misdirected-request map: it matches every name. */
 export const CATCH_ALL_LISTENER = '*'

@@ -1,7 +1,8 @@
 import type { Route } from './derive-host.ts'
 import { dimensionRule, PATH_DIMENSION, searchRule } from './gateway-conditions.ts'
 import type { GatewayPath } from './gateway-route-rules.ts'
-import { compareText, REGEX_PATH_MARK } from './routes.ts'
+import { REGEX_PATH_MARK } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /**
  * The GRPCRoute specification ranks the characters of a matching service before those of a

@@ -14,7 +14,7 @@ import { canaryNotices } from './canary-notices.ts'
 import { limitNotices } from './limit-notices.ts'
 import { externalAuthNotices } from './external-auth-notices.ts'
 import { mirrorNotices } from './mirror-notices.ts'
-import { compareText } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /** An annotation of an Ingress that hapedge does not honour as written, and why: the Ingress is served without it. */
 export interface AnnotationWarning {

@@ -1,5 +1,5 @@
 import type { Ingress } from '../kube/ingress.ts'
-import { compareText } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /** What precedence reads of an object: an Ingress's, or an HTTPRoute's (gateway-host.ts), whose conflicts it decides the same way. */
 type Ranked = { metadata: Pick<Ingress['metadata'], 'namespace' | 'name' | 'creationTimestamp'> }

@@ -1,4 +1,4 @@
-import { compareText } from './routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /** An object, or part of one, that hapedge does not serve, and why. */
 export interface Rejection {

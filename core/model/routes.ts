@@ -1,5 +1,5 @@
 import type { Ingress } from '../kube/ingress.ts'
-import { compareText } from '../sort-few.ts'
+import { compareText } from '../compare-text.ts'
 
 /** How a route matches: `ImplementationSpecific` is served as `Prefix`; `Regex`, a use-regex path no Prefix path serves (regex-path.ts). */
 export type Match = 'Exact' | 'Prefix' | 'Regex'
@@ -30,5 +30,3 @@ export function routeMatch({ pathType, path }: Pick<HttpPath, 'pathType' | 'path
 export function compareRouteMatch(a: RouteMatch, b: RouteMatch): number {
   return compareText(a.path, b.path) || compareText(a.match, b.match)
 }
-
-export { compareText }

@@ -1,4 +1,4 @@
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 
 /**
  * How many agent records a cluster keeps, and for how long. Anyone holding a cluster's token can

@@ -1,6 +1,6 @@
 import type { AccessGroup } from '../model/access-group.ts'
 import type { BasicAuth } from '../model/basic-auth.ts'
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 import { lines } from './files.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { HostConfig } from '../model/derive-host.ts'
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 import { FILES, fileStem, type Entry } from './files.ts'
 import type { AddEntry, SetVar } from './route-keys.ts'
 

@@ -1,6 +1,6 @@
 import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 import { FILES, portCrtList, type Entry, type Layout } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'

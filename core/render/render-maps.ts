@@ -1,6 +1,6 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 import { FILES, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'

@@ -1,6 +1,6 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig } from '../model/derive-host.ts'
-import { compareText } from '../model/routes.ts'
+import { compareText } from '../compare-text.ts'
 import { splitHostOnPort } from '../model/gateway-ports.ts'
 import { certificateFile, crtListOf, FILES, fileStem, portCrtList, type Entry } from './files.ts'
 import type { GatewayPort } from '../model/settings.ts'

@@ -1,7 +1,8 @@
 import { SEPARATOR } from './separator.ts'
 import type { Tree } from '../tree/tree.ts'
 import type { WriteSteps } from './write-steps.ts'
-import { compareText, sortFew } from '../sort-few.ts'
+import { sortFew } from '../sort-few.ts'
+import { compareText } from '../compare-text.ts'
 
 /**
  * A one-to-many index (`key → members`) stored as empty entries `key␁member` under a prefix of

@@ -1,7 +1,8 @@
 import type { TreeEntry } from '../tree/node.ts'
 import type { Tree } from '../tree/tree.ts'
 import type { WriteSteps } from './write-steps.ts'
-import { compareText, sortFew } from '../sort-few.ts'
+import { sortFew } from '../sort-few.ts'
+import { compareText } from '../compare-text.ts'
 
 /**
  * Values by key, stored as JSON under a prefix of the snapshot tree. Values read are treated

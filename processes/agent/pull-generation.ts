@@ -1,7 +1,7 @@
 import { headAnswer, type HeadAnswer } from '../../core/api/head-answer.ts'
 import { jsonAnswer, parseAnswer } from '../../core/api/parse-answer.ts'
 import { clusterKeys } from '../../core/keys/cluster-keys.ts'
-import { compareText } from '../../core/model/routes.ts'
+import { compareText } from '../../core/compare-text.ts'
 import type { MapLines } from '../../core/plan/map-updates.ts'
 import { changedFiles, changedMapLines, changedTexts } from '../../core/reading/changed-files.ts'
 import { NodeLoader } from '../../core/reading/node-loader.ts'

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compareText, sortFew } from '../../core/sort-few.ts'
+import { sortFew } from '../../core/sort-few.ts'
+import { compareText } from '../../core/compare-text.ts'
 
 describe('sortFew', () => {
   it('orders as Array.prototype.sort does, stably, below and above the length it hands to sort', () => {
