@@ -6,7 +6,11 @@ import { z } from 'zod'
  * quotes, `#`, `%[`, control characters — can be rendered.
  */
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/
+/** One DNS label (RFC 1123), at most 63 characters: a label alone, and each label of a hostname. */
+const LABEL = '[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?'
+const DNS_LABEL = new RegExp(`^${LABEL}$`)
+/** Labels joined by dots, after at most one leading `*.`: one scan, no label cut out of the name (every Ingress host is read so). */
+const HOSTNAME = new RegExp(`^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$`)
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
 const IANA_SERVICE_NAME = /^[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$/
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
@@ -28,10 +32,10 @@ export const dnsSubdomain = z
   .max(253, 'must be at most 253 characters')
   .regex(DNS_SUBDOMAIN, 'must be a DNS subdomain (RFC 1123: lowercase labels separated by ".")')
 
-/** An object name: a DNS subdomain whose labels are at most 63 characters. */
 /** A run of 64 characters without a dot: a label longer than DNS allows. */
 const LONG_LABEL = /[^.]{64}/
 
+/** An object name: a DNS subdomain whose labels are at most 63 characters. */
 export const objectName = dnsSubdomain.refine((name) => !LONG_LABEL.test(name), {
   message: 'each label must be at most 63 characters',
 })
@@ -48,9 +52,6 @@ export const hostname = z
   })
 
 export const isHostnameField = (value: unknown): value is string => typeof value === 'string' && value.length <= 253 && isHostname(value)
-
-/** DNS labels (DNS_LABEL's) joined by dots, after at most one leading `*.`: one scan, no label cut out of the name (every Ingress host is read so). */
-const HOSTNAME = /^(?:\*\.)?[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)*$/
 
 function isHostname(host: string): boolean {
   return HOSTNAME.test(host) && !/^(?:\*\.)?[0-9.]+$/.test(host)
