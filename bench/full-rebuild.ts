@@ -8,7 +8,7 @@ export const FULL_REBUILD_HEAP_MB = 256
 export interface FullRebuilds {
   /** Each rebuild's time: read, derive, render, cut and hash everything into a generation. */
   ms: number[]
-  /** The part of each rebuild's time V8 spent collecting (scavenges and full collections): under the heap limit, about a third. */
+  /** The part of each rebuild's time V8 spent collecting (scavenges and full collections): under the heap limit, a quarter to a third. */
   collectingMs: number[]
   /** The largest heap used V8 reported during any rebuild (before each collection, and at its end): the input, the rebuild's work and its result. */
   peakMb: number

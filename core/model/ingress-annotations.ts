@@ -51,8 +51,11 @@ export function annotationSources(ingress: Ingress): Pick<AnnotationReading, 're
  * The judgement of annotations that ask for nothing and are told nothing (none hapedge reads: most
  * Ingresses), the same for every Ingress: made once, and frozen, as what every such Ingress shares.
  */
-const UNANNOTATED: IngressAnnotations = { rendered: Object.freeze({}), warnings: Object.freeze([]) as never[], refusals: Object.freeze([]) as never[] }
-Object.freeze(UNANNOTATED)
+const UNANNOTATED: IngressAnnotations = Object.freeze({
+  rendered: Object.freeze({}),
+  warnings: Object.freeze([]) as never[],
+  refusals: Object.freeze([]) as never[],
+})
 
 function judge(ingress: Ingress): IngressAnnotations {
   const reading = readAnnotations(ingress.metadata.annotations ?? {})
