@@ -5,7 +5,7 @@ import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { Settings } from '../model/settings.ts'
 import type { Plan } from '../plan/plan.ts'
-import type { Entry } from '../render/files.ts'
+import type { MapLine } from '../render/files.ts'
 import { HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
@@ -68,7 +68,7 @@ export function reconcileHost(
   if (newSecret) touchedSecrets.add(newSecret)
 }
 
-const NO_ENTRIES: readonly Entry[] = []
+const NO_ENTRIES: readonly MapLine[] = []
 
 /**
  * The backends a host starts using and those it stops using; the others are left out: only their
@@ -89,12 +89,12 @@ function changedUses(before: readonly RoutedTo[], after: readonly RoutedTo[]): {
 }
 
 /** A map's entries for one host replaced: the ones it no longer has removed, the changed ones set, each in the plan as a runtime map edit. */
-function replaceEntries(files: FileSet, path: string, before: readonly Entry[], after: readonly Entry[], plan: Plan): void {
+function replaceEntries(files: FileSet, path: string, before: readonly MapLine[], after: readonly MapLine[], plan: Plan): void {
   if (before.length > 0) {
     const kept = new Set(after.map((entry) => entry.key))
     for (const entry of before) if (!kept.has(entry.key) && files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
   }
   for (const entry of after) {
-    if (files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.text.slice(entry.key.length + 1, -1) })
+    if (files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.value })
   }
 }

@@ -4,6 +4,21 @@ export interface Entry {
   text: string
 }
 
+/**
+ * A map file's line, `key value`: its text is made when the file is joined or cut, not kept beside
+ * its key and value (a full rebuild holds ~160,000 lines; each kept text was three more strings).
+ */
+export class MapLine implements Entry {
+  constructor(
+    readonly key: string,
+    readonly value: string,
+  ) {}
+
+  get text(): string {
+    return `${this.key} ${this.value}\n`
+  }
+}
+
 /** The rendered configuration: relative path → file content. Paths use `/` and never `..`. */
 export type RenderedFiles = Map<string, string>
 

@@ -1,4 +1,4 @@
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { RouteBodySize } from '../model/route-body-size.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
@@ -22,7 +22,11 @@ const UNSET = '-1'
  * none), so the longest-prefix lookup never falls through to another route's limit.
  */
 export function bodySizeEntries(config: HostConfig, add: AddEntry<BodySizeMap>): void {
-  routeValueEntries(add, config.host, config.routes, BODY_SIZE_MAPS, (route) => bodySizeValue(route.bodySize), UNSET)
+  routeValueEntries(add, config.host, config.routes, BODY_SIZE_MAPS, bodySizeOf, UNSET)
+}
+
+function bodySizeOf({ bodySize }: Route): string | undefined {
+  return bodySizeValue(bodySize)
 }
 
 function bodySizeValue(size: RouteBodySize | undefined): string | undefined {

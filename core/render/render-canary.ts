@@ -40,11 +40,15 @@ function canaryValue(host: string, route: Route, canary: RouteCanary): string {
 /** The canary map entries of one host, added through `add`: every route of a host with a canary has one, so a longer path never takes a shorter one's canary. */
 export function canaryEntries(config: HostConfig, add: AddEntry<CanaryMap>): void {
   const { host, routes } = config
-  routeValueEntries(add, host, routes, CANARY_MAPS, (route) => route.canary && canaryValue(host, route, route.canary), NONE)
+  routeValueEntries(add, host, routes, CANARY_MAPS, canaryOf, NONE)
   for (const route of routes) {
     for (const value of route.canary?.headerValues ?? []) add(FILES.canaryValuesMap, `${valuesId(host, route)}${SEPARATOR}${value}`, '1')
     if (route.canary?.headerPattern) add(FILES.canaryPatternsMap, patternKey(valuesId(host, route), route.canary.headerPattern), '1')
   }
+}
+
+function canaryOf(route: Route, host: string): string | undefined {
+  return route.canary && canaryValue(host, route, route.canary)
 }
 
 /**

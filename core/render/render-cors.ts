@@ -35,11 +35,15 @@ function policy(cors: RouteCors, id: string): string {
 /** The CORS map entries of one host, added through `add`: the route maps keyed as the route maps key its routes, and the origins. */
 export function corsEntries(config: HostConfig, add: AddEntry<CorsMap>): void {
   const { host, routes } = config
-  routeValueEntries(add, host, routes, CORS_MAPS, (route) => route.cors && policy(route.cors, routeId(host, route)), OFF)
+  routeValueEntries(add, host, routes, CORS_MAPS, policyOf, OFF)
   for (const route of routes) {
     const origins = route.cors?.origins
     if (Array.isArray(origins)) for (const origin of new Set(origins)) add(FILES.corsOriginsMap, `${routeId(host, route)}|${origin}`, '1')
   }
+}
+
+function policyOf(route: Route, host: string): string | undefined {
+  return route.cors && policy(route.cors, routeId(host, route))
 }
 
 /** An Origin header as browsers serialize one (lowercase scheme and host, a port): the only value echoed back. */

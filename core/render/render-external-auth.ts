@@ -1,6 +1,6 @@
 import { HOST_VARIABLE } from '../annotations/external-auth-values.ts'
 import type { ExternalAuth } from '../model/external-auth.ts'
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import { EXTERNAL_AUTH_ACTION } from './external-auth-lua.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
@@ -31,14 +31,11 @@ const NONE = '-'
  * so a longer path of another Ingress never falls through to a shorter one's auth service.
  */
 export function externalAuthEntries(config: HostConfig, add: AddEntry<ExternalAuthMap>): void {
-  routeValueEntries(
-    add,
-    config.host,
-    config.routes,
-    EXTERNAL_AUTH_MAPS,
-    (route) => route.externalAuth && externalAuthValue(route.externalAuth, config.host),
-    NONE,
-  )
+  routeValueEntries(add, config.host, config.routes, EXTERNAL_AUTH_MAPS, externalAuthOf, NONE)
+}
+
+function externalAuthOf(route: Route, host: string): string | undefined {
+  return route.externalAuth && externalAuthValue(route.externalAuth, host)
 }
 
 /**

@@ -56,11 +56,15 @@ function headerSets(host: string, route: Route): Map<string, readonly HeaderValu
 /** The header map entries of one host, added through `add`; its keys start with the host's name, as every host map's. */
 export function headerEntries(config: HostConfig, add: AddEntry<HeaderMap>): void {
   const { host, routes } = config
-  routeValueEntries(add, host, routes, ROUTE_MAPS, (route) => (hasHeaders(route) ? headersId(host, route) : undefined), NO_HEADERS)
+  routeValueEntries(add, host, routes, ROUTE_MAPS, headersOf, NO_HEADERS)
   for (const route of routes)
     if (hasHeaders(route))
       for (const [id, headers] of headerSets(host, route))
         for (const { rule, value } of headers) add(FILES.headerValuesMap, `${id}${RULE_SEPARATOR}${rule}`, mapValue(rule, value))
+}
+
+function headersOf(route: Route, host: string): string | undefined {
+  return hasHeaders(route) ? headersId(host, route) : undefined
 }
 
 /** What a map value may hold as it is: the URL-unreserved characters, none of which HAProxy's map files or CLI read specially. */

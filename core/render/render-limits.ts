@@ -1,6 +1,6 @@
 import { DEFAULT_REFUSAL_STATUS, REFUSAL_STATUSES } from '../annotations/limit-values.ts'
 import type { AccessGroup } from '../model/access-group.ts'
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import { LIMIT_WINDOWS, TABLE_SIZE, type RouteLimits } from '../model/route-limits.ts'
 import type { Settings } from '../model/settings.ts'
 import { FILES, lines } from './files.ts'
@@ -27,7 +27,11 @@ const UNLIMITED = '-'
  * routes (route-keys.ts); every route of the host has one when any has limits (UNLIMITED otherwise).
  */
 export function limitEntries(config: HostConfig, add: AddEntry<LimitMap>): void {
-  routeValueEntries(add, config.host, config.routes, LIMIT_MAPS, (route) => route.limits && limitValue(route.limits), UNLIMITED)
+  routeValueEntries(add, config.host, config.routes, LIMIT_MAPS, limitsOf, UNLIMITED)
+}
+
+function limitsOf(route: Route): string | undefined {
+  return route.limits && limitValue(route.limits)
 }
 
 export function limitValue({ id, windows, connections, status }: RouteLimits): string {

@@ -1,7 +1,7 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../compare-text.ts'
-import { FILES, type Entry } from './files.ts'
+import { FILES, MapLine, type Entry } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
 import { bodySizeEntries } from './render-body-size.ts'
@@ -72,14 +72,14 @@ export const HOST_MAPS = [
 export type HostMap = (typeof HOST_MAPS)[number]
 
 /** A host's map entries by map file: only the maps it has entries for. */
-export type HostMapEntries = Partial<Record<HostMap, Entry[]>>
+export type HostMapEntries = Partial<Record<HostMap, MapLine[]>>
 
 /** A map line: `key value` (keys never hold whitespace: they are validated hosts and paths). */
-export function mapEntry(key: string, value: string): Entry {
-  return { key, text: `${key} ${value}\n` }
+export function mapEntry(key: string, value: string): MapLine {
+  return new MapLine(key, value)
 }
 
-export function sortEntries(entries: Entry[]): Entry[] {
+export function sortEntries<E extends Entry>(entries: E[]): E[] {
   return entries.sort((a, b) => compareText(a.key, b.key))
 }
 
@@ -144,15 +144,15 @@ export function defaultMap(backend: string | undefined, access?: string): string
   return backend ? mapEntry('default', mapTarget(backend, access)).text : ''
 }
 
-export function renderHostMaps(model: ClusterModel): Record<HostMap, Entry[]> {
+export function renderHostMaps(model: ClusterModel): Record<HostMap, MapLine[]> {
   const all = noEntries()
   for (const config of model.hosts.values()) hostMapEntries(config, all)
   for (const map of HOST_MAPS) sortEntries(all[map])
   return all
 }
 
-function noEntries(): Record<HostMap, Entry[]> {
-  const entries = {} as Record<HostMap, Entry[]>
+function noEntries(): Record<HostMap, MapLine[]> {
+  const entries = {} as Record<HostMap, MapLine[]>
   for (const map of HOST_MAPS) entries[map] = []
   return entries
 }

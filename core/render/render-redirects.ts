@@ -1,6 +1,6 @@
 import { REDIRECT_CODES } from '../annotations/values.ts'
 import { REDIRECT_BACKEND } from '../model/backend-ref.ts'
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import { HTTPS_REDIRECT_CODE, type Hsts } from '../model/host-redirects.ts'
 import type { RouteRedirect } from '../model/route-redirect.ts'
 import { otherWwwName } from '../model/www-name.ts'
@@ -53,7 +53,11 @@ export function redirectEntries(config: HostConfig, add: AddEntry<RedirectMap>):
   if (config.appRoot !== undefined && config.routes.length > 0) add(FILES.appRootMap, `${host}/`, config.appRoot)
   const other = config.fromToWww && config.routes.length > 0 ? otherWwwName(host) : undefined
   if (other) add(FILES.wwwMap, other, host)
-  routeValueEntries(add, host, config.routes, LOCATION_MAPS, (route) => route.redirect && locationValue(route.redirect))
+  routeValueEntries(add, host, config.routes, LOCATION_MAPS, locationOf)
+}
+
+function locationOf(route: Route): string | undefined {
+  return route.redirect && locationValue(route.redirect)
 }
 
 /** Where a redirecting route's code and target are found: once the route maps picked a route that redirects, the same lookups in these pick its redirect. */

@@ -34,7 +34,11 @@ export function splitValue({ backends }: RouteSplit): string {
 
 /** The split map entries of one host: every route of a host with a split has one, so a longer path never takes a shorter one's split. */
 export function splitEntries(config: HostConfig, add: AddEntry<SplitMap>): void {
-  routeValueEntries(add, config.host, config.routes, SPLIT_MAPS, (route: Route) => route.split && splitValue(route.split), NONE)
+  routeValueEntries(add, config.host, config.routes, SPLIT_MAPS, splitOf, NONE)
+}
+
+function splitOf(route: Route): string | undefined {
+  return route.split && splitValue(route.split)
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { HostConfig } from '../model/derive-host.ts'
+import type { HostConfig, Route } from '../model/derive-host.ts'
 import type { RouteTimeouts } from '../model/route-timeouts.ts'
 import { FILES } from './files.ts'
 import { routeValueEntries, routeValueLookup, type SetVar, type AddEntry } from './route-keys.ts'
@@ -19,7 +19,11 @@ const SEPARATOR = '|'
  * when it has none), so the longest-prefix lookup never falls through to another route's timeouts.
  */
 export function timeoutEntries(config: HostConfig, add: AddEntry<TimeoutMap>): void {
-  routeValueEntries(add, config.host, config.routes, TIMEOUT_MAPS, (route) => route.timeouts && timeoutValue(route.timeouts), SEPARATOR)
+  routeValueEntries(add, config.host, config.routes, TIMEOUT_MAPS, timeoutsOf, SEPARATOR)
+}
+
+function timeoutsOf(route: Route): string | undefined {
+  return route.timeouts && timeoutValue(route.timeouts)
 }
 
 const TIMEOUT_MAPS = { exact: FILES.timeoutExactMap, prefix: FILES.timeoutPrefixMap } as const

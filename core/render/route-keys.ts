@@ -68,17 +68,23 @@ export function routeValueEntries<R extends RouteMatch & ChainedRoute, M extends
   host: string,
   routes: readonly R[],
   maps: RouteValueMaps<M>,
-  readValue: (route: R) => string | undefined,
+  readValue: (route: R, host: string) => string | undefined,
   fallback?: string,
 ): void {
-  // A dozen kinds are asked of every host, and most hosts have none of them.
-  if (!routes.some((route) => readValue(route) !== undefined)) return
+  // A dozen kinds are asked of every host, and most hosts have none of them: a loop, and readers that are
+  // constants given the host, so that asking makes no function (two each, for each kind and host, made a tenth of a rebuild's garbage).
+  if (!anyValue(host, routes, readValue)) return
   forEachRouteKey(host, routes, (map, key, route) => {
     // A path only conditional matches have holds no values: a chain its request fails leaves it for another route (condition-chains.ts).
     if (route.chain && !route.conditionKey) return
-    const value = readValue(route) ?? fallback
+    const value = readValue(route, host) ?? fallback
     if (value !== undefined) add(maps[map], key, value)
   })
+}
+
+function anyValue<R>(host: string, routes: readonly R[], readValue: (route: R, host: string) => string | undefined): boolean {
+  for (const route of routes) if (readValue(route, host) !== undefined) return true
+  return false
 }
 
 /** How the frontend sets a transaction variable: `http-request set-var(txn.<name>) <expr> [<condition>]`. */

@@ -271,7 +271,9 @@ class NodeWriter {
       const entries = items as TreeEntry[]
       const text = this.shape.codec.encode(entries)
       const weight = this.shape.codec.weigh?.(entries, text) ?? utf8Length(text)
-      const sha256 = this.store(text, 0, { level: 0, entries })
+      // A leaf is not kept decoded: it is parsed back when read. A full build's leaves hold every line of every
+      // map, and keeping them decoded held each line's text a second time, beside the chunk's.
+      const sha256 = this.store(text, 0)
       return { key: entries[entries.length - 1]?.key ?? '', sha256, count: entries.length, weight }
     }
     const children = items as ChildRef[]
@@ -319,9 +321,10 @@ class NodeWriter {
     return new Tree(this.shape, { sha256: ref.sha256, level, count: ref.count, weight: ref.weight }, this.context)
   }
 
-  private store(text: string, level: number, node: TreeNode): string {
+  /** Names, caches and records a node: an internal one with its decoded `node` beside. */
+  private store(text: string, level: number, node?: TreeNode): string {
     const sha256 = this.context.hash(text)
-    this.context.nodes.addMade(sha256, text, { node, codec: level === 0 ? this.shape.codec : undefined })
+    this.context.nodes.addMade(sha256, text, node && { node, codec: undefined })
     this.created.push({ space: this.shape.space, sha256, text, level })
     return sha256
   }
