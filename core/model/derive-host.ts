@@ -183,16 +183,21 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
     const owner = describeIngress(ingress)
     const refused = ingressRefusal(ingress, state) !== undefined || refusedOwners.has(owner)
     const access = accessGroupOf(ingress, state)?.name
-    ingress.spec.rules?.forEach((rule, r) => {
-      if ((rule.host ?? '') !== host) return
-      rule.http?.paths.forEach((path, p) => {
+    // Loops, not forEach: a callback is a function made for each Ingress of each host.
+    const rules = ingress.spec.rules ?? []
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r]!
+      if ((rule.host ?? '') !== host) continue
+      const paths = rule.http?.paths ?? []
+      for (let p = 0; p < paths.length; p++) {
+        const path = paths[p]!
         const backend = backendRef(ingress.metadata.namespace, path.backend)
-        if (!backend) return
+        if (!backend) continue
         // A use-regex path is served as its literal prefix, or not at all (route-rewrite.ts).
         const read = readRoutePath(ingress, path)
         if ('refused' in read) {
           rejections.push({ object: owner, reason: `spec.rules[${r}].http.paths[${p}].path: ${read.refused}; this path is not served` })
-          return
+          continue
         }
         const { match } = read
         const key = `${match.match} ${match.path}`
@@ -200,7 +205,7 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
         if (winner) {
           const by = winner.owner === owner ? 'an earlier path of the same Ingress' : winner.owner
           rejections.push({ object: owner, reason: `spec.rules[${r}].http.paths[${p}]: ${describeRoute(host, match)} is already served by ${by}` })
-          return
+          continue
         }
         // A literal, not `{ ...match }`: a spread gives each route its own hidden class, which costs
         // memory and time for every route of a full rebuild. The key order is the stored JSON's.
@@ -212,8 +217,8 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
               ? { match: match.match, path: match.path, backend, backendName: backendName(backend), owner, access }
               : { match: match.match, path: match.path, backend, backendName: backendName(backend), owner },
         )
-      })
-    })
+      }
+    }
   }
   return sortFew([...routes.values()], compareRouteMatch)
 }
