@@ -1,4 +1,4 @@
-import type { Layout } from '../render/files.ts'
+import { entryText, type Layout } from '../render/files.ts'
 import { isLeaf, type NewNode, type TreeRoot } from '../tree/node.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
@@ -27,7 +27,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
     let root: TreeRoot
     const shape = fileShape(path)
     if (typeof content === 'string' || !shape) {
-      const text = typeof content === 'string' ? content : content.map((entry) => entry.text).join('')
+      const text = typeof content === 'string' ? content : content.map(entryText).join('')
       const sha256 = context.hash(text)
       context.nodes.addMade(sha256, text)
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
@@ -36,7 +36,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
       const built = Tree.build(
         shape,
         context,
-        content.map((entry) => ({ key: entry.key, value: entry.text })),
+        content.map((entry) => ({ key: entry.key, value: entryText(entry) })),
       )
       created.push(...built.created)
       if (content.length === 0) created.push({ space: shape.space, sha256: built.tree.root.sha256, text: '', level: 0 })

@@ -2,7 +2,7 @@ import type { FileSet } from '../generation/file-set.ts'
 import type { ClusterState } from '../model/cluster-state.ts'
 import { resolveTlsSecret } from '../model/tls-secret.ts'
 import { needReload, type Plan } from '../plan/plan.ts'
-import { certificateFile, FILES } from '../render/files.ts'
+import { certificateFile, FILES, mapLineText } from '../render/files.ts'
 import { certificateListLines, defaultCertificateFile, defaultCrtListEntry } from '../render/render-tls.ts'
 import { clientCaFile, clientCertFile } from '../render/render-client-cert.ts'
 import { clientCaPem } from '../model/client-cert.ts'
@@ -90,6 +90,6 @@ export function reconcileTlsListeners(before: readonly string[], after: readonly
     [FILES.tlsWildcardListenersMap, tlsWildcardListenerEntries],
   ] as const) {
     for (const entry of entries(gone)) files.setEntry(path, entry.key, undefined)
-    for (const entry of entries(after)) files.setEntry(path, entry.key, entry.text)
+    for (const entry of entries(after)) files.setEntry(path, entry.key, mapLineText(entry))
   }
 }

@@ -5,7 +5,7 @@ import { deriveHost, type HostConfig } from '../model/derive-host.ts'
 import type { Rejection } from '../model/rejection.ts'
 import type { Settings } from '../model/settings.ts'
 import type { Plan } from '../plan/plan.ts'
-import type { MapLine } from '../render/files.ts'
+import { mapLineText, type MapLine } from '../render/files.ts'
 import { HOST_MAPS, hostMapEntries } from '../render/render-maps.ts'
 import type { SetIndex } from '../snapshot/set-index.ts'
 import type { Table } from '../snapshot/table.ts'
@@ -95,6 +95,6 @@ function replaceEntries(files: FileSet, path: string, before: readonly MapLine[]
     for (const entry of before) if (!kept.has(entry.key) && files.setEntry(path, entry.key, undefined)) plan.maps.push({ map: path, key: entry.key })
   }
   for (const entry of after) {
-    if (files.setEntry(path, entry.key, entry.text)) plan.maps.push({ map: path, key: entry.key, value: entry.value })
+    if (files.setEntry(path, entry.key, mapLineText(entry))) plan.maps.push({ map: path, key: entry.key, value: entry.value })
   }
 }

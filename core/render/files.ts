@@ -5,18 +5,26 @@ export interface Entry {
 }
 
 /**
- * A map file's line, `key value`: its text is made when the file is joined or cut, not kept beside
- * its key and value (a full rebuild holds ~160,000 lines; each kept text was three more strings).
+ * A map file's line, `key value`: its text is made when the file is joined or cut (entryText), not
+ * kept beside its key and value (a full rebuild holds ~160,000 lines; each kept text was three more
+ * strings). A plain object, as Entry is: V8 allocates objects made by a literal that mostly live long in
+ * the old generation directly, where a class's were each copied twice by the young generation's collections.
  */
-export class MapLine implements Entry {
-  constructor(
-    readonly key: string,
-    readonly value: string,
-  ) {}
+export interface MapLine {
+  key: string
+  value: string
+}
 
-  get text(): string {
-    return `${this.key} ${this.value}\n`
-  }
+/** A line or section of a large file, as kept in a layout. */
+export type LayoutEntry = Entry | MapLine
+
+/** The text of a line or section of a layout. */
+export function entryText(entry: LayoutEntry): string {
+  return 'text' in entry ? entry.text : mapLineText(entry)
+}
+
+export function mapLineText({ key, value }: MapLine): string {
+  return `${key} ${value}\n`
 }
 
 /** The rendered configuration: relative path → file content. Paths use `/` and never `..`. */
@@ -156,7 +164,7 @@ export const crtListOf = (port: number | undefined): string => (port === undefin
 export const PORT_CRT_LIST = /^tls\/crt-list-\d+\.txt$/
 
 /** A generation's files before they are cut: small ones as text, large ones as sorted entries. */
-export type Layout = Map<string, string | Entry[]>
+export type Layout = Map<string, string | LayoutEntry[]>
 
 /** An object (`namespace/name`) as one word of a file path, `namespace_name`: namespaces and names never hold `_`, so secretOfCertificateFile reads it back. */
 export const fileStem = (ref: string) => ref.replace('/', '_')
@@ -180,6 +188,6 @@ export function lines(rows: Iterable<string>): string {
 
 export function flattenLayout(layout: Layout): RenderedFiles {
   const files: RenderedFiles = new Map()
-  for (const [path, content] of layout) files.set(path, typeof content === 'string' ? content : content.map((entry) => entry.text).join(''))
+  for (const [path, content] of layout) files.set(path, typeof content === 'string' ? content : content.map(entryText).join(''))
   return files
 }

@@ -1,7 +1,7 @@
 import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../compare-text.ts'
-import { FILES, portCrtList, type Entry, type Layout } from './files.ts'
+import { FILES, portCrtList, type Entry, type Layout, type LayoutEntry } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
@@ -39,7 +39,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
   const maps = renderHostMaps(model)
   const proxies = trustedProxies(model.settings)
   const accessGroups = [...model.accessGroups.keys()].sort(compareText)
-  const layout: Layout = new Map<string, string | Entry[]>([
+  const layout: Layout = new Map<string, string | LayoutEntry[]>([
     [FILES.global, renderGlobal(model.settings)],
     ...SHIPPED_LUA,
     [

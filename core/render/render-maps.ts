@@ -1,7 +1,7 @@
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import type { HostConfig, Route } from '../model/derive-host.ts'
 import { compareText } from '../compare-text.ts'
-import { FILES, MapLine, type Entry } from './files.ts'
+import { FILES, mapLineText, type LayoutEntry, type MapLine } from './files.ts'
 import { redirectEntries } from './render-redirects.ts'
 import { timeoutEntries } from './render-timeouts.ts'
 import { bodySizeEntries } from './render-body-size.ts'
@@ -76,10 +76,10 @@ export type HostMapEntries = Partial<Record<HostMap, MapLine[]>>
 
 /** A map line: `key value` (keys never hold whitespace: they are validated hosts and paths). */
 export function mapEntry(key: string, value: string): MapLine {
-  return new MapLine(key, value)
+  return { key, value }
 }
 
-export function sortEntries<E extends Entry>(entries: E[]): E[] {
+export function sortEntries<E extends LayoutEntry>(entries: E[]): E[] {
   return entries.sort((a, b) => compareText(a.key, b.key))
 }
 
@@ -141,7 +141,7 @@ function routeTarget(route: Route): string {
 
 /** The default map: the catch-all's backend, with its Ingress's access group when it has source ranges. */
 export function defaultMap(backend: string | undefined, access?: string): string {
-  return backend ? mapEntry('default', mapTarget(backend, access)).text : ''
+  return backend ? mapLineText(mapEntry('default', mapTarget(backend, access))) : ''
 }
 
 export function renderHostMaps(model: ClusterModel): Record<HostMap, MapLine[]> {

@@ -1,5 +1,5 @@
 import { CATCH_ALL_LISTENER } from '../model/gateway-tls.ts'
-import { FILES, type Entry } from './files.ts'
+import { FILES, type MapLine } from './files.ts'
 import { mapEntry } from './render-maps.ts'
 import type { SetVar } from './route-keys.ts'
 import { wildcardHostKey } from './render-wildcard-hosts.ts'
@@ -15,11 +15,11 @@ import { wildcardHostKey } from './render-wildcard-hosts.ts'
  * wildcard's suffix as a regular expression, longest first (wildcardHostKey), so a listener's
  * hostname that comes or goes is a runtime map edit.
  */
-export function tlsListenerEntries(hostnames: readonly string[]): Entry[] {
+export function tlsListenerEntries(hostnames: readonly string[]): MapLine[] {
   return hostnames.map((hostname) => mapEntry(hostname, hostname))
 }
 
-export function tlsWildcardListenerEntries(hostnames: readonly string[]): Entry[] {
+export function tlsWildcardListenerEntries(hostnames: readonly string[]): MapLine[] {
   return hostnames.filter((hostname) => hostname.startsWith('*.')).map((hostname) => mapEntry(wildcardHostKey(hostname), hostname))
 }
 
