@@ -244,9 +244,11 @@ export class ClusterState {
     if (object.kind === 'IngressClass') this.classes.set(object.metadata.name, object)
   }
 
-  /** Every host named by any Ingress (rules or TLS) or given to an HTTPRoute; `''` stands for rules without a host. A scan: for the full rebuild. */
-  hosts(): Iterable<string> {
-    const ingressHosts = this.ingressesByHost.keys().map((entry) => entry.slice(0, entry.indexOf(SEPARATOR)))
+  /**
+   * Every host named by any Ingress (rules or TLS) or given to an HTTPRoute; `''` stands for rules without a host. A scan: for
+   * the full rebuild, which passes the Ingresses' hosts it has read already (ingressesOfHosts' keys).
+   */
+  hosts(ingressHosts: Iterable<string> = this.ingressesByHost.keys().map((entry) => entry.slice(0, entry.indexOf(SEPARATOR)))): Iterable<string> {
     return new Set([...ingressHosts, ...this.httpRoutesByHost.keys()])
   }
 
@@ -344,6 +346,29 @@ export class ClusterState {
     }
     missed.check()
     return found
+  }
+
+  /**
+   * Every host's Ingresses, each host's as ingressesForHost gives them, from one scan of the host
+   * table in key order (a host's entries are neighbours): the full rebuild's, for which reading each
+   * host's range made a key, a lookup and a sort per host.
+   */
+  ingressesOfHosts(): Map<string, Ingress[]> {
+    const missed = new MissedNodes()
+    const byHost = new Map<string, Ingress[]>()
+    let host = ''
+    let found: Ingress[] | undefined
+    for (const entry of this.ingressesByHost.keys()) {
+      const end = entry.indexOf(SEPARATOR)
+      if (found === undefined || end !== host.length || !entry.startsWith(host)) {
+        host = entry.slice(0, end)
+        byHost.set(host, (found = []))
+      }
+      const held = this.ingressesByHost.get(entry) as Ingress | ''
+      found.push(held === '' ? (missed.attempt(() => this.objects.get(objectKeyOf(entry))) as Ingress) : held)
+    }
+    missed.check()
+    return byHost
   }
 
   /**

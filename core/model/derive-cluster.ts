@@ -1,3 +1,4 @@
+import { asksNothing } from '../annotations/features.ts'
 import { describeIssue } from '../issues.ts'
 import { describeRef } from '../kube/objects.ts'
 import type { Ingress } from '../kube/ingress.ts'
@@ -67,8 +68,9 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   rejections.push(...settingRejections)
 
   const hosts = new Map<string, HostConfig>()
-  for (const host of withHostsOnPorts(state.hosts(), state.options)) {
-    const derived = deriveHost(host, state, settings)
+  const ingressesOfHosts = state.ingressesOfHosts()
+  for (const host of withHostsOnPorts(state.hosts(ingressesOfHosts.keys()), state.options)) {
+    const derived = deriveHost(host, state, settings, ingressesOfHosts.get(host) ?? [])
     rejections.push(...derived.rejections)
     if (derived.config) hosts.set(host, derived.config)
   }
@@ -183,8 +185,10 @@ export function rejectionOfObject(object: KubeObject | InvalidObject, state: Clu
 /** What an object's annotations ask for that is not honoured: an Ingress's, when this cluster serves it. */
 export function warningsOfObject(object: KubeObject | InvalidObject, state: ClusterState): AnnotationWarning[] {
   if ('issues' in object || object.kind !== 'Ingress' || !state.serves(object)) return []
+  const { warnings, rendered } = ingressAnnotations(object)
+  // Basic authentication, backend settings and custom headers each read a feature: without one, none has more to tell.
+  if (asksNothing(rendered)) return warnings
   const auth = basicAuthOf(object, state)
-  const { warnings } = ingressAnnotations(object)
   const more = [...('auth' in auth ? auth.warnings : []), ...upstreamOf(object).warnings, ...customHeaderWarnings(object, state)]
   return more.length > 0 ? [...warnings, ...more].sort(compareWarnings) : warnings
 }

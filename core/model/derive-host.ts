@@ -129,9 +129,9 @@ const ROUTE_SETTINGS: readonly ((routes: Route[], ingresses: readonly Ingress[],
  * Everything one host serves, from every Ingress of this cluster's class that names it. Routes
  * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
-export function deriveHost(host: string, state: ClusterState, settings: Settings): DerivedHost {
+export function deriveHost(host: string, state: ClusterState, settings: Settings, named = state.ingressesForHost(host)): DerivedHost {
   const served = sortFew(
-    state.ingressesForHost(host).filter((ingress) => state.serves(ingress)),
+    named.filter((ingress) => state.serves(ingress)),
     compareIngressPrecedence,
   )
   const rejections: Rejection[] = []
