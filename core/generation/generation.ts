@@ -1,5 +1,5 @@
-import { entryText, type Layout } from '../render/files.ts'
-import { isLeaf, type NewNode, type TreeRoot } from '../tree/node.ts'
+import { entryText, type Layout, type LayoutEntry } from '../render/files.ts'
+import { isLeaf, type NewNode, type TreeEntry, type TreeRoot } from '../tree/node.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
 import { fileShape } from './file-shapes.ts'
@@ -33,11 +33,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
       root = { sha256, level: 0, count: 1, weight: utf8Length(text) }
     } else {
-      const built = Tree.build(
-        shape,
-        context,
-        content.map((entry) => ({ key: entry.key, value: entryText(entry) })),
-      )
+      const built = Tree.build(shape, context, treeEntries(content))
       created.push(...built.created)
       if (content.length === 0) created.push({ space: shape.space, sha256: built.tree.root.sha256, text: '', level: 0 })
       root = built.tree.root
@@ -84,4 +80,12 @@ function chunksOf(root: TreeRoot, context: TreeContext): string[] {
   }
   walk(root.sha256, root.level)
   return chunks
+}
+
+/**
+ * A file's entries as its tree's, each made as the tree is cut to it: made all at once, a large
+ * map's (tens of thousands of entries and texts) lived through collections, each copied twice.
+ */
+function* treeEntries(entries: readonly LayoutEntry[]): Generator<TreeEntry> {
+  for (const entry of entries) yield { key: entry.key, value: entryText(entry) }
 }
