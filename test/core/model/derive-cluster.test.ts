@@ -177,7 +177,13 @@ describe("the host table's one scan", () => {
   it("gives each host's Ingresses as its own range does, hosts that begin with another's name included", () => {
     // `a-b.…` sorts before `a.…` though `a` comes first; '' is the rules without a host; one Ingress names two hosts.
     const objects = [
-      ingress({ name: 'one', rules: [{ host: 'a.example.com', paths: [{ service: 'web' }] }, { host: 'a.example.com.au', paths: [{ service: 'web' }] }] }),
+      ingress({
+        name: 'one',
+        rules: [
+          { host: 'a.example.com', paths: [{ service: 'web' }] },
+          { host: 'a.example.com.au', paths: [{ service: 'web' }] },
+        ],
+      }),
       ingress({ name: 'two', rules: [{ host: 'a-b.example.com', paths: [{ service: 'web' }] }] }),
       ingress({ name: 'three', namespace: 'other', rules: [{ host: 'a.example.com', paths: [{ path: '/x', service: 'web' }] }] }),
       ingress({ name: 'four', rules: [{ paths: [{ service: 'web' }] }], tls: [{ hosts: ['b.example.com'] }] }),
