@@ -33,7 +33,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })
       root = { sha256, level: 0, count: 1, weight: utf8Length(text) }
     } else {
-      const built = Tree.build(shape, context, treeEntries(content))
+      const built = Tree.build(shape, context, treeEntries(content), false)
       created.push(...built.created)
       if (content.length === 0) created.push({ space: shape.space, sha256: built.tree.root.sha256, text: '', level: 0 })
       root = built.tree.root

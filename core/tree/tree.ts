@@ -47,10 +47,15 @@ export class Tree {
     readonly context: TreeContext,
   ) {}
 
-  /** The tree of the given entries, which must be sorted by key and unique. */
-  static build(shape: TreeShape, context: TreeContext, entries: Iterable<TreeEntry>): Edited {
+  /**
+   * The tree of the given entries, which must be sorted by key and unique. Its leaves are cached
+   * decoded, as an edit's are, unless `leavesDecoded` is false: a full build's hold every line of
+   * every map, which the cache would then hold a second time beside the leaves' texts, while a
+   * change reads back only the few it touches (and parses each once).
+   */
+  static build(shape: TreeShape, context: TreeContext, entries: Iterable<TreeEntry>, leavesDecoded = true): Edited {
     const created: NewNode[] = []
-    const writer = new NodeWriter(shape, context, created)
+    const writer = new NodeWriter(shape, context, created, leavesDecoded)
     return { tree: writer.finish(writer.cut(0, entries), 0), created }
   }
 
@@ -264,6 +269,8 @@ class NodeWriter {
     private readonly shape: TreeShape,
     private readonly context: TreeContext,
     private readonly created: NewNode[],
+    /** Whether leaves are cached decoded beside their text (Tree.build). */
+    private readonly leavesDecoded = true,
   ) {}
 
   node(level: number, items: readonly Item[]): ChildRef {
@@ -271,9 +278,7 @@ class NodeWriter {
       const entries = items as TreeEntry[]
       const text = this.shape.codec.encode(entries)
       const weight = this.shape.codec.weigh?.(entries, text) ?? utf8Length(text)
-      // A leaf is not kept decoded: it is parsed back when read. A full build's leaves hold every line of every
-      // map, and keeping them decoded held each line's text a second time, beside the chunk's.
-      const sha256 = this.store(text, 0)
+      const sha256 = this.store(text, 0, this.leavesDecoded ? { level: 0, entries } : undefined)
       return { key: entries[entries.length - 1]?.key ?? '', sha256, count: entries.length, weight }
     }
     const children = items as ChildRef[]
@@ -321,10 +326,10 @@ class NodeWriter {
     return new Tree(this.shape, { sha256: ref.sha256, level, count: ref.count, weight: ref.weight }, this.context)
   }
 
-  /** Names, caches and records a node: an internal one with its decoded `node` beside. */
-  private store(text: string, level: number, node?: TreeNode): string {
+  /** Names, caches and records a node, with its decoded `node` beside when given. */
+  private store(text: string, level: number, node: TreeNode | undefined): string {
     const sha256 = this.context.hash(text)
-    this.context.nodes.addMade(sha256, text, node && { node, codec: undefined })
+    this.context.nodes.addMade(sha256, text, node && { node, codec: level === 0 ? this.shape.codec : undefined })
     this.created.push({ space: this.shape.space, sha256, text, level })
     return sha256
   }
