@@ -14,9 +14,10 @@ export class Table<V> {
   private readonly reads = new Map<string, V | undefined>()
   /**
    * The pending writes' keys by their first segment (`Gateway/` of `Gateway/ns/name`): a scan of a
-   * few keys reads its own kind's, where a resync's full build has tens of thousands pending.
+   * few keys reads its own kind's, where a resync's full build has tens of thousands pending. Made
+   * at the first such scan, then kept up: a full rebuild writes a host table it only scans whole.
    */
-  private readonly writtenKeys = new Map<string, string[]>()
+  private writtenKeys: Map<string, string[]> | undefined
 
   constructor(
     private readonly base: Tree,
@@ -53,11 +54,7 @@ export class Table<V> {
     const size = this.writes.size
     this.writes.set(key, value)
     // A key's first write lists it under its segment, once: a key never leaves the writes (a deletion is undefined).
-    if (this.writes.size === size) return
-    const segment = firstSegment(key)
-    const keys = this.writtenKeys.get(segment)
-    if (keys) keys.push(key)
-    else this.writtenKeys.set(segment, [key])
+    if (this.writes.size !== size && this.writtenKeys) listUnderSegment(this.writtenKeys, key)
   }
 
   /** The stored entries whose key starts with `within`: none looked up over an empty tree (the full rebuild's, which scans a host's range per host). */
@@ -68,7 +65,12 @@ export class Table<V> {
   /** The keys of pending writes that may start with `within`: those of its first segment, or all when it has none. */
   private writtenWithin(within: string): Iterable<string> {
     const segment = firstSegment(within)
-    return segment === '' ? this.writes.keys() : (this.writtenKeys.get(segment) ?? [])
+    if (segment === '') return this.writes.keys()
+    if (!this.writtenKeys) {
+      this.writtenKeys = new Map()
+      for (const key of this.writes.keys()) listUnderSegment(this.writtenKeys, key)
+    }
+    return this.writtenKeys.get(segment) ?? []
   }
 
   /** Every entry (or those whose key starts with `within`), in key order: a scan, for small tables and whole-cluster work. */
@@ -119,6 +121,13 @@ export class Table<V> {
       if (steps.filled(text?.length ?? 0)) yield
     }
   }
+}
+
+function listUnderSegment(keysBySegment: Map<string, string[]>, key: string): void {
+  const segment = firstSegment(key)
+  const keys = keysBySegment.get(segment)
+  if (keys) keys.push(key)
+  else keysBySegment.set(segment, [key])
 }
 
 /** A key's first segment with its slash (`Gateway/`), or '' when it has none. */
