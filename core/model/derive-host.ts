@@ -126,8 +126,9 @@ const ROUTE_SETTINGS: readonly ((routes: Route[], ingresses: readonly Ingress[],
 ]
 
 /**
- * Everything one host serves, from every Ingress of this cluster's class that names it. Routes
- * and certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
+ * Everything one host serves, from every Ingress of this cluster's class that names it (`named`, when
+ * the caller has read them: the full rebuild reads every host's in one scan). Routes and
+ * certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
 export function deriveHost(host: string, state: ClusterState, settings: Settings, named = state.ingressesForHost(host)): DerivedHost {
   const served = sortFew(

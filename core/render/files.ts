@@ -7,8 +7,8 @@ export interface Entry {
 /**
  * A map file's line, `key value`: its text is made when the file is joined or cut (entryText), not
  * kept beside its key and value (a full rebuild holds ~160,000 lines; each kept text was three more
- * strings). A plain object, as Entry is: V8 allocates objects made by a literal that mostly live long in
- * the old generation directly, where a class's were each copied twice by the young generation's collections.
+ * strings). A plain object made by a literal, as Entry is: V8 allocates those of a literal whose objects
+ * survive in the old generation directly, where a class's instances were each copied twice by scavenges.
  */
 export interface MapLine {
   key: string
@@ -23,6 +23,7 @@ export function entryText(entry: LayoutEntry): string {
   return 'text' in entry ? entry.text : mapLineText(entry)
 }
 
+/** A map line's text, as HAProxy reads it. */
 export function mapLineText({ key, value }: MapLine): string {
   return `${key} ${value}\n`
 }

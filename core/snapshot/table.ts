@@ -57,7 +57,7 @@ export class Table<V> {
     if (this.writes.size !== size && this.writtenKeys) listUnderSegment(this.writtenKeys, key)
   }
 
-  /** The stored entries whose key starts with `within`: none looked up over an empty tree (the full rebuild's, which scans a host's range per host). */
+  /** The stored entries whose key starts with `within`: none looked up over an empty tree (the full rebuild's). */
   private stored(within: string): Iterable<TreeEntry> {
     return this.base.count === 0 ? [] : this.base.prefix(this.prefix + within)
   }
