@@ -340,10 +340,7 @@ export class ClusterState {
   ingressesForHost(host: string): Ingress[] {
     const missed = new MissedNodes()
     const found: Ingress[] = []
-    for (const entry of this.ingressesByHost.keys(hostEntry(host, 'Ingress/'))) {
-      const held = this.ingressesByHost.get(entry) as Ingress | ''
-      found.push(held === '' ? (missed.attempt(() => this.objects.get(objectKeyOf(entry))) as Ingress) : held)
-    }
+    for (const entry of this.ingressesByHost.keys(hostEntry(host, 'Ingress/'))) found.push(this.heldIngress(entry, missed))
     missed.check()
     return found
   }
@@ -364,11 +361,16 @@ export class ClusterState {
         host = entry.slice(0, end)
         byHost.set(host, (found = []))
       }
-      const held = this.ingressesByHost.get(entry) as Ingress | ''
-      found.push(held === '' ? (missed.attempt(() => this.objects.get(objectKeyOf(entry))) as Ingress) : held)
+      found.push(this.heldIngress(entry, missed))
     }
     missed.check()
     return byHost
+  }
+
+  /** The Ingress of a host table entry: held there (a host many name), or read from the object table (`''`: a host few name), its misses noted in `missed`. */
+  private heldIngress(entry: string, missed: MissedNodes): Ingress {
+    const held = this.ingressesByHost.get(entry) as Ingress | ''
+    return held === '' ? (missed.attempt(() => this.objects.get(objectKeyOf(entry))) as Ingress) : held
   }
 
   /**

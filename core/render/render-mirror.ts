@@ -31,11 +31,11 @@ export function mirrorEntries(config: HostConfig, add: AddEntry<MirrorMap>): voi
  * (its parser refuses `,`, `|` and spaces; the Lua tells the two by the URL's scheme).
  */
 function mirrorValue({ mirrors, urlMirror }: Pick<Route, 'mirrors' | 'urlMirror'>): string | undefined {
-  // Asked of every route of every host, and most have no mirror.
+  // Asked of every route of every host, and most have no mirror: past this, there is at least one value.
   if (!mirrors?.length && !urlMirror) return undefined
   const values = (mirrors ?? []).map(({ backendName, numerator, denominator }) => `${backendName}|${numerator}|${denominator}`)
   if (urlMirror) values.push(`${urlMirror.url}|1|1|${urlMirror.host}|${urlMirror.body ? 'on' : 'off'}`)
-  return values.length > 0 ? values.join(',') : undefined
+  return values.join(',')
 }
 
 /**
