@@ -11,6 +11,8 @@ export interface PemBlock {
   der: Uint8Array
   /** The block's base64 when it was already canonical (as `encodeBase64(der)` writes it), so it need not be encoded again. */
   base64?: string
+  /** The block as it was written, when that is already as encodePemBlock writes it: a Secret's usually is. */
+  text?: string
 }
 
 const BLOCK = /-----BEGIN ([A-Z0-9 ]{1,40})-----([A-Za-z0-9+/=\s]*?)-----END \1-----/g
@@ -43,10 +45,14 @@ export function readPemPair(tlsCrtBase64: string, tlsKeyBase64: string): PemPair
 /** Refuses bytes that are not UTF-8 (`decode` without a stream keeps no state between calls, so one serves every Secret). */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
 
+const NON_ASCII = /[^\u0000-\u007f]/
+
 function decodePemField(base64: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
   let text: string
   try {
-    text = STRICT_UTF8.decode(decodeBase64(base64))
+    // PEM is ASCII, which UTF-8 reads byte for byte: the bytes need no decoding past atob's.
+    const binary = atob(base64.replace(/[\r\n]/g, ''))
+    text = NON_ASCII.test(binary) ? STRICT_UTF8.decode(bytesOf(binary)) : binary
   } catch {
     return { ok: false, reason: `${field} is not base64-encoded text` }
   }
@@ -56,7 +62,7 @@ function decodePemField(base64: string, field: string): { ok: true; blocks: PemB
 /** The PEM blocks of a text, each one's DER checked to be one SEQUENCE. */
 export function readPemText(text: string, field: string): { ok: true; blocks: PemBlock[] } | { ok: false; reason: string } {
   const blocks: PemBlock[] = []
-  for (const [, label = '', body = ''] of text.matchAll(BLOCK)) {
+  for (const [written = '', label = '', body = ''] of text.matchAll(BLOCK)) {
     const base64 = body.replace(/\s+/g, '')
     let der: Uint8Array
     try {
@@ -65,7 +71,8 @@ export function readPemText(text: string, field: string): { ok: true; blocks: Pe
       return { ok: false, reason: `${field}: a ${label} block is not valid base64` }
     }
     if (!isDerSequence(der)) return { ok: false, reason: `${field}: a ${label} block is not valid DER` }
-    blocks.push(isCanonicalBase64(base64, der.length) ? { label, der, base64 } : { label, der })
+    if (!isCanonicalBase64(base64, der.length)) blocks.push({ label, der })
+    else blocks.push(isWrapped(body, base64.length) ? { label, der, base64, text: `${written}\n` } : { label, der, base64 })
   }
   if (blocks.length === 0) return { ok: false, reason: `${field} holds no PEM block` }
   return { ok: true, blocks }
@@ -94,14 +101,34 @@ export function isCanonicalBase64(base64: string, byteLength: number): boolean {
   return (last & (rest === 1 ? 0b1111 : 0b11)) === 0
 }
 
-function encodePemBlock({ label, der, base64: canonical }: PemBlock): string {
+/**
+ * Whether a block's body (between its BEGIN and END lines) is its base64 of `length` digits as
+ * encodePemBlock wraps it: a newline, lines of 64 digits, a newline. Only the newlines need
+ * looking at, since the body is that base64 with whitespace added: when the body is exactly the
+ * newlines longer, it holds no other whitespace.
+ */
+function isWrapped(body: string, length: number): boolean {
+  const lines = Math.ceil(length / PEM_LINE)
+  if (body.length !== length + lines + 1 || body[0] !== '\n') return false
+  for (let line = 1; line <= lines; line++) if (body[Math.min(line * (PEM_LINE + 1), body.length - 1)] !== '\n') return false
+  return true
+}
+
+const PEM_LINE = 64
+
+function encodePemBlock({ label, der, base64: canonical, text }: PemBlock): string {
+  if (text !== undefined) return text
   const base64 = canonical ?? encodeBase64(der)
   const lines = base64.match(/.{1,64}/g) ?? []
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`
 }
 
 export function decodeBase64(base64: string): Uint8Array {
-  const binary = atob(base64.replace(/[\r\n]/g, ''))
+  return bytesOf(atob(base64.replace(/[\r\n]/g, '')))
+}
+
+/** The bytes of a binary string (one code unit a byte, as atob gives). */
+function bytesOf(binary: string): Uint8Array {
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
   return bytes

@@ -19,9 +19,13 @@ const written = fc
 /** A DER SEQUENCE of `length` content bytes, which is all a block must be to be served. */
 const sequence = (length: number) => Uint8Array.from([0x30, length, ...Array.from({ length }, (_, i) => (i * 37 + 11) % 256)])
 
-/** A PEM block whose base64 is written as given, in lines of `width`. */
-const block = (label: string, text: string, width: number) =>
-  `-----BEGIN ${label}-----\n${text.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n')}\n-----END ${label}-----\n`
+/** A DER SEQUENCE of any number of content bytes (up to 65,535), its length in the short or long form. */
+const longSequence = (length: number) =>
+  Uint8Array.from([0x30, ...(length < 0x80 ? [length] : [0x82, length >> 8, length & 0xff]), ...Array.from({ length }, (_, i) => (i * 37 + 11) % 256)])
+
+/** A PEM block whose base64 is written as given, in lines of `width` each ended by `newline`. */
+const block = (label: string, text: string, width: number, newline = '\n') =>
+  `-----BEGIN ${label}-----${newline}${text.match(new RegExp(`.{1,${width}}`, 'g'))!.join(newline)}${newline}-----END ${label}-----\n`
 
 describe('PEM blocks', () => {
   it('are known canonical exactly when encoding their bytes again gives the same base64', () => {
@@ -53,5 +57,23 @@ describe('PEM blocks', () => {
         expect(served).toEqual(canonical)
       }
     }
+  })
+
+  it('are served exactly as written when written as served (lines of 64, each ended by a newline), and rewrapped otherwise', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 700 }),
+        fc.constantFrom(16, 63, 64, 65, 76),
+        fc.constantFrom('\n', '\r\n', ' \n', '\n\n'),
+        (length, width, newline) => {
+          const certificate = encodeBase64(longSequence(length))
+          const key = encodeBase64(longSequence(length + 1))
+          const served = `${block('CERTIFICATE', certificate, 64)}${block('PRIVATE KEY', key, 64)}`
+          const written = certificatePem(base64(block('CERTIFICATE', certificate, width, newline)), base64(block('PRIVATE KEY', key, width, newline)))
+          expect(written).toEqual({ ok: true, pem: served })
+        },
+      ),
+      { numRuns: runs(500) },
+    )
   })
 })
