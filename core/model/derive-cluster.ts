@@ -8,6 +8,7 @@ import { basicAuthOf } from './basic-auth.ts'
 import { caFileOf } from './backend-ca.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { routeBackends, type RouteBackend } from './route-backends.ts'
+import { ServicePorts, usesService } from './backend-ref.ts'
 import { canaryRulesOfObject } from './canary.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
@@ -69,8 +70,9 @@ export function deriveCluster(state: ClusterState): ClusterModel {
 
   const hosts = new Map<string, HostConfig>()
   const ingressesOfHosts = state.ingressesOfHosts()
+  const servicePorts = new ServicePorts()
   for (const host of withHostsOnPorts(state.hosts(ingressesOfHosts.keys()), state.options)) {
-    const derived = deriveHost(host, state, settings, ingressesOfHosts.get(host) ?? [])
+    const derived = deriveHost(host, state, settings, { named: ingressesOfHosts.get(host) ?? [], servicePorts })
     rejections.push(...derived.rejections)
     if (derived.config) hosts.set(host, derived.config)
   }
@@ -79,7 +81,12 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   rejections.push(...defaultBackend.rejections)
 
   const refs = new Map<string, Omit<RouteBackend, 'name'>>()
-  for (const config of hosts.values()) for (const route of config.routes) for (const backend of routeBackends(route)) refs.set(backend.name, backend)
+  for (const config of hosts.values())
+    for (const route of config.routes) {
+      // Most routes send to one Service port's backend, named already by another route: one lookup, and no list made.
+      if (!route.canary && !route.split && !route.mirrors && (refs.has(route.backendName) || !usesService(route))) continue
+      for (const backend of routeBackends(route)) refs.set(backend.name, backend)
+    }
   if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
   for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream))

@@ -1,7 +1,7 @@
 import type { Ingress } from '../kube/ingress.ts'
 import { accessGroupOf } from './access-group.ts'
 import { describeRef } from '../kube/objects.ts'
-import { backendName, backendRef, REFUSED_BACKEND, type BackendRef } from './backend-ref.ts'
+import { REFUSED_BACKEND, ServicePorts, type BackendRef } from './backend-ref.ts'
 import type { ClusterState } from './cluster-state.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
 import { compareIngressPrecedence, describeIngress } from './ingress-order.ts'
@@ -125,12 +125,22 @@ const ROUTE_SETTINGS: readonly ((routes: Route[], ingresses: readonly Ingress[],
   withUrlMirrors,
 ]
 
+/** What a full rebuild gives each host it derives: the host's Ingresses, read for every host in one scan, and the Service ports every host shares. */
+export interface RebuildShare {
+  named: Ingress[]
+  servicePorts: ServicePorts
+}
+
 /**
- * Everything one host serves, from every Ingress of this cluster's class that names it (`named`, when
- * the caller has read them: the full rebuild reads every host's in one scan). Routes and
+ * Everything one host serves, from every Ingress of this cluster's class that names it. Routes and
  * certificates that several Ingresses claim go to the oldest Ingress; the others are reported.
  */
-export function deriveHost(host: string, state: ClusterState, settings: Settings, named = state.ingressesForHost(host)): DerivedHost {
+export function deriveHost(
+  host: string,
+  state: ClusterState,
+  settings: Settings,
+  { named, servicePorts }: RebuildShare = { named: state.ingressesForHost(host), servicePorts: new ServicePorts() },
+): DerivedHost {
   const served = sortFew(
     named.filter((ingress) => state.serves(ingress)),
     compareIngressPrecedence,
@@ -142,7 +152,13 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   const clientCerts = hostClientCert(host, ingresses, state, rejections)
   // The HTTPRoutes of this cluster's Gateways that serve the host: their routes are the Ingresses' kind, in one precedence (gateway-host.ts).
   const gateway = deriveGatewayHost(host, state, rejections)
-  const collected = mergeGatewayRoutes(host, collectRoutes(host, ingresses, state, rejections, clientCerts.refused), ingresses, gateway, rejections)
+  const collected = mergeGatewayRoutes(
+    host,
+    collectRoutes(host, ingresses, state, rejections, clientCerts.refused, servicePorts),
+    ingresses,
+    gateway,
+    rejections,
+  )
   const mains = ROUTE_SETTINGS.reduce((given, give) => give(given, ingresses, host), collected)
   // The HTTPRoute matches with conditions last: chains end at the routes every setting has been given.
   const routes = withConditionChains(host, withCanaries(host, mains, canaries, state, rejections), gateway.candidates, rejections)
@@ -178,7 +194,14 @@ export function deriveHost(host: string, state: ClusterState, settings: Settings
   }
 }
 
-function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, rejections: Rejection[], refusedOwners: ReadonlySet<string>): Route[] {
+function collectRoutes(
+  host: string,
+  ingresses: Ingress[],
+  state: ClusterState,
+  rejections: Rejection[],
+  refusedOwners: ReadonlySet<string>,
+  servicePorts: ServicePorts,
+): Route[] {
   const routes = new Map<string, Route>()
   for (const ingress of ingresses) {
     const owner = describeIngress(ingress)
@@ -192,8 +215,8 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
       const paths = rule.http?.paths ?? []
       for (let p = 0; p < paths.length; p++) {
         const path = paths[p]!
-        const backend = backendRef(ingress.metadata.namespace, path.backend)
-        if (!backend) continue
+        const port = servicePorts.of(ingress.metadata.namespace, path.backend)
+        if (!port) continue
         // A use-regex path is served as its literal prefix, or not at all (route-rewrite.ts).
         const read = readRoutePath(ingress, path)
         if ('refused' in read) {
@@ -213,10 +236,10 @@ function collectRoutes(host: string, ingresses: Ingress[], state: ClusterState, 
         routes.set(
           key,
           refused
-            ? { match: match.match, path: match.path, backend, backendName: REFUSED_BACKEND, owner, refused }
+            ? { match: match.match, path: match.path, backend: port.ref, backendName: REFUSED_BACKEND, owner, refused }
             : access
-              ? { match: match.match, path: match.path, backend, backendName: backendName(backend), owner, access }
-              : { match: match.match, path: match.path, backend, backendName: backendName(backend), owner },
+              ? { match: match.match, path: match.path, backend: port.ref, backendName: port.name, owner, access }
+              : { match: match.match, path: match.path, backend: port.ref, backendName: port.name, owner },
         )
       }
     }
