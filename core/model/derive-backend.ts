@@ -24,12 +24,28 @@ export interface Backend {
   upstream?: Upstream
 }
 
-export function deriveBackend(ref: BackendRef, state: ClusterState, upstream?: Upstream): Backend {
+/**
+ * The ready servers of each Service port, read once for all the backends a full rebuild derives:
+ * the backends of one port (named by number and by name, and each variant of backend settings)
+ * share one list, which nothing changes once made.
+ */
+export class PortServers {
+  private readonly known = new Map<string, Server[]>()
+
+  of(state: ClusterState, namespace: string, service: string, portName: string): Server[] {
+    const key = `${namespace}/${service}/${portName}`
+    let servers = this.known.get(key)
+    if (!servers) this.known.set(key, (servers = readyServers(state.endpointSlices(namespace, service), portName)))
+    return servers
+  }
+}
+
+export function deriveBackend(ref: BackendRef, state: ClusterState, upstream?: Upstream, portServers = new PortServers()): Backend {
   const service = state.service(ref.namespace, ref.service)
   const port = service && findServicePort(service, ref.port)
   const servers = !port
     ? []
-    : ((upstream?.serviceUpstream && clusterIpServer(service, port.port)) ?? readyServers(state.endpointSlices(ref.namespace, ref.service), port.name ?? ''))
+    : ((upstream?.serviceUpstream && clusterIpServer(service, port.port)) ?? portServers.of(state, ref.namespace, ref.service, port.name ?? ''))
   const snippet = backendSnippet(service, state.options)
   const backend: Backend = { name: backendVariantName(ref, upstream), ref, servers, ...(snippet.length > 0 ? { snippet } : {}) }
   if (upstream) backend.upstream = upstream

@@ -12,7 +12,7 @@ import { ServicePorts, usesService } from './backend-ref.ts'
 import { canaryRulesOfObject } from './canary.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
-import { deriveBackend, type Backend } from './derive-backend.ts'
+import { deriveBackend, PortServers, type Backend } from './derive-backend.ts'
 import { deriveDefaultBackend } from './derive-default-backend.ts'
 import { deriveHost, type HostConfig } from './derive-host.ts'
 import { compareWarnings, ingressAnnotations, type AnnotationWarning } from './ingress-annotations.ts'
@@ -89,7 +89,8 @@ export function deriveCluster(state: ClusterState): ClusterModel {
     }
   if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
-  for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream))
+  const portServers = new PortServers()
+  for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream, portServers))
   const caFiles = new Map<string, string>()
   for (const backend of backends.values()) {
     const file = caFileOf(backend.upstream, state)
