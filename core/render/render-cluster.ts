@@ -62,7 +62,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         fallThrough: maps[FILES.fallThroughMap].length > 0,
       }),
     ],
-    [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, text: renderBackend(backend) })))],
+    [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, make: () => renderBackend(backend) })))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
     [FILES.tlsListenersMap, tlsListenerEntries(model.tlsListeners)],
