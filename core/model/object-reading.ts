@@ -1,4 +1,6 @@
+import { asksNothing } from '../annotations/features.ts'
 import type { Ingress } from '../kube/ingress.ts'
+import { ingressAnnotations } from './ingress-annotations.ts'
 import type { ClusterState } from './cluster-state.ts'
 
 type StoredSecret = ReturnType<ClusterState['secret']>
@@ -32,10 +34,15 @@ export function againstObject<O, R>(
   }
 }
 
-/** `againstObject` for the Secret an annotation names (basic authentication's users, the backends' CA). */
+/**
+ * `againstObject` for the Secret an annotation names (basic authentication's users, the client and
+ * backend CAs). An Ingress that asks for no feature (most) asks nothing of a Secret, which each
+ * `judge` answers NOTHING_ASKED: answered so at once, with no reading kept for it.
+ */
 export function againstSecret<R>(
   secretOf: (ingress: Ingress) => string | undefined,
-  judge: (ingress: Ingress, key: string | undefined, secret: StoredSecret) => R,
-): (ingress: Ingress, state: ClusterState) => R {
-  return againstObject(secretOf, (state, namespace, name) => state.secret(namespace, name), judge)
+  judge: (ingress: Ingress, key: string | undefined, secret: StoredSecret) => R | typeof NOTHING_ASKED,
+): (ingress: Ingress, state: ClusterState) => R | typeof NOTHING_ASKED {
+  const read = againstObject(secretOf, (state, namespace, name) => state.secret(namespace, name), judge)
+  return (ingress, state) => (asksNothing(ingressAnnotations(ingress).rendered) ? NOTHING_ASKED : read(ingress, state))
 }
