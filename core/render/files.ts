@@ -22,15 +22,22 @@ export interface MapLine {
  */
 export interface MadeEntry {
   key: string
-  make: () => string
+  /** What the text is made from (a backend), given to `make` (renderBackend): one function for every entry, not a closure for each. */
+  from: unknown
+  make: (from: never) => string
+}
+
+/** A section made from `from` by `make` when its file is joined or cut. */
+export function madeEntry<T>(key: string, from: T, make: (from: T) => string): MadeEntry {
+  return { key, from, make }
 }
 
 /** A line or section of a large file, as kept in a layout. */
 export type LayoutEntry = Entry | MapLine | MadeEntry
 
-/** The text of a line or section of a layout (a made one's made again each time it is asked). */
+/** The text of a line or section of a layout (a made one's made again each time it is asked; madeEntry paired its `from` and `make`). */
 export function entryText(entry: LayoutEntry): string {
-  return 'value' in entry ? mapLineText(entry) : 'text' in entry ? entry.text : entry.make()
+  return 'value' in entry ? mapLineText(entry) : 'text' in entry ? entry.text : (entry.make as (from: unknown) => string)(entry.from)
 }
 
 /** A map line's text, as HAProxy reads it. */

@@ -1,7 +1,7 @@
 import { trustedProxies } from '../model/access-group.ts'
 import type { ClusterModel } from '../model/derive-cluster.ts'
 import { compareText } from '../compare-text.ts'
-import { FILES, portCrtList, type Entry, type Layout, type LayoutEntry } from './files.ts'
+import { FILES, madeEntry, portCrtList, type Entry, type Layout, type LayoutEntry } from './files.ts'
 import { renderBackend } from './render-backends.ts'
 import { accessFiles, TRUSTED_PROXIES_FILE, trustedProxiesFile } from './render-access.ts'
 import { authRules, USERLISTS_FILE, userlistsFile } from './render-auth.ts'
@@ -62,7 +62,7 @@ export function renderLayout(model: ClusterModel, options: RenderOptions): Layou
         fallThrough: maps[FILES.fallThroughMap].length > 0,
       }),
     ],
-    [FILES.backends, sortEntries([...model.backends.values()].map((backend) => ({ key: backend.name, make: () => renderBackend(backend) })))],
+    [FILES.backends, sortEntries([...model.backends.values()].map((backend) => madeEntry(backend.name, backend, renderBackend)))],
     ...HOST_MAPS.map((map) => [map, maps[map]] as const),
     [FILES.defaultMap, defaultMap(model.defaultBackend, model.defaultAccess)],
     [FILES.tlsListenersMap, tlsListenerEntries(model.tlsListeners)],
