@@ -119,7 +119,9 @@ export function objectRef(object: KubeObject): ObjectRef {
 
 /** `Ingress/shop/web`: the identity of an object inside one cluster. */
 export function objectKey(ref: ObjectRef): string {
-  return ref.namespace === undefined ? `${ref.kind}/${ref.name}` : `${ref.kind}/${ref.namespace}/${ref.name}`
+  // Joined flat, not concatenated: a key is kept as long as its object, and a concatenation is kept as a rope of
+  // a node per part. With hostEntry's, that was 157,000 rope nodes (5 MB) in a 20,000-Ingress state, now 1.9 MB of text.
+  return ref.namespace === undefined ? [ref.kind, ref.name].join('/') : [ref.kind, ref.namespace, ref.name].join('/')
 }
 
 /** The object of a key `Kind/ns/name` (or `Kind/name`), as objectKey made it. */

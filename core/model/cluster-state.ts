@@ -561,7 +561,8 @@ export class ClusterState {
 export const WHOLE_HOST_INGRESSES = 4
 
 /** An Ingress's entry under one of its hosts in the host table, and the object key in it. */
-const hostEntry = (host: string, key: string) => `${host}${SEPARATOR}${key}`
+/** Joined flat, as objectKey is: kept as long as the Ingress. */
+const hostEntry = (host: string, key: string) => [host, key].join(SEPARATOR)
 const objectKeyOf = (entry: string) => entry.slice(entry.indexOf(SEPARATOR) + 1)
 
 /** The hosts an Ingress names in its rules (`''` for a rule without host), its TLS entries and its server-alias annotation. */
