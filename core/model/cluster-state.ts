@@ -560,8 +560,7 @@ export class ClusterState {
 /** A host named by more Ingresses than this holds them whole in the host table (ingressesByHost). */
 export const WHOLE_HOST_INGRESSES = 4
 
-/** An Ingress's entry under one of its hosts in the host table, and the object key in it. */
-/** Joined flat, as objectKey is: kept as long as the Ingress. */
+/** An Ingress's entry under one of its hosts in the host table (joined flat, as objectKey is: it is kept as long as the Ingress), and the object key in it. */
 const hostEntry = (host: string, key: string) => [host, key].join(SEPARATOR)
 const objectKeyOf = (entry: string) => entry.slice(entry.indexOf(SEPARATOR) + 1)
 
