@@ -7,8 +7,8 @@ import { accessGroupOf, type AccessGroup } from './access-group.ts'
 import { basicAuthOf } from './basic-auth.ts'
 import { caFileOf } from './backend-ca.ts'
 import { ingressRefusal } from './ingress-refusal.ts'
-import { routeBackends, type RouteBackend } from './route-backends.ts'
-import { ServicePorts, usesService } from './backend-ref.ts'
+import { routesBackends, type RouteBackend } from './route-backends.ts'
+import { ServicePorts } from './backend-ref.ts'
 import { canaryRulesOfObject } from './canary.ts'
 import { snippetRejection } from './backend-snippet.ts'
 import type { ClusterState, InvalidObject } from './cluster-state.ts'
@@ -80,14 +80,10 @@ export function deriveCluster(state: ClusterState): ClusterModel {
   const defaultBackend = deriveDefaultBackend(state)
   rejections.push(...defaultBackend.rejections)
 
-  const refs = new Map<string, Omit<RouteBackend, 'name'>>()
-  for (const config of hosts.values())
-    for (const route of config.routes) {
-      // Most routes send to one Service port's backend, named already by another route: one lookup, and no list made.
-      if (!route.canary && !route.split && !route.mirrors && (refs.has(route.backendName) || !usesService(route))) continue
-      for (const backend of routeBackends(route)) refs.set(backend.name, backend)
-    }
-  if (defaultBackend.backend && defaultBackend.name) refs.set(defaultBackend.name, { ref: defaultBackend.backend, upstream: defaultBackend.upstream })
+  const refs = new Map<string, RouteBackend>()
+  for (const config of hosts.values()) routesBackends(config.routes, refs)
+  if (defaultBackend.backend && defaultBackend.name)
+    refs.set(defaultBackend.name, { name: defaultBackend.name, ref: defaultBackend.backend, upstream: defaultBackend.upstream })
   const backends = new Map<string, Backend>()
   const portServers = new PortServers()
   for (const [name, { ref, upstream }] of refs) backends.set(name, deriveBackend(ref, state, upstream, portServers))
