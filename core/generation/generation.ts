@@ -1,4 +1,4 @@
-import { entryText, type Layout, type LayoutEntry } from '../render/files.ts'
+import { contentText, entryText, type Layout, type LayoutEntry } from '../render/files.ts'
 import { isLeaf, type NewNode, type TreeEntry, type TreeRoot } from '../tree/node.ts'
 import { utf8Length } from '../tree/tree-shape.ts'
 import { Tree, type TreeContext } from '../tree/tree.ts'
@@ -27,7 +27,7 @@ export function buildGeneration(layout: Layout, context: TreeContext): Generatio
     let root: TreeRoot
     const shape = fileShape(path)
     if (typeof content === 'string' || !shape) {
-      const text = typeof content === 'string' ? content : content.map(entryText).join('')
+      const text = contentText(content)
       const sha256 = context.hash(text)
       context.nodes.addMade(sha256, text)
       created.push({ space: MANIFEST_SHAPE.space, sha256, text, level: 0 })

@@ -206,6 +206,11 @@ export function lines(rows: Iterable<string>): string {
 
 export function flattenLayout(layout: Layout): RenderedFiles {
   const files: RenderedFiles = new Map()
-  for (const [path, content] of layout) files.set(path, typeof content === 'string' ? content : content.map(entryText).join(''))
+  for (const [path, content] of layout) files.set(path, contentText(content))
   return files
+}
+
+/** A layout file's whole text: as it is, or its entries' texts joined. */
+export function contentText(content: string | readonly LayoutEntry[]): string {
+  return typeof content === 'string' ? content : content.map(entryText).join('')
 }
