@@ -51,7 +51,7 @@ function decodePemField(base64: string, field: string): { ok: true; blocks: PemB
   let text: string
   try {
     // PEM is ASCII, which UTF-8 reads byte for byte: the bytes need no decoding past atob's.
-    const binary = atob(base64.replace(/[\r\n]/g, ''))
+    const binary = binaryOf(base64)
     text = NON_ASCII.test(binary) ? STRICT_UTF8.decode(bytesOf(binary)) : binary
   } catch {
     return { ok: false, reason: `${field} is not base64-encoded text` }
@@ -124,7 +124,12 @@ function encodePemBlock({ label, der, base64: canonical, text }: PemBlock): stri
 }
 
 export function decodeBase64(base64: string): Uint8Array {
-  return bytesOf(atob(base64.replace(/[\r\n]/g, '')))
+  return bytesOf(binaryOf(base64))
+}
+
+/** The binary string (one code unit a byte) base64 encodes, its line breaks ignored. */
+function binaryOf(base64: string): string {
+  return atob(base64.replace(/[\r\n]/g, ''))
 }
 
 /** The bytes of a binary string (one code unit a byte, as atob gives). */
